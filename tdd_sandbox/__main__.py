@@ -1,0 +1,3 @@
+from tdd_sandbox.cli import main
+
+main()

@@ -1,0 +1,70 @@
+"""`tdd-sandbox gates DIR`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from tdd_sandbox.cli.options import config_option, default_config, progress
+from tdd_sandbox.gates import GateReport, GateStatus
+from tdd_sandbox.runtime import check_directory
+from tdd_sandbox.settings import load_settings
+
+_STYLE = {GateStatus.PASSED: "green", GateStatus.FAILED: "red"}
+
+
+@click.command()
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.option("--language", "-l", help="python or rust (default: detected from the repo).")
+@click.option("--timeout", type=click.FloatRange(min=0.1), help="Seconds each gate may run.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@config_option
+def gates(
+    directory: Path, language: str | None, timeout: float | None, as_json: bool, config: Path | None
+) -> int:
+    """Run every gate (format, lint, type-check, build, test) of DIRECTORY in the sandbox.
+
+    Exits 0 only when every gate passed.
+    """
+    settings = load_settings(default_config(config, directory))
+    report = check_directory(
+        directory,
+        settings,
+        language=language,
+        timeout_s=timeout,
+        progress=(lambda _: None) if as_json else progress,
+    )
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        render(report, Console())
+    return 0 if report.ok else 1
+
+
+def render(report: GateReport, console: Console) -> None:
+    """The report as a table, then the output tail of each gate that did not pass."""
+    table = Table(title=f"{report.language} gates")
+    for column in ("gate", "status", "time", "passed", "failed", "skipped", "errors", "why"):
+        table.add_column(column, justify="right" if column in {"time"} else "left")
+    for gate in report.gates:
+        counts = gate.counts
+        style = _STYLE.get(gate.status, "yellow")
+        table.add_row(
+            gate.kind.value,
+            f"[{style}]{gate.status.value}[/{style}]",
+            f"{gate.result.duration_s:.2f}s",
+            *(str(n) for n in (counts.passed, counts.failed, counts.skipped, counts.errors)),
+            gate.reason,
+        )
+    console.print(table)
+    for gate in report.gates:
+        if not gate.passed and gate.output_tail.strip():
+            tail = "\n".join(gate.output_tail.strip().splitlines()[-15:])
+            console.rule(f"{gate.kind.value}: end of output")
+            console.print(tail, markup=False, highlight=False)
+    verdict = "[green]all gates green[/green]" if report.ok else "[red]not green[/red]"
+    console.print(verdict)

@@ -1,0 +1,1 @@
+"""Sandbox images: one Dockerfile per language under `images/`, tagged by content hash."""

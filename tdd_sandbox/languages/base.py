@@ -1,0 +1,103 @@
+"""What a language plug-in provides, and the per-test results every plug-in produces."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from tdd_sandbox.sandbox.base import ExecResult
+
+
+class GateKind(enum.StrEnum):
+    """The gates, in the order they run."""
+
+    FORMAT = "format"
+    LINT = "lint"
+    TYPECHECK = "typecheck"
+    BUILD = "build"
+    TEST = "test"
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One check: a command run in the sandbox on the repo snapshot."""
+
+    kind: GateKind
+    command: tuple[str, ...]
+
+
+class TestStatus(enum.StrEnum):
+    """The outcome of one test."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    """One test's result. `id` is stable across runs: `<file>::<name>` style."""
+
+    id: str
+    status: TestStatus
+    message: str = ""
+
+
+class Language(Protocol):
+    """A language plug-in: one small module in `tdd_sandbox/languages/`."""
+
+    name: str
+    """Registry key; also the folder under `images/` holding its Dockerfile."""
+    results_path: str | None
+    """File the test gate writes machine-readable results to, read after it runs."""
+
+    def gates(self) -> tuple[Gate, ...]:
+        """The default gate commands, in running order."""
+        ...
+
+    def is_test_path(self, path: str) -> bool:
+        """Whether `path` (relative, POSIX) holds tests."""
+        ...
+
+    def is_runner_config(self, path: str) -> bool:
+        """Whether `path` configures how tests are found or run."""
+        ...
+
+    def scaffold(self) -> dict[str, str]:
+        """The files of an empty kata repo."""
+        ...
+
+    def detect(self, paths: Iterable[str]) -> bool:
+        """Whether a repo holding `paths` is in this language."""
+        ...
+
+    def expected_tests(self, files: Mapping[str, bytes]) -> frozenset[str]:
+        """Test ids found by reading the test files (nothing is run)."""
+        ...
+
+    def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
+        """Per-test outcomes from the test gate's output and results file.
+
+        Never raises on malformed input: what cannot be understood becomes an ERROR outcome.
+        """
+        ...
+
+
+def reconcile(outcomes: list[TestOutcome], expected: Iterable[str]) -> list[TestOutcome]:
+    """Add an ERROR outcome for each expected test that did not report.
+
+    An expected id is met by an outcome with the same id or a parametrised variant of it
+    (`id[...]`): a test that silently did not run must never count as a pass.
+    """
+    reported = {outcome.id for outcome in outcomes}
+    missing = [
+        test_id
+        for test_id in sorted(expected)
+        if test_id not in reported and not any(r.startswith(test_id + "[") for r in reported)
+    ]
+    return outcomes + [
+        TestOutcome(test_id, TestStatus.ERROR, "expected test did not run") for test_id in missing
+    ]

@@ -1,0 +1,149 @@
+"""Python: pytest (JUnit XML results), ruff, mypy."""
+
+from __future__ import annotations
+
+import ast
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Mapping
+from pathlib import PurePosixPath
+
+from tdd_sandbox.languages.base import Gate, GateKind, TestOutcome, TestStatus
+from tdd_sandbox.sandbox.base import ExecResult
+
+RESULTS = "/tmp/tdd-results/junit.xml"
+
+_RUNNER_CONFIG = frozenset({"pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini", "setup.py"})
+
+_PYPROJECT = """\
+[project]
+name = "kata"
+version = "0.1.0"
+requires-python = ">=3.11"
+
+[tool.pytest.ini_options]
+testpaths = ["tests"]
+pythonpath = ["."]
+"""
+
+
+class Python:
+    """The Python plug-in."""
+
+    name = "python"
+    results_path: str | None = RESULTS
+
+    def gates(self) -> tuple[Gate, ...]:
+        """ruff format, ruff check, mypy, byte-compile, pytest."""
+        return (
+            Gate(GateKind.FORMAT, ("ruff", "format", "--check", "--no-cache", ".")),
+            Gate(GateKind.LINT, ("ruff", "check", "--no-cache", "--output-format=concise", ".")),
+            Gate(
+                GateKind.TYPECHECK,
+                ("mypy", "--no-incremental", "--explicit-package-bases", "--pretty", "."),
+            ),
+            Gate(GateKind.BUILD, ("python3", "-m", "compileall", "-q", ".")),
+            Gate(
+                GateKind.TEST,
+                (
+                    "python3", "-m", "pytest", "-q", "-rN",
+                    # No cache and no repo-supplied options: the harness decides how tests run.
+                    "-p", "no:cacheprovider", "-o", "addopts=",
+                    "-o", "junit_family=xunit1", f"--junitxml={RESULTS}",
+                ),
+            ),
+        )  # fmt: skip
+
+    def is_test_path(self, path: str) -> bool:
+        """Files under `tests/`, `test_*.py`, `*_test.py` and `conftest.py` anywhere."""
+        pure = PurePosixPath(path)
+        return (
+            pure.parts[0] == "tests"
+            or pure.name == "conftest.py"
+            or (
+                pure.suffix == ".py"
+                and (pure.stem.startswith("test_") or pure.stem.endswith("_test"))
+            )
+        )
+
+    def is_runner_config(self, path: str) -> bool:
+        """Project and pytest configuration, and conftest files."""
+        pure = PurePosixPath(path)
+        return path in _RUNNER_CONFIG or pure.name == "conftest.py"
+
+    def scaffold(self) -> dict[str, str]:
+        """A pyproject with pytest configured and an empty `tests` package."""
+        return {"pyproject.toml": _PYPROJECT, "tests/__init__.py": ""}
+
+    def detect(self, paths: Iterable[str]) -> bool:
+        """A pyproject, setup.py or any `.py` file, in a repo without a Cargo.toml."""
+        listed = set(paths)
+        if "Cargo.toml" in listed:
+            return False
+        return bool({"pyproject.toml", "setup.py"} & listed) or any(
+            p.endswith(".py") for p in listed
+        )
+
+    def expected_tests(self, files: Mapping[str, bytes]) -> frozenset[str]:
+        """`test_*` functions and `Test*` class methods in the test modules pytest collects."""
+        found: set[str] = set()
+        for path, data in files.items():
+            name = PurePosixPath(path).name
+            if not (path.startswith("tests/") and name.endswith(".py")):
+                continue
+            if not (name.startswith("test_") or name.endswith("_test.py")):
+                continue
+            try:
+                tree = ast.parse(data)
+            except (SyntaxError, ValueError):
+                continue  # a broken test file shows up as a collection error instead
+            found.update(_test_ids(path, tree))
+        return frozenset(found)
+
+    def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
+        """Outcomes from pytest's JUnit XML (xunit1, which carries the file of each test)."""
+        if report is None:
+            return []
+        try:
+            root = ET.fromstring(report)  # noqa: S314 - written by pytest, size-capped on read
+        except ET.ParseError as exc:
+            return [TestOutcome("<junit>", TestStatus.ERROR, f"unreadable results: {exc}")]
+        return [_outcome(case) for case in root.iter("testcase")]
+
+
+def _test_ids(path: str, tree: ast.Module) -> Iterable[str]:
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
+            "test"
+        ):
+            yield f"{path}::{node.name}"
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and (
+                    item.name.startswith("test")
+                ):
+                    yield f"{path}::{node.name}::{item.name}"
+
+
+def _outcome(case: ET.Element) -> TestOutcome:
+    name = case.get("name", "?")
+    classname = case.get("classname", "")
+    file = case.get("file")
+    if file:
+        module = file.removesuffix(".py").replace("/", ".")
+        inner = classname.removeprefix(module).strip(".")
+        test_id = "::".join(part for part in (file, *inner.split("."), name) if part)
+    else:
+        test_id = name if not classname else f"{classname}::{name}"
+    for tag, status in (
+        ("error", TestStatus.ERROR),
+        ("failure", TestStatus.FAILED),
+        ("skipped", TestStatus.SKIPPED),
+    ):
+        child = case.find(tag)
+        if child is not None:
+            message = child.get("message") or (child.text or "").strip()
+            return TestOutcome(test_id, status, message[:500])
+    return TestOutcome(test_id, TestStatus.PASSED)
+
+
+PYTHON = Python()

@@ -1,0 +1,121 @@
+"""The sandbox interface: a place holding one repository snapshot where commands run.
+
+A command that fails, times out or is killed for memory is *data* (an `ExecResult`); only a
+sandbox that cannot be used at all raises `SandboxUnavailable`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Self
+
+from tdd_sandbox.sandbox.snapshot import Snapshot
+
+WORKDIR = "/work"
+"""Where the snapshot lives inside every sandbox (read-only for the commands)."""
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    """What one command did. Output is capped; `output_truncated` says whether text was cut."""
+
+    exit_code: int | None
+    """The command's exit status; None when it was killed before it could report one."""
+    stdout: str
+    stderr: str
+    duration_s: float
+    timed_out: bool = False
+    """The wall-clock limit ran out and the whole process tree was killed."""
+    oom_killed: bool = False
+    """The kernel killed a process of the command for exceeding the memory limit."""
+    output_truncated: bool = False
+    """Output past the cap was cut (a marker stands where it was)."""
+    flooded: bool = False
+    """The command printed past the flood limit and was stopped."""
+    leftover_processes: tuple[str, ...] = field(default_factory=tuple)
+    """Processes the command left running (daemons); they were killed."""
+
+    @property
+    def ok(self) -> bool:
+        """The command exited 0 on its own, cleanly, and nothing was cut short."""
+        return (
+            self.exit_code == 0
+            and not (self.timed_out or self.oom_killed or self.flooded)
+            and not self.leftover_processes
+        )
+
+
+class Sandbox(ABC):
+    """One isolated environment holding one snapshot. Use it as a context manager."""
+
+    @abstractmethod
+    def exec(
+        self,
+        command: Sequence[str],
+        *,
+        timeout_s: float | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> ExecResult:
+        """Run `command` in the snapshot directory as the unprivileged sandbox user.
+
+        When it returns, nothing the command started is still running.
+
+        Raises:
+            SandboxUnavailable: the sandbox cannot run commands at all.
+        """
+
+    @abstractmethod
+    def read_file(self, path: str, *, max_bytes: int = 8 * 1024 * 1024) -> bytes | None:
+        """The content of a file inside the sandbox, or None when it does not exist.
+
+        Raises:
+            SandboxUnavailable: the sandbox cannot be read.
+        """
+
+    @abstractmethod
+    def close(self) -> None:
+        """Destroy the sandbox and everything in it. Safe to call twice."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class SandboxProvider(ABC):
+    """Makes sandboxes for one backend and owns what it started."""
+
+    @abstractmethod
+    def open(self, image: str, snapshot: Snapshot) -> Sandbox:
+        """A new sandbox from `image` holding `snapshot`.
+
+        Raises:
+            SandboxUnavailable: the backend cannot start one.
+        """
+
+    def prewarm(self, image: str) -> None:  # noqa: B027 - optional hook, no-op by default
+        """Start sandboxes of `image` ahead of need, where the backend can."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Destroy every sandbox this provider still holds."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,74 @@
+"""The hardened container every gate runs in: one place that states each restriction."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from docker.types import LogConfig, Ulimit
+
+from tdd_sandbox.sandbox.labels import CREATED_LABEL, LABEL, OWNER_LABEL, RUN_LABEL, owner_id
+from tdd_sandbox.settings import SandboxSettings, parse_memory
+
+SANDBOX_USER = "10001:10001"
+"""Runs every command. It owns nothing but what it creates under /tmp and /work."""
+KEEPER_USER = "10002:10002"
+"""Owns the idle main process and the snapshot; the sandbox user can neither signal nor
+change what it owns."""
+
+BASE_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC"}
+"""The whole environment a container gets besides the image's own and `sandbox.env`: the
+host's environment (API keys included) never reaches it."""
+
+
+def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> dict[str, Any]:
+    """Keyword arguments for `containers.create` that start an idle hardened container."""
+    memory = parse_memory(settings.memory)
+    fsize = parse_memory(settings.fsize)
+    return {
+        "image": image,
+        "command": ["sleep", "infinity"],
+        "user": KEEPER_USER,
+        "working_dir": "/work",
+        "environment": sandbox_environment(settings.env),
+        "labels": {
+            LABEL: "1",
+            RUN_LABEL: run_id,
+            OWNER_LABEL: owner_id(),
+            CREATED_LABEL: str(int(time.time())),
+        },
+        "hostname": "sandbox",
+        "network_mode": "none",
+        "cap_drop": ["ALL"],
+        "security_opt": ["no-new-privileges:true"],
+        "read_only": True,
+        "tmpfs": {
+            # The snapshot: noexec, since nothing in a repo needs to run from it directly.
+            "/work": f"size={parse_memory(settings.work_size)},mode=1777,nosuid,nodev,noexec",
+            # Build output (cargo runs test binaries from here) needs exec.
+            "/tmp": f"size={parse_memory(settings.tmp_size)},mode=1777,nosuid,nodev,exec",
+        },
+        "shm_size": 16 * 1024 * 1024,
+        "ipc_mode": "private",
+        "pids_limit": settings.pids,
+        "mem_limit": memory,
+        "memswap_limit": memory,  # equal to mem_limit: no swap to hide in
+        "nano_cpus": int(settings.cpus * 1e9),
+        "ulimits": [
+            Ulimit(name="nofile", soft=settings.nofile, hard=settings.nofile),
+            Ulimit(name="fsize", soft=fsize, hard=fsize),
+            Ulimit(name="core", soft=0, hard=0),
+        ],
+        "init": True,  # reaps orphans, so a daemonising test leaves no zombies behind
+        "log_config": LogConfig(
+            type=LogConfig.types.JSON, config={"max-size": "1m", "max-file": "1"}
+        ),
+        "stop_signal": "SIGKILL",
+        "detach": True,
+    }
+
+
+def sandbox_environment(extra: Mapping[str, str]) -> dict[str, str]:
+    """The allowlisted environment: fixed locale and time zone plus `sandbox.env`."""
+    return {**BASE_ENV, **extra}

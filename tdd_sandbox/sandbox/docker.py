@@ -1,0 +1,350 @@
+"""The Docker backend: hardened containers on a local or remote engine (`DOCKER_HOST`).
+
+Each sandbox is one fresh container holding one snapshot. The snapshot arrives as a tar on
+the stdin of `tar -x` inside the container, so no host path is ever mounted and a remote
+engine needs nothing from this machine's disk. Containers are started ahead of need (the
+warm pool) and destroyed after use: none is ever reused for a second snapshot, so nothing a
+command leaves behind can reach another attempt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import docker
+import docker.errors
+import requests.exceptions
+from typing_extensions import override
+
+from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
+from tdd_sandbox.sandbox import supervisor
+from tdd_sandbox.sandbox.base import WORKDIR, ExecResult, Sandbox, SandboxProvider
+from tdd_sandbox.sandbox.container import KEEPER_USER, SANDBOX_USER, container_options
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
+from tdd_sandbox.settings import SandboxSettings, parse_memory
+
+ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException, OSError)
+_KILL_GRACE_S = 5.0
+
+
+def connect(timeout_s: float = 30.0) -> docker.DockerClient:
+    """A client for the engine named by `DOCKER_HOST` (or the local socket), checked with a ping.
+
+    Raises:
+        PrerequisiteError: no engine answers; the message says how to start one.
+    """
+    try:
+        client = docker.from_env(timeout=int(timeout_s))
+        client.ping()
+    except ENGINE_ERRORS as exc:
+        raise PrerequisiteError(
+            f"Docker is not reachable ({_short(exc)}): start the engine with `dockerd &` "
+            "(or `systemctl start docker`), or point DOCKER_HOST at a running one"
+        ) from None
+    return client
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:200]
+
+
+class DockerSandbox(Sandbox):
+    """One snapshot in one container. If a command wrecks the container (a fork bomb that
+    leaves no room even to kill it), the container is replaced by a fresh one holding the
+    same snapshot before the next command."""
+
+    def __init__(self, provider: DockerSandboxProvider, image: str, snapshot: Snapshot) -> None:
+        self._provider = provider
+        self._image = image
+        self._archive = snapshot.to_tar()
+        self._container: str | None = None
+        self._closed = False
+
+    @property
+    def container_id(self) -> str | None:
+        """The current container, for inspection in tests and diagnostics."""
+        return self._container
+
+    def start(self) -> None:
+        """Take a container and ship the snapshot into it.
+
+        Raises:
+            SandboxUnavailable: no container could be started or the snapshot not unpacked.
+        """
+        container = self._provider.take_container(self._image)
+        try:
+            self._ship(container)
+        except BaseException:
+            self._provider.destroy(container)
+            raise
+        self._container = container
+
+    def _ship(self, container: str) -> None:
+        api = self._provider.client.api
+        try:
+            exec_id = api.exec_create(
+                container,
+                ["tar", "-x", "-m", "--no-same-owner", "-C", WORKDIR, "-f", "-"],
+                stdin=True,
+                user=KEEPER_USER,
+            )["Id"]
+            out, err = CappedText(4096), CappedText(4096)
+            with _hijacked(api.exec_start(exec_id, socket=True)) as raw:
+                raw.sendall(self._archive)
+                raw.shutdown(socket.SHUT_WR)
+                pump(raw, out, err, deadline=time.monotonic() + 60, flood_limit=1 << 20)
+            code = self._wait_exit(exec_id)
+        except ENGINE_ERRORS as exc:
+            raise SandboxUnavailable(
+                f"could not copy the repo into the sandbox: {_short(exc)}"
+            ) from None
+        if code != 0:
+            raise SandboxUnavailable(
+                f"unpacking the repo in the sandbox failed: {err.text().strip()}"
+            )
+
+    @override
+    def exec(
+        self,
+        command: Sequence[str],
+        *,
+        timeout_s: float | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> ExecResult:
+        if self._closed:
+            raise SandboxUnavailable("the sandbox was closed")
+        if self._container is None:
+            self.start()
+        assert self._container is not None
+        settings = self._provider.settings
+        limit = parse_memory(settings.output_limit)
+        timeout = timeout_s if timeout_s is not None else settings.timeout_s
+        out, err = CappedText(limit), CappedText(limit)
+        nonce = secrets.token_hex(8)
+        api = self._provider.client.api
+        started = time.monotonic()
+        try:
+            exec_id = api.exec_create(
+                self._container,
+                supervisor.wrap(nonce, list(command)),
+                user=SANDBOX_USER,
+                workdir=WORKDIR,
+                environment=dict(env or {}),
+            )["Id"]
+            with _hijacked(api.exec_start(exec_id, socket=True)) as raw:
+                ending = pump(
+                    raw,
+                    out,
+                    err,
+                    deadline=started + timeout,
+                    flood_limit=parse_memory(settings.flood_limit),
+                )
+            duration = time.monotonic() - started
+            if ending is not Ending.EOF:
+                self._stop_everything()
+            code = self._wait_exit(exec_id) if self._container is not None else None
+        except ENGINE_ERRORS as exc:
+            if not self._provider.engine_alive():
+                raise SandboxUnavailable(f"the Docker engine went away: {_short(exc)}") from None
+            # The container could not even take a command (e.g. every pid in use): replace it.
+            self._discard_container()
+            duration = time.monotonic() - started
+            return ExecResult(
+                exit_code=None,
+                stdout=out.text(),
+                stderr=f"tdd-sandbox: the sandbox could not run the command: {_short(exc)}",
+                duration_s=duration,
+            )
+        stderr, report = supervisor.extract(err.text(), nonce)
+        if report is None and ending is Ending.EOF:
+            # The supervisor itself was killed (by the command, or the OOM killer):
+            # sweep whatever it could not.
+            self._stop_everything()
+        return ExecResult(
+            exit_code=None if ending is not Ending.EOF else code,
+            stdout=out.text(),
+            stderr=stderr,
+            duration_s=duration,
+            timed_out=ending is Ending.TIMEOUT,
+            flooded=ending is Ending.FLOOD,
+            oom_killed=report is not None and report.oom_kills > 0,
+            output_truncated=out.truncated or err.truncated,
+            leftover_processes=report.leftovers if report is not None else (),
+        )
+
+    @override
+    def read_file(self, path: str, *, max_bytes: int = 8 * 1024 * 1024) -> bytes | None:
+        if self._container is None:
+            self.start()
+        api = self._provider.client.api
+        try:
+            exec_id = api.exec_create(
+                self._container, ["head", "-c", str(max_bytes), "--", path], user=KEEPER_USER
+            )["Id"]
+            stdout, _ = api.exec_start(exec_id, demux=True)
+            code = self._wait_exit(exec_id)
+        except ENGINE_ERRORS as exc:
+            raise SandboxUnavailable(
+                f"could not read {path} in the sandbox: {_short(exc)}"
+            ) from None
+        return (stdout or b"") if code == 0 else None
+
+    def _wait_exit(self, exec_id: str) -> int | None:
+        api = self._provider.client.api
+        deadline = time.monotonic() + _KILL_GRACE_S
+        while True:
+            info = api.exec_inspect(exec_id)
+            if not info["Running"] or time.monotonic() > deadline:
+                code = info["ExitCode"]
+                return int(code) if code is not None else None
+            time.sleep(0.01)
+
+    def _stop_everything(self) -> None:
+        """Kill every process of the sandbox user; if even that fails, the whole container."""
+        api = self._provider.client.api
+        assert self._container is not None
+        try:
+            exec_id = api.exec_create(self._container, supervisor.SWEEP, user=SANDBOX_USER)["Id"]
+            api.exec_start(exec_id)
+            if self._wait_exit(exec_id) == 0:
+                return
+        except ENGINE_ERRORS:
+            pass
+        self._discard_container()
+
+    def _discard_container(self) -> None:
+        if self._container is not None:
+            self._provider.destroy(self._container)
+            self._container = None
+
+    @override
+    def close(self) -> None:
+        self._closed = True
+        self._discard_container()
+
+
+def _raw_socket(sock: Any) -> Any:
+    # docker-py hands back a SocketIO wrapper for the hijacked connection; select() and
+    # shutdown() need the socket inside it.
+    return getattr(sock, "_sock", sock)
+
+
+@contextlib.contextmanager
+def _hijacked(sock: Any) -> Iterator[Any]:
+    """The raw socket of an attached exec, shut down for good on exit.
+
+    Closing only docker-py's wrapper can hand the still-attached connection back to the
+    HTTP pool, where the next request would read the old command's output and hang.
+    """
+    raw = _raw_socket(sock)
+    try:
+        yield raw
+    finally:
+        with contextlib.suppress(OSError):
+            raw.shutdown(socket.SHUT_RDWR)
+        with contextlib.suppress(OSError):
+            raw.close()
+        with contextlib.suppress(OSError):
+            sock.close()
+
+
+class DockerSandboxProvider(SandboxProvider):
+    """Starts, hands out and destroys containers; keeps `settings.warm` of them ready."""
+
+    def __init__(
+        self,
+        settings: SandboxSettings,
+        *,
+        run_id: str = "adhoc",
+        client: docker.DockerClient | None = None,
+    ) -> None:
+        self.settings = settings
+        self.run_id = run_id
+        self.client = client if client is not None else connect()
+        self._lock = threading.Lock()
+        self._ready: dict[str, list[Future[str]]] = {}
+        self._live: set[str] = set()
+        self._starter = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tdd-warm")
+        self._closed = False
+
+    @override
+    def open(self, image: str, snapshot: Snapshot) -> DockerSandbox:
+        sandbox = DockerSandbox(self, image, snapshot)
+        sandbox.start()
+        return sandbox
+
+    @override
+    def prewarm(self, image: str) -> None:
+        with self._lock:
+            queue = self._ready.setdefault(image, [])
+            while len(queue) < self.settings.warm and not self._closed:
+                queue.append(self._starter.submit(self._start_container, image))
+
+    def take_container(self, image: str) -> str:
+        """A started container of `image`: a warm one if ready, else a new one.
+
+        Raises:
+            SandboxUnavailable: the engine could not start one.
+        """
+        with self._lock:
+            queue = self._ready.get(image, [])
+            future = queue.pop(0) if queue else None
+        if self.settings.warm:
+            self.prewarm(image)
+        if future is not None:
+            try:
+                return future.result()
+            except SandboxUnavailable:
+                pass  # a warm start failed; try once more in the foreground
+        return self._start_container(image)
+
+    def _start_container(self, image: str) -> str:
+        options = container_options(image, self.settings, run_id=self.run_id)
+        container: str | None = None
+        try:
+            container = str(self.client.containers.create(**options).id)
+            with self._lock:
+                self._live.add(container)
+            self.client.api.start(container)
+        except ENGINE_ERRORS as exc:
+            if container is not None:
+                self.destroy(container)
+            raise SandboxUnavailable(
+                f"could not start a sandbox from {image}: {_short(exc)}"
+            ) from None
+        return container
+
+    def destroy(self, container: str) -> None:
+        """Remove a container at once (killing what runs in it). Never raises."""
+        with contextlib.suppress(*ENGINE_ERRORS):
+            self.client.api.remove_container(container, force=True)
+        with self._lock:
+            self._live.discard(container)
+
+    def engine_alive(self) -> bool:
+        """Whether the engine still answers."""
+        try:
+            return bool(self.client.ping())
+        except ENGINE_ERRORS:
+            return False
+
+    @override
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._ready.clear()
+        # Every container ever created is in _live until destroyed, warm or in use alike.
+        self._starter.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            leftovers = list(self._live)
+        for container in leftovers:
+            self.destroy(container)

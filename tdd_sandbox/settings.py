@@ -1,0 +1,239 @@
+"""Configuration: one `Settings` root with nested sections.
+
+Sources, in rising precedence: a YAML file (`tdd.yaml` in the repo or `--config FILE`),
+environment variables `TDD_SANDBOX_*` with `__` between nested keys, then CLI flags.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from tdd_sandbox.errors import ConfigError
+
+_MEMORY_UNITS = {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+
+
+def parse_memory(value: str | int) -> int:
+    """Turn `512m`, `1g` or a byte count into bytes.
+
+    Raises:
+        ValueError: the value is not a positive size.
+    """
+    if isinstance(value, int):
+        size = value
+    else:
+        text = value.strip().lower()
+        unit = text[-1] if text and text[-1] in _MEMORY_UNITS else ""
+        number = text[: len(text) - len(unit)]
+        try:
+            size = int(float(number) * _MEMORY_UNITS[unit])
+        except ValueError:
+            raise ValueError(f"{value!r} is not a size; write e.g. 512m or 1g") from None
+    if size <= 0:
+        raise ValueError(f"{value!r} must be positive")
+    return size
+
+
+class Section(BaseModel):
+    """Base of every nested section: unknown keys are an error, not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SandboxSettings(Section):
+    """Limits of every container a gate runs in."""
+
+    type: Literal["docker"] = "docker"
+    """Sandbox backend. Docker is the only one; `DOCKER_HOST` selects a remote engine."""
+    timeout_s: float = Field(120.0, gt=0)
+    """Wall-clock limit of one gate command; past it the whole process tree is killed."""
+    memory: str = "1g"
+    """Memory limit, swap included (memory = memory+swap)."""
+    cpus: float = Field(1.0, gt=0)
+    """CPU share of one container."""
+    pids: int = Field(256, ge=16)
+    """Most processes and threads a container may hold (stops fork bombs)."""
+    work_size: str = "256m"
+    """Size of the tmpfs that holds the repository snapshot."""
+    tmp_size: str = "512m"
+    """Size of the tmpfs at /tmp (build outputs, test scratch)."""
+    nofile: int = Field(1024, ge=64)
+    """Open file limit."""
+    fsize: str = "128m"
+    """Largest file a process may write."""
+    output_limit: str = "256k"
+    """Output kept per stream; the middle of longer output is cut with a marker."""
+    flood_limit: str = "16m"
+    """Output past which a command is stopped as a flood."""
+    env: dict[str, str] = Field(default_factory=dict)
+    """Extra variables for the container. Only these reach it: never the host environment."""
+    warm: int = Field(1, ge=0, le=16)
+    """Fresh containers kept started ahead of need, so a gate costs little more than its
+    command. Each serves one snapshot and is then destroyed: none is reused across attempts."""
+
+    @field_validator("memory", "work_size", "tmp_size", "fsize", "output_limit", "flood_limit")
+    @classmethod
+    def _check_size(cls, value: str) -> str:
+        parse_memory(value)
+        return value
+
+    @field_validator("env")
+    @classmethod
+    def _check_env(cls, value: dict[str, str]) -> dict[str, str]:
+        for name in value:
+            if any(word in name.upper() for word in ("KEY", "TOKEN", "SECRET", "PASSWORD")):
+                raise ValueError(f"{name} looks like a secret; secrets never enter the sandbox")
+        return value
+
+
+class ImageSettings(Section):
+    """Where sandbox images come from."""
+
+    base: str = "debian:bookworm-slim"
+    """Base of every language image. When it cannot be found or pulled, the image made by
+    `tdd-sandbox images bootstrap` is used instead."""
+    mirror: str = "http://deb.debian.org/debian"
+    """Debian mirror for `images bootstrap`."""
+    auto_build: bool = True
+    """Build a missing language image on first use."""
+    dir: Path | None = None
+    """Folder holding `<language>/Dockerfile`; by default the `images/` folder of the
+    tdd-sandbox checkout."""
+    ca_bundle: Path | None = Path("/etc/ssl/certs/ca-certificates.crt")
+    """CA bundle handed to image builds so that pip works behind an intercepting proxy;
+    skipped when the file does not exist."""
+
+
+class GateOverride(Section):
+    """Replacement commands for one language's gates; a missing key keeps the default."""
+
+    format: list[str] | None = None
+    lint: list[str] | None = None
+    typecheck: list[str] | None = None
+    build: list[str] | None = None
+    test: list[str] | None = None
+
+
+class Settings(BaseSettings):
+    """Root of the configuration."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="TDD_SANDBOX_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        frozen=True,
+    )
+
+    language: str | None = None
+    """Language of the kata repo; detected from the repo when unset."""
+    sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
+    images: ImageSettings = Field(default_factory=ImageSettings)
+    gates: dict[str, GateOverride] = Field(default_factory=dict)
+    """Per-language command overrides, e.g. `gates: {python: {test: [...]}}`."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # First wins: CLI flags (init kwargs), then the environment, then the YAML file.
+        return (init_settings, env_settings, _YamlFileSource(settings_cls))
+
+
+# Which YAML file `Settings()` reads; a context variable so that concurrent loads
+# (bench jobs in threads) never see each other's file.
+_CONFIG_FILE: ContextVar[Path | None] = ContextVar("tdd_sandbox_config_file", default=None)
+
+
+class _YamlFileSource(PydanticBaseSettingsSource):
+    """The YAML config file named by `load_settings`."""
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # unused: __call__ returns the whole mapping
+
+    def __call__(self) -> dict[str, Any]:
+        path = _CONFIG_FILE.get()
+        return read_config_file(path) if path is not None else {}
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """Read a YAML config file into a mapping.
+
+    Raises:
+        ConfigError: the file is missing, unreadable or not a mapping.
+    """
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} does not exist: pass an existing --config") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"config file {path} is not valid YAML{where}: fix its syntax") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"config file {path} must hold a mapping of keys, not {type(data).__name__}"
+        )
+    return data
+
+
+def load_settings(
+    config_file: Path | None = None, overrides: dict[str, Any] | None = None
+) -> Settings:
+    """Build the settings from a YAML file, the environment and CLI overrides.
+
+    `overrides` holds CLI flags as nested mappings; `None` values mean "not given".
+
+    Raises:
+        ConfigError: any source holds an invalid value; the message names the key.
+    """
+    token = _CONFIG_FILE.set(config_file)
+    try:
+        return Settings(**_drop_none(overrides or {}))
+    except ValidationError as exc:
+        raise ConfigError(describe_validation_error(exc, config_file)) from None
+    finally:
+        _CONFIG_FILE.reset(token)
+
+
+def _drop_none(values: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, dict):
+            value = _drop_none(value)
+            if value:
+                out[key] = value
+        elif value is not None:
+            out[key] = value
+    return out
+
+
+def describe_validation_error(exc: ValidationError, source: Path | None) -> str:
+    """One line naming the first bad key and what is wrong with it."""
+    first = exc.errors()[0]
+    key = ".".join(str(part) for part in first["loc"]) or "(root)"
+    where = f" in {source}" if source is not None else ""
+    message = first["msg"]
+    if first["type"] == "extra_forbidden":
+        message = "unknown key; check its spelling against the documented settings"
+    more = len(exc.errors()) - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return f"invalid setting {key}{where}: {message}{tail}"
