@@ -41,6 +41,8 @@ class GateStatus(enum.StrEnum):
 class TestCounts:
     """Per-test tallies of one run."""
 
+    __test__ = False  # not a pytest test class, despite the name
+
     passed: int = 0
     failed: int = 0
     skipped: int = 0

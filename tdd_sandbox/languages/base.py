@@ -31,6 +31,8 @@ class Gate:
 class TestStatus(enum.StrEnum):
     """The outcome of one test."""
 
+    __test__ = False  # not a pytest test class, despite the name
+
     PASSED = "passed"
     FAILED = "failed"
     SKIPPED = "skipped"
@@ -40,6 +42,8 @@ class TestStatus(enum.StrEnum):
 @dataclass(frozen=True)
 class TestOutcome:
     """One test's result. `id` is stable across runs: `<file>::<name>` style."""
+
+    __test__ = False  # not a pytest test class, despite the name
 
     id: str
     status: TestStatus

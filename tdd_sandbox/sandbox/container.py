@@ -44,8 +44,10 @@ def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> 
         "security_opt": ["no-new-privileges:true"],
         "read_only": True,
         "tmpfs": {
-            # The snapshot: noexec, since nothing in a repo needs to run from it directly.
-            "/work": f"size={parse_memory(settings.work_size)},mode=1777,nosuid,nodev,noexec",
+            # The snapshot, owned by the keeper: commands can read it but change nothing in
+            # it (tests, runner config, a planted .git), and nothing needs to run from it.
+            "/work": f"size={parse_memory(settings.work_size)},uid=10002,gid=10002,mode=755,"
+            "nosuid,nodev,noexec",
             # Build output (cargo runs test binaries from here) needs exec.
             "/tmp": f"size={parse_memory(settings.tmp_size)},mode=1777,nosuid,nodev,exec",
         },

@@ -122,9 +122,6 @@ class DockerSandbox(Sandbox):
     ) -> ExecResult:
         if self._closed:
             raise SandboxUnavailable("the sandbox was closed")
-        if self._container is None:
-            self.start()
-        assert self._container is not None
         settings = self._provider.settings
         limit = parse_memory(settings.output_limit)
         timeout = timeout_s if timeout_s is not None else settings.timeout_s
@@ -133,13 +130,7 @@ class DockerSandbox(Sandbox):
         api = self._provider.client.api
         started = time.monotonic()
         try:
-            exec_id = api.exec_create(
-                self._container,
-                supervisor.wrap(nonce, list(command)),
-                user=SANDBOX_USER,
-                workdir=WORKDIR,
-                environment=dict(env or {}),
-            )["Id"]
+            exec_id = self._create_exec(supervisor.wrap(nonce, list(command)), env)
             with _hijacked(api.exec_start(exec_id, socket=True)) as raw:
                 ending = pump(
                     raw,
@@ -153,17 +144,7 @@ class DockerSandbox(Sandbox):
                 self._stop_everything()
             code = self._wait_exit(exec_id) if self._container is not None else None
         except ENGINE_ERRORS as exc:
-            if not self._provider.engine_alive():
-                raise SandboxUnavailable(f"the Docker engine went away: {_short(exc)}") from None
-            # The container could not even take a command (e.g. every pid in use): replace it.
-            self._discard_container()
-            duration = time.monotonic() - started
-            return ExecResult(
-                exit_code=None,
-                stdout=out.text(),
-                stderr=f"tdd-sandbox: the sandbox could not run the command: {_short(exc)}",
-                duration_s=duration,
-            )
+            raise SandboxUnavailable(f"the sandbox stopped answering: {_short(exc)}") from None
         stderr, report = supervisor.extract(err.text(), nonce)
         if report is None and ending is Ending.EOF:
             # The supervisor itself was killed (by the command, or the OOM killer):
@@ -180,6 +161,31 @@ class DockerSandbox(Sandbox):
             output_truncated=out.truncated or err.truncated,
             leftover_processes=report.leftovers if report is not None else (),
         )
+
+    def _create_exec(self, argv: list[str], env: Mapping[str, str] | None) -> str:
+        """An exec of `argv` as the sandbox user; a container that can no longer take one
+        (it died, or every pid is held) is replaced by a fresh one with the same snapshot."""
+        api = self._provider.client.api
+        for attempt in range(2):
+            if self._container is None:
+                self.start()
+            try:
+                return str(
+                    api.exec_create(
+                        self._container,
+                        argv,
+                        user=SANDBOX_USER,
+                        workdir=WORKDIR,
+                        environment=dict(env or {}),
+                    )["Id"]
+                )
+            except ENGINE_ERRORS as exc:
+                if attempt or not self._provider.engine_alive():
+                    raise SandboxUnavailable(
+                        f"the sandbox cannot run commands: {_short(exc)}"
+                    ) from None
+                self._discard_container()
+        raise AssertionError("unreachable")
 
     @override
     def read_file(self, path: str, *, max_bytes: int = 8 * 1024 * 1024) -> bytes | None:
@@ -228,8 +234,14 @@ class DockerSandbox(Sandbox):
 
     @override
     def close(self) -> None:
+        if self._closed:
+            return
         self._closed = True
         self._discard_container()
+        # Refill the pool only now: a container started while this sandbox's command ran
+        # would compete with it for the CPU.
+        if self._provider.settings.warm:
+            self._provider.prewarm(self._image)
 
 
 def _raw_socket(sock: Any) -> Any:
@@ -290,7 +302,8 @@ class DockerSandboxProvider(SandboxProvider):
                 queue.append(self._starter.submit(self._start_container, image))
 
     def take_container(self, image: str) -> str:
-        """A started container of `image`: a warm one if ready, else a new one.
+        """A started container of `image`: a warm one if ready, else a new one. The pool is
+        refilled when a sandbox closes, off the critical path of its commands.
 
         Raises:
             SandboxUnavailable: the engine could not start one.
@@ -298,8 +311,6 @@ class DockerSandboxProvider(SandboxProvider):
         with self._lock:
             queue = self._ready.get(image, [])
             future = queue.pop(0) if queue else None
-        if self.settings.warm:
-            self.prewarm(image)
         if future is not None:
             try:
                 return future.result()

@@ -1,0 +1,176 @@
+"""Gate overhead: the tool's test gate against the same command in a running container.
+
+For a Python kata with 20 tests and a Rust kata, prints the median over N runs of
+  tool   - open a sandbox (warm container, snapshot shipped), run the supervised test gate,
+           read and judge the results;
+  limit  - the same test command by plain `docker exec` in an already running container of
+           the same image that already holds the repo (the practical floor);
+and their ratio. Rust runs `cargo build --tests` then `cargo test` on both sides with an
+empty target dir each time: the tool never reuses a build cache across snapshots, so the
+floor must not either. The warm pool is refilled between runs, as model latency does in a
+real run; the cold figure (container started on the critical path) is printed too.
+
+Usage: python benchmarks/gate_overhead.py [--runs 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+import docker
+
+from tdd_sandbox.gates import run_gates
+from tdd_sandbox.images.builder import ensure_image
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.base import GateKind
+from tdd_sandbox.sandbox.container import KEEPER_USER, SANDBOX_USER, container_options
+from tdd_sandbox.sandbox.docker import DockerSandboxProvider, connect
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.settings import ImageSettings, SandboxSettings
+
+PY_IMPL = """\
+def fizzbuzz(n: int) -> str:
+    if n % 15 == 0:
+        return "FizzBuzz"
+    if n % 3 == 0:
+        return "Fizz"
+    if n % 5 == 0:
+        return "Buzz"
+    return str(n)
+"""
+
+RS_IMPL = """\
+pub fn fizzbuzz(n: u32) -> String {
+    match (n % 3, n % 5) {
+        (0, 0) => "FizzBuzz".to_string(),
+        (0, _) => "Fizz".to_string(),
+        (_, 0) => "Buzz".to_string(),
+        _ => n.to_string(),
+    }
+}
+"""
+
+
+def _expected(n: int) -> str:
+    return "FizzBuzz" if n % 15 == 0 else "Fizz" if n % 3 == 0 else "Buzz" if n % 5 == 0 else str(n)
+
+
+def python_kata(tests: int = 20) -> Snapshot:
+    """A green fizzbuzz kata with `tests` tests."""
+    files = {k: v.encode() for k, v in get_language("python").scaffold().items()}
+    files["fizzbuzz.py"] = PY_IMPL.encode()
+    body = "from fizzbuzz import fizzbuzz\n" + "".join(
+        f'\n\ndef test_{n}() -> None:\n    assert fizzbuzz({n}) == "{_expected(n)}"\n'
+        for n in range(1, tests + 1)
+    )
+    files["tests/test_fizzbuzz.py"] = body.encode()
+    return Snapshot(files)
+
+
+def rust_kata(tests: int = 20) -> Snapshot:
+    """A green fizzbuzz crate with `tests` integration tests."""
+    files = {k: v.encode() for k, v in get_language("rust").scaffold().items()}
+    files["src/lib.rs"] = RS_IMPL.encode()
+    body = "use kata::fizzbuzz;\n" + "".join(
+        f'\n#[test]\nfn n{n}() {{\n    assert_eq!(fizzbuzz({n}), "{_expected(n)}");\n}}\n'
+        for n in range(1, tests + 1)
+    )
+    files["tests/fizzbuzz.rs"] = body.encode()
+    return Snapshot(files)
+
+
+def median_of(runs: int, action: Callable[[], object]) -> float:
+    """Median wall time of `action` over `runs` runs."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def measure_tool(
+    client: docker.DockerClient, image: str, language: str, snapshot: Snapshot, runs: int, warm: int
+) -> float:
+    """Median time from snapshot to a green test verdict through the tool."""
+    plugin = get_language(language)
+    kinds = frozenset({GateKind.TEST} if language == "python" else {GateKind.BUILD, GateKind.TEST})
+    times = []
+    with DockerSandboxProvider(
+        SandboxSettings(warm=warm), run_id="bench-gate", client=client
+    ) as provider:
+        provider.prewarm(image)
+        for _ in range(runs):
+            time.sleep(1.0 if warm else 0.0)  # the pool refills while the model thinks
+            started = time.perf_counter()
+            box = provider.open(image, snapshot)
+            report = run_gates(box, plugin, snapshot.files, only=kinds)
+            times.append(time.perf_counter() - started)
+            assert report.ok, [gate.reason for gate in report.gates]
+            box.close()
+    return statistics.median(times)
+
+
+def measure_limit(
+    client: docker.DockerClient, image: str, language: str, snapshot: Snapshot, runs: int
+) -> float:
+    """Median time of the bare test command by `docker exec` in a running container."""
+    options = container_options(image, SandboxSettings(), run_id="bench-gate")
+    container = client.containers.create(**options)
+    try:
+        container.start()
+        tar = snapshot.to_tar()
+        container.exec_run(["sh", "-c", "true"], user=KEEPER_USER)
+        api = client.api
+        exec_id = api.exec_create(
+            container.id, ["tar", "-x", "-C", "/work", "-f", "-"], stdin=True, user=KEEPER_USER
+        )["Id"]
+        sock = api.exec_start(exec_id, socket=True)
+        raw = getattr(sock, "_sock", sock)
+        raw.sendall(tar)
+        raw.shutdown(1)
+        while raw.recv(4096):
+            pass
+        if language == "python":
+            command = list(get_language("python").gates()[-1].command)
+
+            def once() -> None:
+                result = container.exec_run(command, user=SANDBOX_USER, workdir="/work")
+                assert result.exit_code == 0, result.output[-500:]
+        else:
+            script = "rm -rf /tmp/target && cargo --offline build --all-targets -q && cargo --offline test -q"
+
+            def once() -> None:
+                result = container.exec_run(
+                    ["sh", "-c", script], user=SANDBOX_USER, workdir="/work"
+                )
+                assert result.exit_code == 0, result.output[-500:]
+
+        once()  # first exec warms the page cache, as the tool's image is warm too
+        return median_of(runs, once)
+    finally:
+        container.remove(force=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args()
+    client = connect()
+    print(f"gate overhead, median of {args.runs} runs each")
+    print(f"{'kata':<8}{'limit s':>10}{'tool s':>10}{'ratio':>8}{'cold s':>10}{'ratio':>8}")
+    for language, snapshot in (("python", python_kata()), ("rust", rust_kata())):
+        image = ensure_image(client, language, ImageSettings())
+        limit = measure_limit(client, image, language, snapshot, args.runs)
+        tool = measure_tool(client, image, language, snapshot, args.runs, warm=1)
+        cold = measure_tool(client, image, language, snapshot, max(3, args.runs // 2), warm=0)
+        print(
+            f"{language:<8}{limit:>10.3f}{tool:>10.3f}{tool / limit:>8.2f}{cold:>10.3f}{cold / limit:>8.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

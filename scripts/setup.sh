@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Make this machine ready to run tdd-sandbox: a Docker engine, the package, the images.
+# Idempotent: each step is skipped when already done. Needs root for the engine steps on a
+# machine without Docker (it installs Debian's docker.io and debootstrap).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '\033[1m» %s\033[0m\n' "$*" >&2; }
+engine_up() { docker info >/dev/null 2>&1; }
+
+if ! command -v docker >/dev/null 2>&1 || ! command -v dockerd >/dev/null 2>&1 \
+  || ! command -v debootstrap >/dev/null 2>&1; then
+  if ! engine_up && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing docker.io and debootstrap"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq docker.io debootstrap >/dev/null
+  fi
+fi
+
+if ! engine_up; then
+  if [ -n "${DOCKER_HOST:-}" ]; then
+    echo "DOCKER_HOST=$DOCKER_HOST does not answer: start that engine first" >&2
+    exit 3
+  fi
+  command -v dockerd >/dev/null 2>&1 || { echo "no Docker engine and none installable here" >&2; exit 3; }
+  say "starting dockerd (log: /var/log/tdd-sandbox-dockerd.log)"
+  nohup dockerd >/var/log/tdd-sandbox-dockerd.log 2>&1 &
+  for _ in $(seq 60); do engine_up && break; sleep 1; done
+  engine_up || { echo "dockerd did not come up; see /var/log/tdd-sandbox-dockerd.log" >&2; exit 3; }
+fi
+
+say "installing tdd-sandbox with its dev extras"
+python3 -m pip install -q --disable-pip-version-check -e '.[dev]'
+
+# The language images build on debian:bookworm-slim; where no registry answers, on a base
+# made with debootstrap instead (the tool picks whichever the engine has).
+if ! docker image inspect debian:bookworm-slim >/dev/null 2>&1 \
+  && ! docker image inspect tdd-sandbox/base:bookworm >/dev/null 2>&1; then
+  if ! timeout 60 docker pull -q debian:bookworm-slim >/dev/null 2>&1; then
+    say "no registry: bootstrapping the base image with debootstrap"
+    tdd-sandbox images bootstrap
+  fi
+fi
+
+say "building the sandbox images (reused when unchanged)"
+tdd-sandbox images build

@@ -1,0 +1,41 @@
+"""`doctor` and `images` through the entry point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_gates_cli import run_cli
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_doctor_reports_engine_images_git_and_disk() -> None:
+    result = run_cli("doctor")
+    assert result.returncode == 0, result.stdout
+    for word in ("docker", "engine", "image python", "image rust", "git version", "GiB free"):
+        assert word in result.stdout
+
+
+def test_doctor_without_docker_gives_the_fix(tmp_path: Path) -> None:
+    result = run_cli("doctor", env={"DOCKER_HOST": f"unix://{tmp_path}/no.sock"})
+    assert result.returncode == 1
+    assert "dockerd" in result.stdout
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_images_list_shows_present_images() -> None:
+    result = run_cli("images", "list")
+    assert result.returncode == 0, result.stderr
+    assert "tdd-sandbox/python:" in result.stdout
+    assert "tdd-sandbox/rust:" in result.stdout
+    assert "yes" in result.stdout
+
+
+def test_images_build_unknown_language() -> None:
+    result = run_cli("images", "build", "cobol")
+    assert result.returncode in (2, 3)
+    assert "cobol" in result.stderr
+    assert "Traceback" not in result.stderr

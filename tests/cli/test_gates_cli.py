@@ -1,0 +1,110 @@
+"""`tdd-sandbox gates` end to end, through the installed entry point."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.repos import PY_IMPL, python_repo, rust_repo, write_repo
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `tdd-sandbox ARGS` in a child process, as a user would."""
+    return subprocess.run(
+        [sys.executable, "-m", "tdd_sandbox", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=600,
+        check=False,
+    )
+
+
+def _json(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(result.stdout)
+    return document
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_python_repo_exact_counts(tmp_path: Path) -> None:
+    result = run_cli("gates", "--json", str(write_repo(tmp_path, python_repo())))
+    assert result.returncode == 1, result.stderr
+    report = _json(result)
+    assert report["language"] == "python"
+    assert report["ok"] is False
+    statuses = {gate["name"]: gate["status"] for gate in report["gates"]}
+    assert statuses == {
+        "format": "passed",
+        "lint": "passed",
+        "typecheck": "passed",
+        "build": "passed",
+        "test": "failed",
+    }
+    test_gate = report["gates"][-1]
+    assert test_gate["tests"] == {"passed": 4, "failed": 1, "skipped": 1, "errors": 0}
+    assert "Buzz" in test_gate["output_tail"]
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_rust_repo_exact_counts(tmp_path: Path) -> None:
+    result = run_cli("gates", "--json", str(write_repo(tmp_path, rust_repo())))
+    assert result.returncode == 1, result.stderr
+    report = _json(result)
+    assert report["language"] == "rust"
+    assert [gate["status"] for gate in report["gates"]] == ["passed"] * 3 + ["failed"]
+    assert report["gates"][-1]["tests"] == {"passed": 3, "failed": 1, "skipped": 1, "errors": 0}
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_green_repo_exits_zero_and_prints_a_table(tmp_path: Path) -> None:
+    tests = (
+        "from fizzbuzz import fizzbuzz\n\n\n"
+        'def test_one() -> None:\n    assert fizzbuzz(1) == "1"\n'
+    )
+    repo = write_repo(tmp_path, python_repo(tests=tests, impl=PY_IMPL))
+    result = run_cli("gates", str(repo), "--timeout", "60")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "all gates green" in result.stdout
+    assert "typecheck" in result.stdout
+
+
+def test_missing_directory_is_one_line(tmp_path: Path) -> None:
+    result = run_cli("gates", str(tmp_path / "nope"))
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "is not a directory" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_unknown_language_is_one_line(tmp_path: Path) -> None:
+    result = run_cli("gates", "--language", "cobol", str(tmp_path))
+    assert result.returncode == 2
+    assert "unknown language 'cobol': choose one of python, rust" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_docker_down_names_the_fix(tmp_path: Path) -> None:
+    write_repo(tmp_path, python_repo())
+    result = run_cli("gates", str(tmp_path), env={"DOCKER_HOST": f"unix://{tmp_path}/no.sock"})
+    assert result.returncode == 3
+    assert "Docker is not reachable" in result.stderr
+    assert "dockerd" in result.stderr
+    assert result.stderr.strip().count("\n") == 0
+
+
+def test_bad_config_is_one_line(tmp_path: Path) -> None:
+    write_repo(tmp_path, python_repo())
+    (tmp_path / "tdd.yaml").write_text("sandbox: {timeout_s: -1}\n")
+    result = run_cli("gates", str(tmp_path))
+    assert result.returncode == 2
+    assert "invalid setting sandbox.timeout_s" in result.stderr
+    assert "Traceback" not in result.stderr

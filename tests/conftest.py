@@ -1,0 +1,49 @@
+"""Shared fixtures. Docker tests carry the `docker` mark: skipped on a laptop without an
+engine, but never in CI, where a missing engine fails the run."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import docker
+import pytest
+
+from tdd_sandbox.errors import PrerequisiteError
+from tdd_sandbox.images.builder import ensure_image
+from tdd_sandbox.languages import LANGUAGES
+from tdd_sandbox.sandbox.docker import DockerSandboxProvider, connect
+from tdd_sandbox.sandbox.labels import LABEL
+from tdd_sandbox.settings import ImageSettings, SandboxSettings
+
+
+@pytest.fixture(scope="session")
+def docker_client() -> docker.DockerClient:
+    """A live engine, or a skip (outside CI) / failure (in CI)."""
+    try:
+        return connect(timeout_s=10)
+    except PrerequisiteError as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the Docker tests: {exc}")
+        pytest.skip(f"no Docker engine: {exc}")
+
+
+@pytest.fixture(scope="session")
+def images(docker_client: docker.DockerClient) -> dict[str, str]:
+    """Every language's image tag, built on first use like the tool does."""
+    return {name: ensure_image(docker_client, name, ImageSettings()) for name in LANGUAGES}
+
+
+@pytest.fixture
+def provider(docker_client: docker.DockerClient) -> Iterator[DockerSandboxProvider]:
+    """A provider with short limits; every container it made is gone afterwards."""
+    settings = SandboxSettings(timeout_s=20, memory="256m", pids=128, warm=0)
+    with DockerSandboxProvider(settings, run_id="pytest", client=docker_client) as made:
+        yield made
+    assert_no_containers(docker_client, "pytest")
+
+
+def assert_no_containers(client: docker.DockerClient, run_id: str) -> None:
+    """Fail if a container of `run_id` is still there."""
+    left = client.containers.list(all=True, filters={"label": [LABEL, f"{LABEL}.run={run_id}"]})
+    assert not left, f"containers left behind: {[c.short_id for c in left]}"

@@ -1,0 +1,121 @@
+"""Sample kata repos, as file mappings, with known per-test outcomes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tdd_sandbox.languages import get_language
+
+PY_IMPL = """\
+def fizzbuzz(n: int) -> str:
+    if n % 15 == 0:
+        return "FizzBuzz"
+    if n % 3 == 0:
+        return "Fizz"
+    return str(n)
+"""
+
+PY_TESTS = """\
+import pytest
+
+from fizzbuzz import fizzbuzz
+
+
+def test_one() -> None:
+    assert fizzbuzz(1) == "1"
+
+
+def test_fizz() -> None:
+    assert fizzbuzz(3) == "Fizz"
+
+
+def test_buzz() -> None:
+    assert fizzbuzz(5) == "Buzz"
+
+
+@pytest.mark.skip(reason="later")
+def test_later() -> None:
+    assert fizzbuzz(15) == "FizzBuzz"
+
+
+class TestMore:
+    @pytest.mark.parametrize("n", [2, 4])
+    def test_numbers(self, n: int) -> None:
+        assert fizzbuzz(n) == str(n)
+"""
+
+RS_IMPL = """\
+pub fn fizzbuzz(n: u32) -> String {
+    if n % 15 == 0 {
+        return "FizzBuzz".to_string();
+    }
+    if n % 3 == 0 {
+        return "Fizz".to_string();
+    }
+    n.to_string()
+}
+"""
+
+RS_TESTS = """\
+use kata::fizzbuzz;
+
+#[test]
+fn one() {
+    assert_eq!(fizzbuzz(1), "1");
+}
+
+#[test]
+fn fizz() {
+    assert_eq!(fizzbuzz(3), "Fizz");
+}
+
+#[test]
+fn buzz() {
+    assert_eq!(fizzbuzz(5), "Buzz");
+}
+
+#[test]
+#[ignore]
+fn later() {
+    assert_eq!(fizzbuzz(15), "FizzBuzz");
+}
+
+mod more {
+    use kata::fizzbuzz;
+
+    #[test]
+    fn two() {
+        assert_eq!(fizzbuzz(2), "2");
+    }
+}
+"""
+
+
+def python_repo(tests: str = PY_TESTS, impl: str = PY_IMPL) -> dict[str, str]:
+    """A Python kata: 6 tests, of which 4 pass, 1 fails, 1 is skipped."""
+    files = get_language("python").scaffold()
+    files["fizzbuzz.py"] = impl
+    files["tests/test_fizzbuzz.py"] = tests
+    return files
+
+
+def rust_repo(tests: str = RS_TESTS, impl: str = RS_IMPL) -> dict[str, str]:
+    """A Rust kata: 5 tests, of which 3 pass, 1 fails, 1 is ignored."""
+    files = get_language("rust").scaffold()
+    files["src/lib.rs"] = impl
+    files["tests/fizzbuzz.rs"] = tests
+    return files
+
+
+def write_repo(root: Path, files: dict[str, str]) -> Path:
+    """Write `files` under `root` and return it."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def encode(files: dict[str, str]) -> dict[str, bytes]:
+    """The mapping a Snapshot holds."""
+    return {name: text.encode() for name, text in files.items()}

@@ -1,0 +1,103 @@
+from __future__ import annotations
+
+from tdd_sandbox.languages.base import TestStatus
+from tdd_sandbox.languages.rust import RUST
+from tdd_sandbox.sandbox.base import ExecResult
+
+# Captured from `cargo test` 1.65 in the sandbox image.
+OUTPUT = """\
+    Finished test [unoptimized + debuginfo] target(s) in 0.00s
+     Running unittests src/lib.rs (/tmp/target/debug/deps/kata-506b05c635b0b933)
+
+running 1 test
+test tests::inner ... ok
+
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+     Running tests/fizzbuzz.rs (/tmp/target/debug/deps/fizzbuzz-2de0d7382b4cbf06)
+
+running 5 tests
+test fizz ... ok
+test later ... ignored
+test buzz ... FAILED
+test more::two ... ok
+test one ... ok
+
+failures:
+
+---- buzz stdout ----
+thread 'buzz' panicked at 'assertion failed', tests/fizzbuzz.rs:15:5
+
+test result: FAILED. 3 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+   Doc-tests kata
+
+running 0 tests
+
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+"""
+
+
+def _result(stdout: str, code: int = 101) -> ExecResult:
+    return ExecResult(exit_code=code, stdout=stdout, stderr="", duration_s=0.1)
+
+
+def test_parses_libtest_lines_per_binary() -> None:
+    outcomes = {o.id: o.status for o in RUST.parse_results(_result(OUTPUT), None)}
+    assert outcomes == {
+        "lib::tests::inner": TestStatus.PASSED,
+        "fizzbuzz::fizz": TestStatus.PASSED,
+        "fizzbuzz::later": TestStatus.SKIPPED,
+        "fizzbuzz::buzz": TestStatus.FAILED,
+        "fizzbuzz::more::two": TestStatus.PASSED,
+        "fizzbuzz::one": TestStatus.PASSED,
+    }
+
+
+def test_a_forged_result_line_disagrees_with_the_summary() -> None:
+    forged = OUTPUT.replace("test one ... ok\n", "test one ... ok\ntest forged ... ok\n")
+    outcomes = RUST.parse_results(_result(forged), None)
+    assert outcomes[-1].status is TestStatus.ERROR
+    assert "disagree" in outcomes[-1].message
+
+
+def test_compile_error_gives_no_outcomes() -> None:
+    assert RUST.parse_results(_result("error[E0425]: cannot find function `x`\n"), None) == []
+
+
+def test_expected_tests_with_modules_attributes_and_comments() -> None:
+    source = b"""
+use kata::f;
+// #[test] fn commented_out() {}
+#[test]
+fn one() { assert!(true); }
+#[test]
+#[should_panic(expected = "x")]
+fn panics() { if true { panic!("x") } }
+mod inner {
+    #[test]
+    fn two() {}
+    mod deeper { #[test] fn three() {} }
+}
+#[test]
+fn after_modules() {}
+"""
+    files = {"tests/fizz.rs": source, "src/lib.rs": b"#[test] fn unit() {}"}
+    assert RUST.expected_tests(files) == {
+        "fizz::one",
+        "fizz::panics",
+        "fizz::inner::two",
+        "fizz::inner::deeper::three",
+        "fizz::after_modules",
+    }
+
+
+def test_paths_and_scaffold() -> None:
+    assert RUST.is_test_path("tests/fizz.rs")
+    assert not RUST.is_test_path("src/lib.rs")
+    assert RUST.is_runner_config("Cargo.toml")
+    assert RUST.is_runner_config(".cargo/config.toml")
+    scaffold = RUST.scaffold()
+    assert 'name = "kata"' in scaffold["Cargo.toml"]
+    assert "Cargo.lock" in scaffold
+    assert RUST.detect(scaffold)

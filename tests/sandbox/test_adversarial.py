@@ -1,0 +1,271 @@
+"""Hostile tests, run through the real test gate: each ends non-green, correctly
+classified, within its limit, with the host untouched and no container left behind."""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import docker
+import pytest
+
+from tdd_sandbox.gates import GateResult, GateStatus, run_gates
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.base import GateKind
+from tdd_sandbox.sandbox.docker import DockerSandboxProvider
+from tdd_sandbox.sandbox.labels import LABEL, RUN_LABEL
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tests.helpers.listener import Listener, host_addresses
+from tests.helpers.repos import python_repo, rust_repo, write_repo
+
+pytestmark = pytest.mark.docker
+
+TIMEOUT_S = 4.0
+CANARY = "sk-canary-4f1d9a"
+FINE_PY = "\n\ndef test_fine() -> None:\n    assert True\n"
+FINE_RS = "\n#[test]\nfn fine() {\n    assert!(true);\n}\n"
+
+
+@pytest.fixture(scope="module")
+def gateway(docker_client: docker.DockerClient) -> str:
+    config = docker_client.networks.get("bridge").attrs["IPAM"]["Config"][0]
+    # Older engines leave Gateway out of IPAM; the bridge then takes the subnet's first host.
+    return str(config.get("Gateway") or ipaddress.ip_network(config["Subnet"])[1])
+
+
+@pytest.fixture
+def listener() -> Iterator[Listener]:
+    with Listener() as made:
+        yield made
+
+
+def _tree_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        digest.update(str(path.relative_to(root)).encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _run_test_gate(
+    provider: DockerSandboxProvider, image: str, language: str, files: dict[str, str], root: Path
+) -> GateResult:
+    """Write the repo as a real git repo, run its test gate, and check the host is untouched."""
+    repo = write_repo(root / "repo", files)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
+    before = _tree_digest(root)
+    snapshot = Snapshot.from_directory(repo)
+    with provider.open(image, snapshot) as box:
+        report = run_gates(
+            box,
+            get_language(language),
+            snapshot.files,
+            only=frozenset({GateKind.TEST}),
+            timeout_s=TIMEOUT_S,
+        )
+    assert _tree_digest(root) == before, "a gate changed a host file"
+    [gate] = report.gates
+    return gate
+
+
+PY_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
+    "fork_bomb": (
+        "import os\n\ndef test_bomb() -> None:\n    while True:\n        try:\n"
+        "            os.fork()\n        except OSError:\n            pass\n",
+        {GateStatus.TIMEOUT},
+    ),
+    "unbounded_memory": (
+        "def test_hog() -> None:\n    hog = []\n    while True:\n"
+        "        hog.append(bytearray(b'x' * 10_000_000))\n",
+        {GateStatus.OOM},
+    ),
+    "endless_loop": (
+        "def test_loop() -> None:\n    while True:\n        pass\n",
+        {GateStatus.TIMEOUT},
+    ),
+    "ignores_sigterm": (
+        "import signal\nimport time\n\ndef test_stubborn() -> None:\n"
+        "    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "    while True:\n        time.sleep(1)\n",
+        {GateStatus.TIMEOUT},
+    ),
+    "leaves_a_daemon": (
+        "import subprocess\n\ndef test_daemon() -> None:\n    subprocess.Popen(['sleep', '1000'],"
+        " start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n",
+        {GateStatus.ERROR},
+    ),
+    "prints_without_end": (
+        "import pytest\n\ndef test_flood(capsys: pytest.CaptureFixture[str]) -> None:\n"
+        "    with capsys.disabled():\n        while True:\n            print('x' * 1000)\n",
+        {GateStatus.OUTPUT_LIMIT},
+    ),
+    "os_exit_zero": (
+        "import os\n\ndef test_exit() -> None:\n    os._exit(0)\n",
+        {GateStatus.ERROR},
+    ),
+    "sys_exit_zero": (
+        "import sys\n\ndef test_exit() -> None:\n    sys.exit(0)\n",
+        {GateStatus.FAILED},
+    ),
+    "skips_itself": (
+        "import pytest\n\ndef test_skip() -> None:\n    pytest.skip('not today')\n",
+        {GateStatus.FAILED},
+    ),
+    "exits_zero_at_import": ("import os\nos._exit(0)\n", {GateStatus.ERROR}),
+}
+
+
+@pytest.mark.parametrize("attack", sorted(PY_ATTACKS))
+def test_python_attack_is_classified(
+    attack: str, provider: DockerSandboxProvider, images: dict[str, str], tmp_path: Path
+) -> None:
+    source, statuses = PY_ATTACKS[attack]
+    files = python_repo(tests=source + FINE_PY)
+    started = time.monotonic()
+    gate = _run_test_gate(provider, images["python"], "python", files, tmp_path)
+    assert gate.status in statuses, (gate.status, gate.reason, gate.output_tail[-800:])
+    assert time.monotonic() - started < TIMEOUT_S + 20
+
+
+def test_python_network_is_unreachable(
+    provider: DockerSandboxProvider,
+    images: dict[str, str],
+    docker_client: docker.DockerClient,
+    listener: Listener,
+    gateway: str,
+    tmp_path: Path,
+) -> None:
+    targets = [gateway, *host_addresses()]
+    probe = (
+        "import socket\nfrom pathlib import Path\n\n"
+        f"TARGETS = {targets!r}\n\n"
+        "def test_connect() -> None:\n"
+        "    reached = []\n"
+        "    for host in TARGETS:\n"
+        "        try:\n"
+        f"            socket.create_connection((host, {listener.port}), timeout=2).close()\n"
+        "            reached.append(host)\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "    assert reached\n\n"
+        "def test_default_route() -> None:\n"
+        "    assert len(Path('/proc/net/route').read_text().splitlines()) > 1\n"
+    )
+    gate = _run_test_gate(provider, images["python"], "python", python_repo(tests=probe), tmp_path)
+    assert gate.status is GateStatus.FAILED
+    assert gate.counts.failed == 2
+    assert listener.connections == 0
+    # The control: the same image on a networked container does reach the listener, so the
+    # zero above is the sandbox's doing and not a broken listener.
+    control = docker_client.containers.run(
+        images["python"],
+        [
+            "python3",
+            "-c",
+            f"import socket; socket.create_connection(('{gateway}', {listener.port}), 5)",
+        ],
+        network_mode="bridge",
+        labels={LABEL: "1", RUN_LABEL: "pytest"},
+        detach=True,
+    )
+    try:
+        assert control.wait(timeout=30)["StatusCode"] == 0
+    finally:
+        control.remove(force=True)
+    assert listener.connections == 1
+
+
+def test_python_secrets_and_host_files_stay_out(
+    provider: DockerSandboxProvider,
+    images: dict[str, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".netrc").write_text(f"password {CANARY}\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("OPENAI_API_KEY", CANARY)
+    repo_on_host = tmp_path / "repo"
+    probe = (
+        "import os\nfrom pathlib import Path\n\n"
+        "def test_env() -> None:\n"
+        "    print(dict(os.environ))\n"
+        "    assert 'OPENAI_API_KEY' in os.environ\n\n"
+        "def test_home() -> None:\n"
+        f"    print(Path({str(home / '.netrc')!r}).read_text())\n\n"
+        "def test_write_outside() -> None:\n"
+        "    Path('/etc/owned').write_text('x')\n\n"
+        "def test_write_repo() -> None:\n"
+        "    Path('tests/test_fizzbuzz.py').write_text('def test_ok(): pass')\n\n"
+        "def test_write_git() -> None:\n"
+        "    Path('.git').mkdir()\n"
+        "    Path('.git/config').write_text('[core]\\n\\tfsmonitor = evil')\n\n"
+        "def test_write_host_repo() -> None:\n"
+        f"    Path({str(repo_on_host / 'tests' / 'test_fizzbuzz.py')!r}).write_text('x')\n"
+    )
+    gate = _run_test_gate(provider, images["python"], "python", python_repo(tests=probe), tmp_path)
+    assert gate.status is GateStatus.FAILED
+    assert gate.counts.failed == 6
+    assert CANARY not in gate.result.stdout + gate.result.stderr
+
+
+RS_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
+    "endless_loop": ("#[test]\nfn spin() {\n    loop {}\n}\n", {GateStatus.TIMEOUT}),
+    "process_exit_zero": (
+        "#[test]\nfn leave() {\n    std::process::exit(0);\n}\n",
+        {GateStatus.ERROR},
+    ),
+    "leaves_a_daemon": (
+        '#[test]\nfn daemon() {\n    std::process::Command::new("sleep").arg("1000")'
+        ".stdout(std::process::Stdio::null()).spawn().unwrap();\n}\n",
+        {GateStatus.ERROR},
+    ),
+    "unbounded_memory": (
+        "#[test]\nfn hog() {\n    let mut hog = Vec::new();\n    loop {\n"
+        "        hog.push(vec![1u8; 10_000_000]);\n    }\n}\n",
+        {GateStatus.OOM},
+    ),
+    "prints_without_end": (
+        "use std::io::Write;\n#[test]\nfn flood() {\n    let out = std::io::stdout();\n"
+        "    let mut raw = out.lock();\n    loop {\n"
+        "        let _ = raw.write_all(&[b'x'; 1000]);\n    }\n}\n",
+        {GateStatus.OUTPUT_LIMIT, GateStatus.OOM},
+    ),
+    "ignored_test": ("#[test]\n#[ignore]\nfn skipped() {}\n", {GateStatus.FAILED}),
+}
+
+
+@pytest.mark.parametrize("attack", sorted(RS_ATTACKS))
+def test_rust_attack_is_classified(
+    attack: str, provider: DockerSandboxProvider, images: dict[str, str], tmp_path: Path
+) -> None:
+    source, statuses = RS_ATTACKS[attack]
+    started = time.monotonic()
+    files = rust_repo(tests=source + FINE_RS)
+    gate = _run_test_gate(provider, images["rust"], "rust", files, tmp_path)
+    assert gate.status in statuses, (gate.status, gate.reason, gate.output_tail[-800:])
+    assert time.monotonic() - started < TIMEOUT_S + 60  # includes compiling the crate
+
+
+def test_rust_network_is_unreachable(
+    provider: DockerSandboxProvider,
+    images: dict[str, str],
+    listener: Listener,
+    gateway: str,
+    tmp_path: Path,
+) -> None:
+    probe = (
+        "#[test]\nfn connect() {\n"
+        f'    std::net::TcpStream::connect(("{gateway}", {listener.port})).unwrap();\n}}\n'
+    )
+    gate = _run_test_gate(provider, images["rust"], "rust", rust_repo(tests=probe), tmp_path)
+    assert gate.status is GateStatus.FAILED
+    assert gate.counts.failed == 1
+    assert listener.connections == 0

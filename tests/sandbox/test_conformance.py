@@ -1,0 +1,149 @@
+"""The contract every sandbox backend keeps. Each test runs once per backend."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.sandbox.base import Sandbox
+from tdd_sandbox.sandbox.docker import DockerSandboxProvider
+from tdd_sandbox.sandbox.snapshot import Snapshot
+
+pytestmark = pytest.mark.docker
+
+SNAPSHOT = Snapshot({"hello.txt": b"hello\n", "pkg/data.txt": b"data\n"})
+OpenSandbox = Callable[[Snapshot], Sandbox]
+
+
+@pytest.fixture(params=["docker"])
+def open_sandbox(
+    request: pytest.FixtureRequest, provider: DockerSandboxProvider, images: dict[str, str]
+) -> Iterator[OpenSandbox]:
+    """Opens sandboxes of the backend under test and closes them afterwards."""
+    opened: list[Sandbox] = []
+
+    def factory(snapshot: Snapshot) -> Sandbox:
+        sandbox = provider.open(images["python"], snapshot)
+        opened.append(sandbox)
+        return sandbox
+
+    yield factory
+    for sandbox in opened:
+        sandbox.close()
+
+
+def test_success_and_failure_are_both_data(open_sandbox: OpenSandbox) -> None:
+    box = open_sandbox(SNAPSHOT)
+    ok = box.exec(["cat", "hello.txt"])
+    assert (ok.exit_code, ok.stdout, ok.ok) == (0, "hello\n", True)
+    failed = box.exec(["sh", "-c", "echo oops >&2; exit 3"])
+    assert (failed.exit_code, failed.stderr, failed.ok) == (3, "oops\n", False)
+    missing = box.exec(["no-such-command"])
+    assert missing.exit_code == 127
+
+
+def test_snapshot_is_there_and_read_only(open_sandbox: OpenSandbox) -> None:
+    box = open_sandbox(SNAPSHOT)
+    assert box.exec(["cat", "pkg/data.txt"]).stdout == "data\n"
+    for attempt in (
+        "echo x > hello.txt",
+        "rm -f hello.txt",
+        "mkdir .git",
+        "touch new.txt",
+        "mv pkg pkg2",
+    ):
+        result = box.exec(["sh", "-c", attempt])
+        assert result.exit_code != 0, attempt
+    assert box.exec(["cat", "hello.txt"]).stdout == "hello\n"
+    assert box.exec(["sh", "-c", "echo scratch > /tmp/x && cat /tmp/x"]).stdout == "scratch\n"
+
+
+def test_environment_is_passed_per_command(open_sandbox: OpenSandbox) -> None:
+    box = open_sandbox(SNAPSHOT)
+    result = box.exec(["sh", "-c", 'echo "$GREETING"'], env={"GREETING": "hi"})
+    assert result.stdout == "hi\n"
+
+
+def test_timeout_kills_the_whole_tree_in_bounded_time(open_sandbox: OpenSandbox) -> None:
+    box = open_sandbox(SNAPSHOT)
+    started = time.monotonic()
+    result = box.exec(
+        ["sh", "-c", "trap '' TERM; (trap '' TERM; sleep 1000) & sleep 1000"], timeout_s=1
+    )
+    assert result.timed_out
+    assert result.exit_code is None
+    assert time.monotonic() - started < 6
+    assert _sleepers(box) == 0
+
+
+def test_output_is_capped_and_a_flood_stopped(open_sandbox: OpenSandbox) -> None:
+    box = open_sandbox(SNAPSHOT)
+    capped = box.exec(["sh", "-c", "head -c 600000 /dev/zero | tr '\\0' x"])
+    assert capped.output_truncated
+    assert "bytes of output cut by tdd-sandbox" in capped.stdout
+    assert len(capped.stdout) < 300_000
+    started = time.monotonic()
+    flood = box.exec(["yes"], timeout_s=60)
+    assert flood.flooded
+    assert time.monotonic() - started < 30
+
+
+def test_leftover_processes_are_reported_and_killed(open_sandbox: OpenSandbox) -> None:
+    box = open_sandbox(SNAPSHOT)
+    result = box.exec(["sh", "-c", "setsid sleep 1000 > /dev/null 2>&1 < /dev/null & exit 0"])
+    assert result.exit_code == 0
+    assert result.leftover_processes == ("sleep 1000",)
+    assert not result.ok
+    assert _sleepers(box) == 0
+
+
+def _sleepers(box: Sandbox) -> int:
+    listing = box.exec(["ps", "-u", "10001", "-o", "comm="]).stdout
+    return listing.split().count("sleep")
+
+
+def test_read_file(open_sandbox: OpenSandbox) -> None:
+    box = open_sandbox(SNAPSHOT)
+    assert box.read_file("/work/hello.txt") == b"hello\n"
+    assert box.read_file("/work/missing") is None
+    box.exec(["sh", "-c", "head -c 5000 /dev/zero > /tmp/big"])
+    assert box.read_file("/tmp/big", max_bytes=100) == b"\0" * 100
+
+
+def test_a_fork_bomb_ends_classified(open_sandbox: OpenSandbox) -> None:
+    box = open_sandbox(SNAPSHOT)
+    started = time.monotonic()
+    bomb = box.exec(["sh", "-c", "b() { b | b & }; b; sleep 1000"], timeout_s=3)
+    assert not bomb.ok
+    assert time.monotonic() - started < 15
+    assert _sleepers(box) == 0
+
+
+PID_FILLER = """
+import threading, time
+while True:
+    try:
+        threading.Thread(target=time.sleep, args=(1000,)).start()
+    except RuntimeError:
+        time.sleep(1000)
+"""
+
+
+def test_a_command_holding_every_pid_ends_and_the_sandbox_stays_usable(
+    open_sandbox: OpenSandbox,
+) -> None:
+    box = open_sandbox(SNAPSHOT)
+    wrecked = box.exec(["python3", "-c", PID_FILLER], timeout_s=3)
+    assert wrecked.timed_out
+    assert box.exec(["cat", "hello.txt"]).stdout == "hello\n"
+
+
+def test_closed_sandbox_raises(open_sandbox: OpenSandbox) -> None:
+    box = open_sandbox(SNAPSHOT)
+    box.close()
+    box.close()  # idempotent
+    with pytest.raises(SandboxUnavailable):
+        box.exec(["true"])

@@ -1,0 +1,147 @@
+"""Each restriction of the container, checked on a live one from outside and from inside."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import docker
+import pytest
+
+from tdd_sandbox.sandbox.container import BASE_ENV
+from tdd_sandbox.sandbox.docker import DockerSandbox, DockerSandboxProvider
+from tdd_sandbox.sandbox.labels import LABEL, OWNER_LABEL, RUN_LABEL, owner_id
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.settings import SandboxSettings
+
+pytestmark = pytest.mark.docker
+
+SETTINGS = SandboxSettings(
+    memory="200m", cpus=0.5, pids=64, work_size="8m", tmp_size="16m", nofile=256,
+    fsize="4m", warm=0, env={"KATA_MODE": "strict"},
+)  # fmt: skip
+CANARY = "sk-canary-must-never-reach-a-sandbox"
+
+
+@pytest.fixture
+def box(
+    docker_client: docker.DockerClient, images: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[DockerSandbox]:
+    monkeypatch.setenv("OPENAI_API_KEY", CANARY)
+    monkeypatch.setenv("TDD_SANDBOX_CANARY", CANARY)
+    with (
+        DockerSandboxProvider(SETTINGS, run_id="pytest-hard", client=docker_client) as made,
+        made.open(images["python"], Snapshot({"a.txt": b"a"})) as opened,
+    ):
+        yield opened
+
+
+def _inspect(client: docker.DockerClient, box: DockerSandbox) -> dict[str, Any]:
+    assert box.container_id is not None
+    return dict(client.api.inspect_container(box.container_id))
+
+
+def _status(box: DockerSandbox) -> dict[str, str]:
+    text = box.exec(["cat", "/proc/self/status"]).stdout
+    return dict(line.split(":\t", 1) for line in text.splitlines() if ":\t" in line)
+
+
+def test_no_network(docker_client: docker.DockerClient, box: DockerSandbox) -> None:
+    assert _inspect(docker_client, box)["HostConfig"]["NetworkMode"] == "none"
+    interfaces = box.exec(["cat", "/proc/net/dev"]).stdout
+    assert [line.split(":")[0].strip() for line in interfaces.splitlines()[2:]] == ["lo"]
+
+
+def test_non_root_users(docker_client: docker.DockerClient, box: DockerSandbox) -> None:
+    assert _inspect(docker_client, box)["Config"]["User"] == "10002:10002"
+    assert box.exec(["id", "-u"]).stdout.strip() == "10001"
+    assert box.exec(["ps", "-o", "user=", "-p", "1"]).stdout.strip() == "keeper"
+
+
+def test_all_capabilities_dropped_and_no_new_privileges(
+    docker_client: docker.DockerClient, box: DockerSandbox
+) -> None:
+    host = _inspect(docker_client, box)["HostConfig"]
+    assert host["CapDrop"] == ["ALL"]
+    assert not host["CapAdd"]
+    assert "no-new-privileges:true" in host["SecurityOpt"]
+    assert not host["Privileged"]
+    status = _status(box)
+    assert int(status["CapEff"], 16) == 0
+    assert int(status["CapBnd"], 16) == 0
+    assert status["NoNewPrivs"].strip() == "1"
+
+
+def test_read_only_root_and_bounded_tmpfs(
+    docker_client: docker.DockerClient, box: DockerSandbox
+) -> None:
+    host = _inspect(docker_client, box)["HostConfig"]
+    assert host["ReadonlyRootfs"] is True
+    assert set(host["Tmpfs"]) == {"/work", "/tmp"}
+    assert box.exec(["touch", "/etc/x"]).exit_code != 0
+    assert box.exec(["touch", "/home/x"]).exit_code != 0
+    full = box.exec(["sh", "-c", "head -c 20000000 /dev/zero > /tmp/fill"])
+    assert "No space left" in full.stderr or "File size limit" in full.stderr or full.exit_code
+    size = box.exec(["sh", "-c", "stat -c %s /tmp/fill"]).stdout.strip()
+    assert int(size) <= 16 * 1024 * 1024
+
+
+def test_process_memory_and_cpu_limits(
+    docker_client: docker.DockerClient, box: DockerSandbox
+) -> None:
+    host = _inspect(docker_client, box)["HostConfig"]
+    assert host["PidsLimit"] == 64
+    assert host["Memory"] == 200 * 1024**2
+    assert host["MemorySwap"] == host["Memory"]
+    assert host["NanoCpus"] == 500_000_000
+    assert host["ShmSize"] <= 16 * 1024**2
+
+
+def test_ulimits(docker_client: docker.DockerClient, box: DockerSandbox) -> None:
+    limits = {u["Name"]: u for u in _inspect(docker_client, box)["HostConfig"]["Ulimits"]}
+    assert limits["nofile"]["Hard"] == 256
+    assert limits["core"]["Hard"] == 0
+    assert limits["fsize"]["Hard"] == 4 * 1024**2
+    inside = box.exec(["sh", "-c", "ulimit -n; ulimit -c; ulimit -f"]).stdout.split()
+    assert inside == ["256", "0", str(4 * 1024**2 // 512)]  # dash reports fsize in 512-byte blocks
+
+
+def test_init_process(docker_client: docker.DockerClient, box: DockerSandbox) -> None:
+    assert _inspect(docker_client, box)["HostConfig"]["Init"] is True
+    assert box.exec(["ps", "-o", "comm=", "-p", "1"]).stdout.strip() == "docker-init"
+
+
+def test_environment_is_an_allowlist(
+    docker_client: docker.DockerClient, box: DockerSandbox, images: dict[str, str]
+) -> None:
+    configured = _inspect(docker_client, box)["Config"]["Env"]
+    assert not any(CANARY in entry for entry in configured)
+    assert "KATA_MODE=strict" in configured
+    inside = box.exec(["env"]).stdout
+    assert CANARY not in inside
+    assert "OPENAI_API_KEY" not in inside
+    image_env = docker_client.images.get(images["python"]).attrs["Config"]["Env"]
+    allowed = {entry.split("=", 1)[0] for entry in image_env}
+    allowed |= set(BASE_ENV) | set(SETTINGS.env) | {"HOSTNAME", "PWD", "SHLVL", "_"}
+    names = {line.split("=", 1)[0] for line in inside.splitlines() if "=" in line}
+    assert names <= allowed, names - allowed
+
+
+def test_bounded_logs_labels_and_no_mounts(
+    docker_client: docker.DockerClient, box: DockerSandbox
+) -> None:
+    info = _inspect(docker_client, box)
+    log = info["HostConfig"]["LogConfig"]
+    assert log["Type"] == "json-file"
+    assert log["Config"]["max-size"] == "1m"
+    labels = info["Config"]["Labels"]
+    assert labels[LABEL] == "1"
+    assert labels[RUN_LABEL] == "pytest-hard"
+    assert labels[OWNER_LABEL] == owner_id()
+    assert info["Mounts"] == []
+    assert not info["HostConfig"]["Binds"]
+
+
+def test_snapshot_belongs_to_the_keeper(box: DockerSandbox) -> None:
+    listing = box.exec(["stat", "-c", "%U %a %n", "/work", "/work/a.txt"]).stdout.split("\n")
+    assert listing[:2] == ["keeper 755 /work", "keeper 644 /work/a.txt"]
