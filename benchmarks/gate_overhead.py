@@ -26,7 +26,7 @@ from tdd_sandbox.gates import run_gates
 from tdd_sandbox.images.builder import ensure_image
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import GateKind
-from tdd_sandbox.sandbox.container import KEEPER_USER, SANDBOX_USER, container_options
+from tdd_sandbox.sandbox.container import SANDBOX_USER
 from tdd_sandbox.sandbox.docker import DockerSandboxProvider, connect
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import ImageSettings, SandboxSettings
@@ -41,6 +41,8 @@ def fizzbuzz(n: int) -> str:
         return "Buzz"
     return str(n)
 """
+
+CARGO = "cargo --offline"
 
 RS_IMPL = """\
 pub fn fizzbuzz(n: u32) -> String {
@@ -118,41 +120,25 @@ def measure_limit(
     client: docker.DockerClient, image: str, language: str, snapshot: Snapshot, runs: int
 ) -> float:
     """Median time of the bare test command by `docker exec` in a running container."""
-    options = container_options(image, SandboxSettings(), run_id="bench-gate")
-    container = client.containers.create(**options)
-    try:
-        container.start()
-        tar = snapshot.to_tar()
-        container.exec_run(["sh", "-c", "true"], user=KEEPER_USER)
-        api = client.api
-        exec_id = api.exec_create(
-            container.id, ["tar", "-x", "-C", "/work", "-f", "-"], stdin=True, user=KEEPER_USER
-        )["Id"]
-        sock = api.exec_start(exec_id, socket=True)
-        raw = getattr(sock, "_sock", sock)
-        raw.sendall(tar)
-        raw.shutdown(1)
-        while raw.recv(4096):
-            pass
-        if language == "python":
-            command = list(get_language("python").gates()[-1].command)
+    if language == "python":
+        command = list(get_language("python").gates()[-1].command)
+    else:
+        steps = ["rm -rf /tmp/target", f"{CARGO} build --all-targets -q", f"{CARGO} test -q"]
+        command = ["sh", "-c", " && ".join(steps)]
+    settings = SandboxSettings(warm=0)
+    with (
+        DockerSandboxProvider(settings, run_id="bench-gate", client=client) as provider,
+        provider.open(image, snapshot) as box,
+    ):
+        assert box.container_id is not None
+        container = client.containers.get(box.container_id)
 
-            def once() -> None:
-                result = container.exec_run(command, user=SANDBOX_USER, workdir="/work")
-                assert result.exit_code == 0, result.output[-500:]
-        else:
-            script = "rm -rf /tmp/target && cargo --offline build --all-targets -q && cargo --offline test -q"
+        def once() -> None:
+            code, output = container.exec_run(command, user=SANDBOX_USER, workdir="/work")
+            assert code == 0, output
 
-            def once() -> None:
-                result = container.exec_run(
-                    ["sh", "-c", script], user=SANDBOX_USER, workdir="/work"
-                )
-                assert result.exit_code == 0, result.output[-500:]
-
-        once()  # first exec warms the page cache, as the tool's image is warm too
+        once()  # the first run warms the page cache; the tool's image is warm as well
         return median_of(runs, once)
-    finally:
-        container.remove(force=True)
 
 
 def main() -> None:
@@ -167,9 +153,8 @@ def main() -> None:
         limit = measure_limit(client, image, language, snapshot, args.runs)
         tool = measure_tool(client, image, language, snapshot, args.runs, warm=1)
         cold = measure_tool(client, image, language, snapshot, max(3, args.runs // 2), warm=0)
-        print(
-            f"{language:<8}{limit:>10.3f}{tool:>10.3f}{tool / limit:>8.2f}{cold:>10.3f}{cold / limit:>8.2f}"
-        )
+        row = f"{language:<8}{limit:>10.3f}{tool:>10.3f}{tool / limit:>8.2f}"
+        print(f"{row}{cold:>10.3f}{cold / limit:>8.2f}")
 
 
 if __name__ == "__main__":

@@ -16,8 +16,16 @@ SKIP = TestOutcome("t::c", TestStatus.SKIPPED)
 MISSING = TestOutcome("t::d", TestStatus.ERROR, "expected test did not run")
 
 
-def _run(code: int | None = 0, **flags: bool) -> ExecResult:
-    return ExecResult(exit_code=code, stdout="", stderr="", duration_s=1.0, **flags)
+def _run(
+    code: int | None = 0,
+    *,
+    timed_out: bool = False,
+    flooded: bool = False,
+    oom_killed: bool = False,
+) -> ExecResult:
+    return ExecResult(
+        code, "", "", 1.0, timed_out=timed_out, flooded=flooded, oom_killed=oom_killed
+    )
 
 
 @pytest.mark.parametrize(
