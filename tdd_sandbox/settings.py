@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -124,6 +131,90 @@ class GateOverride(Section):
     test: list[str] | None = None
 
 
+PROVIDERS: dict[str, tuple[str | None, str | None]] = {
+    "openai": ("https://api.openai.com/v1", "OPENAI_API_KEY"),
+    "deepseek": ("https://api.deepseek.com/v1", "DEEPSEEK_API_KEY"),
+    "perplexity": ("https://api.perplexity.ai", "PERPLEXITY_API_KEY"),
+    "iflow": ("https://apis.iflow.cn/v1", "IFLOW_API_KEY"),
+    "ollama": ("http://localhost:11434/v1", None),
+    "custom": (None, None),
+}
+"""Provider prefix -> (default base URL, default API key variable)."""
+
+
+class LlmSettings(Section):
+    """Defaults for every role's endpoint."""
+
+    base_url: str | None = None
+    """OpenAI-compatible endpoint for every role; default: the provider's own."""
+    api_key_env: str | None = None
+    """Environment variable holding the API key; default: the provider's (OPENAI_API_KEY...)."""
+    timeout_s: float = Field(60.0, gt=0)
+    """Seconds one request may take."""
+    max_retries: int = Field(5, ge=0, le=20)
+    """Retries on 429, 5xx, timeouts and connection errors before the run stops as an
+    infrastructure error."""
+    max_tokens: int = Field(4096, ge=64)
+    """Most tokens a model may answer with."""
+
+
+class RoleSettings(Section):
+    """The model behind one role."""
+
+    model: str
+    """`provider:model`, e.g. `openai:gpt-4.1-mini`; providers: openai, deepseek, perplexity,
+    iflow, ollama, custom (needs base_url)."""
+    temperature: float = Field(0.2, ge=0, le=2)
+    base_url: str | None = None
+    """Overrides `llm.base_url` for this role."""
+    api_key_env: str | None = None
+    """Overrides `llm.api_key_env` for this role."""
+    models: list[str] | None = None
+    """Implementer only: several models to race against each other with --parallel."""
+
+    @field_validator("model")
+    @classmethod
+    def _check_model(cls, value: str) -> str:
+        split_model(value)
+        return value
+
+
+def split_model(value: str) -> tuple[str, str]:
+    """`provider:model` -> (provider, model).
+
+    Raises:
+        ValueError: the provider is unknown or the model name is empty.
+    """
+    provider, sep, name = value.partition(":")
+    if not sep or not name:
+        raise ValueError(f"{value!r} must be provider:model, e.g. openai:gpt-4.1-mini")
+    if provider not in PROVIDERS:
+        raise ValueError(f"unknown provider {provider!r}; use one of {', '.join(PROVIDERS)}")
+    return provider, name
+
+
+class RolesSettings(Section):
+    """One model per role."""
+
+    tester: RoleSettings = RoleSettings(model="openai:gpt-4.1-mini", temperature=0.4)
+    implementer: RoleSettings = RoleSettings(model="openai:gpt-4.1-mini", temperature=0.2)
+    refactorer: RoleSettings = RoleSettings(model="openai:gpt-4.1-mini", temperature=0.3)
+
+
+class CommitSettings(Section):
+    """Author of the commits a run makes."""
+
+    author_name: str = "TDD Machine"
+    author_email: str = "tdd@local"
+
+
+class Price(Section):
+    """What a model costs, in currency units per million tokens."""
+
+    input_per_mtok: float = Field(ge=0)
+    output_per_mtok: float = Field(ge=0)
+
+
 class Settings(BaseSettings):
     """Root of the configuration."""
 
@@ -134,12 +225,35 @@ class Settings(BaseSettings):
         frozen=True,
     )
 
+    kata_description: str | None = None
+    """The kata's markdown file, relative to the repo."""
     language: str | None = None
     """Language of the kata repo; detected from the repo when unset."""
-    sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
-    images: ImageSettings = Field(default_factory=ImageSettings)
+    cycles: int = Field(15, ge=1, le=500)
+    """Most red-green-refactor cycles of one run (alias: steps)."""
+    max_attempts_per_agent: int = Field(3, ge=1, le=20)
+    """Attempts each role gets per phase, with the last error fed back each time."""
+    parallel: int = Field(1, ge=1, le=16)
+    """Implementer attempts raced at once."""
+    llm: LlmSettings = LlmSettings()
+    roles: RolesSettings = RolesSettings()
+    commit: CommitSettings = CommitSettings()
+    pricing: dict[str, Price] = Field(default_factory=dict)
+    """Prices by `provider:model`, for the cost figures."""
+    sandbox: SandboxSettings = SandboxSettings()
+    images: ImageSettings = ImageSettings()
     gates: dict[str, GateOverride] = Field(default_factory=dict)
     """Per-language command overrides, e.g. `gates: {python: {test: [...]}}`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _steps_alias(cls, data: Any) -> Any:
+        # `steps` is the original design's name for `cycles`; both are accepted.
+        if isinstance(data, dict) and "steps" in data:
+            data = dict(data)
+            steps = data.pop("steps")
+            data.setdefault("cycles", steps)
+        return data
 
     @classmethod
     def settings_customise_sources(

@@ -1,0 +1,195 @@
+"""Validating a model's edits and applying them, first in memory, then safely on disk.
+
+Model output is untrusted. Nothing is written until every edit of a plan has passed:
+paths stay inside the repo (no absolute paths, no `..`, no `.git` in any spelling), files
+are text under a size limit, and the role may touch the path at all. Writes on disk go
+through directory file descriptors opened with O_NOFOLLOW, so a symlink planted anywhere
+on the way is refused rather than followed, and each file is replaced atomically.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import os
+import re
+import secrets
+import stat
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from tdd_sandbox.errors import TddSandboxError
+from tdd_sandbox.languages.base import Language
+from tdd_sandbox.protocol import EditPlan
+
+MAX_FILE_BYTES = 256 * 1024
+MAX_EDITS = 50
+MAX_PATH_CHARS = 240
+_RESERVED = re.compile(r"^(\.git|git~\d+|\.tdd)$")
+_ALLOWED_GIT_FILES = {".gitignore"}
+
+
+class EditRejected(TddSandboxError, ValueError):
+    """A plan that may not be applied; the message is fed back to the model."""
+
+
+class Role(enum.StrEnum):
+    """The three agents."""
+
+    TESTER = "tester"
+    IMPLEMENTER = "implementer"
+    REFACTORER = "refactorer"
+
+
+def check_path(path: str) -> str:
+    """The path as a clean relative POSIX path.
+
+    Raises:
+        EditRejected: it could leave the repo, reach into `.git`, or is otherwise unsafe.
+    """
+    if not path or len(path) > MAX_PATH_CHARS:
+        raise EditRejected(f"path {path[:60]!r} is empty or longer than {MAX_PATH_CHARS} chars")
+    if any(ord(char) < 32 or char in "\\:\x7f" for char in path):
+        raise EditRejected(f"path {path!r} holds a backslash, colon or control character")
+    if path.startswith("/"):
+        raise EditRejected(f"path {path!r} is absolute; paths are relative to the repo root")
+    parts = path.split("/")
+    for part in parts:
+        if part in ("", ".", ".."):
+            raise EditRejected(f"path {path!r} has an empty, '.' or '..' component")
+        # Windows and macOS fold case and drop trailing dots and spaces: `.GIT`, `.git.`
+        # and `git~1` all name the same directory there (CVE-2014-9390).
+        folded = part.casefold().rstrip(". ")
+        if _RESERVED.match(folded) or (
+            folded.startswith(".git") and folded not in _ALLOWED_GIT_FILES
+        ):
+            raise EditRejected(f"path {path!r} touches git or harness internals ({part!r})")
+    return path
+
+
+def check_permission(role: Role, path: str, language: Language, *, first_cycle: bool) -> None:
+    """Whether `role` may change `path`.
+
+    Raises:
+        EditRejected: it may not; the message says why.
+    """
+    is_test = language.is_test_path(path)
+    is_config = language.is_runner_config(path)
+    if role is Role.TESTER:
+        if not is_test and not (first_cycle and is_config):
+            raise EditRejected(f"the tester may only change test files, not {path}")
+    elif is_test:
+        raise EditRejected(f"the {role} may not change test files ({path})")
+    elif is_config:
+        # Runner configuration decides which tests run and how: changing it could hide a
+        # failing test as surely as editing the test.
+        raise EditRejected(f"the {role} may not change test-runner configuration ({path})")
+
+
+def apply_plan(
+    files: Mapping[str, bytes],
+    plan: EditPlan,
+    role: Role,
+    language: Language,
+    *,
+    first_cycle: bool = False,
+) -> dict[str, bytes]:
+    """The repo's files after `plan`, all edits checked before any is applied.
+
+    Raises:
+        EditRejected: any edit is invalid or not allowed for the role.
+    """
+    if len(plan.edits) > MAX_EDITS:
+        raise EditRejected(f"{len(plan.edits)} edits is over the limit of {MAX_EDITS}")
+    result = dict(files)
+    for edit in plan.edits:
+        path = check_path(edit.path)
+        check_permission(role, path, language, first_cycle=first_cycle)
+        if edit.action == "delete":
+            if path not in result:
+                raise EditRejected(f"cannot delete {path}: no such file")
+            del result[path]
+            continue
+        data = edit.content.encode("utf-8")
+        if len(data) > MAX_FILE_BYTES:
+            raise EditRejected(f"{path} would be {len(data)} bytes, over {MAX_FILE_BYTES}")
+        if "\0" in edit.content:
+            raise EditRejected(f"{path} holds a NUL byte; only text files may be written")
+        if any(other.startswith(path + "/") for other in result):
+            raise EditRejected(f"{path} is a directory in the repo")
+        prefix = path.rsplit("/", 1)[0] if "/" in path else ""
+        if prefix and any(p == prefix or prefix.startswith(p + "/") for p in result):
+            raise EditRejected(f"a parent of {path} is a file in the repo")
+        result[path] = data
+    return result
+
+
+def write_changes(root: Path, before: Mapping[str, bytes], after: Mapping[str, bytes]) -> list[str]:
+    """Make the files under `root` go from `before` to `after`; returns the changed paths.
+
+    Raises:
+        EditRejected: a path on disk is a symlink or not a regular file.
+    """
+    changed = sorted(
+        path for path in set(before) | set(after) if before.get(path) != after.get(path)
+    )
+    for path in changed:
+        check_path(path)
+    for path in changed:
+        if path in after:
+            _write_file(root, path, after[path])
+        else:
+            _delete_file(root, path)
+    return changed
+
+
+@contextlib.contextmanager
+def _parent_fd(root: Path, path: str, *, create: bool) -> Iterator[int | None]:
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    fd = os.open(root, flags)
+    try:
+        for part in path.split("/")[:-1]:
+            try:
+                next_fd = os.open(part, flags, dir_fd=fd)
+            except FileNotFoundError:
+                if not create:
+                    yield None
+                    return
+                os.mkdir(part, 0o755, dir_fd=fd)
+                next_fd = os.open(part, flags, dir_fd=fd)
+            except OSError as exc:
+                raise EditRejected(f"{path}: {part} is not a plain directory (symlink?)") from exc
+            os.close(fd)
+            fd = next_fd
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _write_file(root: Path, path: str, data: bytes) -> None:
+    name = path.rsplit("/", 1)[-1]
+    with _parent_fd(root, path, create=True) as fd:
+        assert fd is not None
+        with contextlib.suppress(FileNotFoundError):
+            mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode
+            if not stat.S_ISREG(mode):
+                raise EditRejected(f"{path} exists and is not a regular file; not replacing it")
+        temp = f".{name}.tdd-{secrets.token_hex(4)}"
+        out = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=fd)
+        try:
+            with os.fdopen(out, "wb") as handle:
+                handle.write(data)
+            # Atomic: a reader (or a crash) sees the old file or the new one, never half.
+            os.replace(temp, name, src_dir_fd=fd, dst_dir_fd=fd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp, dir_fd=fd)
+            raise
+
+
+def _delete_file(root: Path, path: str) -> None:
+    name = path.rsplit("/", 1)[-1]
+    with _parent_fd(root, path, create=False) as fd:
+        if fd is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(name, dir_fd=fd)

@@ -1,0 +1,1 @@
+"""Git, hardened: every call the tool makes on a user's repository goes through here."""
