@@ -156,6 +156,8 @@ class LlmSettings(Section):
     infrastructure error."""
     max_tokens: int = Field(4096, ge=64)
     """Most tokens a model may answer with."""
+    context_chars: int = Field(24_000, ge=2_000)
+    """Budget for the repository files in one prompt; files past it are listed by name."""
 
 
 class RoleSettings(Section):

@@ -1,0 +1,51 @@
+"""One role's model, asked for edit plans."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tdd_sandbox.agents.context import Situation, user_prompt
+from tdd_sandbox.agents.prompts import system_prompt
+from tdd_sandbox.edits import Role
+from tdd_sandbox.llm.chat import ChatRequest
+from tdd_sandbox.llm.structured import PlanAnswer, PlanAsker
+from tdd_sandbox.llm.usage import UsageLedger
+from tdd_sandbox.settings import split_model
+
+
+@dataclass
+class Agent:
+    """A role bound to a model (`provider:model`) behind a plan asker."""
+
+    role: Role
+    model: str
+    temperature: float
+    max_tokens: int
+    context_chars: int
+    asker: PlanAsker
+    ledger: UsageLedger
+    seed: int | None = None
+
+    def propose(self, situation: Situation) -> PlanAnswer:
+        """Ask for one edit plan; a reply that is not a valid plan comes back as an error.
+
+        Raises:
+            InfrastructureError: the endpoint is unusable.
+        """
+        request = ChatRequest(
+            role=self.role.value,
+            model=split_model(self.model)[1],
+            messages=[
+                {"role": "system", "content": system_prompt(self.role, situation.language.name)},
+                {
+                    "role": "user",
+                    "content": user_prompt(situation, self.role, budget_chars=self.context_chars),
+                },
+            ],
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+            seed=self.seed,
+        )
+        answer = self.asker.ask(request)
+        self.ledger.add(self.role.value, self.model, answer.reply)
+        return answer

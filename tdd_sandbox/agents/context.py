@@ -1,0 +1,93 @@
+"""The user message: the kata, the files that matter, the last commit, gate output, feedback.
+
+A budget keeps prompts small: the files most relevant to the role come first, whole where
+they fit, and what does not fit is listed by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from tdd_sandbox.edits import Role
+from tdd_sandbox.languages.base import Language
+from tdd_sandbox.repo.history import CommitInfo
+
+GATE_OUTPUT_LIMIT = 4000
+_HEAD, _TAIL = 2500, 1000
+_NOT_CONTEXT = frozenset({"Cargo.lock", "tdd.yaml", ".gitignore"})
+
+
+def clip_gate_output(text: str) -> str:
+    """Over 4000 chars: the first 2500, a `...` line, the last 1000."""
+    if len(text) <= GATE_OUTPUT_LIMIT:
+        return text
+    return text[:_HEAD] + "\n...\n" + text[-_TAIL:]
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Everything a prompt may draw on."""
+
+    kata_text: str
+    kata_path: str
+    files: Mapping[str, bytes]
+    language: Language
+    task: str
+    """The one-line instruction for this call."""
+    focus: Sequence[str] = ()
+    """Paths to show first (the failing test files)."""
+    last_commit: CommitInfo | None = None
+    gate_output: str = ""
+    previous_error: str = ""
+    extra: Sequence[str] = field(default_factory=tuple)
+
+
+def relevant_files(situation: Situation, role: Role) -> list[str]:
+    """Paths in the order the role should see them."""
+    language = situation.language
+    candidates = [
+        path
+        for path in sorted(situation.files)
+        if path not in _NOT_CONTEXT and path != situation.kata_path
+    ]
+    tests = [p for p in candidates if language.is_test_path(p)]
+    config = [p for p in candidates if language.is_runner_config(p) and p not in tests]
+    sources = [p for p in candidates if p not in tests and p not in config]
+    focus = [p for p in situation.focus if p in situation.files]
+    ordered = focus + (tests + sources if role is Role.TESTER else sources + tests) + config
+    return list(dict.fromkeys(ordered))
+
+
+def user_prompt(situation: Situation, role: Role, *, budget_chars: int) -> str:
+    """The user message for one call."""
+    parts = [f"# Kata\n{situation.kata_text.strip()}"]
+    shown: list[str] = []
+    listed: list[str] = []
+    remaining = budget_chars
+    for path in relevant_files(situation, role):
+        text = situation.files[path].decode("utf-8", "replace")
+        block = f"## {path}\n```\n{text}\n```"
+        if len(block) <= remaining:
+            shown.append(block)
+            remaining -= len(block)
+        elif remaining > 1500 and not shown:
+            cut = text[: remaining - 200]
+            shown.append(f"## {path} (cut to fit)\n```\n{cut}\n[...]\n```")
+            remaining = 0
+        else:
+            listed.append(path)
+    files = "\n\n".join(shown) if shown else "(no files yet)"
+    if listed:
+        files += "\n\nOther files (not shown): " + ", ".join(listed)
+    parts.append(f"# Repository files\n{files}")
+    if situation.last_commit is not None:
+        commit = situation.last_commit
+        parts.append(f"# Last commit\n{commit.message.strip()}\n```diff\n{commit.diff}\n```")
+    if situation.gate_output.strip():
+        parts.append(f"# Last gate output\n```\n{clip_gate_output(situation.gate_output)}\n```")
+    if situation.previous_error:
+        parts.append(f"# Your previous attempt failed\n{situation.previous_error}")
+    parts.extend(situation.extra)
+    parts.append(f"# Task\n{situation.task}")
+    return "\n\n".join(parts)

@@ -1,0 +1,65 @@
+"""`.tdd/`: the plan of each step, a JSON record per step, an append-only log, a summary.
+
+Kept out of git through `.git/info/exclude`; everything is written atomically (a temporary
+file renamed into place) except the log, which only ever grows by whole lines.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+TDD_DIR = ".tdd"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace `path` with `text` so that readers see the old content or the new, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    temp.write_text(text, encoding="utf-8")
+    temp.replace(path)
+
+
+class Journal:
+    """The records of one run under `<repo>/.tdd/runs/<run_id>/`."""
+
+    def __init__(self, repo_root: Path, run_id: str) -> None:
+        self.root = repo_root / TDD_DIR
+        self.dir = self.root / "runs" / run_id
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.run_id = run_id
+        self._lock = threading.Lock()
+        write_atomic(self.root / "latest.json", json.dumps({"run_id": run_id}))
+
+    def event(self, kind: str, **data: Any) -> None:
+        """Append one line to `log.jsonl`."""
+        line = json.dumps({"ts": round(time.time(), 3), "event": kind, **data}, default=str)
+        with self._lock, (self.dir / "log.jsonl").open("a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+
+    def plan(self, step: str, text: str) -> None:
+        """Keep the plan a model gave for `step`."""
+        write_atomic(self.dir / "plans" / f"{step}.md", text)
+
+    def step(self, step: str, record: dict[str, Any]) -> None:
+        """Keep the JSON record of `step`."""
+        write_atomic(self.dir / "steps" / f"{step}.json", json.dumps(record, indent=2, default=str))
+
+    def summary(self, data: dict[str, Any]) -> None:
+        """Write the run summary."""
+        write_atomic(self.dir / "summary.json", json.dumps(data, indent=2, default=str))
+
+
+def latest_run(repo_root: Path) -> Path | None:
+    """The directory of the most recent run, if any."""
+    pointer = repo_root / TDD_DIR / "latest.json"
+    try:
+        run_id = json.loads(pointer.read_text(encoding="utf-8"))["run_id"]
+    except (OSError, ValueError, KeyError):
+        return None
+    path = repo_root / TDD_DIR / "runs" / str(run_id)
+    return path if path.is_dir() else None

@@ -1,0 +1,1 @@
+"""Talking to models: OpenAI-compatible endpoints, structured edit plans, record and replay."""

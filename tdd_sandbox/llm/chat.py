@@ -1,0 +1,62 @@
+"""The chat exchange every backend speaks: a request, a reply, and the backend protocol."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tdd_sandbox.errors import TddSandboxError
+
+
+class InfrastructureError(TddSandboxError, ConnectionError):
+    """The endpoint could not be used (down, rate-limited past every retry, refusing the key).
+
+    Never a model failure: a run that meets it stops with status `error`, and a bench job is
+    recorded as lost to infrastructure.
+    """
+
+    exit_code = 6
+
+
+class FormatUnsupported(TddSandboxError):
+    """The endpoint refused the requested `response_format`; the caller falls back."""
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """One completion request."""
+
+    role: str
+    """The agent asking (tester, implementer, refactorer): for logs and replay."""
+    model: str
+    """The name sent to the endpoint (provider prefix stripped)."""
+    messages: list[dict[str, str]]
+    temperature: float
+    max_tokens: int
+    response_format: dict[str, Any] | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class ChatReply:
+    """One completion."""
+
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    finish_reason: str = "stop"
+    duration_s: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class ChatBackend(Protocol):
+    """Anything that answers chat requests: a live endpoint, a transcript."""
+
+    def complete(self, request: ChatRequest) -> ChatReply:
+        """Answer one request.
+
+        Raises:
+            InfrastructureError: the endpoint is unusable after every retry.
+            FormatUnsupported: the endpoint refused `request.response_format`.
+        """
+        ...

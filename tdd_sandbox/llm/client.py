@@ -1,0 +1,147 @@
+"""A live OpenAI-compatible endpoint through the openai SDK, with bounded retries.
+
+Retries (tenacity) cover 429, 5xx, timeouts and connection errors, waiting what the server's
+`Retry-After` asks (capped) or else an exponential back-off with jitter. Running out of
+retries is an infrastructure error, never a model failure.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import openai
+from tenacity import (
+    RetryCallState,
+    Retrying,
+    retry_if_exception,
+    stop_after_attempt,
+    wait_exponential_jitter,
+)
+
+from tdd_sandbox.llm.chat import ChatReply, ChatRequest, FormatUnsupported, InfrastructureError
+from tdd_sandbox.llm.endpoint import Endpoint
+
+MAX_RETRY_AFTER_S = 60.0
+_backoff = wait_exponential_jitter(initial=0.5, max=20.0, jitter=0.5)
+
+
+def _transient(exc: BaseException) -> bool:
+    return isinstance(
+        exc,
+        openai.RateLimitError
+        | openai.InternalServerError
+        | openai.APITimeoutError
+        | openai.APIConnectionError,
+    ) or (isinstance(exc, openai.APIStatusError) and exc.status_code in (408, 409, 425))
+
+
+def retry_after_s(exc: BaseException | None) -> float | None:
+    """Seconds the server asked us to wait, from `Retry-After` (or `retry-after-ms`)."""
+    response = getattr(exc, "response", None)
+    headers: Any = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    try:
+        if (ms := headers.get("retry-after-ms")) is not None:
+            return float(ms) / 1000
+        if (seconds := headers.get("retry-after")) is not None:
+            return float(seconds)
+    except ValueError:
+        return None  # an HTTP date: fall back to our own back-off
+    return None
+
+
+def _wait(state: RetryCallState) -> float:
+    exc = state.outcome.exception() if state.outcome is not None else None
+    asked = retry_after_s(exc)
+    if asked is not None:
+        return min(max(asked, 0.0), MAX_RETRY_AFTER_S)
+    return float(_backoff(state))
+
+
+class OpenAIBackend:
+    """Sends requests to one endpoint."""
+
+    def __init__(self, endpoint: Endpoint, *, timeout_s: float, max_retries: int) -> None:
+        self.endpoint = endpoint
+        self._max_retries = max_retries
+        self._client = openai.OpenAI(
+            base_url=endpoint.base_url,
+            api_key=endpoint.api_key or "unused",  # local servers take any key
+            timeout=timeout_s,
+            max_retries=0,  # retries are ours, so they are bounded and logged the same way
+        )
+
+    def complete(self, request: ChatRequest) -> ChatReply:
+        """Answer `request`, retrying transient failures.
+
+        Raises:
+            InfrastructureError: retries ran out, or the endpoint refused us for good.
+            FormatUnsupported: the endpoint rejected `response_format`.
+        """
+        retrying = Retrying(
+            stop=stop_after_attempt(self._max_retries + 1),
+            wait=_wait,
+            retry=retry_if_exception(_transient),
+            reraise=True,
+        )
+        started = time.monotonic()
+        try:
+            response = retrying(self._create, request)
+        except openai.APIStatusError as exc:
+            raise self._classify(exc, request) from None
+        except (openai.APITimeoutError, openai.APIConnectionError) as exc:
+            raise InfrastructureError(
+                f"{self.endpoint.base_url} did not answer after {self._max_retries + 1} tries "
+                f"({type(exc).__name__}): check that the endpoint is up"
+            ) from None
+        choice = response.choices[0] if response.choices else None
+        usage = response.usage
+        return ChatReply(
+            text=(choice.message.content or "") if choice is not None else "",
+            prompt_tokens=usage.prompt_tokens if usage else 0,
+            completion_tokens=usage.completion_tokens if usage else 0,
+            finish_reason=str(choice.finish_reason) if choice is not None else "error",
+            duration_s=time.monotonic() - started,
+        )
+
+    def _create(self, request: ChatRequest) -> Any:
+        extra: dict[str, Any] = {}
+        if request.response_format is not None:
+            extra["response_format"] = request.response_format
+        if request.seed is not None:
+            extra["seed"] = request.seed
+        return self._client.chat.completions.create(
+            model=request.model,
+            messages=request.messages,  # type: ignore[arg-type]
+            temperature=request.temperature,
+            max_tokens=request.max_tokens,
+            **extra,
+        )
+
+    def _classify(self, exc: openai.APIStatusError, request: ChatRequest) -> Exception:
+        status = exc.status_code
+        where = self.endpoint.base_url
+        if status in (400, 422) and request.response_format is not None:
+            body = str(exc.message).lower()
+            if any(word in body for word in ("response_format", "json_schema", "json_object")):
+                return FormatUnsupported(f"{where} does not support this response_format")
+        if status in (401, 403):
+            return InfrastructureError(
+                f"{where} refused the API key in {self.endpoint.api_key_env or '(none)'} "
+                f"(HTTP {status}): check the key"
+            )
+        if status == 404:
+            return InfrastructureError(
+                f"{where} has no model {self.endpoint.model!r} (HTTP 404): check the model name"
+            )
+        if status == 429 or status >= 500:
+            return InfrastructureError(
+                f"{where} kept failing (HTTP {status}) after {self._max_retries + 1} tries"
+            )
+        return InfrastructureError(f"{where} rejected the request (HTTP {status}): {exc.message}")
+
+    def close(self) -> None:
+        """Release the HTTP connection pool."""
+        self._client.close()

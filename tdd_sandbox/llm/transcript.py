@@ -1,0 +1,94 @@
+"""Record and replay: every model exchange kept in a JSONL file, and answered from it.
+
+A transcript's first line is a header; each further line is one exchange: the role, the
+model, the messages sent and the reply. Replay answers each role's requests in the order
+they were recorded, so a run repeats exactly without any endpoint or key.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import defaultdict, deque
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.llm.chat import ChatBackend, ChatReply, ChatRequest, InfrastructureError
+
+FORMAT = "tdd-sandbox-transcript"
+VERSION = 1
+
+
+class Recorder:
+    """Passes requests to `backend` and appends each exchange to `path`."""
+
+    def __init__(self, backend: ChatBackend, path: Path, header: dict[str, Any]) -> None:
+        self.backend = backend
+        self.path = path
+        self._lock = threading.Lock()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w", encoding="utf-8") as handle:
+            handle.write(json.dumps({"format": FORMAT, "version": VERSION, **header}) + "\n")
+
+    def complete(self, request: ChatRequest) -> ChatReply:
+        """Answer through the wrapped backend and record the exchange."""
+        reply = self.backend.complete(request)
+        entry = {
+            "role": request.role,
+            "model": request.model,
+            "messages": request.messages,
+            "reply": asdict(reply),
+        }
+        with self._lock, self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry) + "\n")
+        return reply
+
+
+class Replayer:
+    """Answers each role's requests from a transcript, in recorded order."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._queues: dict[str, deque[ChatReply]] = defaultdict(deque)
+        self._lock = threading.Lock()
+        self.header = self._load(path)
+
+    def _load(self, path: Path) -> dict[str, Any]:
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            raise UsageError(
+                f"transcript {path} does not exist: pass a file made by --record"
+            ) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read transcript {path}: {exc}") from None
+        try:
+            header = json.loads(lines[0]) if lines else {}
+            if header.get("format") != FORMAT:
+                raise ValueError("not a transcript")
+            for line in lines[1:]:
+                if line.strip():
+                    entry = json.loads(line)
+                    self._queues[str(entry["role"])].append(ChatReply(**entry["reply"]))
+        except (ValueError, KeyError, TypeError):
+            raise UsageError(
+                f"{path} is not a tdd-sandbox transcript: make one with `run --record FILE`"
+            ) from None
+        return dict(header)
+
+    def complete(self, request: ChatRequest) -> ChatReply:
+        """The next recorded reply for the request's role.
+
+        Raises:
+            InfrastructureError: the transcript has no answer left for this role.
+        """
+        with self._lock:
+            queue = self._queues.get(request.role)
+            if not queue:
+                raise InfrastructureError(
+                    f"transcript {self.path} has no more answers for the {request.role}: "
+                    "it was recorded from a different run"
+                )
+            return queue.popleft()
