@@ -35,9 +35,9 @@ class Journal:
         self._lock = threading.Lock()
         write_atomic(self.root / "latest.json", json.dumps({"run_id": run_id}))
 
-    def event(self, kind: str, **data: Any) -> None:
+    def event(self, event: str, **data: Any) -> None:
         """Append one line to `log.jsonl`."""
-        line = json.dumps({"ts": round(time.time(), 3), "event": kind, **data}, default=str)
+        line = json.dumps({"ts": round(time.time(), 3), "event": event, **data}, default=str)
         with self._lock, (self.dir / "log.jsonl").open("a", encoding="utf-8") as handle:
             handle.write(line + "\n")
 

@@ -16,6 +16,7 @@ from tdd_sandbox import __version__
 from tdd_sandbox.cli.doctor import doctor
 from tdd_sandbox.cli.gates import gates
 from tdd_sandbox.cli.images import images
+from tdd_sandbox.cli.run import init, run, status
 from tdd_sandbox.errors import TddSandboxError
 
 EXIT_INTERRUPTED = 130
@@ -28,12 +29,15 @@ def cli() -> None:
     """Strict test-driven development for LLM agents, with every gate in a Docker sandbox.
 
     \b
-    Exit codes: 0 success; 1 gates or run not green; 2 bad usage or config;
-    3 a prerequisite is missing (Docker, an image); 4 the sandbox is unusable;
-    70 internal error (a crash log is written); 130 interrupted.
+    Exit codes: 0 success; 1 not green (gates) or stuck (run); 2 bad usage or config;
+    3 a prerequisite is missing (Docker, an image, an API key); 4 the sandbox is unusable;
+    6 the model endpoint failed; 70 internal error (a crash log is written); 130 interrupted.
     """
 
 
+cli.add_command(run)
+cli.add_command(init)
+cli.add_command(status)
 cli.add_command(gates)
 cli.add_command(doctor)
 cli.add_command(images)

@@ -90,6 +90,9 @@ class Language(Protocol):
         ...
 
 
+NOT_RUN = "expected test did not run"
+
+
 def reconcile(outcomes: list[TestOutcome], expected: Iterable[str]) -> list[TestOutcome]:
     """Add an ERROR outcome for each expected test that did not report.
 
@@ -102,6 +105,4 @@ def reconcile(outcomes: list[TestOutcome], expected: Iterable[str]) -> list[Test
         for test_id in sorted(expected)
         if test_id not in reported and not any(r.startswith(test_id + "[") for r in reported)
     ]
-    return outcomes + [
-        TestOutcome(test_id, TestStatus.ERROR, "expected test did not run") for test_id in missing
-    ]
+    return outcomes + [TestOutcome(test_id, TestStatus.ERROR, NOT_RUN) for test_id in missing]

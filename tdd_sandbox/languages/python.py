@@ -26,6 +26,15 @@ pythonpath = ["."]
 """
 
 
+_SCAFFOLD_TEST = '''\
+"""The kata's tests live beside this one, which only proves the toolchain runs."""
+
+
+def test_scaffold() -> None:
+    assert True
+'''
+
+
 class Python:
     """The Python plug-in."""
 
@@ -71,8 +80,13 @@ class Python:
         return path in _RUNNER_CONFIG or pure.name == "conftest.py"
 
     def scaffold(self) -> dict[str, str]:
-        """A pyproject with pytest configured and an empty `tests` package."""
-        return {"pyproject.toml": _PYPROJECT, "tests/__init__.py": ""}
+        """A pyproject with pytest configured and a `tests` package whose one test proves the
+        toolchain runs (a repo with no test at all could never be green)."""
+        return {
+            "pyproject.toml": _PYPROJECT,
+            "tests/__init__.py": "",
+            "tests/test_scaffold.py": _SCAFFOLD_TEST,
+        }
 
     def detect(self, paths: Iterable[str]) -> bool:
         """A pyproject, setup.py or any `.py` file, in a repo without a Cargo.toml."""

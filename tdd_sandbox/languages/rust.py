@@ -39,6 +39,13 @@ name = "kata"
 version = "0.1.0"
 """
 
+_SCAFFOLD_TEST = """\
+//! The kata's tests live beside this one, which only proves the toolchain runs.
+
+#[test]
+fn scaffold() {}
+"""
+
 _RUNNER_CONFIG = frozenset(
     {"Cargo.toml", "Cargo.lock", "build.rs", "rust-toolchain", "rust-toolchain.toml"}
 )
@@ -69,11 +76,12 @@ class Rust:
 
     def scaffold(self) -> dict[str, str]:
         """A library crate `kata` with its lock file (the snapshot is read-only in the sandbox,
-        so cargo must find the lock file rather than write it)."""
+        so cargo must find the lock file rather than write it) and one toolchain test."""
         return {
             "Cargo.toml": _CARGO_TOML,
             "Cargo.lock": _CARGO_LOCK,
             "src/lib.rs": "//! The kata.\n",
+            "tests/scaffold.rs": _SCAFFOLD_TEST,
         }
 
     def detect(self, paths: Iterable[str]) -> bool:

@@ -1,0 +1,135 @@
+"""`tdd-sandbox run`, `init` and `status`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from tdd_sandbox.cli.options import config_option, progress
+from tdd_sandbox.cli.view import RunView
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.report import read_status
+from tdd_sandbox.session import RunSummary, init_repo, run_kata
+from tdd_sandbox.settings import load_settings
+
+EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6}
+
+
+@click.command()
+@click.argument("kata", type=click.Path(path_type=Path))
+@click.option(
+    "--repo",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Kata repository (created if missing; default ./<kata>-<language>).",
+)
+@click.option(
+    "--language",
+    "-l",
+    help="python or rust (default: tdd.yaml, the kata's front matter, or python).",
+)
+@click.option(
+    "--cycles", "--steps", type=click.IntRange(1, 500), help="Most red-green-refactor cycles."
+)
+@click.option("--parallel", type=click.IntRange(1, 16), help="Implementer attempts raced at once.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of a table.")
+@click.option(
+    "--record",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Keep every model exchange in FILE.",
+)
+@click.option(
+    "--replay",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Answer from a recorded FILE; no endpoint needed.",
+)
+@config_option
+def run(
+    kata: Path,
+    repo: Path | None,
+    language: str | None,
+    cycles: int | None,
+    parallel: int | None,
+    as_json: bool,
+    record: Path | None,
+    replay: Path | None,
+    config: Path | None,
+) -> int:
+    """Drive tester, implementer and refactorer through red-green-refactor on KATA.
+
+    \b
+    Exit codes: 0 completed or all cycles done; 1 stuck; 6 the model endpoint failed;
+    2 bad usage; 3 missing prerequisite.
+    """
+    config = config or _repo_config(repo)
+    overrides = {"language": language, "cycles": cycles, "parallel": parallel}
+    settings = load_settings(config, overrides)
+    console = Console(stderr=as_json)
+    with RunView(console) as view:
+        summary = run_kata(
+            kata, settings, repo_dir=repo, record=record, replay=replay,
+            observer=view, progress=progress,
+        )  # fmt: skip
+    if as_json:
+        click.echo(json.dumps(summary.to_json(), indent=2))
+    else:
+        render_summary(summary, Console())
+    return EXIT_BY_STATUS.get(summary.status, 1)
+
+
+def _repo_config(repo: Path | None) -> Path | None:
+    if repo is not None and (repo / "tdd.yaml").is_file():
+        return repo / "tdd.yaml"
+    return None
+
+
+def render_summary(summary: RunSummary, console: Console) -> None:
+    """The end-of-run table."""
+    table = Table(title=f"run {summary.run_id}: {summary.status}")
+    for column in ("role", "requests", "prompt tokens", "completion tokens", "model time", "cost"):
+        table.add_column(column, justify="left" if column == "role" else "right")
+    for role, usage in summary.usage.items():
+        counts = (usage["requests"], usage["prompt_tokens"], usage["completion_tokens"])
+        timing = (f"{usage['model_time_s']:.1f}s", f"{usage['cost']:.4f}")
+        table.add_row(role, *(str(n) for n in counts), *timing)
+    console.print(table)
+    console.print(
+        f"{summary.cycles} cycles, {len(summary.commits)} commits in {summary.repo}, "
+        f"{summary.wall_time_s:.0f}s. {summary.reason}"
+    )
+
+
+@click.command()
+@click.argument("directory", type=click.Path(path_type=Path), default=".")
+@click.option("--language", "-l", default="python", show_default=True, help="python or rust.")
+@click.option(
+    "--kata",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="Copy this kata.md in.",
+)
+def init(directory: Path, language: str, kata: Path | None) -> int:
+    """Create a kata repository: git, scaffold, kata.md, tdd.yaml, a first green commit."""
+    made = init_repo(directory, get_language(language), kata_source=kata)
+    click.echo(f"initialised a {language} kata in {made}; describe it in {made / 'kata.md'}")
+    return 0
+
+
+@click.command()
+@click.option(
+    "--repo", type=click.Path(file_okay=False, path_type=Path), default=".", help="Kata repository."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def status(repo: Path, as_json: bool) -> int:
+    """The latest run: cycle, phase, last commit, last failure, tokens and cost."""
+    info = read_status(repo)
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return 0
+    table = Table(title=f"{repo}: run {info.get('run_id', '-')}", show_header=False)
+    for key, value in info.items():
+        table.add_row(key, str(value))
+    Console().print(table)
+    return 0

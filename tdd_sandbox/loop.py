@@ -1,0 +1,397 @@
+"""The red-green-refactor loop: one cycle after another until the tester says done.
+
+Each phase gives its role up to `max_attempts_per_agent` attempts, feeding the last error
+back each time. Candidates live in memory and in the sandbox; only a green state is ever
+written to the working tree and committed, so the branch never sees a red commit.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tdd_sandbox.agents.context import Situation
+from tdd_sandbox.agents.team import Team
+from tdd_sandbox.commits import CommitFacts, compose, diff_summary
+from tdd_sandbox.edits import EditRejected, Role, apply_plan, write_changes
+from tdd_sandbox.errors import TddSandboxError
+from tdd_sandbox.gates import GateReport, run_gates
+from tdd_sandbox.journal import Journal
+from tdd_sandbox.kata import Kata
+from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.protocol import EditPlan
+from tdd_sandbox.repo.hardened import HardenedRepo
+from tdd_sandbox.repo.history import commit_paths, dirty_paths, head_files, last_commit
+from tdd_sandbox.runtime import Runtime
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.settings import Settings
+from tdd_sandbox.verdicts import (
+    Baseline,
+    VerdictError,
+    check_green,
+    check_red,
+    check_refactor,
+    failing_summary,
+    passing_ids,
+)
+
+RED_GATES = frozenset({GateKind.FORMAT, GateKind.TEST})
+Observer = Callable[[str, Mapping[str, Any]], None]
+
+
+class RunStatus(enum.StrEnum):
+    """How a run ended."""
+
+    COMPLETED = "completed"
+    MAX_CYCLES = "max_cycles"
+    STUCK = "stuck"
+    ERROR = "error"
+
+
+class Phase(enum.StrEnum):
+    """The phases of a cycle."""
+
+    RED = "red"
+    GREEN = "green"
+    REFACTOR = "refactor"
+
+
+class NotGreen(TddSandboxError):
+    """The repository's HEAD does not pass its own gates, so no cycle can start from it."""
+
+
+@dataclass
+class Red:
+    """A checked RED candidate."""
+
+    files: dict[str, bytes]
+    new_test: str
+    report: GateReport
+    plan: EditPlan
+    attempts: int
+
+
+@dataclass
+class Outcome:
+    """What one phase produced: a result or the last error, and the attempts it took."""
+
+    attempts: int = 0
+    error: str = ""
+    done: bool = False
+
+
+@dataclass
+class RunResult:
+    """The end of a run."""
+
+    status: RunStatus
+    cycles: int
+    commits: list[str] = field(default_factory=list)
+    reason: str = ""
+
+
+class Loop:
+    """Drives one kata repository through cycles."""
+
+    def __init__(
+        self,
+        *,
+        repo: HardenedRepo,
+        kata: Kata,
+        kata_path: str,
+        language: Language,
+        settings: Settings,
+        runtime: Runtime,
+        team: Team,
+        journal: Journal,
+        observer: Observer | None = None,
+    ) -> None:
+        self.repo = repo
+        self.kata = kata
+        self.kata_path = kata_path
+        self.language = language
+        self.settings = settings
+        self.runtime = runtime
+        self.team = team
+        self.journal = journal
+        self._observer = observer
+        self.commits: list[str] = []
+        self.baseline: Baseline | None = None
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def emit(self, event: str, **data: Any) -> None:
+        """Record an event in the run log and show it to the observer."""
+        self.journal.event(event, **data)
+        if self._observer is not None:
+            self._observer(event, data)
+
+    def evaluate(self, files: Mapping[str, bytes], kinds: frozenset[GateKind] | None) -> GateReport:
+        """Run gates on `files` in a fresh sandbox."""
+        started = time.monotonic()
+        with self.runtime.open(self.language, Snapshot(dict(files))) as box:
+            report = run_gates(
+                box,
+                self.language,
+                files,
+                override=self.settings.gates.get(self.language.name),
+                only=kinds,
+            )
+        self.emit(
+            "gates",
+            ok=report.ok,
+            gates={g.kind.value: g.status.value for g in report.gates},
+            seconds=round(time.monotonic() - started, 3),
+        )
+        return report
+
+    def _situation(self, files: Mapping[str, bytes], task: str, **extra: Any) -> Situation:
+        return Situation(
+            kata_text=self.kata.text,
+            kata_path=self.kata_path,
+            files=files,
+            language=self.language,
+            task=task,
+            last_commit=last_commit(self.repo),
+            **extra,
+        )
+
+    # -- the run ----------------------------------------------------------------------------
+
+    def start(self) -> Baseline:
+        """Check that HEAD is green and remember it as the first baseline.
+
+        Raises:
+            NotGreen: HEAD fails its gates.
+        """
+        files = head_files(self.repo)
+        report = self.evaluate(files, None)
+        if not report.ok:
+            first_problem = failing_summary(report, limit=300).splitlines()[0]
+            raise NotGreen(
+                f"HEAD does not pass its own gates ({first_problem}), so no cycle can start "
+                "from it: fix it or reset to a green commit"
+            )
+        self.baseline = Baseline(files, self.language.expected_tests(files), passing_ids(report))
+        return self.baseline
+
+    def run(self, first_cycle: int, cycles: int) -> RunResult:
+        """Up to `cycles` cycles, numbered from `first_cycle`."""
+        base = self.start()
+        done = 0
+        for number in range(first_cycle, first_cycle + cycles):
+            self.emit("cycle", cycle=number)
+            status, base, reason = self.cycle(number, base)
+            if status is not None:
+                return RunResult(status, done, self.commits, reason)
+            done += 1
+        return RunResult(RunStatus.MAX_CYCLES, done, self.commits, f"{cycles} cycles done")
+
+    def cycle(self, number: int, base: Baseline) -> tuple[RunStatus | None, Baseline, str]:
+        """One red-green-refactor cycle; a status when the run should end there."""
+        first = number == 1
+        red, outcome = self.red(number, base, first_cycle=first)
+        if outcome.done:
+            return RunStatus.COMPLETED, base, "the tester found nothing left to test"
+        if red is None:
+            return RunStatus.STUCK, base, f"no valid failing test: {outcome.error}"
+        green, green_outcome = self.green(number, red)
+        if green is None:
+            # The supervisor's move: ask once for a smaller step before giving up.
+            self.emit("smaller-step", cycle=number)
+            hint = (
+                f"The implementer could not make your test {red.new_test} pass in "
+                f"{green_outcome.attempts} attempts (last error: {green_outcome.error[:600]}). "
+                "Write a smaller, simpler test instead."
+            )
+            red, outcome = self.red(number, base, first_cycle=first, hint=hint)
+            if outcome.done:
+                return RunStatus.COMPLETED, base, "the tester found nothing left to test"
+            if red is None:
+                return RunStatus.STUCK, base, f"no valid failing test: {outcome.error}"
+            green, green_outcome = self.green(number, red)
+            if green is None:
+                return RunStatus.STUCK, base, f"the implementer is stuck: {green_outcome.error}"
+        files, report, plan = green
+        self.land(
+            number, "feat", base.files, files, report, plan,
+            rationale=f"Test: {red.plan.plan}\nImplementation: {plan.plan}",
+            attempts={"tester": red.attempts, "implementer": green_outcome.attempts},
+        )  # fmt: skip
+        after = Baseline(files, self.language.expected_tests(files), passing_ids(report))
+        return None, self.refactor(number, after), ""
+
+    # -- phases -----------------------------------------------------------------------------
+
+    def red(
+        self, number: int, base: Baseline, *, first_cycle: bool, hint: str = ""
+    ) -> tuple[Red | None, Outcome]:
+        """The tester writes one failing test; the harness checks it is really red."""
+        outcome = Outcome()
+        error = hint
+        for attempt in range(1, self.settings.max_attempts_per_agent + 1):
+            outcome.attempts = attempt
+            step = f"cycle-{number:03d}-red-{attempt}"
+            self.emit("attempt", cycle=number, phase=Phase.RED.value, attempt=attempt)
+            answer = self.team[Role.TESTER].propose(
+                self._situation(base.files, "Write the next failing test.", previous_error=error)
+            )
+            record: dict[str, Any] = {"phase": "red", "cycle": number, "attempt": attempt}
+            if answer.plan is None:
+                error = answer.error or "invalid answer"
+            elif answer.plan.done:
+                self.journal.plan(step, answer.plan.plan)
+                self.journal.step(step, {**record, "done": True})
+                outcome.done = True
+                return None, outcome
+            else:
+                self.journal.plan(step, answer.plan.plan)
+                try:
+                    files = apply_plan(
+                        base.files, answer.plan, Role.TESTER, self.language, first_cycle=first_cycle
+                    )
+                    report = self.evaluate(files, RED_GATES)
+                    [new_test] = check_red(base, files, report, self.language)
+                except (EditRejected, VerdictError) as exc:
+                    error = str(exc)
+                else:
+                    self.journal.step(step, {**record, "ok": True, "new_test": new_test})
+                    self.emit("red", cycle=number, test=new_test, attempts=attempt)
+                    return Red(files, new_test, report, answer.plan, attempt), outcome
+            self.journal.step(step, {**record, "ok": False, "error": error})
+            self.emit("rejected", cycle=number, phase="red", attempt=attempt, error=error[:300])
+        outcome.error = error
+        return None, outcome
+
+    def green(
+        self, number: int, red: Red
+    ) -> tuple[tuple[dict[str, bytes], GateReport, EditPlan] | None, Outcome]:
+        """The implementer makes the new test pass; every gate must be green."""
+        outcome = Outcome()
+        error = ""
+        expected = self.language.expected_tests(red.files)
+        test_output = red.report.gate(GateKind.TEST)
+        task = f"Make the failing test pass: {red.new_test}. Change only non-test files."
+        for attempt in range(1, self.settings.max_attempts_per_agent + 1):
+            outcome.attempts = attempt
+            step = f"cycle-{number:03d}-green-{attempt}"
+            self.emit("attempt", cycle=number, phase=Phase.GREEN.value, attempt=attempt)
+            situation = self._situation(
+                red.files, task,
+                focus=[red.new_test.split("::")[0]],
+                gate_output=test_output.output_tail if test_output else "",
+                previous_error=error,
+            )  # fmt: skip
+            answer = self.team[Role.IMPLEMENTER].propose(situation)
+            record: dict[str, Any] = {"phase": "green", "cycle": number, "attempt": attempt}
+            if answer.plan is None:
+                error = answer.error or "invalid answer"
+            else:
+                self.journal.plan(step, answer.plan.plan)
+                try:
+                    files = apply_plan(red.files, answer.plan, Role.IMPLEMENTER, self.language)
+                    if files == red.files:
+                        raise VerdictError("the plan changes nothing; make the failing test pass")
+                    report = self.evaluate(files, None)
+                    check_green(expected, report)
+                except (EditRejected, VerdictError) as exc:
+                    error = str(exc)
+                else:
+                    self.journal.step(step, {**record, "ok": True})
+                    return (files, report, answer.plan), outcome
+            self.journal.step(step, {**record, "ok": False, "error": error})
+            self.emit("rejected", cycle=number, phase="green", attempt=attempt, error=error[:300])
+        outcome.error = error
+        return None, outcome
+
+    def refactor(self, number: int, base: Baseline) -> Baseline:
+        """The refactorer may improve structure; anything not exactly as green is dropped."""
+        error = ""
+        for attempt in range(1, self.settings.max_attempts_per_agent + 1):
+            step = f"cycle-{number:03d}-refactor-{attempt}"
+            self.emit("attempt", cycle=number, phase=Phase.REFACTOR.value, attempt=attempt)
+            answer = self.team[Role.REFACTORER].propose(
+                self._situation(
+                    base.files, "Refactor if it helps; keep behaviour.", previous_error=error
+                )
+            )
+            record: dict[str, Any] = {"phase": "refactor", "cycle": number, "attempt": attempt}
+            if answer.plan is None:
+                error = answer.error or "invalid answer"
+            elif not answer.plan.edits:
+                self.journal.step(step, {**record, "ok": True, "changed": False})
+                return base
+            else:
+                self.journal.plan(step, answer.plan.plan)
+                try:
+                    files = apply_plan(base.files, answer.plan, Role.REFACTORER, self.language)
+                    if files == base.files:
+                        self.journal.step(step, {**record, "ok": True, "changed": False})
+                        return base
+                    report = self.evaluate(files, None)
+                    check_refactor(base, report)
+                except (EditRejected, VerdictError) as exc:
+                    error = str(exc)
+                else:
+                    self.journal.step(step, {**record, "ok": True, "changed": True})
+                    self.land(
+                        number, "refactor", base.files, files, report, answer.plan,
+                        rationale=answer.plan.plan, attempts={"refactorer": attempt},
+                    )  # fmt: skip
+                    return Baseline(files, base.expected, passing_ids(report))
+            self.journal.step(step, {**record, "ok": False, "error": error})
+            self.emit(
+                "rejected", cycle=number, phase="refactor", attempt=attempt, error=error[:300]
+            )
+        self.emit("reverted", cycle=number, error=error[:300])
+        return base
+
+    # -- landing ----------------------------------------------------------------------------
+
+    def land(
+        self,
+        number: int,
+        kind: str,
+        before: Mapping[str, bytes],
+        after: Mapping[str, bytes],
+        report: GateReport,
+        plan: EditPlan,
+        *,
+        rationale: str,
+        attempts: dict[str, int],
+    ) -> str:
+        """Write a green state to the working tree and commit it.
+
+        Raises:
+            TddSandboxError: the working tree changed under the run.
+        """
+        if dirty := dirty_paths(self.repo):
+            raise TddSandboxError(
+                f"the working tree changed during the run ({', '.join(dirty[:3])}): "
+                "commit or discard those changes, then run again"
+            )
+        if head_files(self.repo) != dict(before):
+            raise TddSandboxError("HEAD moved during the run: run again to continue from it")
+        changed = write_changes(self.repo.path, before, after)
+        message = compose(
+            CommitFacts(
+                kind=kind,
+                scope=self.kata.slug,
+                model_message=plan.commit_message,
+                kata_title=self.kata.title,
+                cycle=number,
+                run_id=self.journal.run_id,
+                models=self.team.models(),
+                attempts=attempts,
+                rationale=rationale,
+                diff_summary=diff_summary(before, after),
+                report=report,
+            )
+        )
+        sha = commit_paths(self.repo, changed, message, self.settings.commit)
+        self.commits.append(sha)
+        self.emit("commit", cycle=number, kind=kind, sha=sha, summary=message.splitlines()[0])
+        return sha

@@ -1,0 +1,67 @@
+"""Reading a run back from `.tdd/` and git, for `tdd-sandbox status`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.journal import latest_run
+from tdd_sandbox.repo.hardened import HardenedRepo
+
+
+def read_status(repo_dir: Path) -> dict[str, Any]:
+    """What the latest run in `repo_dir` did, or is doing.
+
+    Raises:
+        UsageError: no run was ever made there.
+    """
+    run_dir = latest_run(repo_dir)
+    if run_dir is None:
+        raise UsageError(
+            f"no run found in {repo_dir}: start one with `tdd-sandbox run KATA --repo {repo_dir}`"
+        )
+    events = _events(run_dir / "log.jsonl")
+    info: dict[str, Any] = {"run_id": run_dir.name, "state": "running"}
+    for event in events:
+        kind = event.get("event")
+        if kind == "cycle":
+            info["cycle"] = event["cycle"]
+        elif kind == "attempt":
+            info["phase"] = f"{event['phase']} (attempt {event['attempt']})"
+        elif kind == "rejected":
+            info["last_failure"] = str(event.get("error", ""))[:300]
+        elif kind == "end":
+            info["state"] = event.get("status")
+    summary_file = run_dir / "summary.json"
+    if summary_file.exists():
+        summary = json.loads(summary_file.read_text(encoding="utf-8"))
+        info.update(
+            state=summary["status"],
+            reason=summary.get("reason", ""),
+            commits=len(summary.get("commits", [])),
+            tokens=summary["tokens"]["total"],
+            cost=summary["cost"],
+        )
+    repo = HardenedRepo(repo_dir)
+    try:
+        if repo.repo.head.is_valid():
+            info["last_commit"] = str(repo.repo.head.commit.summary)
+    finally:
+        repo.close()
+    return info
+
+
+def _events(path: Path) -> list[dict[str, Any]]:
+    events = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    for line in lines:
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            continue  # a line cut short by a crash: the rest still counts
+    return events

@@ -1,0 +1,202 @@
+"""A whole run: from a kata file to commits, as `tdd-sandbox run` does it, and `init`."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tdd_sandbox.agents.team import build_team
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.images.builder import Progress, quiet
+from tdd_sandbox.journal import TDD_DIR, Journal
+from tdd_sandbox.kata import load_kata
+from tdd_sandbox.languages import detect_language, get_language
+from tdd_sandbox.languages.base import Language
+from tdd_sandbox.llm.chat import InfrastructureError
+from tdd_sandbox.llm.usage import UsageLedger
+from tdd_sandbox.loop import Loop, Observer, RunResult, RunStatus
+from tdd_sandbox.repo.hardened import HardenedRepo, init_repository
+from tdd_sandbox.repo.history import commit_paths, dirty_paths, exclude_locally, head_files
+from tdd_sandbox.runtime import Runtime
+from tdd_sandbox.settings import CommitSettings, Settings
+
+KATA_FILE = "kata.md"
+_GITIGNORE = "__pycache__/\n*.pyc\n.pytest_cache/\n.mypy_cache/\n.ruff_cache/\ntarget/\n.tdd/\n"
+_PLACEHOLDER = "# My Kata\n\nDescribe the kata here.\n\n## Requirements\n- ...\n"
+
+
+@dataclass
+class RunSummary:
+    """What `run --json` prints."""
+
+    status: str
+    cycles: int
+    commits: list[str]
+    tokens: dict[str, Any]
+    cost: float
+    run_id: str
+    repo: str
+    reason: str = ""
+    wall_time_s: float = 0.0
+    usage: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary document."""
+        return {
+            "status": self.status,
+            "cycles": self.cycles,
+            "commits": self.commits,
+            "tokens": self.tokens,
+            "cost": round(self.cost, 6),
+            "run_id": self.run_id,
+            "repo": self.repo,
+            "reason": self.reason,
+            "wall_time_s": round(self.wall_time_s, 3),
+            "usage": self.usage,
+        }
+
+
+def init_repo(directory: Path, language: Language, *, kata_source: Path | None = None) -> Path:
+    """Create a kata repository: git, the language scaffold, kata.md, tdd.yaml, one commit.
+
+    Raises:
+        UsageError: the directory already holds a repository or other files.
+    """
+    if (directory / ".git").exists():
+        raise UsageError(f"{directory} is already a git repository: run the kata in it instead")
+    if directory.exists() and any(directory.iterdir()):
+        raise UsageError(f"{directory} is not empty: pick a new directory for the kata repo")
+    kata_text = kata_source.read_text(encoding="utf-8") if kata_source else _PLACEHOLDER
+    files = dict(language.scaffold())
+    files[KATA_FILE] = kata_text
+    files["tdd.yaml"] = yaml.safe_dump(
+        {"kata_description": KATA_FILE, "language": language.name}, sort_keys=False
+    )
+    files[".gitignore"] = _GITIGNORE
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        for name, text in files.items():
+            path = directory / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        init_repository(directory)
+        repo = HardenedRepo(directory)
+        exclude_locally(repo, f"/{TDD_DIR}/")
+        commit_paths(
+            repo, sorted(files), f"chore(kata): scaffold a {language.name} kata\n", CommitSettings()
+        )
+        repo.close()
+    except BaseException:
+        # Never leave a half-made repository behind.
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
+    return directory
+
+
+def next_cycle(repo: HardenedRepo) -> int:
+    """One past the highest `TDD-Cycle` trailer on the branch (1 for a new kata)."""
+    if not repo.repo.head.is_valid():
+        return 1
+    output = repo.run("log", "--format=%(trailers:key=TDD-Cycle,valueonly,separator=%x2C)")
+    numbers = [int(n) for n in re.findall(r"\d+", output)]
+    return max(numbers, default=0) + 1
+
+
+def run_kata(
+    kata_file: Path,
+    settings: Settings,
+    *,
+    repo_dir: Path | None = None,
+    record: Path | None = None,
+    replay: Path | None = None,
+    observer: Observer | None = None,
+    progress: Progress = quiet,
+) -> RunSummary:
+    """Run the loop on a kata, creating its repository on first use.
+
+    Raises:
+        UsageError, ConfigError, PrerequisiteError: bad input or a missing prerequisite.
+    """
+    started = time.monotonic()
+    kata = load_kata(kata_file)
+    language_name = settings.language or kata.metadata.get("language")
+    directory = repo_dir or Path.cwd() / f"{kata.slug}-{language_name or 'python'}"
+    if not (directory / ".git").exists():
+        language = get_language(str(language_name or "python"))
+        progress(f"creating the kata repository {directory}")
+        init_repo(directory, language, kata_source=kata_file)
+    repo = HardenedRepo(directory)
+    try:
+        files = head_files(repo)
+        if not files:
+            raise UsageError(f"{directory} has no commit yet: run `tdd-sandbox init {directory}`")
+        language = get_language(str(language_name)) if language_name else detect_language(files)
+        exclude_locally(repo, f"/{TDD_DIR}/")
+        if dirty := dirty_paths(repo):
+            raise UsageError(
+                f"{directory} has uncommitted changes ({', '.join(dirty[:3])}): "
+                "commit or stash them first"
+            )
+        kata_path = _kata_path_in_repo(directory, kata_file)
+        run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+        journal = Journal(directory, run_id)
+        header = {"kata": kata.slug, "language": language.name, "run_id": run_id}
+        team = build_team(settings, record=record, replay=replay, header=header)
+        journal.event("start", kata=kata.title, language=language.name, models=team.models())
+        result = RunResult(RunStatus.ERROR, 0, [], "interrupted")
+        try:
+            with Runtime(settings, progress=progress, run_id=run_id) as runtime:
+                loop = Loop(
+                    repo=repo, kata=kata, kata_path=kata_path, language=language,
+                    settings=settings, runtime=runtime, team=team, journal=journal,
+                    observer=observer,
+                )  # fmt: skip
+                try:
+                    result = loop.run(next_cycle(repo), settings.cycles)
+                except InfrastructureError as exc:
+                    result = RunResult(RunStatus.ERROR, 0, loop.commits, str(exc))
+        finally:
+            team.close()
+            summary = _summarise(result, team.ledger, run_id, directory, started)
+            journal.summary(summary.to_json())
+            journal.event("end", status=summary.status, reason=summary.reason)
+        return summary
+    finally:
+        repo.close()
+
+
+def _kata_path_in_repo(directory: Path, kata_file: Path) -> str:
+    try:
+        return kata_file.resolve().relative_to(directory.resolve()).as_posix()
+    except ValueError:
+        return KATA_FILE
+
+
+def _summarise(
+    result: RunResult, ledger: UsageLedger, run_id: str, directory: Path, started: float
+) -> RunSummary:
+    usage = {role: vars(numbers) for role, numbers in ledger.by_role().items()}
+    total = ledger.total()
+    return RunSummary(
+        status=result.status.value,
+        cycles=result.cycles,
+        commits=result.commits,
+        tokens={
+            "prompt": total.prompt_tokens,
+            "completion": total.completion_tokens,
+            "total": total.tokens,
+        },
+        cost=total.cost,
+        run_id=run_id,
+        repo=str(directory),
+        reason=result.reason,
+        wall_time_s=time.monotonic() - started,
+        usage=usage,
+    )

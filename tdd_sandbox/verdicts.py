@@ -1,0 +1,142 @@
+"""The harness's own checks of each phase. The agents' claims count for nothing here.
+
+- RED: exactly one new test; it fails (or fails to compile); every test that passed before
+  still passes; the test code is formatted.
+- GREEN: every gate green, every expected test ran and passed, none removed or skipped.
+- REFACTOR: every gate green and exactly the same tests passing as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tdd_sandbox.gates import GateReport, GateStatus
+from tdd_sandbox.languages.base import NOT_RUN, GateKind, Language, TestOutcome, TestStatus
+
+
+class VerdictError(ValueError):
+    """A phase's result that the harness refuses; the message is feedback for the model."""
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """A green state: its files, the tests they define, and the tests that passed."""
+
+    files: Mapping[str, bytes]
+    expected: frozenset[str]
+    passing: frozenset[str]
+
+
+def passing_ids(report: GateReport) -> frozenset[str]:
+    """Ids of the tests that passed in `report`."""
+    gate = report.gate(GateKind.TEST)
+    if gate is None:
+        return frozenset()
+    return frozenset(o.id for o in gate.tests if o.status is TestStatus.PASSED)
+
+
+def failing_summary(report: GateReport, *, limit: int = 1500) -> str:
+    """The gates that did not pass, with why and the end of their output."""
+    lines = []
+    for gate in report.gates:
+        if not gate.passed:
+            lines.append(f"{gate.kind.value} gate {gate.status.value}: {gate.reason}")
+            lines.append(gate.output_tail[-limit:])
+    return "\n".join(lines)
+
+
+def _matches(test_id: str, expected: str) -> bool:
+    return test_id == expected or test_id.startswith(expected + "[")
+
+
+def check_red(
+    base: Baseline, files: Mapping[str, bytes], report: GateReport, language: Language
+) -> frozenset[str]:
+    """The new test of a RED candidate, after checking the candidate really is red.
+
+    Raises:
+        VerdictError: no new test, more than one, it passes (an overshoot), an old test
+            broke, or the test code is not formatted.
+    """
+    expected = language.expected_tests(files)
+    new = expected - base.expected
+    if not new:
+        raise VerdictError(
+            "no new test found: add one test function (Python: def test_...; Rust: #[test])"
+        )
+    if len(new) > 1:
+        raise VerdictError(
+            f"write exactly one new test; found {len(new)}: {', '.join(sorted(new))}"
+        )
+    lost = base.expected - expected
+    if lost:
+        raise VerdictError(f"existing tests were removed or renamed: {', '.join(sorted(lost))}")
+    fmt = report.gate(GateKind.FORMAT)
+    if fmt is not None and not fmt.passed:
+        raise VerdictError(f"the test code is not formatted:\n{fmt.output_tail[-1200:]}")
+    gate = report.gate(GateKind.TEST)
+    if gate is None:
+        raise VerdictError("the test gate did not run")
+    if gate.status in (GateStatus.TIMEOUT, GateStatus.OOM, GateStatus.OUTPUT_LIMIT):
+        raise VerdictError(f"the tests did not end cleanly: {gate.reason}")
+    outcomes = {o.id: o for o in gate.tests}
+    [new_id] = new
+    passed_new = [
+        o for i, o in outcomes.items() if _matches(i, new_id) and o.status is TestStatus.PASSED
+    ]
+    failed_new = [
+        o for i, o in outcomes.items() if _matches(i, new_id) and o.status is not TestStatus.PASSED
+    ]
+    if passed_new and not failed_new:
+        raise VerdictError(
+            f"overshoot: the new test {new_id} passed without any implementation change; "
+            "write a test for behaviour the code does not have yet"
+        )
+    # A compile error (Rust) or an import error at collection (Python) stops old tests from
+    # running: that is still red. Otherwise every test that passed must still pass.
+    reported = [o for o in gate.tests if o.message != NOT_RUN]
+    build_broken = not reported or any(
+        o.status is TestStatus.ERROR and not any(_matches(o.id, e) for e in expected)
+        for o in reported
+    )
+    broken = [t for t in sorted(base.passing) if _broke(outcomes.get(t), build_broken=build_broken)]
+    if broken:
+        raise VerdictError(f"tests that passed before now fail: {', '.join(broken)}")
+    return new
+
+
+def _broke(outcome: TestOutcome | None, *, build_broken: bool) -> bool:
+    missing = outcome is None or outcome.message == NOT_RUN
+    if missing:
+        return not build_broken
+    assert outcome is not None
+    return outcome.status is not TestStatus.PASSED
+
+
+def check_green(expected: frozenset[str], report: GateReport) -> None:
+    """Whether an implementation makes the RED state green.
+
+    Raises:
+        VerdictError: a gate is not green, or a test did not run and pass.
+    """
+    if not report.ok:
+        raise VerdictError(f"not green:\n{failing_summary(report)}")
+    passed = passing_ids(report)
+    missing = [e for e in sorted(expected) if not any(_matches(p, e) for p in passed)]
+    if missing:
+        raise VerdictError(f"these tests did not pass: {', '.join(missing)}")
+
+
+def check_refactor(base: Baseline, report: GateReport) -> None:
+    """Whether a refactoring kept everything green and the same tests passing.
+
+    Raises:
+        VerdictError: it broke a gate or changed which tests pass.
+    """
+    if not report.ok:
+        raise VerdictError(f"the refactoring broke a gate:\n{failing_summary(report)}")
+    now = passing_ids(report)
+    if now != base.passing:
+        changed = sorted(now ^ base.passing)
+        raise VerdictError(f"the refactoring changed which tests pass: {', '.join(changed[:10])}")

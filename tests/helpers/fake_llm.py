@@ -1,0 +1,161 @@
+"""A scripted OpenAI-compatible chat server on a real socket, for end-to-end tests.
+
+Each request is answered with the next scripted answer for its `model` (so each role, given
+its own model name, has its own script). Answers can be plans, raw text, HTTP errors with
+headers (429 with Retry-After), delays, or a refusal of `response_format`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import defaultdict, deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any, Self
+
+
+@dataclass
+class Answer:
+    """One scripted response."""
+
+    plan: dict[str, Any] | None = None
+    text: str | None = None
+    status: int = 200
+    delay_s: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+    finish_reason: str = "stop"
+    reject_schema: bool = False
+    """Answer 400 to a `json_schema` response_format (and consume nothing)."""
+
+
+def plan(
+    *edits: tuple[str, str],
+    message: str = "feat(kata): step",
+    note: str = "step",
+    done: bool = False,
+) -> Answer:
+    """An answer holding an edit plan of upserts `(path, content)`."""
+    return Answer(
+        plan={
+            "plan": note,
+            "edits": [{"path": p, "action": "upsert", "content": c} for p, c in edits],
+            "commit_message": message,
+            "done": done,
+        }
+    )
+
+
+def done() -> Answer:
+    """The tester's 'nothing left to test'."""
+    return plan(done=True, message="test(kata): done", note="all behaviour is tested")
+
+
+def no_change() -> Answer:
+    """A refactorer with nothing to improve."""
+    return plan(message="refactor(kata): nothing", note="nothing worth changing")
+
+
+class FakeLLM:
+    """Serves `/v1/chat/completions` on 127.0.0.1 until closed."""
+
+    def __init__(self, script: dict[str, Iterable[Answer]]) -> None:
+        self._script: dict[str, deque[Answer]] = defaultdict(deque)
+        for model, answers in script.items():
+            self._script[model].extend(answers)
+        self.requests: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length", 0))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                status, payload, headers = fake.respond(body)
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    @property
+    def base_url(self) -> str:
+        """The `/v1` URL to configure."""
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def remaining(self, model: str) -> int:
+        """Scripted answers not yet used for `model`."""
+        with self._lock:
+            return len(self._script[model])
+
+    def respond(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """The scripted reply to one request."""
+        model = str(body.get("model"))
+        with self._lock:
+            self.requests.append(body)
+            queue = self._script[model]
+            if not queue:
+                return 500, {"error": {"message": f"script for {model} exhausted"}}, {}
+            answer = queue[0]
+            schema = (body.get("response_format") or {}).get("type") == "json_schema"
+            if answer.reject_schema and schema:
+                error = {"message": "response_format json_schema is not supported"}
+                return 400, {"error": error}, {}
+            queue.popleft()
+        if answer.delay_s:
+            time.sleep(answer.delay_s)
+        if answer.status != 200:
+            return answer.status, {"error": {"message": "scripted failure"}}, answer.headers
+        content = answer.text if answer.text is not None else json.dumps(answer.plan)
+        return (
+            200,
+            {
+                "id": "chatcmpl-fake",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": content},
+                        "finish_reason": answer.finish_reason,
+                    }
+                ],
+                "usage": {
+                    "prompt_tokens": len(json.dumps(body.get("messages", ""))) // 4,
+                    "completion_tokens": len(content) // 4,
+                    "total_tokens": 0,
+                },
+            },
+            answer.headers,
+        )
+
+    def close(self) -> None:
+        """Stop serving."""
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
