@@ -119,6 +119,7 @@ class Loop:
         self.journal = journal
         self._observer = observer
         self.commits: list[str] = []
+        self.cycles_done = 0
         self.baseline: Baseline | None = None
 
     # -- plumbing ---------------------------------------------------------------------------
@@ -181,14 +182,15 @@ class Loop:
     def run(self, first_cycle: int, cycles: int) -> RunResult:
         """Up to `cycles` cycles, numbered from `first_cycle`."""
         base = self.start()
-        done = 0
         for number in range(first_cycle, first_cycle + cycles):
             self.emit("cycle", cycle=number)
             status, base, reason = self.cycle(number, base)
             if status is not None:
-                return RunResult(status, done, self.commits, reason)
-            done += 1
-        return RunResult(RunStatus.MAX_CYCLES, done, self.commits, f"{cycles} cycles done")
+                return RunResult(status, self.cycles_done, self.commits, reason)
+            self.cycles_done += 1
+        return RunResult(
+            RunStatus.MAX_CYCLES, self.cycles_done, self.commits, f"{cycles} cycles done"
+        )
 
     def cycle(self, number: int, base: Baseline) -> tuple[RunStatus | None, Baseline, str]:
         """One red-green-refactor cycle; a status when the run should end there."""

@@ -128,11 +128,20 @@ def run_kata(
     kata = load_kata(kata_file)
     language_name = settings.language or kata.metadata.get("language")
     directory = repo_dir or Path.cwd() / f"{kata.slug}-{language_name or 'python'}"
-    if not (directory / ".git").exists():
-        language = get_language(str(language_name or "python"))
-        progress(f"creating the kata repository {directory}")
-        init_repo(directory, language, kata_source=kata_file)
-    repo = HardenedRepo(directory)
+    run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+    # Endpoints and keys are checked before anything is created on disk.
+    header = {"kata": kata.slug, "language": language_name, "run_id": run_id}
+    team = build_team(settings, record=record, replay=replay, header=header)
+    try:
+        if not (directory / ".git").exists():
+            progress(f"creating the kata repository {directory}")
+            init_repo(
+                directory, get_language(str(language_name or "python")), kata_source=kata_file
+            )
+        repo = HardenedRepo(directory)
+    except BaseException:
+        team.close()
+        raise
     try:
         files = head_files(repo)
         if not files:
@@ -145,10 +154,7 @@ def run_kata(
                 "commit or stash them first"
             )
         kata_path = _kata_path_in_repo(directory, kata_file)
-        run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
         journal = Journal(directory, run_id)
-        header = {"kata": kata.slug, "language": language.name, "run_id": run_id}
-        team = build_team(settings, record=record, replay=replay, header=header)
         journal.event("start", kata=kata.title, language=language.name, models=team.models())
         result = RunResult(RunStatus.ERROR, 0, [], "interrupted")
         try:
@@ -161,14 +167,14 @@ def run_kata(
                 try:
                     result = loop.run(next_cycle(repo), settings.cycles)
                 except InfrastructureError as exc:
-                    result = RunResult(RunStatus.ERROR, 0, loop.commits, str(exc))
+                    result = RunResult(RunStatus.ERROR, loop.cycles_done, loop.commits, str(exc))
         finally:
-            team.close()
             summary = _summarise(result, team.ledger, run_id, directory, started)
             journal.summary(summary.to_json())
             journal.event("end", status=summary.status, reason=summary.reason)
         return summary
     finally:
+        team.close()
         repo.close()
 
 

@@ -195,12 +195,31 @@ def split_model(value: str) -> tuple[str, str]:
     return provider, name
 
 
+_ROLE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "tester": {"model": "openai:gpt-4.1-mini", "temperature": 0.4},
+    "implementer": {"model": "openai:gpt-4.1-mini", "temperature": 0.2},
+    "refactorer": {"model": "openai:gpt-4.1-mini", "temperature": 0.3},
+}
+
+
 class RolesSettings(Section):
     """One model per role."""
 
-    tester: RoleSettings = RoleSettings(model="openai:gpt-4.1-mini", temperature=0.4)
-    implementer: RoleSettings = RoleSettings(model="openai:gpt-4.1-mini", temperature=0.2)
-    refactorer: RoleSettings = RoleSettings(model="openai:gpt-4.1-mini", temperature=0.3)
+    tester: RoleSettings = RoleSettings(**_ROLE_DEFAULTS["tester"])
+    implementer: RoleSettings = RoleSettings(**_ROLE_DEFAULTS["implementer"])
+    refactorer: RoleSettings = RoleSettings(**_ROLE_DEFAULTS["refactorer"])
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_defaults(cls, data: Any) -> Any:
+        # `roles: {tester: {temperature: 0.9}}` (or one env variable) changes that key only;
+        # the rest of the role keeps its defaults instead of becoming required.
+        if not isinstance(data, dict):
+            return data
+        return {
+            role: {**_ROLE_DEFAULTS.get(role, {}), **value} if isinstance(value, dict) else value
+            for role, value in data.items()
+        }
 
 
 class CommitSettings(Section):

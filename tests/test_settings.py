@@ -71,3 +71,24 @@ def test_parse_memory(text: str | int, size: int) -> None:
 def test_parse_memory_rejects(text: str) -> None:
     with pytest.raises(ValueError):
         parse_memory(text)
+
+
+def test_a_partial_role_keeps_its_other_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "tdd.yaml"
+    config.write_text("roles: {tester: {temperature: 0.9}}\nsteps: 4\n")
+    monkeypatch.setenv("TDD_SANDBOX_ROLES__IMPLEMENTER__MODEL", "ollama:qwen2.5-coder")
+    settings = load_settings(config)
+    assert settings.roles.tester.model == "openai:gpt-4.1-mini"
+    assert settings.roles.tester.temperature == 0.9
+    assert settings.roles.implementer.model == "ollama:qwen2.5-coder"
+    assert settings.roles.implementer.temperature == 0.2
+    assert settings.cycles == 4  # `steps` is the original name of `cycles`
+
+
+def test_unknown_provider_is_named(tmp_path: Path) -> None:
+    config = tmp_path / "tdd.yaml"
+    config.write_text("roles: {tester: {model: 'acme:big'}}\n")
+    with pytest.raises(ConfigError, match=r"roles\.tester\.model.*unknown provider 'acme'"):
+        load_settings(config)

@@ -23,7 +23,7 @@ from tdd_sandbox.llm.chat import ChatReply, ChatRequest, FormatUnsupported, Infr
 from tdd_sandbox.llm.endpoint import Endpoint
 
 MAX_RETRY_AFTER_S = 60.0
-_backoff = wait_exponential_jitter(initial=0.5, max=20.0, jitter=0.5)
+_backoff = wait_exponential_jitter(multiplier=0.5, max=20.0, jitter=0.5)
 
 
 def _transient(exc: BaseException) -> bool:

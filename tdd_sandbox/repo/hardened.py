@@ -109,4 +109,5 @@ class HardenedRepo:
 
 def init_repository(path: Path) -> None:
     """`git init` at `path` (hardened)."""
+    scrub_git_environment()
     git.Git(str(path)).execute(["git", "init", "-q", str(path)], env=git_environment())

@@ -11,7 +11,7 @@ import json
 import threading
 import time
 from collections import defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -62,7 +62,7 @@ def no_change() -> Answer:
 class FakeLLM:
     """Serves `/v1/chat/completions` on 127.0.0.1 until closed."""
 
-    def __init__(self, script: dict[str, Iterable[Answer]]) -> None:
+    def __init__(self, script: Mapping[str, Iterable[Answer]]) -> None:
         self._script: dict[str, deque[Answer]] = defaultdict(deque)
         for model, answers in script.items():
             self._script[model].extend(answers)

@@ -71,9 +71,9 @@ def rust_test_file(count: int) -> str:
     return "use kata::fizzbuzz;\n" + "".join("\n" + body for _, body in RS_TESTS[:count])
 
 
-def fizzbuzz_script(language: str) -> dict[str, list[Answer]]:
-    """Answers for models `tester`, `implementer`, `refactorer` that complete the kata in four
-    cycles, with one real refactoring in the last."""
+def fizzbuzz_script(language: str, prefix: str = "") -> dict[str, list[Answer]]:
+    """Answers for models `<prefix>tester`, `<prefix>implementer`, `<prefix>refactorer` that
+    complete the kata in four cycles, with one real refactoring in the last."""
     tester: list[Answer] = []
     implementer: list[Answer] = []
     refactorer: list[Answer] = []
@@ -98,4 +98,8 @@ def fizzbuzz_script(language: str) -> dict[str, list[Answer]]:
             else no_change()
         )
     tester.append(done())
-    return {"tester": tester, "implementer": implementer, "refactorer": refactorer}
+    return {
+        f"{prefix}tester": tester,
+        f"{prefix}implementer": implementer,
+        f"{prefix}refactorer": refactorer,
+    }

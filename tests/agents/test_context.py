@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+from tdd_sandbox.agents.context import Situation, clip_gate_output, relevant_files, user_prompt
+from tdd_sandbox.agents.prompts import system_prompt
+from tdd_sandbox.edits import Role
+from tdd_sandbox.languages import get_language
+
+PYTHON = get_language("python")
+
+
+def _situation(**extra: object) -> Situation:
+    files = {
+        "kata.md": b"# K",
+        "tdd.yaml": b"x",
+        "pyproject.toml": b"[project]",
+        "fizz.py": b"def fizz(): ...",
+        "tests/test_fizz.py": b"def test_f(): ...",
+        "tests/test_other.py": b"def test_o(): ...",
+    }
+    return Situation(
+        kata_text="# K\nDo it.", kata_path="kata.md", files=files, language=PYTHON,
+        task="Write the next failing test.", **extra,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+def test_gate_output_is_clipped_head_and_tail() -> None:
+    text = "a" * 3000 + "b" * 2000
+    clipped = clip_gate_output(text)
+    assert clipped == "a" * 2500 + "\n...\n" + "b" * 1000
+    assert clip_gate_output("short") == "short"
+
+
+def test_files_are_ordered_by_role_and_focus_first() -> None:
+    situation = _situation(focus=["tests/test_other.py"])
+    implementer = relevant_files(situation, Role.IMPLEMENTER)
+    assert implementer[0] == "tests/test_other.py"
+    assert implementer.index("fizz.py") < implementer.index("tests/test_fizz.py")
+    assert "kata.md" not in implementer
+    assert "tdd.yaml" not in implementer
+    tester = relevant_files(_situation(), Role.TESTER)
+    assert tester.index("tests/test_fizz.py") < tester.index("fizz.py")
+
+
+def test_budget_lists_what_does_not_fit() -> None:
+    prompt = user_prompt(_situation(), Role.TESTER, budget_chars=60)
+    assert "Other files (not shown)" in prompt
+    full = user_prompt(_situation(previous_error="boom"), Role.TESTER, budget_chars=10_000)
+    assert "## fizz.py" in full
+    assert "# Your previous attempt failed\nboom" in full
+    assert full.rstrip().endswith("Write the next failing test.")
+
+
+def test_system_prompts_name_the_protocol_and_rules() -> None:
+    prompt = system_prompt(Role.IMPLEMENTER, "rust")
+    assert "Never change test files" in prompt
+    assert '"commit_message"' in prompt
+    assert "crate is `kata`" in prompt

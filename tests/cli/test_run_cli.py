@@ -1,0 +1,80 @@
+"""`run`, `init` and `status` through the entry point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_gates_cli import run_cli
+
+ROOT = Path(__file__).resolve().parents[2]
+KATA = ROOT / "katas" / "fizzbuzz" / "kata.md"
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+@pytest.mark.parametrize("language", ["python", "rust"])
+def test_the_shipped_demo_replays_a_whole_run_without_any_endpoint(
+    tmp_path: Path, language: str
+) -> None:
+    demo = ROOT / "katas" / "fizzbuzz" / "demo" / f"{language}.jsonl"
+    repo = tmp_path / "fizzbuzz"
+    result = run_cli(
+        "run", str(KATA), "--replay", str(demo), "--repo", str(repo), "--json",
+        "--language", language,
+        env={"OPENAI_API_KEY": ""},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    summary = json.loads(result.stdout)
+    assert summary["status"] == "completed"
+    assert summary["cycles"] == 4
+    assert len(summary["commits"]) == 5
+    assert set(summary) >= {"status", "cycles", "commits", "tokens", "cost"}
+    status = run_cli("status", "--repo", str(repo), "--json")
+    assert status.returncode == 0, status.stderr
+    info = json.loads(status.stdout)
+    assert info["state"] == "completed"
+    assert info["last_commit"].startswith("refactor(fizzbuzz)")
+
+
+def test_init_makes_a_committed_scaffold(tmp_path: Path) -> None:
+    result = run_cli("init", str(tmp_path / "k"), "--language", "rust")
+    assert result.returncode == 0, result.stderr
+    for name in (
+        "Cargo.toml",
+        "Cargo.lock",
+        "src/lib.rs",
+        "kata.md",
+        "tdd.yaml",
+        "tests/scaffold.rs",
+    ):
+        assert (tmp_path / "k" / name).exists(), name
+    again = run_cli("init", str(tmp_path / "k"))
+    assert again.returncode == 2
+    assert "already a git repository" in again.stderr
+
+
+def test_a_missing_kata_is_one_line(tmp_path: Path) -> None:
+    result = run_cli("run", str(tmp_path / "nope.md"), "--repo", str(tmp_path / "r"))
+    assert result.returncode == 2
+    assert "does not exist" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_missing_api_key_names_the_variable_and_leaks_nothing(tmp_path: Path) -> None:
+    result = run_cli(
+        "run", str(KATA), "--repo", str(tmp_path / "r"),
+        env={"OPENAI_API_KEY": "", "TDD_SANDBOX_ROLES__TESTER__API_KEY_ENV": "MY_TESTER_KEY"},
+    )  # fmt: skip
+    assert result.returncode == 3, result.stderr
+    assert "MY_TESTER_KEY is not set" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_status_without_a_run(tmp_path: Path) -> None:
+    result = run_cli("status", "--repo", str(tmp_path))
+    assert result.returncode == 2
+    assert "no run found" in result.stderr

@@ -1,0 +1,118 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tdd_sandbox.edits import EditRejected, Role, apply_plan, check_path, write_changes
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.protocol import Edit, EditPlan
+
+PYTHON = get_language("python")
+
+
+def _plan(*edits: tuple[str, str, str]) -> EditPlan:
+    return EditPlan(
+        plan="p",
+        edits=[Edit(path=p, action=a, content=c) for p, a, c in edits],
+        commit_message="feat: x",
+        done=False,
+    )
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/etc/passwd",
+        "../outside.py",
+        "a/../../b.py",
+        "./a.py",
+        "a//b.py",
+        ".git/hooks/pre-commit",
+        ".GIT/config",
+        "sub/.git/config",
+        ".git./config",
+        ".git /config",
+        "git~1/config",
+        ".gitattributes",
+        ".gitmodules",
+        ".tdd/state.json",
+        "a\\b.py",
+        "C:/x.py",
+        "nul\0.py",
+        "",
+        "x" * 300,
+    ],
+)
+def test_unsafe_paths_are_rejected(path: str) -> None:
+    with pytest.raises(EditRejected):
+        check_path(path)
+
+
+def test_safe_paths_pass() -> None:
+    for path in ("a.py", "tests/test_a.py", "src/lib.rs", ".gitignore", "dir/.hidden"):
+        assert check_path(path) == path
+
+
+def test_roles_are_held_to_their_files() -> None:
+    files = {"tests/test_a.py": b"", "a.py": b""}
+    with pytest.raises(EditRejected, match="tester may only change test files"):
+        apply_plan(files, _plan(("a.py", "upsert", "x")), Role.TESTER, PYTHON)
+    with pytest.raises(EditRejected, match="implementer may not change test files"):
+        apply_plan(files, _plan(("tests/test_a.py", "upsert", "x")), Role.IMPLEMENTER, PYTHON)
+    with pytest.raises(EditRejected, match="test-runner configuration"):
+        apply_plan(files, _plan(("pyproject.toml", "upsert", "x")), Role.IMPLEMENTER, PYTHON)
+    with pytest.raises(EditRejected, match="refactorer may not change test files"):
+        apply_plan(files, _plan(("tests/conftest.py", "upsert", "x")), Role.REFACTORER, PYTHON)
+    allowed = apply_plan(
+        files, _plan(("pyproject.toml", "upsert", "x")), Role.TESTER, PYTHON, first_cycle=True
+    )
+    assert allowed["pyproject.toml"] == b"x"
+
+
+def test_one_bad_edit_rejects_the_whole_plan() -> None:
+    files = {"a.py": b"old"}
+    plan = _plan(("a.py", "upsert", "new"), ("../evil.py", "upsert", "x"))
+    with pytest.raises(EditRejected):
+        apply_plan(files, plan, Role.IMPLEMENTER, PYTHON)
+    assert files == {"a.py": b"old"}
+
+
+def test_size_directory_and_delete_checks() -> None:
+    files = {"pkg/mod.py": b"x", "a.py": b"x"}
+    with pytest.raises(EditRejected, match="over"):
+        apply_plan(files, _plan(("b.py", "upsert", "x" * 300_000)), Role.IMPLEMENTER, PYTHON)
+    with pytest.raises(EditRejected, match="is a directory"):
+        apply_plan(files, _plan(("pkg", "upsert", "x")), Role.IMPLEMENTER, PYTHON)
+    with pytest.raises(EditRejected, match=r"parent of a\.py/x\.py is a file"):
+        apply_plan(files, _plan(("a.py/x.py", "upsert", "x")), Role.IMPLEMENTER, PYTHON)
+    with pytest.raises(EditRejected, match="no such file"):
+        apply_plan(files, _plan(("gone.py", "delete", "")), Role.IMPLEMENTER, PYTHON)
+    after = apply_plan(files, _plan(("a.py", "delete", "")), Role.IMPLEMENTER, PYTHON)
+    assert "a.py" not in after
+
+
+def test_write_changes_creates_replaces_and_deletes(tmp_path: Path) -> None:
+    before = {"a.py": b"a", "old.py": b"o"}
+    write_changes(tmp_path, {}, before)
+    after = {"a.py": b"A", "pkg/new.py": b"n"}
+    changed = write_changes(tmp_path, before, after)
+    assert changed == ["a.py", "old.py", "pkg/new.py"]
+    assert (tmp_path / "a.py").read_bytes() == b"A"
+    assert (tmp_path / "pkg/new.py").read_bytes() == b"n"
+    assert not (tmp_path / "old.py").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py", "pkg"]  # no temp files left
+
+
+def test_write_never_follows_a_symlink(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "pkg").symlink_to(outside)
+    (repo / "link.py").symlink_to(outside / "target.py")
+    with pytest.raises(EditRejected, match="not a plain directory"):
+        write_changes(repo, {}, {"pkg/evil.py": b"x"})
+    with pytest.raises(EditRejected, match="not a regular file"):
+        write_changes(repo, {}, {"link.py": b"x"})
+    assert list(outside.iterdir()) == []

@@ -1,0 +1,194 @@
+"""End to end: a scripted model on a real socket, real git repos, the real Docker sandbox."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import docker
+import pytest
+
+from tdd_sandbox.gates import run_gates
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.sandbox.docker import DockerSandboxProvider
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.settings import SandboxSettings
+from tests.conftest import assert_no_containers
+from tests.helpers.fake_llm import Answer, done, no_change, plan
+from tests.helpers.katas import PY_IMPLS, fizzbuzz_script, python_test_file
+from tests.helpers.runs import run_scripted
+
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
+
+TEST_FILE = "tests/test_fizzbuzz.py"
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def _first_cycle(
+    tester: list[Answer], implementer: list[Answer], refactorer: list[Answer] | None = None
+) -> dict[str, list[Answer]]:
+    return {
+        "tester": tester,
+        "implementer": implementer,
+        "refactorer": refactorer if refactorer is not None else [no_change()],
+    }
+
+
+GOOD_TEST = plan((TEST_FILE, python_test_file(1)), message="test(fizzbuzz): one")
+GOOD_IMPL = plan(("fizzbuzz.py", PY_IMPLS[0]), message="feat(fizzbuzz): one")
+
+
+def test_python_kata_completes_and_every_commit_on_main_is_green(
+    tmp_path: Path, docker_client: docker.DockerClient, images: dict[str, str]
+) -> None:
+    repo = tmp_path / "kata"
+    summary, fake = run_scripted(repo, "python", fizzbuzz_script("python"))
+    assert summary.status == "completed"
+    assert summary.cycles == 4
+    assert len(summary.commits) == 5
+    assert summary.tokens["total"] > 0
+    log = _git(repo, "log", "--format=%s").splitlines()
+    assert log[0] == "refactor(fizzbuzz): one expression"
+    assert log[-1].startswith("chore(kata): scaffold")
+    assert _git(repo, "status", "--porcelain") == ""
+    # Every request names the role's model and carries the kata and the failing test.
+    implementer = [r for r in fake.requests if r["model"] == "implementer"]
+    assert "FizzBuzz" in implementer[0]["messages"][1]["content"]
+    assert "test_one" in implementer[0]["messages"][1]["content"]
+    # Check out every commit of main and run all its gates: each one is green.
+    python = get_language("python")
+    settings = SandboxSettings(warm=0)
+    with DockerSandboxProvider(settings, run_id="pytest-main", client=docker_client) as provider:
+        for sha in _git(repo, "rev-list", "HEAD").split():
+            _git(repo, "checkout", "-q", sha)
+            snapshot = Snapshot.from_directory(repo)
+            with provider.open(images["python"], snapshot) as box:
+                report = run_gates(box, python, snapshot.files)
+            assert report.ok, (sha, [(g.kind, g.reason) for g in report.gates])
+    assert_no_containers(docker_client, "pytest-main")
+    records = list((repo / ".tdd" / "runs").glob("*/steps/*.json"))
+    assert len(records) >= 12
+    assert (repo / ".tdd" / "latest.json").exists()
+    assert ".tdd" not in _git(repo, "ls-files")
+
+
+def test_rust_kata_completes(tmp_path: Path) -> None:
+    repo = tmp_path / "kata"
+    summary, _ = run_scripted(repo, "rust", fizzbuzz_script("rust"))
+    assert summary.status == "completed", summary.reason
+    assert len(summary.commits) == 5
+    lib = (repo / "src" / "lib.rs").read_text()
+    assert "match (n % 3, n % 5)" in lib
+
+
+def test_a_run_continues_from_the_repository_state(tmp_path: Path) -> None:
+    repo = tmp_path / "kata"
+    script = fizzbuzz_script("python")
+    first, _ = run_scripted(repo, "python", script, cycles=2)
+    assert first.status == "max_cycles"
+    assert len(first.commits) == 2
+    rest = {role: answers[2:] for role, answers in fizzbuzz_script("python").items()}
+    second, _ = run_scripted(repo, "python", rest)
+    assert second.status == "completed", second.reason
+    assert "TDD-Cycle: 4" in _git(repo, "log", "-1", "--format=%B", "HEAD~1")
+
+
+def test_bad_model_output_is_retried_with_feedback(tmp_path: Path) -> None:
+    script = _first_cycle(
+        tester=[
+            Answer(text="I think we should test one"),
+            Answer(text='{"plan": 1}'),
+            GOOD_TEST,
+            done(),
+        ],
+        implementer=[GOOD_IMPL],
+    )
+    summary, fake = run_scripted(tmp_path / "kata", "python", script)
+    assert summary.status == "completed", summary.reason
+    tester = [r for r in fake.requests if r["model"] == "tester"]
+    assert "no JSON object" in tester[1]["messages"][1]["content"]
+    assert "EditPlan schema" in tester[2]["messages"][1]["content"]
+
+
+def test_path_attacks_are_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    repo = tmp_path / "kata"
+    attacks = [
+        plan(("../escaped.py", "x = 1\n"), (TEST_FILE, python_test_file(1))),
+        plan((".git/hooks/pre-commit", "#!/bin/sh\ntouch /tmp/pwned\n")),
+        plan(("/tmp/absolute.py", "x = 1\n")),
+    ]
+    script = _first_cycle(
+        tester=[*attacks[:2], GOOD_TEST, done()], implementer=[attacks[2], GOOD_IMPL]
+    )
+    summary, fake = run_scripted(repo, "python", script, max_attempts_per_agent=3)
+    assert summary.status == "completed", summary.reason
+    assert not (tmp_path / "escaped.py").exists()
+    assert not (repo / ".git" / "hooks" / "pre-commit").exists()
+    assert not Path("/tmp/absolute.py").exists()
+    implementer = [r for r in fake.requests if r["model"] == "implementer"]
+    assert "is absolute" in implementer[1]["messages"][1]["content"]
+
+
+def test_an_overshooting_tester_is_told_and_retries(tmp_path: Path) -> None:
+    trivial = 'def test_trivial() -> None:\n    assert str(1) == "1"\n'
+    script = _first_cycle(
+        tester=[plan((TEST_FILE, trivial)), GOOD_TEST, done()], implementer=[GOOD_IMPL]
+    )
+    summary, fake = run_scripted(tmp_path / "kata", "python", script)
+    assert summary.status == "completed", summary.reason
+    tester = [r for r in fake.requests if r["model"] == "tester"]
+    assert "overshoot" in tester[1]["messages"][1]["content"]
+
+
+def test_an_implementer_that_edits_tests_is_refused(tmp_path: Path) -> None:
+    cheat = plan((TEST_FILE, "def test_one() -> None:\n    pass\n"), ("fizzbuzz.py", PY_IMPLS[0]))
+    script = _first_cycle(tester=[GOOD_TEST, done()], implementer=[cheat, GOOD_IMPL])
+    repo = tmp_path / "kata"
+    summary, fake = run_scripted(repo, "python", script)
+    assert summary.status == "completed", summary.reason
+    assert (repo / TEST_FILE).read_text() == python_test_file(1)
+    implementer = [r for r in fake.requests if r["model"] == "implementer"]
+    assert "may not change test files" in implementer[1]["messages"][1]["content"]
+
+
+def test_a_refactor_that_breaks_tests_is_reverted(tmp_path: Path) -> None:
+    broken = plan(("fizzbuzz.py", 'def fizzbuzz(n: int) -> str:\n    return "?"\n'))
+    script = _first_cycle(
+        tester=[GOOD_TEST, done()], implementer=[GOOD_IMPL], refactorer=[broken, broken, broken]
+    )
+    repo = tmp_path / "kata"
+    summary, _ = run_scripted(repo, "python", script)
+    assert summary.status == "completed", summary.reason
+    assert len(summary.commits) == 1  # the feature landed, the refactor did not
+    assert (repo / "fizzbuzz.py").read_text() == PY_IMPLS[0]
+
+
+def test_a_429_storm_is_ridden_out(tmp_path: Path) -> None:
+    storm = [Answer(status=429, headers={"retry-after": "0"}) for _ in range(2)]
+    script = _first_cycle(tester=[*storm, GOOD_TEST, done()], implementer=[*storm, GOOD_IMPL])
+    summary, _ = run_scripted(tmp_path / "kata", "python", script)
+    assert summary.status == "completed", summary.reason
+
+
+def test_an_endpoint_that_is_down_ends_the_run_as_an_error(tmp_path: Path) -> None:
+    script = _first_cycle(tester=[GOOD_TEST], implementer=[Answer(status=503)] * 5)
+    repo = tmp_path / "kata"
+    summary, _ = run_scripted(repo, "python", script)
+    assert summary.status == "error"
+    assert "HTTP 503" in summary.reason
+    assert _git(repo, "status", "--porcelain") == ""  # nothing half-written
+
+
+def test_a_stuck_implementer_gets_a_smaller_test_then_the_run_stops_stuck(tmp_path: Path) -> None:
+    wrong = plan(("fizzbuzz.py", 'def fizzbuzz(n: int) -> str:\n    return "no"\n'))
+    script = _first_cycle(tester=[GOOD_TEST, GOOD_TEST], implementer=[wrong] * 4)
+    summary, fake = run_scripted(tmp_path / "kata", "python", script, max_attempts_per_agent=2)
+    assert summary.status == "stuck"
+    assert "implementer is stuck" in summary.reason
+    tester = [r for r in fake.requests if r["model"] == "tester"]
+    assert "Write a smaller, simpler test" in tester[1]["messages"][1]["content"]

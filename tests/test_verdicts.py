@@ -1,0 +1,88 @@
+"""The phase checks on hand-made reports."""
+
+from __future__ import annotations
+
+import pytest
+
+from tdd_sandbox.gates import GateReport, GateResult, GateStatus
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.base import NOT_RUN, GateKind, TestOutcome, TestStatus
+from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.verdicts import Baseline, VerdictError, check_green, check_red, check_refactor
+
+PY = get_language("python")
+OLD = "tests/test_k.py::test_old"
+NEW = "tests/test_k.py::test_new"
+OLD_SRC = b"def test_old() -> None:\n    pass\n"
+BOTH_SRC = OLD_SRC + b"\n\ndef test_new() -> None:\n    pass\n"
+BASE = Baseline({"tests/test_k.py": OLD_SRC}, frozenset({OLD}), frozenset({OLD}))
+RUN = ExecResult(1, "", "", 0.1)
+
+
+def _report(*outcomes: tuple[str, TestStatus], fmt: bool = True) -> GateReport:
+    tests = tuple(TestOutcome(i, s) for i, s in outcomes)
+    ok = all(s is TestStatus.PASSED for _, s in outcomes)
+    status = GateStatus.PASSED if ok else GateStatus.FAILED
+    format_status = GateStatus.PASSED if fmt else GateStatus.FAILED
+    return GateReport(
+        "python",
+        (
+            GateResult(GateKind.FORMAT, format_status, "", RUN),
+            GateResult(GateKind.TEST, status, "", RUN, tests),
+        ),
+    )
+
+
+def test_red_accepts_one_new_failing_test() -> None:
+    report = _report((OLD, TestStatus.PASSED), (NEW, TestStatus.FAILED))
+    assert check_red(BASE, {"tests/test_k.py": BOTH_SRC}, report, PY) == {NEW}
+
+
+def test_red_refuses_an_overshoot() -> None:
+    report = _report((OLD, TestStatus.PASSED), (NEW, TestStatus.PASSED))
+    with pytest.raises(VerdictError, match="overshoot"):
+        check_red(BASE, {"tests/test_k.py": BOTH_SRC}, report, PY)
+
+
+def test_red_refuses_a_broken_old_test_and_unformatted_code() -> None:
+    files = {"tests/test_k.py": BOTH_SRC}
+    with pytest.raises(VerdictError, match="passed before now fail: " + OLD):
+        check_red(BASE, files, _report((OLD, TestStatus.FAILED), (NEW, TestStatus.FAILED)), PY)
+    unformatted = _report((OLD, TestStatus.PASSED), (NEW, TestStatus.FAILED), fmt=False)
+    with pytest.raises(VerdictError, match="not formatted"):
+        check_red(BASE, files, unformatted, PY)
+
+
+def test_red_accepts_a_build_failure_that_stops_every_test() -> None:
+    report = GateReport(
+        "python",
+        (
+            GateResult(GateKind.FORMAT, GateStatus.PASSED, "", RUN),
+            GateResult(
+                GateKind.TEST, GateStatus.FAILED, "", RUN,
+                tuple(TestOutcome(i, TestStatus.ERROR, NOT_RUN) for i in (OLD, NEW)),
+            ),
+        ),
+    )  # fmt: skip
+    assert check_red(BASE, {"tests/test_k.py": BOTH_SRC}, report, PY) == {NEW}
+
+
+def test_red_needs_exactly_one_new_test() -> None:
+    with pytest.raises(VerdictError, match="no new test"):
+        check_red(BASE, dict(BASE.files), _report((OLD, TestStatus.PASSED)), PY)
+    three = BOTH_SRC + b"\n\ndef test_third() -> None:\n    pass\n"
+    with pytest.raises(VerdictError, match="exactly one new test; found 2"):
+        check_red(BASE, {"tests/test_k.py": three}, _report(), PY)
+
+
+def test_green_and_refactor() -> None:
+    green = _report((OLD, TestStatus.PASSED), (NEW, TestStatus.PASSED))
+    check_green(frozenset({OLD, NEW}), green)
+    with pytest.raises(VerdictError, match="not green"):
+        check_green(
+            frozenset({OLD, NEW}), _report((OLD, TestStatus.PASSED), (NEW, TestStatus.FAILED))
+        )
+    after = Baseline({}, frozenset({OLD, NEW}), frozenset({OLD, NEW}))
+    check_refactor(after, green)
+    with pytest.raises(VerdictError, match="changed which tests pass"):
+        check_refactor(after, _report((OLD, TestStatus.PASSED)))
