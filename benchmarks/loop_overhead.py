@@ -1,0 +1,91 @@
+"""Loop overhead: harness time per full red-green-refactor cycle with an instant model.
+
+A scripted model on a local socket answers at once (the FizzBuzz script: four cycles, one
+refactoring), so everything measured is the harness: prompts, edit checks, sandboxes,
+gates, git. Prints, per language, the seconds per cycle, the gate seconds within it, and
+prompt tokens per cycle against a context that sends every file of the repository.
+Start-up (images, the scaffold, the first gate run on HEAD) is reported apart.
+
+Usage: python benchmarks/loop_overhead.py [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from unittest import mock
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tdd_sandbox.agents import context  # noqa: E402
+from tdd_sandbox.session import run_kata  # noqa: E402
+from tests.helpers.fake_llm import FakeLLM  # noqa: E402
+from tests.helpers.katas import fizzbuzz_script  # noqa: E402
+from tests.helpers.runs import KATAS, scripted_settings  # noqa: E402
+
+
+def one_run(language: str, *, every_file: bool) -> dict[str, float]:
+    """One scripted run; returns seconds per cycle, gate seconds per cycle, tokens per cycle."""
+    with FakeLLM(fizzbuzz_script(language)) as fake, tempfile.TemporaryDirectory() as scratch:
+        overrides = (
+            {"llm": {"base_url": fake.base_url, "context_chars": 10**9}} if every_file else {}
+        )
+        settings = scripted_settings(fake.base_url, language, **overrides)
+        patch = mock.patch.object(context, "_NOT_CONTEXT", frozenset()) if every_file else None
+        if patch is not None:
+            patch.start()
+        try:
+            started = time.perf_counter()
+            summary = run_kata(
+                KATAS / "fizzbuzz" / "kata.md", settings, repo_dir=Path(scratch) / "k"
+            )
+            wall = time.perf_counter() - started
+        finally:
+            if patch is not None:
+                patch.stop()
+        assert summary.status == "completed", summary.reason
+        log = Path(summary.repo) / ".tdd" / "runs" / summary.run_id / "log.jsonl"
+        events = [json.loads(line) for line in log.read_text().splitlines()]
+        first_cycle = next(e["ts"] for e in events if e["event"] == "cycle")
+        end = events[-1]["ts"]
+        in_cycles = [e for e in events if e["event"] == "gates" and e["ts"] >= first_cycle]
+        cycles = summary.cycles
+        return {
+            "start_s": wall - (end - first_cycle),
+            "cycle_s": (end - first_cycle) / cycles,
+            "gates_s": sum(e["seconds"] for e in in_cycles) / cycles,
+            "prompt_tokens": summary.tokens["prompt"] / cycles,
+        }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    print(f"loop overhead, instant scripted model, median of {args.repeats} runs")
+    print(
+        f"{'kata':<8}{'start s':>9}{'s/cycle':>9}{'gates s':>9}"
+        f"{'tokens':>8}{'all-files':>11}{'ratio':>7}"
+    )
+    for language in ("python", "rust"):
+        runs = [one_run(language, every_file=False) for _ in range(args.repeats)]
+        full = one_run(language, every_file=True)
+        start = statistics.median(r["start_s"] for r in runs)
+        cycle = statistics.median(r["cycle_s"] for r in runs)
+        gates = statistics.median(r["gates_s"] for r in runs)
+        tokens = statistics.median(r["prompt_tokens"] for r in runs)
+        ratio = tokens / full["prompt_tokens"]
+        print(
+            f"{language:<8}{start:>9.2f}{cycle:>9.2f}{gates:>9.2f}{tokens:>8.0f}"
+            f"{full['prompt_tokens']:>11.0f}{ratio:>7.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
