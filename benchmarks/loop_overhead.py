@@ -37,18 +37,13 @@ def one_run(language: str, *, every_file: bool) -> dict[str, float]:
             {"llm": {"base_url": fake.base_url, "context_chars": 10**9}} if every_file else {}
         )
         settings = scripted_settings(fake.base_url, language, **overrides)
-        patch = mock.patch.object(context, "_NOT_CONTEXT", frozenset()) if every_file else None
-        if patch is not None:
-            patch.start()
-        try:
+        # The counterfactual: no file is left out of the prompt and nothing is cut.
+        hidden = frozenset() if every_file else context._NOT_CONTEXT
+        with mock.patch.object(context, "_NOT_CONTEXT", hidden):
             started = time.perf_counter()
-            summary = run_kata(
-                KATAS / "fizzbuzz" / "kata.md", settings, repo_dir=Path(scratch) / "k"
-            )
+            kata = KATAS / "fizzbuzz" / "kata.md"
+            summary = run_kata(kata, settings, repo_dir=Path(scratch) / "k")
             wall = time.perf_counter() - started
-        finally:
-            if patch is not None:
-                patch.stop()
         assert summary.status == "completed", summary.reason
         log = Path(summary.repo) / ".tdd" / "runs" / summary.run_id / "log.jsonl"
         events = [json.loads(line) for line in log.read_text().splitlines()]

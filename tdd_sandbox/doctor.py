@@ -1,4 +1,5 @@
-"""`tdd-sandbox doctor`: what this machine has and lacks, with the fix for each gap."""
+"""`tdd-sandbox doctor`: what this machine has and lacks, with the fix for each gap: git,
+the Docker engine, the images, free disk, and each role's model endpoint."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import docker
+import openai
 
+from tdd_sandbox.edits import Role
 from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.images.builder import image_exists, plan_image
 from tdd_sandbox.languages import LANGUAGES
+from tdd_sandbox.llm.endpoint import Endpoint, resolve_endpoint
 from tdd_sandbox.sandbox.docker import ENGINE_ERRORS, connect
 from tdd_sandbox.settings import Settings
 
@@ -36,7 +40,51 @@ def diagnose(settings: Settings, workdir: Path) -> list[Check]:
     if client is not None:
         checks.extend(_images(client, settings))
     checks.append(_disk(workdir))
+    checks.extend(_endpoints(settings))
     return checks
+
+
+def _endpoints(settings: Settings) -> list[Check]:
+    """Each role's endpoint answers `GET /models` (the key is used, never shown)."""
+    checks = []
+    seen: dict[tuple[str, str | None], Check] = {}
+    for role in Role:
+        role_settings = getattr(settings.roles, role.value)
+        name = f"{role.value} endpoint"
+        try:
+            endpoint = resolve_endpoint(role.value, role_settings, settings.llm)
+        except TddSandboxError as exc:
+            checks.append(Check(name, False, role_settings.model, str(exc)))
+            continue
+        key = (endpoint.base_url, endpoint.api_key_env)
+        if key not in seen:
+            seen[key] = _probe(name, endpoint)
+        found = seen[key]
+        checks.append(
+            Check(
+                name,
+                found.ok,
+                f"{role_settings.model} at {endpoint.base_url}: {found.detail}",
+                found.fix,
+            )
+        )
+    return checks
+
+
+def _probe(name: str, endpoint: Endpoint) -> Check:
+    client = openai.OpenAI(
+        base_url=endpoint.base_url, api_key=endpoint.api_key or "unused", timeout=5, max_retries=0
+    )
+    try:
+        models = [model.id for model in client.models.list()]
+    except openai.APIStatusError as exc:
+        return Check(name, False, f"HTTP {exc.status_code}", "check the key and the base URL")
+    except openai.APIError as exc:
+        return Check(name, False, type(exc).__name__, "start the server or fix llm.base_url")
+    finally:
+        client.close()
+    listed = "listed" if endpoint.model in models else "not listed (may still work)"
+    return Check(name, True, f"reachable, model {listed}")
 
 
 def _git() -> Check:

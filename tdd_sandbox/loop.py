@@ -69,7 +69,8 @@ class Red:
 
     files: dict[str, bytes]
     new_test: str
-    report: GateReport
+    test_output: str
+    """The end of the failing test run, shown to the implementer."""
     plan: EditPlan
     attempts: int
 
@@ -217,14 +218,25 @@ class Loop:
             green, green_outcome = self.green(number, red)
             if green is None:
                 return RunStatus.STUCK, base, f"the implementer is stuck: {green_outcome.error}"
+        after = self.land_green(number, base, red, green, green_outcome.attempts)
+        return None, self.refactor(number, after), ""
+
+    def land_green(
+        self,
+        number: int,
+        base: Baseline,
+        red: Red,
+        green: tuple[dict[str, bytes], GateReport, EditPlan],
+        attempts: int,
+    ) -> Baseline:
+        """Commit a cycle's test and implementation; the new baseline."""
         files, report, plan = green
         self.land(
             number, "feat", base.files, files, report, plan,
             rationale=f"Test: {red.plan.plan}\nImplementation: {plan.plan}",
-            attempts={"tester": red.attempts, "implementer": green_outcome.attempts},
+            attempts={"tester": red.attempts, "implementer": attempts},
         )  # fmt: skip
-        after = Baseline(files, self.language.expected_tests(files), passing_ids(report))
-        return None, self.refactor(number, after), ""
+        return Baseline(files, self.language.expected_tests(files), passing_ids(report))
 
     # -- phases -----------------------------------------------------------------------------
 
@@ -262,7 +274,8 @@ class Loop:
                 else:
                     self.journal.step(step, {**record, "ok": True, "new_test": new_test})
                     self.emit("red", cycle=number, test=new_test, attempts=attempt)
-                    return Red(files, new_test, report, answer.plan, attempt), outcome
+                    output = gate.output_tail if (gate := report.gate(GateKind.TEST)) else ""
+                    return Red(files, new_test, output, answer.plan, attempt), outcome
             self.journal.step(step, {**record, "ok": False, "error": error})
             self.emit("rejected", cycle=number, phase="red", attempt=attempt, error=error[:300])
         outcome.error = error
@@ -275,7 +288,6 @@ class Loop:
         outcome = Outcome()
         error = ""
         expected = self.language.expected_tests(red.files)
-        test_output = red.report.gate(GateKind.TEST)
         task = f"Make the failing test pass: {red.new_test}. Change only non-test files."
         for attempt in range(1, self.settings.max_attempts_per_agent + 1):
             outcome.attempts = attempt
@@ -284,7 +296,7 @@ class Loop:
             situation = self._situation(
                 red.files, task,
                 focus=[red.new_test.split("::")[0]],
-                gate_output=test_output.output_tail if test_output else "",
+                gate_output=red.test_output,
                 previous_error=error,
             )  # fmt: skip
             answer = self.team[Role.IMPLEMENTER].propose(situation)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 import shutil
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from tdd_sandbox.agents.team import build_team
+from tdd_sandbox.agents.team import Team, build_team
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.journal import TDD_DIR, Journal
@@ -20,7 +22,6 @@ from tdd_sandbox.kata import load_kata
 from tdd_sandbox.languages import detect_language, get_language
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.llm.chat import InfrastructureError
-from tdd_sandbox.llm.usage import UsageLedger
 from tdd_sandbox.loop import Loop, Observer, RunResult, RunStatus
 from tdd_sandbox.repo.hardened import HardenedRepo, init_repository
 from tdd_sandbox.repo.history import commit_paths, dirty_paths, exclude_locally, head_files
@@ -109,6 +110,73 @@ def next_cycle(repo: HardenedRepo) -> int:
     return max(numbers, default=0) + 1
 
 
+@dataclass
+class Session:
+    """Everything a run or a single step works with, opened and closed together."""
+
+    loop: Loop
+    repo: HardenedRepo
+    team: Team
+    journal: Journal
+    run_id: str
+    directory: Path
+    started: float
+
+
+@contextlib.contextmanager
+def open_session(
+    kata_file: Path,
+    settings: Settings,
+    *,
+    repo_dir: Path | None = None,
+    record: Path | None = None,
+    replay: Path | None = None,
+    observer: Observer | None = None,
+    progress: Progress = quiet,
+) -> Iterator[Session]:
+    """Load the kata, check the endpoints, create or open the repo, and start the sandbox
+    runtime; everything is released on exit, however the block ends.
+
+    Raises:
+        UsageError, ConfigError, PrerequisiteError: bad input or a missing prerequisite.
+    """
+    started = time.monotonic()
+    kata = load_kata(kata_file)
+    language_name = settings.language or kata.metadata.get("language")
+    directory = repo_dir or Path.cwd() / f"{kata.slug}-{language_name or 'python'}"
+    run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+    with contextlib.ExitStack() as stack:
+        # Endpoints and keys are checked before anything is created on disk.
+        header = {"kata": kata.slug, "language": language_name, "run_id": run_id}
+        team = build_team(settings, record=record, replay=replay, header=header)
+        stack.callback(team.close)
+        if not (directory / ".git").exists():
+            progress(f"creating the kata repository {directory}")
+            language = get_language(str(language_name or "python"))
+            init_repo(directory, language, kata_source=kata_file)
+        repo = HardenedRepo(directory)
+        stack.callback(repo.close)
+        files = head_files(repo)
+        if not files:
+            raise UsageError(f"{directory} has no commit yet: run `tdd-sandbox init {directory}`")
+        language = get_language(str(language_name)) if language_name else detect_language(files)
+        exclude_locally(repo, f"/{TDD_DIR}/")
+        if dirty := dirty_paths(repo):
+            raise UsageError(
+                f"{directory} has uncommitted changes ({', '.join(dirty[:3])}): "
+                "commit or stash them first"
+            )
+        journal = Journal(directory, run_id)
+        journal.event("start", kata=kata.title, language=language.name, models=team.models())
+        runtime = stack.enter_context(Runtime(settings, progress=progress, run_id=run_id))
+        loop = Loop(
+            repo=repo, kata=kata, kata_path=_kata_path_in_repo(directory, kata_file),
+            language=language, settings=settings, runtime=runtime, team=team,
+            journal=journal, observer=observer,
+        )  # fmt: skip
+        yield Session(loop, repo, team, journal, run_id, directory, started)
+
+
 def run_kata(
     kata_file: Path,
     settings: Settings,
@@ -124,58 +192,21 @@ def run_kata(
     Raises:
         UsageError, ConfigError, PrerequisiteError: bad input or a missing prerequisite.
     """
-    started = time.monotonic()
-    kata = load_kata(kata_file)
-    language_name = settings.language or kata.metadata.get("language")
-    directory = repo_dir or Path.cwd() / f"{kata.slug}-{language_name or 'python'}"
-    run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
-    # Endpoints and keys are checked before anything is created on disk.
-    header = {"kata": kata.slug, "language": language_name, "run_id": run_id}
-    team = build_team(settings, record=record, replay=replay, header=header)
-    try:
-        if not (directory / ".git").exists():
-            progress(f"creating the kata repository {directory}")
-            init_repo(
-                directory, get_language(str(language_name or "python")), kata_source=kata_file
-            )
-        repo = HardenedRepo(directory)
-    except BaseException:
-        team.close()
-        raise
-    try:
-        files = head_files(repo)
-        if not files:
-            raise UsageError(f"{directory} has no commit yet: run `tdd-sandbox init {directory}`")
-        language = get_language(str(language_name)) if language_name else detect_language(files)
-        exclude_locally(repo, f"/{TDD_DIR}/")
-        if dirty := dirty_paths(repo):
-            raise UsageError(
-                f"{directory} has uncommitted changes ({', '.join(dirty[:3])}): "
-                "commit or stash them first"
-            )
-        kata_path = _kata_path_in_repo(directory, kata_file)
-        journal = Journal(directory, run_id)
-        journal.event("start", kata=kata.title, language=language.name, models=team.models())
+    with open_session(
+        kata_file, settings, repo_dir=repo_dir, record=record, replay=replay,
+        observer=observer, progress=progress,
+    ) as session:  # fmt: skip
+        loop = session.loop
         result = RunResult(RunStatus.ERROR, 0, [], "interrupted")
         try:
-            with Runtime(settings, progress=progress, run_id=run_id) as runtime:
-                loop = Loop(
-                    repo=repo, kata=kata, kata_path=kata_path, language=language,
-                    settings=settings, runtime=runtime, team=team, journal=journal,
-                    observer=observer,
-                )  # fmt: skip
-                try:
-                    result = loop.run(next_cycle(repo), settings.cycles)
-                except InfrastructureError as exc:
-                    result = RunResult(RunStatus.ERROR, loop.cycles_done, loop.commits, str(exc))
+            result = loop.run(next_cycle(session.repo), settings.cycles)
+        except InfrastructureError as exc:
+            result = RunResult(RunStatus.ERROR, loop.cycles_done, loop.commits, str(exc))
         finally:
-            summary = _summarise(result, team.ledger, run_id, directory, started)
-            journal.summary(summary.to_json())
-            journal.event("end", status=summary.status, reason=summary.reason)
+            summary = summarise(result, session)
+            session.journal.summary(summary.to_json())
+            session.journal.event("end", status=summary.status, reason=summary.reason)
         return summary
-    finally:
-        team.close()
-        repo.close()
 
 
 def _kata_path_in_repo(directory: Path, kata_file: Path) -> str:
@@ -185,9 +216,9 @@ def _kata_path_in_repo(directory: Path, kata_file: Path) -> str:
         return KATA_FILE
 
 
-def _summarise(
-    result: RunResult, ledger: UsageLedger, run_id: str, directory: Path, started: float
-) -> RunSummary:
+def summarise(result: RunResult, session: Session) -> RunSummary:
+    """The summary of a run (or step) that ended with `result`."""
+    ledger = session.team.ledger
     usage = {role: vars(numbers) for role, numbers in ledger.by_role().items()}
     total = ledger.total()
     return RunSummary(
@@ -200,9 +231,9 @@ def _summarise(
             "total": total.tokens,
         },
         cost=total.cost,
-        run_id=run_id,
-        repo=str(directory),
+        run_id=session.run_id,
+        repo=str(session.directory),
         reason=result.reason,
-        wall_time_s=time.monotonic() - started,
+        wall_time_s=time.monotonic() - session.started,
         usage=usage,
     )

@@ -16,7 +16,7 @@ from tdd_sandbox import __version__
 from tdd_sandbox.cli.doctor import doctor
 from tdd_sandbox.cli.gates import gates
 from tdd_sandbox.cli.images import images
-from tdd_sandbox.cli.run import init, run, status
+from tdd_sandbox.cli.run import init, run, status, step
 from tdd_sandbox.errors import TddSandboxError
 
 EXIT_INTERRUPTED = 130
@@ -36,6 +36,7 @@ def cli() -> None:
 
 
 cli.add_command(run)
+cli.add_command(step)
 cli.add_command(init)
 cli.add_command(status)
 cli.add_command(gates)

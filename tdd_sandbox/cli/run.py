@@ -1,4 +1,4 @@
-"""`tdd-sandbox run`, `init` and `status`."""
+"""`tdd-sandbox run`, `step`, `init` and `status`."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from tdd_sandbox.languages import get_language
 from tdd_sandbox.report import read_status
 from tdd_sandbox.session import RunSummary, init_repo, run_kata
 from tdd_sandbox.settings import load_settings
+from tdd_sandbox.stepper import step_kata
 
 EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6}
 
@@ -100,6 +101,45 @@ def render_summary(summary: RunSummary, console: Console) -> None:
         f"{summary.cycles} cycles, {len(summary.commits)} commits in {summary.repo}, "
         f"{summary.wall_time_s:.0f}s. {summary.reason}"
     )
+
+
+@click.command()
+@click.argument("kata", type=click.Path(path_type=Path))
+@click.option("--repo", type=click.Path(file_okay=False, path_type=Path), help="Kata repository.")
+@click.option("--language", "-l", help="python or rust.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--record",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Keep every model exchange in FILE.",
+)
+@click.option(
+    "--replay", type=click.Path(dir_okay=False, path_type=Path), help="Answer from a recorded FILE."
+)
+@config_option
+def step(
+    kata: Path,
+    repo: Path | None,
+    language: str | None,
+    as_json: bool,
+    record: Path | None,
+    replay: Path | None,
+    config: Path | None,
+) -> int:
+    """Run only the next phase (red, then green, then refactor) of the current cycle."""
+    settings = load_settings(config or _repo_config(repo), {"language": language})
+    with RunView(Console(stderr=True)) as view:
+        result = step_kata(
+            kata, settings, repo_dir=repo, record=record, replay=replay,
+            observer=view, progress=progress,
+        )  # fmt: skip
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        click.echo(f"{result.phase}: {result.status}: {result.detail}")
+        if result.next_phase:
+            click.echo(f"next: {result.next_phase}")
+    return 0 if result.status in ("ok", "completed") else EXIT_BY_STATUS.get(result.status, 1)
 
 
 @click.command()

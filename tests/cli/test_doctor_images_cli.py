@@ -7,15 +7,30 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_gates_cli import run_cli
+from tests.helpers.fake_llm import Answer, FakeLLM
 
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
-def test_doctor_reports_engine_images_git_and_disk() -> None:
-    result = run_cli("doctor")
+def test_doctor_reports_engine_images_git_disk_and_endpoints() -> None:
+    script: dict[str, list[Answer]] = {
+        f"{r}-model": [] for r in ("tester", "implementer", "refactorer")
+    }
+    with FakeLLM(script) as fake:
+        env = {"TDD_SANDBOX_LLM__BASE_URL": fake.base_url}
+        for role in ("tester", "implementer", "refactorer"):
+            env[f"TDD_SANDBOX_ROLES__{role.upper()}__MODEL"] = f"openai:{role}-model"
+        result = run_cli("doctor", env=env)
     assert result.returncode == 0, result.stdout
     for word in ("docker", "engine", "image python", "image rust", "git version", "GiB free"):
         assert word in result.stdout
+    assert result.stdout.count("reachable, model listed") == 3
+
+
+def test_doctor_names_a_missing_key(tmp_path: Path) -> None:
+    result = run_cli("doctor", env={"OPENAI_API_KEY": "", "DOCKER_HOST": f"unix://{tmp_path}/x"})
+    assert result.returncode == 1
+    assert "OPENAI_API_KEY" in result.stdout
 
 
 def test_doctor_without_docker_gives_the_fix(tmp_path: Path) -> None:

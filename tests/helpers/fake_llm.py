@@ -74,6 +74,18 @@ class FakeLLM:
             def log_message(self, format: str, *args: Any) -> None:
                 return
 
+            def do_GET(self) -> None:
+                models = [
+                    {"id": name, "object": "model", "created": 0, "owned_by": "fake"}
+                    for name in fake.models()
+                ]
+                data = json.dumps({"object": "list", "data": models}).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
@@ -96,6 +108,11 @@ class FakeLLM:
     def base_url(self) -> str:
         """The `/v1` URL to configure."""
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def models(self) -> list[str]:
+        """The model names the script answers for."""
+        with self._lock:
+            return sorted(self._script)
 
     def remaining(self, model: str) -> int:
         """Scripted answers not yet used for `model`."""
