@@ -17,7 +17,7 @@ def test_doctor_reports_engine_images_git_disk_and_endpoints() -> None:
         f"{r}-model": [] for r in ("tester", "implementer", "refactorer")
     }
     with FakeLLM(script) as fake:
-        env = {"TDD_SANDBOX_LLM__BASE_URL": fake.base_url}
+        env = {"TDD_SANDBOX_LLM__BASE_URL": fake.base_url, "COLUMNS": "250"}
         for role in ("tester", "implementer", "refactorer"):
             env[f"TDD_SANDBOX_ROLES__{role.upper()}__MODEL"] = f"openai:{role}-model"
         result = run_cli("doctor", env=env)

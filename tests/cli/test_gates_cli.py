@@ -48,7 +48,8 @@ def test_python_repo_exact_counts(tmp_path: Path) -> None:
         "test": "failed",
     }
     test_gate = report["gates"][-1]
-    assert test_gate["tests"] == {"passed": 4, "failed": 1, "skipped": 1, "errors": 0}
+    # The scaffold's own test and four of the kata's pass, one fails, one is skipped.
+    assert test_gate["tests"] == {"passed": 5, "failed": 1, "skipped": 1, "errors": 0}
     assert "Buzz" in test_gate["output_tail"]
 
 
@@ -60,7 +61,7 @@ def test_rust_repo_exact_counts(tmp_path: Path) -> None:
     report = _json(result)
     assert report["language"] == "rust"
     assert [gate["status"] for gate in report["gates"]] == ["passed"] * 3 + ["failed"]
-    assert report["gates"][-1]["tests"] == {"passed": 3, "failed": 1, "skipped": 1, "errors": 0}
+    assert report["gates"][-1]["tests"] == {"passed": 4, "failed": 1, "skipped": 1, "errors": 0}
 
 
 @pytest.mark.docker

@@ -92,7 +92,7 @@ mod more {
 
 
 def python_repo(tests: str = PY_TESTS, impl: str = PY_IMPL) -> dict[str, str]:
-    """A Python kata: 6 tests, of which 4 pass, 1 fails, 1 is skipped."""
+    """A Python kata: 7 tests (the scaffold's among them): 5 pass, 1 fails, 1 is skipped."""
     files = get_language("python").scaffold()
     files["fizzbuzz.py"] = impl
     files["tests/test_fizzbuzz.py"] = tests
@@ -100,7 +100,7 @@ def python_repo(tests: str = PY_TESTS, impl: str = PY_IMPL) -> dict[str, str]:
 
 
 def rust_repo(tests: str = RS_TESTS, impl: str = RS_IMPL) -> dict[str, str]:
-    """A Rust kata: 5 tests, of which 3 pass, 1 fails, 1 is ignored."""
+    """A Rust kata: 6 tests (the scaffold's among them): 4 pass, 1 fails, 1 is ignored."""
     files = get_language("rust").scaffold()
     files["src/lib.rs"] = impl
     files["tests/fizzbuzz.rs"] = tests
