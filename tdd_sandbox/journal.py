@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 TDD_DIR = ".tdd"
+STATE_FILE = "state.json"
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -33,7 +34,9 @@ class Journal:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.run_id = run_id
         self._lock = threading.Lock()
+        self._state: dict[str, Any] = {"run_id": run_id, "state": "running", "attempts": {}}
         write_atomic(self.root / "latest.json", json.dumps({"run_id": run_id}))
+        write_atomic(self.root / STATE_FILE, json.dumps(self._state))
 
     def event(self, event: str, **data: Any) -> None:
         """Append one line to `log.jsonl`."""
@@ -50,8 +53,26 @@ class Journal:
         write_atomic(self.dir / "steps" / f"{step}.json", json.dumps(record, indent=2, default=str))
 
     def summary(self, data: dict[str, Any]) -> None:
-        """Write the run summary."""
+        """Write the run summary; the run is no longer `running` in the state file."""
         write_atomic(self.dir / "summary.json", json.dumps(data, indent=2, default=str))
+        self.state(state=str(data.get("status", "ended")), attempts={})
+
+    def attempt_state(self, index: int, **fields: Any) -> None:
+        """Update one racing attempt's entry in the state file."""
+        with self._lock:
+            attempts = dict(self._state.get("attempts", {}))
+            attempts[str(index)] = {**attempts.get(str(index), {}), **fields}
+            self._state["attempts"] = attempts
+        self.state()
+
+    def state(self, **fields: Any) -> None:
+        """Merge `fields` into `.tdd/state.json`: what the run is doing right now. It is
+        rewritten atomically at each change, so after a crash it still says where the run
+        was, and that it never finished."""
+        with self._lock:
+            self._state.update(fields)
+            text = json.dumps(self._state, indent=2, default=str)
+            write_atomic(self.root / STATE_FILE, text)
 
 
 def latest_run(repo_root: Path) -> Path | None:
@@ -63,3 +84,12 @@ def latest_run(repo_root: Path) -> Path | None:
         return None
     path = repo_root / TDD_DIR / "runs" / str(run_id)
     return path if path.is_dir() else None
+
+
+def read_state(repo_root: Path) -> dict[str, Any] | None:
+    """The state file of the last run, if any."""
+    try:
+        data: dict[str, Any] = json.loads((repo_root / TDD_DIR / STATE_FILE).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data

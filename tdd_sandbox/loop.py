@@ -8,25 +8,28 @@ written to the working tree and committed, so the branch never sees a red commit
 from __future__ import annotations
 
 import enum
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
+from tdd_sandbox import attempts
 from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.agents.team import Team
+from tdd_sandbox.attempts import UNCHANGED, Candidate, Task, Workshop
 from tdd_sandbox.commits import CommitFacts, compose, diff_summary
 from tdd_sandbox.edits import EditRejected, Role, apply_plan, write_changes
 from tdd_sandbox.errors import TddSandboxError
-from tdd_sandbox.gates import GateReport, run_gates
+from tdd_sandbox.gates import GateReport
 from tdd_sandbox.journal import Journal
 from tdd_sandbox.kata import Kata
 from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.protocol import EditPlan
+from tdd_sandbox.race import AttemptStatus, Racer
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import commit_paths, dirty_paths, head_files, last_commit
 from tdd_sandbox.runtime import Runtime
-from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.verdicts import (
     Baseline,
@@ -122,33 +125,35 @@ class Loop:
         self.commits: list[str] = []
         self.cycles_done = 0
         self.baseline: Baseline | None = None
+        self.racer = Racer()
+        self.shop = Workshop(
+            repo=repo, language=language, runtime=runtime, settings=settings, team=team,
+            journal=journal, emit=self.emit, run_id=journal.run_id,
+        )  # fmt: skip
+
+    def close(self) -> None:
+        """Wait for attempt threads still winding down after losing a race."""
+        self.racer.close()
 
     # -- plumbing ---------------------------------------------------------------------------
 
     def emit(self, event: str, **data: Any) -> None:
-        """Record an event in the run log and show it to the observer."""
+        """Record an event in the run log and the state file; show it to the observer."""
         self.journal.event(event, **data)
+        if event == "cycle":
+            self.journal.state(cycle=data["cycle"], phase=Phase.RED.value, attempts={})
+        elif event == "attempt":
+            self.journal.state(phase=data["phase"])
+            fields = {"wave": data["attempt"], "model": data.get("model"), "status": "running"}
+            self.journal.attempt_state(int(data.get("index", 0)), **fields)
+        elif event == "attempt-end":
+            self.journal.attempt_state(int(data["index"]), status=data["status"])
         if self._observer is not None:
             self._observer(event, data)
 
     def evaluate(self, files: Mapping[str, bytes], kinds: frozenset[GateKind] | None) -> GateReport:
         """Run gates on `files` in a fresh sandbox."""
-        started = time.monotonic()
-        with self.runtime.open(self.language, Snapshot(dict(files))) as box:
-            report = run_gates(
-                box,
-                self.language,
-                files,
-                override=self.settings.gates.get(self.language.name),
-                only=kinds,
-            )
-        self.emit(
-            "gates",
-            ok=report.ok,
-            gates={g.kind.value: g.status.value for g in report.gates},
-            seconds=round(time.monotonic() - started, 3),
-        )
-        return report
+        return self.shop.evaluate(files, kinds)
 
     def _situation(self, files: Mapping[str, bytes], task: str, **extra: Any) -> Situation:
         return Situation(
@@ -201,7 +206,7 @@ class Loop:
             return RunStatus.COMPLETED, base, "the tester found nothing left to test"
         if red is None:
             return RunStatus.STUCK, base, f"no valid failing test: {outcome.error}"
-        green, green_outcome = self.green(number, red)
+        green, green_outcome = self.green(number, base, red)
         if green is None:
             # The supervisor's move: ask once for a smaller step before giving up.
             self.emit("smaller-step", cycle=number)
@@ -215,22 +220,17 @@ class Loop:
                 return RunStatus.COMPLETED, base, "the tester found nothing left to test"
             if red is None:
                 return RunStatus.STUCK, base, f"no valid failing test: {outcome.error}"
-            green, green_outcome = self.green(number, red)
+            green, green_outcome = self.green(number, base, red)
             if green is None:
                 return RunStatus.STUCK, base, f"the implementer is stuck: {green_outcome.error}"
         after = self.land_green(number, base, red, green, green_outcome.attempts)
         return None, self.refactor(number, after), ""
 
     def land_green(
-        self,
-        number: int,
-        base: Baseline,
-        red: Red,
-        green: tuple[dict[str, bytes], GateReport, EditPlan],
-        attempts: int,
+        self, number: int, base: Baseline, red: Red, green: Candidate, attempts: int
     ) -> Baseline:
         """Commit a cycle's test and implementation; the new baseline."""
-        files, report, plan = green
+        files, report, plan = green.files, green.report, green.plan
         self.land(
             number, "feat", base.files, files, report, plan,
             rationale=f"Test: {red.plan.plan}\nImplementation: {plan.plan}",
@@ -281,87 +281,95 @@ class Loop:
         outcome.error = error
         return None, outcome
 
-    def green(
-        self, number: int, red: Red
-    ) -> tuple[tuple[dict[str, bytes], GateReport, EditPlan] | None, Outcome]:
-        """The implementer makes the new test pass; every gate must be green."""
-        outcome = Outcome()
-        error = ""
+    def green(self, number: int, base: Baseline, red: Red) -> tuple[Candidate | None, Outcome]:
+        """The implementer makes the new test pass; every gate must be green. With
+        `parallel` > 1, that many attempts race in each wave."""
         expected = self.language.expected_tests(red.files)
-        task = f"Make the failing test pass: {red.new_test}. Change only non-test files."
-        for attempt in range(1, self.settings.max_attempts_per_agent + 1):
-            outcome.attempts = attempt
-            step = f"cycle-{number:03d}-green-{attempt}"
-            self.emit("attempt", cycle=number, phase=Phase.GREEN.value, attempt=attempt)
-            situation = self._situation(
-                red.files, task,
-                focus=[red.new_test.split("::")[0]],
-                gate_output=red.test_output,
-                previous_error=error,
+        text = f"Make the failing test pass: {red.new_test}. Change only non-test files."
+
+        def situation(error: str) -> Situation:
+            return self._situation(
+                red.files, text, focus=[red.new_test.split("::")[0]],
+                gate_output=red.test_output, previous_error=error,
             )  # fmt: skip
-            answer = self.team[Role.IMPLEMENTER].propose(situation)
-            record: dict[str, Any] = {"phase": "green", "cycle": number, "attempt": attempt}
-            if answer.plan is None:
-                error = answer.error or "invalid answer"
-            else:
-                self.journal.plan(step, answer.plan.plan)
-                try:
-                    files = apply_plan(red.files, answer.plan, Role.IMPLEMENTER, self.language)
-                    if files == red.files:
-                        raise VerdictError("the plan changes nothing; make the failing test pass")
-                    report = self.evaluate(files, None)
-                    check_green(expected, report)
-                except (EditRejected, VerdictError) as exc:
-                    error = str(exc)
-                else:
-                    self.journal.step(step, {**record, "ok": True})
-                    return (files, report, answer.plan), outcome
-            self.journal.step(step, {**record, "ok": False, "error": error})
-            self.emit("rejected", cycle=number, phase="green", attempt=attempt, error=error[:300])
-        outcome.error = error
-        return None, outcome
+
+        def check(files: Mapping[str, bytes], report: GateReport) -> None:
+            check_green(expected, report)
+
+        return self._contest(
+            Phase.GREEN, Role.IMPLEMENTER, number, base.files, red.files,
+            situation, check, self.settings.parallel,
+        )  # fmt: skip
 
     def refactor(self, number: int, base: Baseline) -> Baseline:
         """The refactorer may improve structure; anything not exactly as green is dropped."""
-        error = ""
-        for attempt in range(1, self.settings.max_attempts_per_agent + 1):
-            step = f"cycle-{number:03d}-refactor-{attempt}"
-            self.emit("attempt", cycle=number, phase=Phase.REFACTOR.value, attempt=attempt)
-            answer = self.team[Role.REFACTORER].propose(
-                self._situation(
-                    base.files, "Refactor if it helps; keep behaviour.", previous_error=error
-                )
-            )
-            record: dict[str, Any] = {"phase": "refactor", "cycle": number, "attempt": attempt}
-            if answer.plan is None:
-                error = answer.error or "invalid answer"
-            elif not answer.plan.edits:
-                self.journal.step(step, {**record, "ok": True, "changed": False})
-                return base
-            else:
-                self.journal.plan(step, answer.plan.plan)
-                try:
-                    files = apply_plan(base.files, answer.plan, Role.REFACTORER, self.language)
-                    if files == base.files:
-                        self.journal.step(step, {**record, "ok": True, "changed": False})
-                        return base
-                    report = self.evaluate(files, None)
-                    check_refactor(base, report)
-                except (EditRejected, VerdictError) as exc:
-                    error = str(exc)
-                else:
-                    self.journal.step(step, {**record, "ok": True, "changed": True})
-                    self.land(
-                        number, "refactor", base.files, files, report, answer.plan,
-                        rationale=answer.plan.plan, attempts={"refactorer": attempt},
-                    )  # fmt: skip
-                    return Baseline(files, base.expected, passing_ids(report))
-            self.journal.step(step, {**record, "ok": False, "error": error})
+
+        def situation(error: str) -> Situation:
+            text = "Refactor if it helps; keep behaviour."
+            return self._situation(base.files, text, previous_error=error)
+
+        def check(files: Mapping[str, bytes], report: GateReport) -> None:
+            check_refactor(base, report)
+
+        candidate, outcome = self._contest(
+            Phase.REFACTOR, Role.REFACTORER, number, base.files, base.files,
+            situation, check, self.settings.parallel_refactor,
+        )  # fmt: skip
+        if candidate is None:
+            if outcome.error != UNCHANGED:
+                self.emit("reverted", cycle=number, error=outcome.error[:300])
+            return base
+        self.land(
+            number, "refactor", base.files, candidate.files, candidate.report, candidate.plan,
+            rationale=candidate.plan.plan, attempts={"refactorer": outcome.attempts},
+        )  # fmt: skip
+        return Baseline(candidate.files, base.expected, passing_ids(candidate.report))
+
+    def _contest(
+        self,
+        phase: Phase,
+        role: Role,
+        number: int,
+        head: Mapping[str, bytes],
+        start: Mapping[str, bytes],
+        situation: Callable[[str], Situation],
+        check: Callable[[Mapping[str, bytes], GateReport], None],
+        count: int,
+    ) -> tuple[Candidate | None, Outcome]:
+        """Waves of `count` racing attempts, each fed its own last error, until one is green.
+
+        Raises:
+            InfrastructureError: a wave ended with no winner and an endpoint failure.
+        """
+        errors = [""] * count
+        outcome = Outcome()
+        for wave in range(1, self.settings.max_attempts_per_agent + 1):
+            tasks = [
+                Task(phase.value, role, number, wave, index, count, head, start,
+                     situation(errors[index]), check)
+                for index in range(count)
+            ]  # fmt: skip
+            race = self.racer.run([partial(attempts.attempt, self.shop, task) for task in tasks])
+            outcome.attempts = (wave - 1) * count + len(race.results)
             self.emit(
-                "rejected", cycle=number, phase="refactor", attempt=attempt, error=error[:300]
-            )
-        self.emit("reverted", cycle=number, error=error[:300])
-        return base
+                "race", cycle=number, phase=phase.value, wave=wave,
+                winner=race.winner.index if race.winner else None,
+                results=[(r.index, r.status.value, r.model) for r in race.results],
+                cancel_s=round(race.cancel_seconds, 3), seconds=round(race.wall_seconds, 3),
+            )  # fmt: skip
+            if race.winner is not None:
+                outcome.attempts = (wave - 1) * count + race.winner.index + 1
+                candidate: Candidate = race.winner.payload
+                return candidate, outcome
+            failures = [r for r in race.results if r.status is AttemptStatus.ERROR]
+            if failures:
+                raise InfrastructureError(failures[0].error)
+            errors = [r.error for r in race.results]
+            outcome.error = next((e for e in errors if e and e != UNCHANGED), errors[0])
+            if phase is Phase.REFACTOR and UNCHANGED in errors:
+                outcome.error = UNCHANGED  # the refactorer sees nothing worth changing
+                break
+        return None, outcome
 
     # -- landing ----------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.journal import latest_run
+from tdd_sandbox.journal import latest_run, read_state
 from tdd_sandbox.repo.hardened import HardenedRepo
 
 
@@ -34,6 +34,12 @@ def read_status(repo_dir: Path) -> dict[str, Any]:
             info["last_failure"] = str(event.get("error", ""))[:300]
         elif kind == "end":
             info["state"] = event.get("status")
+    state = read_state(repo_dir) or {}
+    if state.get("run_id") == run_dir.name and state.get("attempts"):
+        info["attempts"] = ", ".join(
+            f"#{int(index) + 1} {entry.get('model', '?')}: {entry.get('status', '?')}"
+            for index, entry in sorted(state["attempts"].items(), key=lambda kv: int(kv[0]))
+        )
     summary_file = run_dir / "summary.json"
     if summary_file.exists():
         summary = json.loads(summary_file.read_text(encoding="utf-8"))

@@ -16,8 +16,9 @@ import yaml
 
 from tdd_sandbox.agents.team import Team, build_team
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.gc import collect_garbage
 from tdd_sandbox.images.builder import Progress, quiet
-from tdd_sandbox.journal import TDD_DIR, Journal
+from tdd_sandbox.journal import TDD_DIR, Journal, read_state
 from tdd_sandbox.kata import load_kata
 from tdd_sandbox.languages import detect_language, get_language
 from tdd_sandbox.languages.base import Language
@@ -25,6 +26,7 @@ from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.loop import Loop, Observer, RunResult, RunStatus
 from tdd_sandbox.repo.hardened import HardenedRepo, init_repository
 from tdd_sandbox.repo.history import commit_paths, dirty_paths, exclude_locally, head_files
+from tdd_sandbox.repo.lock import hold_lock
 from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.settings import CommitSettings, Settings
 
@@ -166,14 +168,24 @@ def open_session(
                 f"{directory} has uncommitted changes ({', '.join(dirty[:3])}): "
                 "commit or stash them first"
             )
+        stack.enter_context(hold_lock(repo, run_id))
+        interrupted = read_state(directory)
         journal = Journal(directory, run_id)
         journal.event("start", kata=kata.title, language=language.name, models=team.models())
         runtime = stack.enter_context(Runtime(settings, progress=progress, run_id=run_id))
+        if interrupted is not None and interrupted.get("state") == "running":
+            # The last run died (kill, crash, power): clear what it left, go on from HEAD,
+            # which only ever holds green commits.
+            reclaimed = collect_garbage(repo_dir=directory, client=runtime.client)
+            journal.event("resumed", after=interrupted.get("run_id"),
+                          removed=[item.name for item in reclaimed.removed])  # fmt: skip
+            progress(f"resuming after interrupted run {interrupted.get('run_id')}")
         loop = Loop(
             repo=repo, kata=kata, kata_path=_kata_path_in_repo(directory, kata_file),
             language=language, settings=settings, runtime=runtime, team=team,
             journal=journal, observer=observer,
         )  # fmt: skip
+        stack.callback(loop.close)
         yield Session(loop, repo, team, journal, run_id, directory, started)
 
 
@@ -203,6 +215,7 @@ def run_kata(
         except InfrastructureError as exc:
             result = RunResult(RunStatus.ERROR, loop.cycles_done, loop.commits, str(exc))
         finally:
+            loop.close()  # lost attempts still waiting on a model finish first
             summary = summarise(result, session)
             session.journal.summary(summary.to_json())
             session.journal.event("end", status=summary.status, reason=summary.reason)

@@ -255,7 +255,9 @@ class Settings(BaseSettings):
     max_attempts_per_agent: int = Field(3, ge=1, le=20)
     """Attempts each role gets per phase, with the last error fed back each time."""
     parallel: int = Field(1, ge=1, le=16)
-    """Implementer attempts raced at once."""
+    """Implementer attempts raced at once, each in its own worktree and container."""
+    parallel_refactor: int = Field(1, ge=1, le=16)
+    """Refactorer attempts raced at once."""
     llm: LlmSettings = LlmSettings()
     roles: RolesSettings = RolesSettings()
     commit: CommitSettings = CommitSettings()

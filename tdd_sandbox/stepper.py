@@ -101,7 +101,7 @@ def step_kata(kata_file: Path, settings: Settings, **options: Any) -> StepResult
                     files, pending["new_test"], pending["test_output"],
                     EditPlan.model_validate(pending["plan"]), int(pending["attempts"]),
                 )  # fmt: skip
-                green, outcome = loop.green(number, red)
+                green, outcome = loop.green(number, base, red)
                 if green is None:
                     return StepResult("green", "stuck", outcome.error, next_phase="green")
                 loop.land_green(number, base, red, green, outcome.attempts)

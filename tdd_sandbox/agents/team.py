@@ -1,51 +1,129 @@
-"""Building the three agents from settings: live endpoints, or a transcript to replay."""
+"""Building agents from settings: live endpoints or a transcript, recorded or not.
+
+A race needs one agent per attempt, each varied (temperature and seed, or a different model
+from `roles.implementer.models`) and each with its own HTTP client, so that a lost attempt's
+request can be abandoned by closing that client alone.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.agents.agent import Agent
 from tdd_sandbox.edits import Role
-from tdd_sandbox.llm.chat import ChatBackend, ChatReply, ChatRequest
+from tdd_sandbox.llm.chat import ChatBackend
 from tdd_sandbox.llm.client import OpenAIBackend
 from tdd_sandbox.llm.endpoint import resolve_endpoint
 from tdd_sandbox.llm.structured import PlanAsker
-from tdd_sandbox.llm.transcript import Recorder, Replayer
+from tdd_sandbox.llm.transcript import Recorder, Replayer, TranscriptWriter
 from tdd_sandbox.llm.usage import UsageLedger
-from tdd_sandbox.settings import Settings
+from tdd_sandbox.settings import RoleSettings, Settings
+
+TEMPERATURE_STEP = 0.2
 
 
-class Router:
-    """Sends each request to its role's backend."""
-
-    def __init__(self, backends: dict[str, ChatBackend]) -> None:
-        self.backends = backends
-
-    def complete(self, request: ChatRequest) -> ChatReply:
-        """Answer through the backend of `request.role`."""
-        return self.backends[request.role].complete(request)
+def _nothing() -> None:
+    return None
 
 
-@dataclass
 class Team:
-    """The tester, implementer and refactorer of one run, sharing a usage ledger."""
+    """The agents of one run, sharing a usage ledger."""
 
-    agents: dict[Role, Agent]
-    ledger: UsageLedger
-    _clients: list[OpenAIBackend] = field(default_factory=list)
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        record: Path | None = None,
+        replay: Path | None = None,
+        header: dict[str, Any] | None = None,
+    ) -> None:
+        """Check every endpoint (and key) up front, then make one agent per role.
+
+        Raises:
+            ConfigError, PrerequisiteError: an endpoint is misconfigured or its key is missing.
+            UsageError: the replay transcript is unusable.
+        """
+        self.settings = settings
+        self.ledger = UsageLedger(settings.pricing)
+        self._replayer = Replayer(replay) if replay is not None else None
+        self._writer = TranscriptWriter(record, header or {}) if record is not None else None
+        self._clients: list[OpenAIBackend] = []
+        self._lock = threading.Lock()
+        if self._replayer is None:
+            for role in Role:
+                for model in self._models(role):
+                    resolve_endpoint(role.value, self._role(role), settings.llm, model=model)
+        self.agents: dict[Role, Agent] = {}
+        for role in Role:
+            self.agents[role] = self._agent(role, self._role(role).model, None, None)[0]
+
+    def _role(self, role: Role) -> RoleSettings:
+        settings: RoleSettings = getattr(self.settings.roles, role.value)
+        return settings
+
+    def _models(self, role: Role) -> list[str]:
+        settings = self._role(role)
+        return list(settings.models or [settings.model])
+
+    def _agent(
+        self, role: Role, model: str, temperature: float | None, seed: int | None
+    ) -> tuple[Agent, Callable[[], None]]:
+        settings = self._role(role)
+        closer: Callable[[], None] = _nothing
+        backend: ChatBackend
+        if self._replayer is not None:
+            backend = self._replayer
+        else:
+            endpoint = resolve_endpoint(role.value, settings, self.settings.llm, model=model)
+            client = OpenAIBackend(
+                endpoint,
+                timeout_s=self.settings.llm.timeout_s,
+                max_retries=self.settings.llm.max_retries,
+            )
+            with self._lock:
+                self._clients.append(client)
+            backend, closer = client, client.close
+        if self._writer is not None:
+            backend = Recorder(backend, self._writer)
+        agent = Agent(
+            role=role,
+            model=model,
+            temperature=settings.temperature if temperature is None else temperature,
+            max_tokens=self.settings.llm.max_tokens,
+            context_chars=self.settings.llm.context_chars,
+            asker=PlanAsker(backend),
+            ledger=self.ledger,
+            seed=seed,
+        )
+        return agent, closer
 
     def __getitem__(self, role: Role) -> Agent:
         return self.agents[role]
+
+    def variant(self, role: Role, index: int, count: int) -> tuple[Agent, Callable[[], None]]:
+        """The agent for attempt `index` of `count` racing ones, and how to abandon its
+        request. With several models configured they take turns; with one, each attempt gets
+        a higher temperature and its own seed."""
+        if count <= 1:
+            return self.agents[role], _nothing
+        models = self._models(role)
+        model = models[index % len(models)]
+        base = self._role(role).temperature
+        temperature = base if len(models) > 1 else min(2.0, base + TEMPERATURE_STEP * index)
+        return self._agent(role, model, temperature, seed=index + 1)
 
     def models(self) -> dict[str, str]:
         """`provider:model` by role name."""
         return {role.value: agent.model for role, agent in self.agents.items()}
 
     def close(self) -> None:
-        """Release HTTP connections."""
-        for client in self._clients:
+        """Release every HTTP connection."""
+        with self._lock:
+            clients, self._clients = self._clients, []
+        for client in clients:
             client.close()
 
 
@@ -56,43 +134,5 @@ def build_team(
     replay: Path | None = None,
     header: dict[str, Any] | None = None,
 ) -> Team:
-    """Agents for every role.
-
-    Raises:
-        ConfigError, PrerequisiteError: an endpoint is misconfigured or its key is missing.
-        UsageError: the replay transcript is unusable.
-    """
-    ledger = UsageLedger(settings.pricing)
-    clients: list[OpenAIBackend] = []
-    backend: ChatBackend
-    if replay is not None:
-        backend = Replayer(replay)
-    else:
-        shared: dict[tuple[str, str | None], OpenAIBackend] = {}
-        per_role: dict[str, ChatBackend] = {}
-        for role in Role:
-            role_settings = getattr(settings.roles, role.value)
-            endpoint = resolve_endpoint(role.value, role_settings, settings.llm)
-            key = (endpoint.base_url, endpoint.api_key_env)
-            if key not in shared:
-                shared[key] = OpenAIBackend(
-                    endpoint, timeout_s=settings.llm.timeout_s, max_retries=settings.llm.max_retries
-                )
-                clients.append(shared[key])
-            per_role[role.value] = shared[key]
-        backend = Router(per_role)
-    if record is not None:
-        backend = Recorder(backend, record, header or {})
-    agents = {}
-    for role in Role:
-        role_settings = getattr(settings.roles, role.value)
-        agents[role] = Agent(
-            role=role,
-            model=role_settings.model,
-            temperature=role_settings.temperature,
-            max_tokens=settings.llm.max_tokens,
-            context_chars=settings.llm.context_chars,
-            asker=PlanAsker(backend),
-            ledger=ledger,
-        )
-    return Team(agents, ledger, clients)
+    """The agents of a run (see `Team`)."""
+    return Team(settings, record=record, replay=replay, header=header)

@@ -15,6 +15,7 @@ import click
 from tdd_sandbox import __version__
 from tdd_sandbox.cli.doctor import doctor
 from tdd_sandbox.cli.gates import gates
+from tdd_sandbox.cli.gc import gc
 from tdd_sandbox.cli.images import images
 from tdd_sandbox.cli.run import init, run, status, step
 from tdd_sandbox.errors import TddSandboxError
@@ -41,6 +42,7 @@ cli.add_command(init)
 cli.add_command(status)
 cli.add_command(gates)
 cli.add_command(doctor)
+cli.add_command(gc)
 cli.add_command(images)
 
 

@@ -50,6 +50,21 @@ class RunView:
             self.console.print(f"[bold]cycle {self.cycle}[/bold]")
         elif event == "attempt":
             self.phase, self.attempt = str(data["phase"]), int(data["attempt"])
+            if int(data.get("count", 1)) > 1:
+                which = f"{int(data['index']) + 1}/{data['count']}"
+                model = escape(str(data.get("model")))
+                self.console.print(f"  {self.phase} wave {self.attempt}: attempt {which} ({model})")
+        elif event == "attempt-end" and data.get("status") in ("green", "lost"):
+            self.console.print(
+                f"  attempt {int(data['index']) + 1}: {data['status']} ({data['seconds']:.1f}s)"
+            )
+        elif (
+            event == "race" and data.get("winner") is not None and len(data.get("results", [])) > 1
+        ):
+            self.console.print(
+                f"  [green]attempt {int(data['winner']) + 1} won[/green]; "
+                f"losers cancelled in {data['cancel_s']:.2f}s"
+            )
         elif event == "gates":
             verdict = "[green]green[/green]" if data.get("ok") else "[yellow]not green[/yellow]"
             gates = " ".join(f"{k}={v}" for k, v in dict(data.get("gates", {})).items())

@@ -21,20 +21,18 @@ FORMAT = "tdd-sandbox-transcript"
 VERSION = 1
 
 
-class Recorder:
-    """Passes requests to `backend` and appends each exchange to `path`."""
+class TranscriptWriter:
+    """Appends exchanges to one transcript file; shared by every recorder of a run."""
 
-    def __init__(self, backend: ChatBackend, path: Path, header: dict[str, Any]) -> None:
-        self.backend = backend
+    def __init__(self, path: Path, header: dict[str, Any]) -> None:
         self.path = path
         self._lock = threading.Lock()
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("w", encoding="utf-8") as handle:
             handle.write(json.dumps({"format": FORMAT, "version": VERSION, **header}) + "\n")
 
-    def complete(self, request: ChatRequest) -> ChatReply:
-        """Answer through the wrapped backend and record the exchange."""
-        reply = self.backend.complete(request)
+    def write(self, request: ChatRequest, reply: ChatReply) -> None:
+        """Append one exchange as a whole line."""
         entry = {
             "role": request.role,
             "model": request.model,
@@ -43,6 +41,19 @@ class Recorder:
         }
         with self._lock, self.path.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(entry) + "\n")
+
+
+class Recorder:
+    """Passes requests to `backend` and records each exchange."""
+
+    def __init__(self, backend: ChatBackend, writer: TranscriptWriter) -> None:
+        self.backend = backend
+        self.writer = writer
+
+    def complete(self, request: ChatRequest) -> ChatReply:
+        """Answer through the wrapped backend and record the exchange."""
+        reply = self.backend.complete(request)
+        self.writer.write(request, reply)
         return reply
 
 

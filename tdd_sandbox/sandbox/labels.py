@@ -23,6 +23,11 @@ def owner_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
 
 
+def owner_is_local(owner: str) -> bool:
+    """Whether `owner` names a process on this machine."""
+    return owner.rsplit(":", 2)[0] == socket.gethostname()
+
+
 def owner_alive(owner: str) -> bool:
     """Whether the process named by `owner` still runs. Unknown hosts count as alive."""
     try:

@@ -126,7 +126,7 @@ def _walk(root: Path, prefix: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
             if entry.is_dir(follow_symlinks=False):
                 if entry.name not in SKIPPED_DIRS:
                     yield from _walk(Path(entry.path), rel + "/")
-            else:
+            elif entry.name != ".git":  # in a linked worktree, .git is a file
                 yield rel, entry
 
 

@@ -7,6 +7,7 @@ headers (429 with Retry-After), delays, or a refusal of `response_format`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -97,7 +98,9 @@ class FakeLLM:
                 for key, value in headers.items():
                     self.send_header(key, value)
                 self.end_headers()
-                self.wfile.write(data)
+                # A lost race attempt abandons its request: the client may be gone.
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self.wfile.write(data)
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True

@@ -7,7 +7,7 @@ import pytest
 
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest, InfrastructureError
-from tdd_sandbox.llm.transcript import Recorder, Replayer
+from tdd_sandbox.llm.transcript import Recorder, Replayer, TranscriptWriter
 
 
 class Echo:
@@ -25,7 +25,7 @@ def _request(role: str) -> ChatRequest:
 
 def test_record_then_replay_gives_the_same_answers_per_role(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
-    recorder = Recorder(Echo(), path, {"kata": "k"})
+    recorder = Recorder(Echo(), TranscriptWriter(path, {"kata": "k"}))
     recorded = [recorder.complete(_request(role)) for role in ("tester", "implementer", "tester")]
     replayer = Replayer(path)
     assert replayer.header["kata"] == "k"

@@ -1,0 +1,189 @@
+"""One attempt at a phase: ask the model, apply its plan, judge it in a sandbox.
+
+An attempt that races others works in its own git worktree (made from HEAD, with the RED
+test written in) and its own container, and registers both, with its HTTP client, on its
+cancel token so that losing tears everything down at once. A lone attempt needs no worktree:
+its candidate is the same files in memory, shipped the same way.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import git.exc
+
+from tdd_sandbox.agents.context import Situation
+from tdd_sandbox.agents.team import Team
+from tdd_sandbox.edits import EditRejected, Role, apply_plan, write_changes
+from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.gates import GateReport, run_gates
+from tdd_sandbox.journal import Journal
+from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.llm.chat import InfrastructureError
+from tdd_sandbox.protocol import EditPlan
+from tdd_sandbox.race import AttemptResult, AttemptStatus, CancelToken
+from tdd_sandbox.repo.hardened import HardenedRepo
+from tdd_sandbox.repo.worktrees import create_worktree, remove_worktree
+from tdd_sandbox.runtime import Runtime
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.settings import Settings
+from tdd_sandbox.verdicts import VerdictError
+
+Emit = Callable[..., None]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A checked green state, ready to land."""
+
+    files: dict[str, bytes]
+    report: GateReport
+    plan: EditPlan
+
+
+@dataclass(frozen=True)
+class Workshop:
+    """What every attempt works with."""
+
+    repo: HardenedRepo
+    language: Language
+    runtime: Runtime
+    settings: Settings
+    team: Team
+    journal: Journal
+    emit: Emit
+    run_id: str
+
+    def evaluate(
+        self,
+        files: Mapping[str, bytes],
+        kinds: frozenset[GateKind] | None,
+        *,
+        snapshot: Snapshot | None = None,
+        token: CancelToken | None = None,
+    ) -> GateReport:
+        """Run gates on `files` (or the given snapshot of them) in a fresh sandbox.
+
+        Raises:
+            SandboxUnavailable: the sandbox failed, or was torn down by a cancellation.
+        """
+        started = time.monotonic()
+        box = self.runtime.open(self.language, snapshot or Snapshot(dict(files)))
+        try:
+            if token is not None and not token.register(box.close):
+                raise SandboxUnavailable("the attempt was cancelled")
+            report = run_gates(
+                box,
+                self.language,
+                files,
+                override=self.settings.gates.get(self.language.name),
+                only=kinds,
+            )
+        finally:
+            if token is not None:
+                token.unregister(box.close)
+            box.close()
+        self.emit(
+            "gates",
+            ok=report.ok,
+            gates={g.kind.value: g.status.value for g in report.gates},
+            seconds=round(time.monotonic() - started, 3),
+        )
+        return report
+
+
+@dataclass(frozen=True)
+class Task:
+    """One attempt's assignment."""
+
+    phase: str
+    role: Role
+    cycle: int
+    wave: int
+    index: int
+    count: int
+    head: Mapping[str, bytes]
+    """The files at HEAD, which a worktree starts from."""
+    start: Mapping[str, bytes]
+    """The files the attempt changes (the RED state, or HEAD for a refactoring)."""
+    situation: Situation
+    check: Callable[[Mapping[str, bytes], GateReport], None]
+    """Raises VerdictError unless the candidate is good enough to land."""
+
+    @property
+    def step(self) -> str:
+        """The name of the attempt's records in `.tdd/`."""
+        suffix = f"-{self.index + 1}" if self.count > 1 else ""
+        return f"cycle-{self.cycle:03d}-{self.phase}-{self.wave}{suffix}"
+
+
+UNCHANGED = "unchanged"
+
+
+def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
+    """Run one attempt to its end. Never raises: every ending is an `AttemptResult`."""
+    started = time.monotonic()
+    agent, abandon = shop.team.variant(task.role, task.index, task.count)
+    token.register(abandon)
+    record: dict[str, Any] = {
+        "phase": task.phase, "cycle": task.cycle, "wave": task.wave,
+        "index": task.index, "model": agent.model,
+    }  # fmt: skip
+    shop.emit("attempt", cycle=task.cycle, phase=task.phase, attempt=task.wave,
+              index=task.index, count=task.count, model=agent.model)  # fmt: skip
+
+    def end(status: AttemptStatus, error: str = "", payload: Any = None) -> AttemptResult:
+        if token.cancelled and status is not AttemptStatus.GREEN:
+            status, error = AttemptStatus.LOST, "cancelled: another attempt won"
+        seconds = time.monotonic() - started
+        shop.emit("attempt-end", cycle=task.cycle, phase=task.phase, index=task.index,
+                  status=status.value, seconds=round(seconds, 3))  # fmt: skip
+        shop.journal.step(task.step, {**record, "status": status.value, "error": error,
+                                      "seconds": round(seconds, 3)})  # fmt: skip
+        if status in (AttemptStatus.FAILED, AttemptStatus.ERROR) and error != UNCHANGED:
+            shop.emit("rejected", cycle=task.cycle, phase=task.phase, attempt=task.wave,
+                      index=task.index, error=error[:300])  # fmt: skip
+        return AttemptResult(task.index, status, agent.model, error, seconds, payload)
+
+    worktree = None
+    try:
+        if task.count > 1:
+            worktree = create_worktree(
+                shop.repo, shop.run_id, task.cycle, task.phase, task.wave * 100 + task.index
+            )
+        answer = agent.propose(task.situation)
+        if token.cancelled:
+            return end(AttemptStatus.LOST)
+        if answer.plan is None:
+            return end(AttemptStatus.FAILED, answer.error or "invalid answer")
+        shop.journal.plan(task.step, answer.plan.plan)
+        files = apply_plan(task.start, answer.plan, task.role, shop.language)
+        if files == dict(task.start):
+            return end(AttemptStatus.FAILED, UNCHANGED)
+        snapshot = None
+        if worktree is not None:
+            write_changes(worktree.path, task.head, task.start)
+            write_changes(worktree.path, task.start, files)
+            snapshot = Snapshot.from_directory(worktree.path)
+            if dict(snapshot.files) != files:
+                raise VerdictError("the worktree does not hold the planned files")
+        report = shop.evaluate(files, None, snapshot=snapshot, token=token)
+        task.check(files, report)
+        return end(AttemptStatus.GREEN, payload=Candidate(files, report, answer.plan))
+    except (EditRejected, VerdictError) as exc:
+        return end(AttemptStatus.FAILED, str(exc))
+    except InfrastructureError as exc:
+        return end(AttemptStatus.ERROR, str(exc))
+    except (SandboxUnavailable, git.exc.GitError, OSError) as exc:
+        if token.cancelled:
+            return end(AttemptStatus.LOST)
+        return end(AttemptStatus.ERROR, f"{type(exc).__name__}: {exc}")
+    finally:
+        token.unregister(abandon)
+        if task.count > 1:
+            abandon()  # this attempt's own HTTP client: done with it either way
+        if worktree is not None:
+            remove_worktree(shop.repo, worktree)

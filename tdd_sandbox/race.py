@@ -1,0 +1,147 @@
+"""Parallel attempts: run N at once, the first green one wins, the rest are cancelled.
+
+Each attempt registers what must be torn down if it loses (its sandbox, its HTTP client) with
+its `CancelToken`. When a winner is known, every other token is cancelled at once, from the
+calling thread: their containers are gone before the winner is even committed. A lost
+attempt's thread may still be waiting on a model; it notices the cancellation when the wait
+ends and cleans up its worktree, and `Racer.close` waits for such stragglers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class AttemptStatus(enum.StrEnum):
+    """How one attempt ended."""
+
+    GREEN = "green"
+    FAILED = "failed"
+    LOST = "lost"
+    """Cancelled because another attempt won (or was green later than the winner)."""
+    ERROR = "error"
+    """The model endpoint failed: infrastructure, not the model."""
+
+
+@dataclass
+class AttemptResult:
+    """One attempt's end. `payload` carries what the winner needs to land."""
+
+    index: int
+    status: AttemptStatus
+    model: str = ""
+    error: str = ""
+    seconds: float = 0.0
+    payload: Any = None
+
+
+class CancelToken:
+    """Cancellation for one attempt, with the teardown it registered."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._closers: list[Callable[[], None]] = []
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether the attempt lost."""
+        return self._event.is_set()
+
+    def register(self, closer: Callable[[], None]) -> bool:
+        """Run `closer` on cancellation. False (and `closer` runs now) if already cancelled."""
+        with self._lock:
+            if not self._event.is_set():
+                self._closers.append(closer)
+                return True
+        closer()
+        return False
+
+    def unregister(self, closer: Callable[[], None]) -> None:
+        """Forget `closer` (its resource was released normally)."""
+        with self._lock, contextlib.suppress(ValueError):
+            self._closers.remove(closer)
+
+    def cancel(self) -> None:
+        """Mark the attempt lost and tear down what it registered."""
+        with self._lock:
+            self._event.set()
+            closers, self._closers = self._closers, []
+        for closer in closers:
+            with contextlib.suppress(Exception):
+                closer()
+
+
+Attempt = Callable[[CancelToken], AttemptResult]
+
+
+@dataclass
+class RaceResult:
+    """A race's winner (if any), every attempt's result, and how long cancelling took."""
+
+    winner: AttemptResult | None
+    results: list[AttemptResult]
+    cancel_seconds: float = 0.0
+    wall_seconds: float = 0.0
+
+
+@dataclass
+class Racer:
+    """Runs races; keeps lost attempts' threads until `close`."""
+
+    _pools: list[ThreadPoolExecutor] = field(default_factory=list)
+
+    def run(self, attempts: Sequence[Attempt]) -> RaceResult:
+        """Start every attempt at once and return as soon as one is green (or all ended)."""
+        started = time.monotonic()
+        tokens = [CancelToken() for _ in attempts]
+        pool = ThreadPoolExecutor(max_workers=len(attempts), thread_name_prefix="tdd-attempt")
+        self._pools.append(pool)
+        futures: dict[Future[AttemptResult], int] = {
+            pool.submit(attempt, token): index
+            for index, (attempt, token) in enumerate(zip(attempts, tokens, strict=True))
+        }
+        results: dict[int, AttemptResult] = {}
+        winner: AttemptResult | None = None
+        cancel_seconds = 0.0
+        pending = set(futures)
+        try:
+            while pending and winner is None:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    result = future.result()
+                    results[futures[future]] = result
+                    if result.status is AttemptStatus.GREEN and winner is None:
+                        winner = result
+        except BaseException:
+            # Ctrl-C or a bug: nothing of any attempt may outlive the race.
+            for token in tokens:
+                token.cancel()
+            raise
+        if winner is not None:
+            cancelling = time.monotonic()
+            for index, token in enumerate(tokens):
+                if index != winner.index:
+                    token.cancel()
+            cancel_seconds = time.monotonic() - cancelling
+            for future in pending:
+                results[futures[future]] = AttemptResult(futures[future], AttemptStatus.LOST)
+            for index, result in results.items():
+                if index != winner.index and result.status is AttemptStatus.GREEN:
+                    result.status = AttemptStatus.LOST
+        pool.shutdown(wait=False)
+        ordered = [results[index] for index in sorted(results)]
+        return RaceResult(winner, ordered, cancel_seconds, time.monotonic() - started)
+
+    def close(self) -> None:
+        """Wait for every attempt thread still winding down."""
+        for pool in self._pools:
+            pool.shutdown(wait=True)
+        self._pools.clear()

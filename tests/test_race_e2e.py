@@ -1,0 +1,185 @@
+"""Racing implementers end to end: real repos, real Docker, a scripted server with delays.
+
+Also what must hold however a run ends: SIGKILL mid-race then `gc` (or the next run) leaves
+nothing behind; `gc` beside a live run leaves it alone; SIGTERM cleans up; a second run on
+the same repository is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import docker
+import pytest
+
+from tdd_sandbox.gc import collect_garbage
+from tdd_sandbox.sandbox.labels import LABEL, OWNER_LABEL
+from tests.helpers.fake_llm import Answer, FakeLLM, done, no_change, plan
+from tests.helpers.katas import PY_IMPLS, python_test_file
+from tests.helpers.runs import KATAS, ROLES, run_scripted
+
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
+
+TEST = plan(("tests/test_fizzbuzz.py", python_test_file(1)), message="test(fizzbuzz): one")
+HANGS = "def fizzbuzz(n: int) -> str:\n    while True:\n        pass\n"
+WRONG = 'def fizzbuzz(n: int) -> str:\n    return "no"\n'
+
+
+def _answer(source: str, delay: float = 0.0) -> Answer:
+    answer = plan(("fizzbuzz.py", source), message="feat(fizzbuzz): one")
+    answer.delay_s = delay
+    return answer
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def _events(repo: Path) -> list[dict[str, Any]]:
+    logs = sorted((repo / ".tdd" / "runs").glob("*/log.jsonl"))
+    return [json.loads(line) for line in logs[-1].read_text().splitlines()]
+
+
+def test_the_fastest_green_attempt_wins_and_losers_are_cancelled(
+    tmp_path: Path, docker_client: docker.DockerClient
+) -> None:
+    # In the order asked: two that hang in their test gate, one correct after 1.5 s.
+    script = {
+        "tester": [TEST, done()],
+        "implementer": [_answer(HANGS), _answer(HANGS), _answer(PY_IMPLS[0], delay=1.5)],
+        "refactorer": [no_change()],
+    }
+    repo = tmp_path / "kata"
+    summary, _ = run_scripted(repo, "python", script, parallel=3, sandbox={"timeout_s": 300})
+    assert summary.status == "completed", summary.reason
+    race = next(e for e in _events(repo) if e["event"] == "race" and e["phase"] == "green")
+    statuses = {index: status for index, status, _ in race["results"]}
+    assert statuses[race["winner"]] == "green"
+    assert sorted(statuses.values()) == ["green", "lost", "lost"]
+    assert float(race["cancel_s"]) < 5
+    assert (repo / "fizzbuzz.py").read_text() == PY_IMPLS[0]
+    assert "TDD-Attempts: tester=1, implementer=" in _git(repo, "log", "-1", "--format=%B")
+    assert _git(repo, "branch", "--list", "tdd/*") == ""
+    assert _git(repo, "worktree", "list").count("\n") == 1
+    left = docker_client.containers.list(
+        all=True, filters={"label": [LABEL, f"{LABEL}.run={summary.run_id}"]}
+    )
+    assert left == []
+
+
+def test_a_wave_where_every_attempt_fails_starts_another_with_the_failures_fed_back(
+    tmp_path: Path,
+) -> None:
+    script = {
+        "tester": [TEST, done()],
+        "implementer": [_answer(WRONG), _answer(WRONG), _answer(WRONG), _answer(PY_IMPLS[0])],
+        "refactorer": [no_change()],
+    }
+    summary, fake = run_scripted(tmp_path / "kata", "python", script, parallel=2)
+    assert summary.status == "completed", summary.reason
+    asked = [r for r in fake.requests if r["model"] == "implementer"]
+    assert len(asked) == 4
+    second_wave = [r["messages"][1]["content"] for r in asked[2:]]
+    assert all("Your previous attempt failed" in text for text in second_wave)
+    assert all("test_one" in text for text in second_wave)
+
+
+@pytest.fixture
+def hanging_server() -> Iterator[FakeLLM]:
+    """A tester with one test and implementers that hang in their test gate, forever."""
+    script = {"tester": [TEST] * 3, "implementer": [_answer(HANGS)] * 30, "refactorer": []}
+    with FakeLLM(script) as fake:
+        yield fake
+
+
+def _start_run(repo: Path, fake: FakeLLM) -> subprocess.Popen[str]:
+    env = {
+        **os.environ,
+        "TDD_SANDBOX_LLM__BASE_URL": fake.base_url,
+        "TDD_SANDBOX_SANDBOX__TIMEOUT_S": "300",
+        **{f"TDD_SANDBOX_ROLES__{r.upper()}__MODEL": f"custom:{r}" for r in ROLES},
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "tdd_sandbox", "run", str(KATAS / "fizzbuzz" / "kata.md"),
+         "--repo", str(repo), "--language", "python", "--parallel", "3", "--json"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def _owned_by(client: docker.DockerClient, pid: int) -> list[str]:
+    return [
+        str(c.id) for c in client.containers.list(all=True, filters={"label": LABEL})
+        if c.labels.get(OWNER_LABEL, "").split(":")[1:2] == [str(pid)]
+    ]  # fmt: skip
+
+
+def _wait_mid_race(repo: Path, client: docker.DockerClient, run: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert run.poll() is None, run.stderr.read() if run.stderr else ""
+        worktrees = list((repo / ".git" / "tdd-worktrees").glob("*/*"))
+        if len(worktrees) == 3 and len(_owned_by(client, run.pid)) >= 3:
+            return
+        time.sleep(0.2)
+    raise AssertionError("the race never got under way")
+
+
+def test_sigkill_mid_race_then_gc_and_the_next_run_leave_nothing_behind(
+    tmp_path: Path, docker_client: docker.DockerClient, hanging_server: FakeLLM
+) -> None:
+    repo = tmp_path / "kata"
+    run = _start_run(repo, hanging_server)
+    _wait_mid_race(repo, docker_client, run)
+    run.send_signal(signal.SIGKILL)
+    run.wait(timeout=30)
+    assert _owned_by(docker_client, run.pid)  # the kill left containers...
+    assert _git(repo, "branch", "--list", "tdd/*")  # ...and branches behind
+    dry = collect_garbage(repo_dir=repo, client=docker_client, dry_run=True)
+    assert _owned_by(docker_client, run.pid)  # a dry run removes nothing
+    report = collect_garbage(repo_dir=repo, client=docker_client)
+    assert {item.name for item in report.removed} == {item.name for item in dry.removed}
+    assert {"container", "worktree"} <= {item.kind for item in report.removed}
+    assert _owned_by(docker_client, run.pid) == []
+    assert _git(repo, "branch", "--list", "tdd/*") == ""
+    assert _git(repo, "worktree", "list").count("\n") == 1
+    assert _git(repo, "status", "--porcelain") == ""
+    assert _git(repo, "log", "--format=%s").strip().startswith("chore(kata): scaffold")
+
+
+def test_gc_beside_a_live_run_and_a_second_run_leave_it_alone_and_sigterm_cleans_up(
+    tmp_path: Path, docker_client: docker.DockerClient, hanging_server: FakeLLM
+) -> None:
+    repo = tmp_path / "kata"
+    _git(tmp_path, "init", "-q", str(tmp_path / "unrelated"))
+    run = _start_run(repo, hanging_server)
+    try:
+        _wait_mid_race(repo, docker_client, run)
+        before = set(_owned_by(docker_client, run.pid))
+        report = collect_garbage(repo_dir=repo, client=docker_client)
+        assert not any(item.name in {c[:12] for c in before} for item in report.removed)
+        assert not any(item.kind == "worktree" for item in report.removed)
+        assert set(_owned_by(docker_client, run.pid)) >= before
+        second = subprocess.run(
+            [sys.executable, "-m", "tdd_sandbox", "run", str(KATAS / "fizzbuzz" / "kata.md"),
+             "--repo", str(repo), "--replay", str(KATAS / "fizzbuzz" / "demo" / "python.jsonl")],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert second.returncode == 2
+        assert "another tdd-sandbox run" in second.stderr
+        run.send_signal(signal.SIGTERM)
+        assert run.wait(timeout=60) == 130
+    finally:
+        run.kill()
+    assert _owned_by(docker_client, run.pid) == []
+    assert _git(repo, "branch", "--list", "tdd/*") == ""
+    assert _git(repo, "worktree", "list").count("\n") == 1
