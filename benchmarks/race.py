@@ -115,9 +115,8 @@ def main() -> None:
     print(f"  --parallel 1: {sequential:.2f} s")
     print(f"  --parallel 3: {parallel:.2f} s  ratio {parallel / sequential:.2f} (target <= 0.40)")
     print(f"  cancellation in that race: {cancel:.3f} s (losers were still waiting on the model)")
-    print(
-        f"winner's green to losers' containers gone, losers in gates: {cancel_with_losers_in_gates():.3f} s"
-    )
+    gone = cancel_with_losers_in_gates()
+    print(f"winner's green to the losers' containers gone (losers in gates): {gone:.3f} s")
     with tempfile.TemporaryDirectory() as scratch:
         deep = worktree_cost(make_repo(Path(scratch) / "deep", 5000, 2000))
         flat = worktree_cost(make_repo(Path(scratch) / "flat", 5000, 1))
