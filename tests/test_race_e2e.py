@@ -169,6 +169,13 @@ def test_gc_beside_a_live_run_and_a_second_run_leave_it_alone_and_sigterm_cleans
         assert not any(item.name in {c[:12] for c in before} for item in report.removed)
         assert not any(item.kind == "worktree" for item in report.removed)
         assert set(_owned_by(docker_client, run.pid)) >= before
+        status = subprocess.run(
+            [sys.executable, "-m", "tdd_sandbox", "status", "--repo", str(repo), "--json"],
+            capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+        info = json.loads(status.stdout)
+        assert info["state"] == "running"
+        assert info["attempts"].count("running") == 3
         second = subprocess.run(
             [sys.executable, "-m", "tdd_sandbox", "run", str(KATAS / "fizzbuzz" / "kata.md"),
              "--repo", str(repo), "--replay", str(KATAS / "fizzbuzz" / "demo" / "python.jsonl")],

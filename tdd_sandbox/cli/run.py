@@ -36,6 +36,9 @@ EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6}
     "--cycles", "--steps", type=click.IntRange(1, 500), help="Most red-green-refactor cycles."
 )
 @click.option("--parallel", type=click.IntRange(1, 16), help="Implementer attempts raced at once.")
+@click.option(
+    "--parallel-refactor", type=click.IntRange(1, 16), help="Refactorer attempts raced at once."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of a table.")
 @click.option(
     "--record",
@@ -54,6 +57,7 @@ def run(
     language: str | None,
     cycles: int | None,
     parallel: int | None,
+    parallel_refactor: int | None,
     as_json: bool,
     record: Path | None,
     replay: Path | None,
@@ -66,7 +70,12 @@ def run(
     2 bad usage; 3 missing prerequisite.
     """
     config = config or _repo_config(repo)
-    overrides = {"language": language, "cycles": cycles, "parallel": parallel}
+    overrides = {
+        "language": language,
+        "cycles": cycles,
+        "parallel": parallel,
+        "parallel_refactor": parallel_refactor,
+    }
     settings = load_settings(config, overrides)
     console = Console(stderr=as_json)
     with RunView(console) as view:
