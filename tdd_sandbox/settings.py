@@ -236,6 +236,28 @@ class Price(Section):
     output_per_mtok: float = Field(ge=0)
 
 
+class BenchSettings(Section):
+    """Named model entries for `tdd-sandbox bench --models NAME,...`."""
+
+    models: dict[str, str | dict[str, str]] = Field(default_factory=dict)
+    """Each entry: one `provider:model` for every role, or one per role
+    (`{tester: ..., implementer: ..., refactorer: ...}`)."""
+
+    @field_validator("models")
+    @classmethod
+    def _check_models(
+        cls, value: dict[str, str | dict[str, str]]
+    ) -> dict[str, str | dict[str, str]]:
+        for name, entry in value.items():
+            roles = entry if isinstance(entry, dict) else {"all": entry}
+            unknown = set(roles) - {"all", "tester", "implementer", "refactorer"}
+            if unknown:
+                raise ValueError(f"bench model {name!r}: unknown roles {sorted(unknown)}")
+            for model in roles.values():
+                split_model(model)
+        return value
+
+
 class Settings(BaseSettings):
     """Root of the configuration."""
 
@@ -263,6 +285,7 @@ class Settings(BaseSettings):
     commit: CommitSettings = CommitSettings()
     pricing: dict[str, Price] = Field(default_factory=dict)
     """Prices by `provider:model`, for the cost figures."""
+    bench: BenchSettings = BenchSettings()
     sandbox: SandboxSettings = SandboxSettings()
     images: ImageSettings = ImageSettings()
     gates: dict[str, GateOverride] = Field(default_factory=dict)

@@ -13,6 +13,7 @@ from types import FrameType
 import click
 
 from tdd_sandbox import __version__
+from tdd_sandbox.cli.bench import bench, score
 from tdd_sandbox.cli.doctor import doctor
 from tdd_sandbox.cli.gates import gates
 from tdd_sandbox.cli.gc import gc
@@ -40,6 +41,8 @@ cli.add_command(run)
 cli.add_command(step)
 cli.add_command(init)
 cli.add_command(status)
+cli.add_command(bench)
+cli.add_command(score)
 cli.add_command(gates)
 cli.add_command(doctor)
 cli.add_command(gc)

@@ -1,0 +1,128 @@
+"""Planning a bench: the jobs, which models they use, and a deterministic shard of them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.settings import BenchSettings, split_model
+
+ROLES = ("tester", "implementer", "refactorer")
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """A contestant: a name and the model each role uses."""
+
+    name: str
+    roles: tuple[tuple[str, str], ...]
+    """(role, `provider:model`) for the three roles."""
+
+    def model_for(self, role: str) -> str:
+        """The model of `role`."""
+        return dict(self.roles)[role]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One (model, kata, language, repeat): its own repo, run and score."""
+
+    model: ModelEntry
+    kata: Path
+    """The kata's folder (`kata.md` and `acceptance/` inside)."""
+    language: str
+    repeat: int
+
+    @property
+    def id(self) -> str:
+        """A stable, file-name-safe identifier."""
+        model = re.sub(r"[^A-Za-z0-9._-]+", "-", self.model.name).strip("-")
+        return f"{model}__{self.kata.name}__{self.language}__r{self.repeat}"
+
+
+def resolve_models(names: list[str], bench: BenchSettings) -> list[ModelEntry]:
+    """Each `--models` item: a `bench.models` entry name or a plain `provider:model`.
+
+    Raises:
+        UsageError: neither.
+    """
+    entries = []
+    for name in names:
+        entry = bench.models.get(name)
+        if entry is None:
+            try:
+                split_model(name)
+            except ValueError:
+                known = ", ".join(sorted(bench.models)) or "none configured"
+                raise UsageError(
+                    f"--models: {name!r} is neither provider:model nor a bench.models entry "
+                    f"({known})"
+                ) from None
+            entry = name
+        if isinstance(entry, str):
+            roles = tuple((role, entry) for role in ROLES)
+        else:
+            default = entry.get("all")
+            roles = tuple((role, entry.get(role) or default or "") for role in ROLES)
+            missing = [role for role, model in roles if not model]
+            if missing:
+                raise UsageError(f"bench.models.{name}: no model for {', '.join(missing)}")
+        entries.append(ModelEntry(name, roles))
+    return entries
+
+
+def find_katas(path: Path) -> list[Path]:
+    """Kata folders: `path` itself if it holds a kata.md, else its sub-folders that do.
+
+    Raises:
+        UsageError: none found.
+    """
+    if (path / "kata.md").is_file():
+        return [path]
+    found = sorted(p.parent for p in path.glob("*/kata.md")) if path.is_dir() else []
+    if not found:
+        raise UsageError(f"no kata found in {path}: pass a folder of <slug>/kata.md")
+    return found
+
+
+def plan_jobs(
+    models: list[ModelEntry], katas: list[Path], languages: list[str], repeats: int
+) -> list[Job]:
+    """Every combination, sorted by id (so that shards and reports are deterministic).
+
+    Raises:
+        UsageError: an unknown language, or a kata without a suite for a language.
+    """
+    for language in languages:
+        get_language(language)
+        for kata in katas:
+            if not (kata / "acceptance" / language).is_dir():
+                raise UsageError(f"kata {kata.name} has no acceptance suite for {language}")
+    jobs = [
+        Job(model, kata, language, repeat)
+        for model in models
+        for kata in katas
+        for language in languages
+        for repeat in range(1, repeats + 1)
+    ]
+    return sorted(jobs, key=lambda job: job.id)
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`i/n` -> (i, n), 1 <= i <= n.
+
+    Raises:
+        UsageError: not of that form.
+    """
+    match = re.fullmatch(r"(\d+)/(\d+)", text.strip())
+    if match is None or not 1 <= int(match.group(1)) <= int(match.group(2)):
+        raise UsageError(f"--shard {text!r}: write i/n with 1 <= i <= n, e.g. 2/4")
+    return int(match.group(1)), int(match.group(2))
+
+
+def shard(jobs: list[Job], index: int, count: int) -> list[Job]:
+    """The deterministic slice `index` of `count` (round robin over the sorted jobs)."""
+    return [job for position, job in enumerate(jobs) if position % count == index - 1]

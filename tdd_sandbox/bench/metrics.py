@@ -1,0 +1,67 @@
+"""What a job measured, read back from its run's records, and per-model aggregates."""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+# Two-sided 95% Student t quantiles by degrees of freedom; past 30 the normal's 1.96.
+_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+        2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]  # fmt: skip
+TAMPER_MARKS = ("may not change test files", "test-runner configuration", "tester may only")
+
+
+def run_metrics(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
+    """Counts and times of one run, from its `log.jsonl` and summary."""
+    events = []
+    for line in (run_dir / "log.jsonl").read_text(encoding="utf-8").splitlines():
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            continue
+    kinds = Counter(event["event"] for event in events)
+    rejections = [str(e.get("error", "")) for e in events if e["event"] == "rejected"]
+    wins = Counter(
+        str(int(e["winner"]) + 1)
+        for e in events
+        if e["event"] == "race" and e.get("winner") is not None
+    )
+    attempts = Counter(str(e["phase"]) for e in events if e["event"] == "attempt")
+    usage: dict[str, Any] = summary.get("usage", {})
+    return {
+        "cycles": summary.get("cycles", 0),
+        "green_commits": len(summary.get("commits", [])),
+        "red_events": kinds["red"],
+        "overshoot_events": sum("overshoot" in r for r in rejections),
+        "tamper_events": sum(any(mark in r for mark in TAMPER_MARKS) for r in rejections),
+        "rejected_attempts": len(rejections),
+        "attempts": dict(sorted(attempts.items())),
+        "race_wins_by_attempt": dict(sorted(wins.items())),
+        "wall_time_s": round(float(summary.get("wall_time_s", 0.0)), 3),
+        "model_time_s": round(sum(float(u.get("model_time_s", 0)) for u in usage.values()), 3),
+        "gate_time_s": round(
+            sum(float(e.get("seconds", 0)) for e in events if e["event"] == "gates"), 3
+        ),
+        "tokens": {
+            role: int(u.get("prompt_tokens", 0)) + int(u.get("completion_tokens", 0))
+            for role, u in usage.items()
+        },
+        "cost": {role: round(float(u.get("cost", 0.0)), 6) for role, u in usage.items()},
+    }
+
+
+def mean_ci(values: list[float]) -> tuple[float | None, float | None]:
+    """Mean and the half-width of its 95% confidence interval (None when undefined)."""
+    if not values:
+        return None, None
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, None
+    df = len(values) - 1
+    t = _T95[df - 1] if df <= len(_T95) else 1.96
+    return mean, t * statistics.stdev(values) / math.sqrt(len(values))

@@ -1,0 +1,86 @@
+"""The bench as a pipeline of small steps: plan, shard, prepare images, run, report."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tdd_sandbox.bench.acceptance import Score, acceptance_files, score_files
+from tdd_sandbox.bench.jobs import find_katas, plan_jobs, resolve_models, shard
+from tdd_sandbox.bench.report import write_reports
+from tdd_sandbox.bench.runner import JobOptions, capacity, run_jobs
+from tdd_sandbox.images.builder import Progress, ensure_image, quiet
+from tdd_sandbox.journal import write_atomic
+from tdd_sandbox.languages import detect_language, get_language
+from tdd_sandbox.repo.hardened import HardenedRepo
+from tdd_sandbox.repo.history import head_files
+from tdd_sandbox.runtime import Runtime
+from tdd_sandbox.sandbox.docker import connect
+from tdd_sandbox.settings import Settings
+
+
+@dataclass(frozen=True)
+class BenchOptions:
+    """What `tdd-sandbox bench` was asked for."""
+
+    models: list[str]
+    katas: Path
+    languages: list[str]
+    repeats: int
+    out: Path
+    jobs: int = 1
+    resume: bool = False
+    shard: tuple[int, int] | None = None
+    record: bool = False
+    replay: Path | None = None
+
+
+def run_bench(
+    options: BenchOptions, settings: Settings, progress: Progress = quiet
+) -> dict[str, Any]:
+    """Run (or resume) a bench and write its reports; returns the summary.
+
+    Raises:
+        UsageError: bad models, katas, languages or shard.
+        PrerequisiteError: Docker or an image is not usable.
+    """
+    models = resolve_models(options.models, settings.bench)
+    jobs = plan_jobs(models, find_katas(options.katas), options.languages, options.repeats)
+    if options.shard is not None:
+        jobs = shard(jobs, *options.shard)
+    options.out.mkdir(parents=True, exist_ok=True)
+    write_atomic(options.out / "plan.json", json.dumps([job.id for job in jobs], indent=2))
+    client = connect()
+    for language in options.languages:  # built once here, not by racing jobs
+        ensure_image(client, language, settings.images, progress)
+    workers = capacity(settings, options.jobs)
+    results = run_jobs(
+        jobs,
+        settings,
+        JobOptions(options.out, record=options.record, replay=options.replay),
+        workers=workers,
+        resume=options.resume,
+        progress=progress,
+    )
+    return write_reports(options.out, results)
+
+
+def score_repo(kata: Path, repo_dir: Path, settings: Settings, language: str | None) -> Score:
+    """The acceptance score of a repository's HEAD (`tdd-sandbox score`).
+
+    Raises:
+        UsageError: no such kata, suite or repository.
+    """
+    kata_dir = kata.parent if kata.name == "kata.md" else kata
+    repo = HardenedRepo(repo_dir)
+    try:
+        files = head_files(repo)
+    finally:
+        repo.close()
+    chosen = language or settings.language
+    plugin = get_language(chosen) if chosen else detect_language(files)
+    suite = acceptance_files(kata_dir, plugin)
+    with Runtime(settings) as runtime:
+        return score_files(runtime, plugin, files, suite)

@@ -1,0 +1,161 @@
+"""Running bench jobs: each in its own repo, in parallel up to what the machine holds.
+
+A job lost to infrastructure (Docker, an endpoint down or rate-limited past its retries, a
+missing transcript) is recorded as `infrastructure`, never as a model failure, and is run
+again by `--resume`; a harness bug in one job is recorded as `harness_error` and never stops
+the others.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tdd_sandbox.bench.acceptance import acceptance_files, score_files
+from tdd_sandbox.bench.jobs import Job
+from tdd_sandbox.bench.metrics import run_metrics
+from tdd_sandbox.errors import ImageBuildError, PrerequisiteError, SandboxUnavailable
+from tdd_sandbox.journal import write_atomic
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.llm.chat import InfrastructureError
+from tdd_sandbox.repo.hardened import HardenedRepo
+from tdd_sandbox.repo.history import head_files
+from tdd_sandbox.runtime import Runtime
+from tdd_sandbox.session import run_kata
+from tdd_sandbox.settings import RolesSettings, Settings, parse_memory
+
+INFRASTRUCTURE = "infrastructure"
+HARNESS_ERROR = "harness_error"
+RERUN = frozenset({INFRASTRUCTURE, HARNESS_ERROR})
+INFRA_ERRORS = (InfrastructureError, SandboxUnavailable, PrerequisiteError, ImageBuildError)
+
+
+@dataclass(frozen=True)
+class JobOptions:
+    """How every job of a bench runs."""
+
+    out: Path
+    record: bool = False
+    replay: Path | None = None
+    """A previous bench's output folder whose per-job transcripts answer instead of models."""
+
+
+def job_settings(settings: Settings, job: Job) -> Settings:
+    """The run settings of one job: its models, its language."""
+    roles = {
+        role: getattr(settings.roles, role).model_copy(update={"model": job.model.model_for(role)})
+        for role in ("tester", "implementer", "refactorer")
+    }
+    return settings.model_copy(update={"roles": RolesSettings(**roles), "language": job.language})
+
+
+def run_job(job: Job, settings: Settings, options: JobOptions) -> dict[str, Any]:
+    """Run, score and record one job; never raises for what happens inside it."""
+    job_dir = options.out / "jobs" / job.id
+    repo = job_dir / "repo"
+    shutil.rmtree(repo, ignore_errors=True)  # a previous, unfinished try starts over
+    job_dir.mkdir(parents=True, exist_ok=True)
+    base = {
+        "id": job.id, "model": job.model.name, "models": dict(job.model.roles),
+        "kata": job.kata.name, "language": job.language, "repeat": job.repeat,
+    }  # fmt: skip
+    result: dict[str, Any]
+    try:
+        result = {**base, **_run_and_score(job, job_settings(settings, job), options, job_dir)}
+    except INFRA_ERRORS as exc:
+        result = {**base, "status": INFRASTRUCTURE, "reason": str(exc)[:500]}
+    except Exception as exc:  # noqa: BLE001 - one job's bug must not end the bench
+        result = {**base, "status": HARNESS_ERROR, "reason": f"{type(exc).__name__}: {exc}"[:500]}
+    result.setdefault("acceptance_pass_rate", None)
+    write_atomic(job_dir / "result.json", json.dumps(result, indent=2, sort_keys=True))
+    return result
+
+
+def _run_and_score(
+    job: Job, settings: Settings, options: JobOptions, job_dir: Path
+) -> dict[str, Any]:
+    replay = None
+    if options.replay is not None:
+        replay = options.replay / "jobs" / job.id / "transcript.jsonl"
+        if not replay.is_file():
+            raise InfrastructureError(f"no recorded transcript for {job.id} in {options.replay}")
+    record = job_dir / "transcript.jsonl" if options.record else None
+    summary = run_kata(
+        job.kata / "kata.md", settings, repo_dir=job_dir / "repo", record=record, replay=replay
+    )
+    if summary.status == "error":
+        raise InfrastructureError(summary.reason)
+    summary_doc = summary.to_json()
+    metrics = run_metrics(job_dir / "repo" / ".tdd" / "runs" / summary.run_id, summary_doc)
+    language = get_language(job.language)
+    suite = acceptance_files(job.kata, language)
+    repo = HardenedRepo(job_dir / "repo")
+    try:
+        files = head_files(repo)
+    finally:
+        repo.close()
+    with Runtime(settings, run_id=f"{summary.run_id}-score") as runtime:
+        score = score_files(runtime, language, files, suite)
+    return {
+        "status": summary.status,
+        "reason": summary.reason,
+        "acceptance_pass_rate": round(score.rate, 4),
+        "acceptance": {"passed": score.passed, "total": score.total},
+        **metrics,
+    }
+
+
+def capacity(settings: Settings, requested: int) -> int:
+    """Jobs the machine holds at once: memory for every container a job may run (racing
+    attempts, the warm pool, the scorer) and two jobs per core, whichever is smaller."""
+    per_container = parse_memory(settings.sandbox.memory)
+    containers = max(settings.parallel, settings.parallel_refactor) + settings.sandbox.warm + 1
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    by_memory = int(total * 0.75) // (per_container * containers)
+    by_cpu = 2 * (os.cpu_count() or 1)
+    return max(1, min(requested, by_memory, by_cpu))
+
+
+def run_jobs(
+    jobs: list[Job],
+    settings: Settings,
+    options: JobOptions,
+    *,
+    workers: int,
+    resume: bool,
+    progress: Callable[[str], None],
+) -> list[dict[str, Any]]:
+    """Every job, `workers` at a time; finished ones are reused when resuming."""
+    results: dict[str, dict[str, Any]] = {}
+    todo = []
+    for job in jobs:
+        done = options.out / "jobs" / job.id / "result.json"
+        if resume and done.is_file():
+            previous: dict[str, Any] = json.loads(done.read_text(encoding="utf-8"))
+            if previous.get("status") not in RERUN:
+                results[job.id] = previous
+                continue
+        todo.append(job)
+    progress(f"{len(todo)} jobs to run, {len(results)} reused, {workers} at a time")
+    started = time.monotonic()
+
+    def one(job: Job) -> dict[str, Any]:
+        result = run_job(job, settings, options)
+        rate = result.get("acceptance_pass_rate")
+        shown = "-" if rate is None else f"{rate:.0%}"
+        progress(
+            f"{job.id}: {result['status']} (acceptance {shown}, {time.monotonic() - started:.0f}s)"
+        )
+        return result
+
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tdd-bench") as pool:
+        for result in pool.map(one, todo):
+            results[result["id"]] = result
+    return [results[job.id] for job in jobs]

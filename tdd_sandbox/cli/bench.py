@@ -1,0 +1,132 @@
+"""`tdd-sandbox bench`, `bench merge` and `score`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from tdd_sandbox.bench.jobs import parse_shard
+from tdd_sandbox.bench.pipeline import BenchOptions, run_bench, score_repo
+from tdd_sandbox.bench.report import leaderboard, merge
+from tdd_sandbox.cli.options import config_option, default_config, progress
+from tdd_sandbox.settings import load_settings
+
+
+def _split(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+@click.group(invoke_without_command=True)
+@click.option(
+    "--models", help="Comma-separated provider:model strings or bench.models entry names."
+)
+@click.option(
+    "--katas",
+    type=click.Path(path_type=Path),
+    default=Path("katas"),
+    show_default=True,
+    help="A kata folder, or a folder of them.",
+)
+@click.option("--languages", default="python", show_default=True, help="Comma-separated languages.")
+@click.option("--repeats", type=click.IntRange(1, 100), default=1, show_default=True)
+@click.option(
+    "--parallel", type=click.IntRange(1, 16), help="Implementer attempts raced per cycle."
+)
+@click.option("--cycles", type=click.IntRange(1, 500), help="Most cycles per job.")
+@click.option(
+    "--jobs",
+    "jobs",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Jobs at once (bounded by what the machine holds).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("bench-out"),
+    show_default=True,
+)
+@click.option("--resume", is_flag=True, help="Skip jobs that already finished in --out.")
+@click.option("--shard", help="Run only slice i of n (e.g. 2/4).")
+@click.option("--record", is_flag=True, help="Keep every job's model exchanges for --replay.")
+@click.option(
+    "--replay",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A recorded bench's --out: answer from its transcripts.",
+)
+@config_option
+@click.pass_context
+def bench(
+    ctx: click.Context,
+    models: str | None,
+    katas: Path,
+    languages: str,
+    repeats: int,
+    parallel: int | None,
+    cycles: int | None,
+    jobs: int,
+    out: Path,
+    resume: bool,
+    shard: str | None,
+    record: bool,
+    replay: Path | None,
+    config: Path | None,
+) -> int:
+    """Benchmark models across katas, scored by hidden acceptance tests.
+
+    Every (model, kata, language, repeat) is an independent job with its own repository.
+    Reports land in --out: results.jsonl, summary.json, leaderboard.md, junit.xml,
+    charts/*.png and report.html.
+    """
+    if ctx.invoked_subcommand is not None:
+        return 0
+    if not models:
+        raise click.UsageError("--models is required (e.g. --models openai:gpt-4.1-mini)")
+    settings = load_settings(
+        default_config(config, Path.cwd()), {"parallel": parallel, "cycles": cycles}
+    )
+    options = BenchOptions(
+        models=_split(models), katas=katas, languages=_split(languages), repeats=repeats,
+        out=out, jobs=jobs, resume=resume, shard=parse_shard(shard) if shard else None,
+        record=record, replay=replay,
+    )  # fmt: skip
+    summary = run_bench(options, settings, progress)
+    click.echo(leaderboard(summary))
+    click.echo(f"reports in {out}")
+    return 0
+
+
+@bench.command("merge")
+@click.argument(
+    "folders", nargs=-1, required=True, type=click.Path(file_okay=False, path_type=Path)
+)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True)
+def merge_command(folders: tuple[Path, ...], out: Path) -> int:
+    """Combine the outputs of sharded benches into one report."""
+    summary = merge(list(folders), out)
+    click.echo(leaderboard(summary))
+    return 0
+
+
+@click.command()
+@click.argument("kata", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--repo", type=click.Path(file_okay=False, path_type=Path), default=".", show_default=True
+)
+@click.option("--language", "-l", help="python or rust (default: detected).")
+@click.option("--json", "as_json", is_flag=True)
+@config_option
+def score(kata: Path, repo: Path, language: str | None, as_json: bool, config: Path | None) -> int:
+    """Run KATA's hidden acceptance suite against the repository's HEAD."""
+    settings = load_settings(default_config(config, repo))
+    result = score_repo(kata, repo, settings, language)
+    if as_json:
+        click.echo(
+            json.dumps({"passed": result.passed, "total": result.total, "rate": result.rate})
+        )
+    else:
+        click.echo(f"acceptance: {result.passed}/{result.total} ({result.rate:.0%})")
+    return 0

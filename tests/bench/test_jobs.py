@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tdd_sandbox.bench.jobs import find_katas, parse_shard, plan_jobs, resolve_models, shard
+from tdd_sandbox.bench.metrics import mean_ci
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.settings import BenchSettings
+
+KATAS = Path(__file__).resolve().parents[2] / "katas"
+
+
+def test_models_from_strings_and_entries() -> None:
+    bench = BenchSettings(
+        models={
+            "small": "ollama:qwen2.5-coder",
+            "mixed": {"all": "openai:a", "implementer": "deepseek:b"},
+        }
+    )
+    plain, small, mixed = resolve_models(["openai:gpt-4.1-mini", "small", "mixed"], bench)
+    assert plain.model_for("tester") == "openai:gpt-4.1-mini"
+    assert small.model_for("refactorer") == "ollama:qwen2.5-coder"
+    assert mixed.model_for("tester") == "openai:a"
+    assert mixed.model_for("implementer") == "deepseek:b"
+    with pytest.raises(UsageError, match=r"neither provider:model nor a bench\.models entry"):
+        resolve_models(["nonsense"], bench)
+
+
+def test_jobs_are_every_combination_sorted_and_shards_partition_them() -> None:
+    models = resolve_models(["openai:a", "openai:b"], BenchSettings())
+    jobs = plan_jobs(models, find_katas(KATAS), ["python", "rust"], 3)
+    assert len(jobs) == 2 * 4 * 2 * 3
+    assert [job.id for job in jobs] == sorted(job.id for job in jobs)
+    assert len({job.id for job in jobs}) == len(jobs)
+    parts = [shard(jobs, index, 3) for index in (1, 2, 3)]
+    assert sorted(job.id for part in parts for job in part) == [job.id for job in jobs]
+    assert shard(jobs, 2, 3) == shard(list(jobs), 2, 3)  # deterministic
+
+
+@pytest.mark.parametrize("text", ["0/2", "3/2", "1", "a/b", "1/0"])
+def test_bad_shards(text: str) -> None:
+    with pytest.raises(UsageError, match="--shard"):
+        parse_shard(text)
+
+
+def test_katas_must_exist_and_have_suites(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="no kata found"):
+        find_katas(tmp_path)
+    (tmp_path / "k").mkdir()
+    (tmp_path / "k" / "kata.md").write_text("# K\n")
+    with pytest.raises(UsageError, match="no acceptance suite for python"):
+        plan_jobs(
+            resolve_models(["openai:a"], BenchSettings()), find_katas(tmp_path), ["python"], 1
+        )
+
+
+def test_mean_and_confidence_interval() -> None:
+    assert mean_ci([]) == (None, None)
+    assert mean_ci([0.5]) == (0.5, None)
+    mean, half = mean_ci([0.0, 1.0])
+    assert mean == 0.5
+    assert half == pytest.approx(12.706 * 0.7071067811865476 / 1.4142135623730951)

@@ -1,0 +1,70 @@
+"""Reports from hand-made job results: ranking, infrastructure apart, merge = whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from tdd_sandbox.bench.report import merge, summarise, write_reports
+
+
+def _result(
+    model: str, kata: str, repeat: int, rate: float | None, status: str = "completed"
+) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "id": f"{model}__{kata}__python__r{repeat}", "model": model, "kata": kata,
+        "language": "python", "repeat": repeat, "status": status, "acceptance_pass_rate": rate,
+    }  # fmt: skip
+    if status != "infrastructure":
+        result.update(
+            cycles=2, green_commits=3, overshoot_events=1, tamper_events=0, wall_time_s=10.0,
+            model_time_s=6.0, gate_time_s=3.0, tokens={"tester": 100}, cost={"tester": 0.01},
+        )  # fmt: skip
+    return result
+
+
+RESULTS = [
+    _result("good", "a", 1, 1.0),
+    _result("good", "a", 2, 0.8),
+    _result("good", "b", 1, 0.0, status="infrastructure"),
+    _result("bad", "a", 1, 0.2),
+    _result("bad", "a", 2, 0.0, status="stuck"),
+]
+
+
+def test_ranking_and_infrastructure_apart() -> None:
+    summary = summarise(RESULTS)
+    good, bad = summary["models"]
+    assert good["model"] == "good"
+    assert good["acceptance_pass_rate"] == 0.9
+    assert good["scored_jobs"] == 2
+    assert good["infrastructure_failures"] == 1
+    assert good["acceptance_ci95"] is not None
+    assert bad["acceptance_pass_rate"] == 0.1
+    assert bad["completed"] == 1
+
+
+def test_reports_and_junit(tmp_path: Path) -> None:
+    write_reports(tmp_path, RESULTS)
+    for name in ("results.jsonl", "summary.json", "leaderboard.md", "junit.xml", "report.html"):
+        assert (tmp_path / name).is_file(), name
+    assert sorted(p.name for p in (tmp_path / "charts").iterdir()) == [
+        "cost_vs_pass_rate.png", "pass_rate.png", "time_vs_pass_rate.png",
+    ]  # fmt: skip
+    suite = ET.parse(tmp_path / "junit.xml").getroot()
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("5", "3", "1")
+    page = (tmp_path / "report.html").read_text()
+    assert page.count("data:image/png;base64,") == 3
+    assert "| 1 | good | 90% ±" in (tmp_path / "leaderboard.md").read_text()
+
+
+def test_merged_shards_equal_the_whole(tmp_path: Path) -> None:
+    write_reports(tmp_path / "whole", RESULTS)
+    write_reports(tmp_path / "s1", RESULTS[::2])
+    write_reports(tmp_path / "s2", RESULTS[1::2])
+    merge([tmp_path / "s1", tmp_path / "s2"], tmp_path / "merged")
+    for path in sorted((tmp_path / "whole").rglob("*")):
+        if path.is_file():
+            twin = tmp_path / "merged" / path.relative_to(tmp_path / "whole")
+            assert twin.read_bytes() == path.read_bytes(), path.name
