@@ -1,0 +1,92 @@
+"""A bench end to end: scripted models on a real socket, real repos, the real sandbox."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
+from tdd_sandbox.bench.report import merge
+from tdd_sandbox.settings import load_settings
+from tests.helpers.bench_scripts import bench_script
+from tests.helpers.fake_llm import Answer, FakeLLM
+
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
+KATAS = Path(__file__).resolve().parents[2] / "katas"
+NAMES = ["fizzbuzz", "roman-numerals", "string-calculator"]
+VOLATILE = {"wall_time_s", "model_time_s", "gate_time_s", "tokens", "reason"}
+
+
+def _models(*prefixes: str) -> dict[str, dict[str, str]]:
+    return {
+        p: {
+            "tester": f"custom:{p}-tester",
+            "implementer": f"custom:{p}-impl",
+            "refactorer": f"custom:{p}-ref",
+        }
+        for p in prefixes
+    }
+
+
+def _stable(path: Path) -> list[dict[str, Any]]:
+    rows = [json.loads(line) for line in (path / "results.jsonl").read_text().splitlines()]
+    return [{k: v for k, v in row.items() if k not in VOLATILE} for row in rows]
+
+
+def test_bench_ranks_models_resumes_replays_and_merges_shards(tmp_path: Path) -> None:
+    katas = tmp_path / "katas"
+    for name in NAMES:
+        shutil.copytree(KATAS / name, katas / name)
+    script = {
+        **bench_script("good", NAMES, 2, good=True),
+        **bench_script("bad", NAMES, 2, good=False),
+        **{f"down-{r}": [Answer(status=503)] * 50 for r in ("tester", "impl", "ref")},
+    }
+    out = tmp_path / "out"
+    with FakeLLM(script) as fake:
+        settings = load_settings(
+            overrides={
+                "llm": {"base_url": fake.base_url, "max_retries": 1},
+                "bench": {"models": _models("good", "bad", "down")},
+            }
+        )
+        options = BenchOptions(
+            models=["good", "bad", "down"], katas=katas, languages=["python"], repeats=2,
+            out=out, jobs=1, record=True,
+        )  # fmt: skip
+        summary = run_bench(options, settings)
+        asked = len(fake.requests)
+        # Resume: every finished job is reused; only the infrastructure losses run again.
+        run_bench(BenchOptions(**{**options.__dict__, "resume": True}), settings)
+        rerun = [r for r in fake.requests[asked:] if not str(r["model"]).startswith("down")]
+        assert rerun == []
+    good, bad, down = summary["models"]
+    assert (good["model"], bad["model"], down["model"]) == ("good", "bad", "down")
+    assert good["acceptance_pass_rate"] == 1.0
+    assert bad["acceptance_pass_rate"] < 0.5
+    assert good["green_commits"] == 6
+    assert (good["completed"], good["scored_jobs"]) == (6, 6)
+    assert down["infrastructure_failures"] == 6
+    assert down["scored_jobs"] == 0
+    assert down["acceptance_pass_rate"] is None  # lost jobs never count as model failures
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 18
+    for row in rows:
+        assert {"model", "kata", "language", "repeat", "status", "acceptance_pass_rate"} <= set(row)
+    assert "| 1 | good | 100%" in (out / "leaderboard.md").read_text()
+
+    # Replay the recorded runs with no endpoint at all, as two shards, then merge them.
+    replay_settings = load_settings(overrides={"bench": {"models": _models("good", "bad")}})
+    for index in (1, 2):
+        shard = BenchOptions(
+            models=["good", "bad"], katas=katas, languages=["python"], repeats=2,
+            out=tmp_path / f"shard{index}", shard=(index, 2), replay=out,
+        )  # fmt: skip
+        run_bench(shard, replay_settings)
+    merge([tmp_path / "shard1", tmp_path / "shard2"], tmp_path / "merged")
+    scored = [row for row in _stable(out) if not row["model"].startswith("down")]
+    assert _stable(tmp_path / "merged") == scored
