@@ -8,13 +8,22 @@ cd "$(dirname "$0")/.."
 say() { printf '\033[1m» %s\033[0m\n' "$*" >&2; }
 engine_up() { docker info >/dev/null 2>&1; }
 
-if ! command -v docker >/dev/null 2>&1 || ! command -v dockerd >/dev/null 2>&1 \
-  || ! command -v debootstrap >/dev/null 2>&1; then
-  if ! engine_up && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    say "installing docker.io and debootstrap"
+# docker-compose (Debian's, v1) only validates compose.yaml in the tests.
+missing=""
+for tool in dockerd debootstrap docker-compose; do
+  command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
+done
+if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  packages=""
+  case "$missing" in *dockerd*) engine_up || packages="docker.io" ;; esac
+  case "$missing" in *debootstrap*) packages="$packages debootstrap" ;; esac
+  case "$missing" in *docker-compose*) packages="$packages docker-compose" ;; esac
+  if [ -n "$packages" ]; then
+    say "installing$packages"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq docker.io debootstrap >/dev/null
+    # shellcheck disable=SC2086 # a list of package names
+    apt-get install -y -qq $packages >/dev/null
   fi
 fi
 

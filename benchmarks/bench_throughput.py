@@ -1,0 +1,91 @@
+"""Bench throughput: jobs per minute and peak memory at --jobs 1, 2 and 4.
+
+Eight identical FizzBuzz jobs (Python) with an instant scripted model, so the figures are
+the harness and the sandbox alone. Peak memory is sampled twice a second: the machine's
+memory in use (sandboxes included) above what it used before, and this process's peak RSS.
+
+Usage: python benchmarks/bench_throughput.py [--jobs-list 1,2,4] [--count 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tdd_sandbox.bench.pipeline import BenchOptions, run_bench  # noqa: E402
+from tdd_sandbox.settings import load_settings  # noqa: E402
+from tests.helpers.bench_scripts import bench_script  # noqa: E402
+from tests.helpers.fake_llm import FakeLLM  # noqa: E402
+
+
+def used_memory() -> int:
+    """Bytes in use on the machine (total minus available)."""
+    fields = {}
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        name, value = line.split(":", 1)
+        fields[name] = int(value.split()[0]) * 1024
+    return fields["MemTotal"] - fields["MemAvailable"]
+
+
+def measure(jobs: int, count: int) -> tuple[float, int]:
+    """Jobs per minute and the peak extra memory of one bench."""
+    baseline = used_memory()
+    peak = baseline
+    stop = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not stop.wait(0.5):
+            peak = max(peak, used_memory())
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    with (
+        tempfile.TemporaryDirectory() as scratch,
+        FakeLLM(bench_script("fast", ["fizzbuzz"], count, good=True)) as fake,
+    ):
+        katas = Path(scratch) / "katas"
+        shutil.copytree(ROOT / "katas" / "fizzbuzz", katas / "fizzbuzz")
+        roles = {"tester": "tester", "implementer": "impl", "refactorer": "ref"}
+        models = {"fast": {role: f"custom:fast-{short}" for role, short in roles.items()}}
+        settings = load_settings(
+            overrides={"llm": {"base_url": fake.base_url}, "bench": {"models": models}}
+        )
+        options = BenchOptions(
+            models=["fast"], katas=katas, languages=["python"], repeats=count,
+            out=Path(scratch) / "out", jobs=jobs,
+        )  # fmt: skip
+        sampler.start()
+        started = time.perf_counter()
+        summary = run_bench(options, settings)
+        elapsed = time.perf_counter() - started
+        stop.set()
+        sampler.join()
+    assert summary["models"][0]["scored_jobs"] == count, summary
+    return count / (elapsed / 60), peak - baseline
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs-list", default="1,2,4")
+    parser.add_argument("--count", type=int, default=8)
+    args = parser.parse_args()
+    print(f"bench throughput: {args.count} FizzBuzz jobs, instant scripted model")
+    print(f"{'jobs':>5}{'jobs/min':>10}{'peak extra MiB':>16}")
+    for jobs in (int(item) for item in args.jobs_list.split(",")):
+        rate, extra = measure(jobs, args.count)
+        print(f"{jobs:>5}{rate:>10.1f}{extra / 1024**2:>16.0f}")
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"tool process peak RSS: {rss:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

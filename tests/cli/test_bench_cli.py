@@ -1,0 +1,54 @@
+"""`bench`, `bench merge` and `score` through the entry point."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_gates_cli import run_cli
+from tests.helpers.solutions import SOLUTIONS
+
+KATAS = Path(__file__).resolve().parents[2] / "katas"
+
+
+def test_bench_needs_models() -> None:
+    result = run_cli("bench")
+    assert result.returncode == 2
+    assert "--models is required" in result.stderr
+
+
+def test_bench_rejects_an_unknown_model_and_a_bad_shard(tmp_path: Path) -> None:
+    result = run_cli("bench", "--models", "nonsense", "--out", str(tmp_path / "o"))
+    assert result.returncode == 2
+    assert "neither provider:model nor a bench.models entry" in result.stderr
+    result = run_cli(
+        "bench", "--models", "openai:x", "--shard", "3/2", "--out", str(tmp_path / "o")
+    )
+    assert result.returncode == 2
+    assert "--shard" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_merge_of_a_folder_without_results(tmp_path: Path) -> None:
+    result = run_cli("bench", "merge", str(tmp_path), "--out", str(tmp_path / "m"))
+    assert result.returncode == 2
+    assert "holds no results.jsonl" in result.stderr
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_score_a_repository(tmp_path: Path) -> None:
+    repo = tmp_path / "k"
+    assert run_cli("init", str(repo)).returncode == 0
+    path, source = SOLUTIONS[("fizzbuzz", "python")]
+    (repo / path).write_text(source)
+    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
+    subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"],
+        check=True,
+    )
+    result = run_cli("score", str(KATAS / "fizzbuzz"), "--repo", str(repo))
+    assert result.returncode == 0, result.stderr
+    assert "acceptance: 4/4 (100%)" in result.stdout
