@@ -30,7 +30,7 @@ from tdd_sandbox.repo.worktrees import create_worktree, remove_worktree
 from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
-from tdd_sandbox.verdicts import VerdictError
+from tdd_sandbox.verdicts import VerdictError, check_no_test_code
 
 Emit = Callable[..., None]
 
@@ -135,17 +135,19 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
     shop.emit("attempt", cycle=task.cycle, phase=task.phase, attempt=task.wave,
               index=task.index, count=task.count, model=agent.model)  # fmt: skip
 
-    def end(status: AttemptStatus, error: str = "", payload: Any = None) -> AttemptResult:
+    def end(
+        status: AttemptStatus, error: str = "", payload: Any = None, kind: str = ""
+    ) -> AttemptResult:
         if token.cancelled and status is not AttemptStatus.GREEN:
             status, error = AttemptStatus.LOST, "cancelled: another attempt won"
         seconds = time.monotonic() - started
         shop.emit("attempt-end", cycle=task.cycle, phase=task.phase, index=task.index,
                   status=status.value, seconds=round(seconds, 3))  # fmt: skip
         shop.journal.step(task.step, {**record, "status": status.value, "error": error,
-                                      "seconds": round(seconds, 3)})  # fmt: skip
+                                      "kind": kind, "seconds": round(seconds, 3)})  # fmt: skip
         if status in (AttemptStatus.FAILED, AttemptStatus.ERROR) and error != UNCHANGED:
             shop.emit("rejected", cycle=task.cycle, phase=task.phase, attempt=task.wave,
-                      index=task.index, error=error[:300])  # fmt: skip
+                      index=task.index, error=error[:300], kind=kind)  # fmt: skip
         return AttemptResult(task.index, status, agent.model, error, seconds, payload)
 
     worktree = None
@@ -158,11 +160,14 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
         if token.cancelled:
             return end(AttemptStatus.LOST)
         if answer.plan is None:
-            return end(AttemptStatus.FAILED, answer.error or "invalid answer")
+            return end(AttemptStatus.FAILED, answer.error or "invalid answer", kind=answer.kind)
         shop.journal.plan(task.step, answer.plan.plan)
         files = apply_plan(task.start, answer.plan, task.role, shop.language)
         if files == dict(task.start):
-            return end(AttemptStatus.FAILED, UNCHANGED)
+            if task.role is Role.REFACTORER:
+                return end(AttemptStatus.FAILED, UNCHANGED)
+            raise VerdictError("the plan changes nothing: make the failing test pass", "no_change")
+        check_no_test_code(shop.language, task.start, files)
         snapshot = None
         if worktree is not None:
             write_changes(worktree.path, task.head, task.start)
@@ -174,9 +179,9 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
         task.check(files, report)
         return end(AttemptStatus.GREEN, payload=Candidate(files, report, answer.plan))
     except (EditRejected, VerdictError) as exc:
-        return end(AttemptStatus.FAILED, str(exc))
+        return end(AttemptStatus.FAILED, str(exc), kind=exc.kind)
     except InfrastructureError as exc:
-        return end(AttemptStatus.ERROR, str(exc))
+        return end(AttemptStatus.ERROR, str(exc), kind="infrastructure")
     except (SandboxUnavailable, git.exc.GitError, OSError) as exc:
         if token.cancelled:
             return end(AttemptStatus.LOST)

@@ -30,7 +30,13 @@ _ALLOWED_GIT_FILES = {".gitignore"}
 
 
 class EditRejected(TddSandboxError, ValueError):
-    """A plan that may not be applied; the message is fed back to the model."""
+    """A plan that may not be applied; the message is fed back to the model. `kind` is
+    `path` (unsafe path), `permission` (a role touching files it may not: tampering) or
+    `invalid`."""
+
+    def __init__(self, message: str, kind: str = "invalid") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class Role(enum.StrEnum):
@@ -48,22 +54,26 @@ def check_path(path: str) -> str:
         EditRejected: it could leave the repo, reach into `.git`, or is otherwise unsafe.
     """
     if not path or len(path) > MAX_PATH_CHARS:
-        raise EditRejected(f"path {path[:60]!r} is empty or longer than {MAX_PATH_CHARS} chars")
+        raise EditRejected(
+            f"path {path[:60]!r} is empty or longer than {MAX_PATH_CHARS} chars", "path"
+        )
     if any(ord(char) < 32 or char in "\\:\x7f" for char in path):
-        raise EditRejected(f"path {path!r} holds a backslash, colon or control character")
+        raise EditRejected(f"path {path!r} holds a backslash, colon or control character", "path")
     if path.startswith("/"):
-        raise EditRejected(f"path {path!r} is absolute; paths are relative to the repo root")
+        raise EditRejected(
+            f"path {path!r} is absolute; paths are relative to the repo root", "path"
+        )
     parts = path.split("/")
     for part in parts:
         if part in ("", ".", ".."):
-            raise EditRejected(f"path {path!r} has an empty, '.' or '..' component")
+            raise EditRejected(f"path {path!r} has an empty, '.' or '..' component", "path")
         # Windows and macOS fold case and drop trailing dots and spaces: `.GIT`, `.git.`
         # and `git~1` all name the same directory there (CVE-2014-9390).
         folded = part.casefold().rstrip(". ")
         if _RESERVED.match(folded) or (
             folded.startswith(".git") and folded not in _ALLOWED_GIT_FILES
         ):
-            raise EditRejected(f"path {path!r} touches git or harness internals ({part!r})")
+            raise EditRejected(f"path {path!r} touches git or harness internals ({part!r})", "path")
     return path
 
 
@@ -77,13 +87,15 @@ def check_permission(role: Role, path: str, language: Language, *, first_cycle: 
     is_config = language.is_runner_config(path)
     if role is Role.TESTER:
         if not is_test and not (first_cycle and is_config):
-            raise EditRejected(f"the tester may only change test files, not {path}")
+            raise EditRejected(f"the tester may only change test files, not {path}", "permission")
     elif is_test:
-        raise EditRejected(f"the {role} may not change test files ({path})")
+        raise EditRejected(f"the {role} may not change test files ({path})", "permission")
     elif is_config:
         # Runner configuration decides which tests run and how: changing it could hide a
         # failing test as surely as editing the test.
-        raise EditRejected(f"the {role} may not change test-runner configuration ({path})")
+        raise EditRejected(
+            f"the {role} may not change test-runner configuration ({path})", "permission"
+        )
 
 
 def apply_plan(

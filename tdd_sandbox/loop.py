@@ -245,7 +245,9 @@ class Loop:
     ) -> tuple[Red | None, Outcome]:
         """The tester writes one failing test; the harness checks it is really red."""
         outcome = Outcome()
-        error = hint
+        error, kind = hint, ""
+        scaffold = {path: text.encode() for path, text in self.language.scaffold().items()}
+        kata_tests = base.expected - self.language.expected_tests(scaffold)
         for attempt in range(1, self.settings.max_attempts_per_agent + 1):
             outcome.attempts = attempt
             step = f"cycle-{number:03d}-red-{attempt}"
@@ -255,7 +257,12 @@ class Loop:
             )
             record: dict[str, Any] = {"phase": "red", "cycle": number, "attempt": attempt}
             if answer.plan is None:
-                error = answer.error or "invalid answer"
+                error, kind = answer.error or "invalid answer", answer.kind
+            elif answer.plan.done and not kata_tests:
+                error, kind = (
+                    "done before any test of the kata was written: write the first test",
+                    "premature_done",
+                )
             elif answer.plan.done:
                 self.journal.plan(step, answer.plan.plan)
                 self.journal.step(step, {**record, "done": True})
@@ -270,14 +277,16 @@ class Loop:
                     report = self.evaluate(files, RED_GATES)
                     [new_test] = check_red(base, files, report, self.language)
                 except (EditRejected, VerdictError) as exc:
-                    error = str(exc)
+                    error, kind = str(exc), exc.kind
                 else:
                     self.journal.step(step, {**record, "ok": True, "new_test": new_test})
                     self.emit("red", cycle=number, test=new_test, attempts=attempt)
                     output = gate.output_tail if (gate := report.gate(GateKind.TEST)) else ""
                     return Red(files, new_test, output, answer.plan, attempt), outcome
-            self.journal.step(step, {**record, "ok": False, "error": error})
-            self.emit("rejected", cycle=number, phase="red", attempt=attempt, error=error[:300])
+            self.journal.step(step, {**record, "ok": False, "error": error, "kind": kind})
+            self.emit(
+                "rejected", cycle=number, phase="red", attempt=attempt, error=error[:300], kind=kind
+            )
         outcome.error = error
         return None, outcome
 

@@ -173,6 +173,10 @@ class RoleSettings(Section):
     """Overrides `llm.api_key_env` for this role."""
     models: list[str] | None = None
     """Implementer only: several models to race against each other with --parallel."""
+    edit_format: Literal["auto", "json", "whole", "tool"] = "auto"
+    """How the model writes its edits: `json` (the edit-plan schema), `tool` (the schema as
+    function-call arguments), `whole` (path lines and fenced whole files, best for small
+    models), or `auto` (json where the endpoint supports structured output, else whole)."""
 
     @field_validator("model")
     @classmethod

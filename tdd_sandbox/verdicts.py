@@ -16,7 +16,12 @@ from tdd_sandbox.languages.base import NOT_RUN, GateKind, Language, TestOutcome,
 
 
 class VerdictError(ValueError):
-    """A phase's result that the harness refuses; the message is feedback for the model."""
+    """A phase's result that the harness refuses; the message is feedback for the model and
+    `kind` classifies it (overshoot, no_new_test, broken_test, not_green, ...)."""
+
+    def __init__(self, message: str, kind: str = "rejected") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,8 @@ def check_red(
     new = expected - base.expected
     if not new:
         raise VerdictError(
-            "no new test found: add one test function (Python: def test_...; Rust: #[test])"
+            "no new test found: add one test function (Python: def test_...; Rust: #[test])",
+            "no_new_test",
         )
     if len(new) > 1:
         raise VerdictError(
@@ -71,10 +77,14 @@ def check_red(
         )
     lost = base.expected - expected
     if lost:
-        raise VerdictError(f"existing tests were removed or renamed: {', '.join(sorted(lost))}")
+        raise VerdictError(
+            f"existing tests were removed or renamed: {', '.join(sorted(lost))}", "removed_test"
+        )
     fmt = report.gate(GateKind.FORMAT)
     if fmt is not None and not fmt.passed:
-        raise VerdictError(f"the test code is not formatted:\n{fmt.output_tail[-1200:]}")
+        raise VerdictError(
+            f"the test code is not formatted:\n{fmt.output_tail[-1200:]}", "not_formatted"
+        )
     gate = report.gate(GateKind.TEST)
     if gate is None:
         raise VerdictError("the test gate did not run")
@@ -91,7 +101,8 @@ def check_red(
     if passed_new and not failed_new:
         raise VerdictError(
             f"overshoot: the new test {new_id} passed without any implementation change; "
-            "write a test for behaviour the code does not have yet"
+            "write a test for behaviour the code does not have yet",
+            "overshoot",
         )
     # A compile error (Rust) or an import error at collection (Python) stops old tests from
     # running: that is still red. Otherwise every test that passed must still pass.
@@ -102,7 +113,7 @@ def check_red(
     )
     broken = [t for t in sorted(base.passing) if _broke(outcomes.get(t), build_broken=build_broken)]
     if broken:
-        raise VerdictError(f"tests that passed before now fail: {', '.join(broken)}")
+        raise VerdictError(f"tests that passed before now fail: {', '.join(broken)}", "broken_test")
     return new
 
 
@@ -121,7 +132,7 @@ def check_green(expected: frozenset[str], report: GateReport) -> None:
         VerdictError: a gate is not green, or a test did not run and pass.
     """
     if not report.ok:
-        raise VerdictError(f"not green:\n{failing_summary(report)}")
+        raise VerdictError(f"not green:\n{failing_summary(report)}", "not_green")
     passed = passing_ids(report)
     missing = [e for e in sorted(expected) if not any(_matches(p, e) for p in passed)]
     if missing:
@@ -135,8 +146,30 @@ def check_refactor(base: Baseline, report: GateReport) -> None:
         VerdictError: it broke a gate or changed which tests pass.
     """
     if not report.ok:
-        raise VerdictError(f"the refactoring broke a gate:\n{failing_summary(report)}")
+        raise VerdictError(f"the refactoring broke a gate:\n{failing_summary(report)}", "not_green")
     now = passing_ids(report)
     if now != base.passing:
         changed = sorted(now ^ base.passing)
-        raise VerdictError(f"the refactoring changed which tests pass: {', '.join(changed[:10])}")
+        raise VerdictError(
+            f"the refactoring changed which tests pass: {', '.join(changed[:10])}", "changed_tests"
+        )
+
+
+def check_no_test_code(
+    language: Language, before: Mapping[str, bytes], after: Mapping[str, bytes]
+) -> None:
+    """Refuse implementation files that hold tests (small models copy the test file in).
+
+    Raises:
+        VerdictError: a changed non-test file defines a test.
+    """
+    for path, data in after.items():
+        if before.get(path) == data or language.is_test_path(path):
+            continue
+        text = data.decode("utf-8", "replace")
+        if language.defines_tests(path, text):
+            raise VerdictError(
+                f"{path} holds test code: write only the code under test there; the tests "
+                "stay in the test files",
+                "test_in_code",
+            )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -111,7 +112,7 @@ def test_bad_model_output_is_retried_with_feedback(tmp_path: Path) -> None:
     summary, fake = run_scripted(tmp_path / "kata", "python", script)
     assert summary.status == "completed", summary.reason
     tester = [r for r in fake.requests if r["model"] == "tester"]
-    assert "no JSON object" in tester[1]["messages"][1]["content"]
+    assert "no valid JSON object" in tester[1]["messages"][1]["content"]
     assert "EditPlan schema" in tester[2]["messages"][1]["content"]
 
 
@@ -192,3 +193,33 @@ def test_a_stuck_implementer_gets_a_smaller_test_then_the_run_stops_stuck(tmp_pa
     assert "implementer is stuck" in summary.reason
     tester = [r for r in fake.requests if r["model"] == "tester"]
     assert "Write a smaller, simpler test" in tester[1]["messages"][1]["content"]
+
+
+def test_a_test_copied_into_the_implementation_is_refused(tmp_path: Path) -> None:
+    copied = plan(
+        (
+            "fizzbuzz.py",
+            PY_IMPLS[0] + '\n\ndef test_one() -> None:\n    assert fizzbuzz(1) == "1"\n',
+        )
+    )
+    script = _first_cycle(tester=[GOOD_TEST, done()], implementer=[copied, GOOD_IMPL])
+    summary, fake = run_scripted(tmp_path / "kata", "python", script)
+    assert summary.status == "completed", summary.reason
+    implementer = [r for r in fake.requests if r["model"] == "implementer"]
+    assert "holds test code" in implementer[1]["messages"][1]["content"]
+    kinds = [e.get("kind") for e in _events(tmp_path / "kata") if e["event"] == "rejected"]
+    assert kinds == ["test_in_code"]
+
+
+def test_done_before_any_kata_test_is_refused(tmp_path: Path) -> None:
+    script = _first_cycle(tester=[done(), GOOD_TEST, done()], implementer=[GOOD_IMPL])
+    summary, fake = run_scripted(tmp_path / "kata", "python", script)
+    assert summary.status == "completed", summary.reason
+    assert summary.cycles == 1
+    tester = [r for r in fake.requests if r["model"] == "tester"]
+    assert "done before any test of the kata" in tester[1]["messages"][1]["content"]
+
+
+def _events(repo: Path) -> list[dict[str, object]]:
+    logs = sorted((repo / ".tdd" / "runs").glob("*/log.jsonl"))
+    return [json.loads(line) for line in logs[-1].read_text().splitlines()]

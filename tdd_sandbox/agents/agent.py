@@ -8,6 +8,7 @@ from tdd_sandbox.agents.context import Situation, user_prompt
 from tdd_sandbox.agents.prompts import system_prompt
 from tdd_sandbox.edits import Role
 from tdd_sandbox.llm.chat import ChatRequest
+from tdd_sandbox.llm.formats import EditFormat
 from tdd_sandbox.llm.structured import PlanAnswer, PlanAsker
 from tdd_sandbox.llm.usage import UsageLedger
 from tdd_sandbox.settings import split_model
@@ -32,20 +33,22 @@ class Agent:
         Raises:
             InfrastructureError: the endpoint is unusable.
         """
-        request = ChatRequest(
-            role=self.role.value,
-            model=split_model(self.model)[1],
-            messages=[
-                {"role": "system", "content": system_prompt(self.role, situation.language.name)},
-                {
-                    "role": "user",
-                    "content": user_prompt(situation, self.role, budget_chars=self.context_chars),
-                },
-            ],
-            temperature=self.temperature,
-            max_tokens=self.max_tokens,
-            seed=self.seed,
-        )
-        answer = self.asker.ask(request)
+        user = user_prompt(situation, self.role, budget_chars=self.context_chars)
+
+        def build(edit_format: EditFormat) -> ChatRequest:
+            system = system_prompt(self.role, situation.language.name, edit_format)
+            return ChatRequest(
+                role=self.role.value,
+                model=split_model(self.model)[1],
+                messages=[
+                    {"role": "system", "content": system},
+                    {"role": "user", "content": user},
+                ],
+                temperature=self.temperature,
+                max_tokens=self.max_tokens,
+                seed=self.seed,
+            )
+
+        answer = self.asker.ask(build)
         self.ledger.add(self.role.value, self.model, answer.reply)
         return answer

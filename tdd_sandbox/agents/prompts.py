@@ -3,13 +3,7 @@
 from __future__ import annotations
 
 from tdd_sandbox.edits import Role
-
-PROTOCOL = """\
-Answer with ONE JSON object and nothing else:
-{"plan": "<one or two sentences>", "edits": [{"path": "<relative/path>", "action": "upsert", \
-"content": "<the complete new file>"}], "commit_message": "<type>(<scope>): <summary>", \
-"done": false}
-Each upsert replaces the whole file. Paths are relative to the repository root, with '/'."""
+from tdd_sandbox.llm.formats import EditFormat, protocol
 
 LANGUAGE_NOTES = {
     "python": (
@@ -50,7 +44,7 @@ commit_message: "refactor(<scope>): <what improved>".""",
 }
 
 
-def system_prompt(role: Role, language: str) -> str:
-    """The system message for `role` working in `language`."""
+def system_prompt(role: Role, language: str, edit_format: EditFormat = EditFormat.JSON) -> str:
+    """The system message for `role` working in `language`, answering in `edit_format`."""
     note = LANGUAGE_NOTES.get(language, "")
-    return f"{ROLE_RULES[role]}\n\n{note}\n\n{PROTOCOL}"
+    return f"{ROLE_RULES[role]}\n\n{note}\n\n{protocol(edit_format)}"

@@ -17,6 +17,7 @@ from tdd_sandbox.edits import Role
 from tdd_sandbox.llm.chat import ChatBackend
 from tdd_sandbox.llm.client import OpenAIBackend
 from tdd_sandbox.llm.endpoint import resolve_endpoint
+from tdd_sandbox.llm.formats import EditFormat
 from tdd_sandbox.llm.structured import PlanAsker
 from tdd_sandbox.llm.transcript import Recorder, Replayer, TranscriptWriter
 from tdd_sandbox.llm.usage import UsageLedger
@@ -94,7 +95,7 @@ class Team:
             temperature=settings.temperature if temperature is None else temperature,
             max_tokens=self.settings.llm.max_tokens,
             context_chars=self.settings.llm.context_chars,
-            asker=PlanAsker(backend),
+            asker=PlanAsker(backend, EditFormat(settings.edit_format)),
             ledger=self.ledger,
             seed=seed,
         )

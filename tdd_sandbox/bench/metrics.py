@@ -13,7 +13,6 @@ from typing import Any
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
         2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
         2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]  # fmt: skip
-TAMPER_MARKS = ("may not change test files", "test-runner configuration", "tester may only")
 
 
 def run_metrics(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
@@ -25,7 +24,9 @@ def run_metrics(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
         except ValueError:
             continue
     kinds = Counter(event["event"] for event in events)
-    rejections = [str(e.get("error", "")) for e in events if e["event"] == "rejected"]
+    rejections = [e for e in events if e["event"] == "rejected"]
+    # Kinds say what went wrong: truncated, not_json, overshoot, permission (tampering), ...
+    kinds_seen = Counter(str(e.get("kind") or "other") for e in rejections)
     wins = Counter(
         str(int(e["winner"]) + 1)
         for e in events
@@ -37,9 +38,16 @@ def run_metrics(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
         "cycles": summary.get("cycles", 0),
         "green_commits": len(summary.get("commits", [])),
         "red_events": kinds["red"],
-        "overshoot_events": sum("overshoot" in r for r in rejections),
-        "tamper_events": sum(any(mark in r for mark in TAMPER_MARKS) for r in rejections),
+        "overshoot_events": kinds_seen["overshoot"],
+        "tamper_events": kinds_seen["permission"],
         "rejected_attempts": len(rejections),
+        "rejections_by_kind": dict(
+            sorted(
+                Counter(
+                    str(e.get("kind") or "other") for e in events if e["event"] == "rejected"
+                ).items()
+            )
+        ),
         "attempts": dict(sorted(attempts.items())),
         "race_wins_by_attempt": dict(sorted(wins.items())),
         "wall_time_s": round(float(summary.get("wall_time_s", 0.0)), 3),

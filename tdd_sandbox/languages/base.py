@@ -82,6 +82,10 @@ class Language(Protocol):
         """Test ids found by reading the test files (nothing is run)."""
         ...
 
+    def defines_tests(self, path: str, text: str) -> bool:
+        """Whether a (non-test) file defines tests: the sign of a test copied into code."""
+        ...
+
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
         """Per-test outcomes from the test gate's output and results file.
 

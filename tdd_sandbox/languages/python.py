@@ -121,6 +121,26 @@ class Python:
             found.update(_test_ids(path, tree))
         return frozenset(found)
 
+    def defines_tests(self, path: str, text: str) -> bool:
+        """A module that imports pytest or defines a top-level `test_*` function."""
+        if not path.endswith(".py"):
+            return False
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            return False
+        for node in tree.body:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = [alias.name for alias in node.names]
+                module = node.module if isinstance(node, ast.ImportFrom) else None
+                if module == "pytest" or "pytest" in names:
+                    return True
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
+                "test_"
+            ):
+                return True
+        return False
+
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
         """Outcomes from pytest's JUnit XML (xunit1, which carries the file of each test)."""
         if report is None:

@@ -99,6 +99,11 @@ class Rust:
             found.update(f"{pure.stem}::{name}" for name in _test_names(text))
         return frozenset(found)
 
+    def defines_tests(self, path: str, text: str) -> bool:
+        """A source file with a `#[test]`: in these katas tests live in `tests/`."""
+        code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.DOTALL)
+        return path.endswith(".rs") and "#[test]" in code
+
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
         """Outcomes from libtest's lines, each prefixed by its binary; checked against the
         per-binary summaries so that a line printed by a test itself cannot add a pass."""

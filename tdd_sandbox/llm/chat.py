@@ -19,7 +19,7 @@ class InfrastructureError(TddSandboxError, ConnectionError):
 
 
 class FormatUnsupported(TddSandboxError):
-    """The endpoint refused the requested `response_format`; the caller falls back."""
+    """The endpoint refused the requested `response_format` or tools; the caller falls back."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,9 @@ class ChatRequest:
     max_tokens: int
     response_format: dict[str, Any] | None = None
     seed: int | None = None
+    tools: list[dict[str, Any]] | None = None
+    """Function-calling tools (the `tool` edit format)."""
+    tool_choice: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,8 @@ class ChatReply:
     completion_tokens: int = 0
     finish_reason: str = "stop"
     duration_s: float = 0.0
+    tool_arguments: str | None = None
+    """The arguments of the first tool call, when the model answered with one."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 

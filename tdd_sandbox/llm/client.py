@@ -98,7 +98,12 @@ class OpenAIBackend:
             ) from None
         choice = response.choices[0] if response.choices else None
         usage = response.usage
+        calls = (choice.message.tool_calls or []) if choice is not None else []
+        arguments = next(
+            (call.function.arguments for call in calls if getattr(call, "function", None)), None
+        )
         return ChatReply(
+            tool_arguments=arguments,
             text=(choice.message.content or "") if choice is not None else "",
             prompt_tokens=usage.prompt_tokens if usage else 0,
             completion_tokens=usage.completion_tokens if usage else 0,
@@ -112,6 +117,10 @@ class OpenAIBackend:
             extra["response_format"] = request.response_format
         if request.seed is not None:
             extra["seed"] = request.seed
+        if request.tools is not None:
+            extra["tools"] = request.tools
+            if request.tool_choice is not None:
+                extra["tool_choice"] = request.tool_choice
         return self._client.chat.completions.create(
             model=request.model,
             messages=request.messages,  # type: ignore[arg-type]
@@ -123,9 +132,10 @@ class OpenAIBackend:
     def _classify(self, exc: openai.APIStatusError, request: ChatRequest) -> Exception:
         status = exc.status_code
         where = self.endpoint.base_url
-        if status in (400, 422) and request.response_format is not None:
+        if status in (400, 422) and (request.response_format or request.tools) is not None:
             body = str(exc.message).lower()
-            if any(word in body for word in ("response_format", "json_schema", "json_object")):
+            words = ("response_format", "json_schema", "json_object", "tool", "function")
+            if any(word in body for word in words):
                 return FormatUnsupported(f"{where} does not support this response_format")
         if status in (401, 403):
             return InfrastructureError(

@@ -1,34 +1,38 @@
-"""Getting a valid edit plan out of a model.
+"""Getting a valid edit plan out of a model, in the role's edit format.
 
-The request asks for `response_format` `json_schema` (strict) first; an endpoint that refuses
-it is asked for `json_object`, then for plain text, and the mode that worked is remembered.
-Whatever comes back is parsed leniently (code fences, prose around the object) and then
-validated strictly; what still fails is a `PlanError` whose message goes back to the model.
+In the JSON format the request asks for `response_format` `json_schema` (strict) first; an
+endpoint that refuses it is asked for `json_object`, then for plain text, and the mode that
+worked is remembered. The tool format falls back to JSON where function calling is refused;
+`auto` ends in the whole-file format where no structured output is supported. Whatever comes
+back is parsed leniently and validated strictly; what still fails is a `PlanError` whose
+message goes back to the model.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pydantic import ValidationError
-
-from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.llm.chat import ChatBackend, ChatReply, ChatRequest, FormatUnsupported
+from tdd_sandbox.llm.formats import (
+    TOOL_NAME,
+    EditFormat,
+    PlanError,
+    parse_json,
+    parse_whole,
+    tool_spec,
+)
 from tdd_sandbox.protocol import EditPlan, edit_plan_schema
+
+__all__ = ["PlanAnswer", "PlanAsker", "PlanError", "parse_plan", "response_format"]
 
 MODES = ("json_schema", "json_object", "text")
 
 
-class PlanError(TddSandboxError, ValueError):
-    """A model answer that is not a valid edit plan. The message is feedback for the model."""
-
-
 def response_format(mode: str) -> dict[str, Any] | None:
-    """The `response_format` of a mode."""
+    """The `response_format` of a JSON mode."""
     if mode == "json_schema":
         return {
             "type": "json_schema",
@@ -39,53 +43,13 @@ def response_format(mode: str) -> dict[str, Any] | None:
     return None
 
 
-def first_json_object(text: str) -> Any:
-    """The first JSON object in `text` (fences and prose around it are ignored).
-
-    Raises:
-        PlanError: there is none.
-    """
-    stripped = text.strip()
-    try:
-        return json.loads(stripped)
-    except ValueError:
-        pass
-    decoder = json.JSONDecoder()
-    for match in re.finditer(r"\{", text):
-        try:
-            value, _ = decoder.raw_decode(text, match.start())
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            return value
-    raise PlanError("the answer holds no JSON object; answer with one EditPlan JSON object only")
-
-
 def parse_plan(reply: ChatReply) -> EditPlan:
-    """Validate a reply as an edit plan.
+    """Validate a JSON reply as an edit plan (see `formats.parse_json`).
 
     Raises:
-        PlanError: it is cut off, not JSON, or not an EditPlan; the message says which part.
+        PlanError: it is cut off, not JSON, or not an EditPlan.
     """
-    if not reply.text.strip():
-        raise PlanError("the answer was empty; answer with one EditPlan JSON object")
-    try:
-        data = first_json_object(reply.text)
-    except PlanError:
-        if reply.finish_reason == "length":
-            raise PlanError(
-                "the answer was cut off at the token limit before the JSON ended; "
-                "send fewer or shorter files"
-            ) from None
-        raise
-    try:
-        return EditPlan.model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in error['loc']) or '(root)'}: {error['msg']}"
-            for error in exc.errors()[:5]
-        )
-        raise PlanError(f"the JSON does not match the EditPlan schema: {problems}") from None
+    return parse_json(reply)
 
 
 @dataclass(frozen=True)
@@ -96,42 +60,77 @@ class PlanAnswer:
     plan: EditPlan | None
     error: str | None
     mode: str
+    kind: str = ""
+    """What kind of failure `error` is (truncated, not_json, schema, repetition, ...)."""
+
+
+RequestBuilder = Callable[[EditFormat], ChatRequest]
 
 
 class PlanAsker:
-    """Asks one backend for edit plans, falling back through the structured-output modes."""
+    """Asks one backend for edit plans in a role's edit format, falling back when the
+    endpoint refuses what the format needs, and remembering what worked."""
 
-    def __init__(self, backend: ChatBackend) -> None:
+    def __init__(self, backend: ChatBackend, edit_format: EditFormat = EditFormat.JSON) -> None:
         self.backend = backend
+        self.configured = edit_format
+        self._format = EditFormat.JSON if edit_format is EditFormat.AUTO else edit_format
         self._mode = 0
         self._lock = threading.Lock()
 
     @property
     def mode(self) -> str:
-        """The structured-output mode in use."""
-        return MODES[self._mode]
+        """The structured-output mode in use (a JSON mode, `tool` or `whole`)."""
+        if self._format is EditFormat.JSON:
+            return MODES[self._mode]
+        return self._format.value
 
-    def ask(self, request: ChatRequest) -> PlanAnswer:
-        """One request, with format fallback; a parse failure is data, not an exception.
+    @property
+    def edit_format(self) -> EditFormat:
+        """The format the next request is written in."""
+        return self._format
+
+    def _downgrade(self) -> bool:
+        with self._lock:
+            if self._format is EditFormat.TOOL:
+                self._format = EditFormat.JSON
+            elif self._format is EditFormat.JSON and self._mode + 1 < len(MODES):
+                self._mode += 1
+                if MODES[self._mode] == "text" and self.configured is EditFormat.AUTO:
+                    # No structured output at all: small local models do far better with
+                    # whole files in code blocks than with JSON they must escape by hand.
+                    self._format = EditFormat.WHOLE
+            else:
+                return False
+            return True
+
+    def _request(self, build: RequestBuilder) -> ChatRequest:
+        fmt = self._format
+        request = build(fmt)
+        if fmt is EditFormat.TOOL:
+            choice = {"type": "function", "function": {"name": TOOL_NAME}}
+            return replace(request, tools=tool_spec(), tool_choice=choice)
+        if fmt is EditFormat.JSON:
+            return replace(request, response_format=response_format(MODES[self._mode]))
+        return request
+
+    def ask(self, build: RequestBuilder) -> PlanAnswer:
+        """One request, built for the current format; a parse failure is data.
 
         Raises:
             InfrastructureError: the endpoint is unusable.
+            FormatUnsupported: it refused every format there is to fall back to.
         """
         while True:
-            with self._lock:
-                mode_index = self._mode
-            mode = MODES[mode_index]
+            fmt, mode = self._format, self.mode
             try:
-                reply = self.backend.complete(
-                    replace(request, response_format=response_format(mode))
-                )
+                reply = self.backend.complete(self._request(build))
             except FormatUnsupported:
-                if mode_index + 1 >= len(MODES):
+                if not self._downgrade():
                     raise
-                with self._lock:
-                    self._mode = max(self._mode, mode_index + 1)
                 continue
             try:
-                return PlanAnswer(reply, parse_plan(reply), None, mode)
+                plan = parse_whole(reply) if fmt is EditFormat.WHOLE else parse_json(reply)
             except PlanError as exc:
-                return PlanAnswer(reply, None, str(exc), mode)
+                return PlanAnswer(reply, None, str(exc), mode, exc.kind)
+            return PlanAnswer(reply, plan, None, mode)

@@ -31,6 +31,11 @@ class Answer:
     finish_reason: str = "stop"
     reject_schema: bool = False
     """Answer 400 to a `json_schema` response_format (and consume nothing)."""
+    reject: frozenset[str] = frozenset()
+    """Request features to refuse with a 400 (consuming nothing): `json_schema`,
+    `json_object`, `tools` - an endpoint that lacks them."""
+    tool_call: bool = False
+    """Answer the plan as the arguments of a function call."""
 
 
 def plan(
@@ -131,9 +136,12 @@ class FakeLLM:
             if not queue:
                 return 500, {"error": {"message": f"script for {model} exhausted"}}, {}
             answer = queue[0]
-            schema = (body.get("response_format") or {}).get("type") == "json_schema"
-            if answer.reject_schema and schema:
-                error = {"message": "response_format json_schema is not supported"}
+            asked = {(body.get("response_format") or {}).get("type")} | (
+                {"tools"} if body.get("tools") else set()
+            )
+            refused = (answer.reject | ({"json_schema"} if answer.reject_schema else set())) & asked
+            if refused:
+                error = {"message": f"{sorted(refused)[0]} in response_format is not supported"}
                 return 400, {"error": error}, {}
             queue.popleft()
         if answer.delay_s:
@@ -141,6 +149,14 @@ class FakeLLM:
         if answer.status != 200:
             return answer.status, {"error": {"message": "scripted failure"}}, answer.headers
         content = answer.text if answer.text is not None else json.dumps(answer.plan)
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        if answer.tool_call:
+            function = {"name": "submit_edit_plan", "arguments": content}
+            message = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "call_1", "type": "function", "function": function}],
+            }
         return (
             200,
             {
@@ -149,11 +165,7 @@ class FakeLLM:
                 "created": int(time.time()),
                 "model": model,
                 "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": content},
-                        "finish_reason": answer.finish_reason,
-                    }
+                    {"index": 0, "message": message, "finish_reason": answer.finish_reason}
                 ],
                 "usage": {
                     "prompt_tokens": len(json.dumps(body.get("messages", ""))) // 4,

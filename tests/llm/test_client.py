@@ -69,12 +69,12 @@ def test_structured_output_falls_back_when_json_schema_is_refused() -> None:
     good.reject_schema = True
     with FakeLLM({"m": [good, plan(("b.py", "y = 2\n"))]}) as fake:
         asker = PlanAsker(_backend(fake))
-        first = asker.ask(_request())
+        first = asker.ask(lambda _: _request())
         assert first.plan is not None
         assert first.mode == "json_object"
         assert fake.requests[0]["response_format"]["type"] == "json_schema"
         assert fake.requests[1]["response_format"] == {"type": "json_object"}
-        second = asker.ask(_request())
+        second = asker.ask(lambda _: _request())
         assert second.mode == "json_object"  # remembered: no second refusal
         assert len(fake.requests) == 3
 
@@ -82,7 +82,7 @@ def test_structured_output_falls_back_when_json_schema_is_refused() -> None:
 @pytest.mark.parametrize(
     ("text", "finish", "message"),
     [
-        ("not json at all", "stop", "no JSON object"),
+        ("not json at all", "stop", "no valid JSON object"),
         ('{"plan": "x", "edits": [', "length", "cut off at the token limit"),
         ('{"plan": "x", "edits": [], "done": false}', "stop", "commit_message"),
         (

@@ -1,0 +1,136 @@
+"""Edit formats and what real small models get wrong: each is a classified failure."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tdd_sandbox.llm.chat import ChatReply, ChatRequest
+from tdd_sandbox.llm.client import OpenAIBackend
+from tdd_sandbox.llm.endpoint import Endpoint
+from tdd_sandbox.llm.formats import EditFormat, PlanError, parse_json, parse_whole, repetitive
+from tdd_sandbox.llm.structured import PlanAsker
+from tests.helpers.fake_llm import Answer, FakeLLM, plan
+
+WHOLE = """PLAN: make one pass
+fizzbuzz.py
+```python
+def fizzbuzz(n: int) -> str:
+    return str(n)
+```
+**tests/helper.txt**
+```
+x
+```
+DELETE old.py
+COMMIT: feat(fizzbuzz): one
+"""
+
+
+def test_whole_format_with_files_deletes_plan_and_commit() -> None:
+    parsed = parse_whole(ChatReply(text=WHOLE))
+    assert [(e.path, e.action) for e in parsed.edits] == [
+        ("fizzbuzz.py", "upsert"), ("tests/helper.txt", "upsert"), ("old.py", "delete"),
+    ]  # fmt: skip
+    assert parsed.edits[0].content == "def fizzbuzz(n: int) -> str:\n    return str(n)\n"
+    assert parsed.commit_message == "feat(fizzbuzz): one"
+    assert parsed.plan == "make one pass"
+    assert parse_whole(ChatReply(text="DONE")).done
+
+
+def test_whole_format_accepts_json_and_classifies_failures() -> None:
+    as_json = json.dumps({"plan": "p", "edits": [], "commit_message": "c", "done": True})
+    assert parse_whole(ChatReply(text=as_json)).done
+    with pytest.raises(PlanError) as cut:
+        parse_whole(ChatReply(text="a.py\n```\ndef f():\n", finish_reason="length"))
+    assert cut.value.kind == "truncated"
+    with pytest.raises(PlanError) as nothing:
+        parse_whole(ChatReply(text="I would add a test for three."))
+    assert nothing.value.kind == "no_files"
+
+
+@pytest.mark.parametrize(
+    ("text", "finish", "kind"),
+    [
+        (
+            '{"plan": "say "hi"", "edits": [], "commit_message": "c", "done": false}',
+            "stop",
+            "not_json",
+        ),
+        (
+            '{"plan": "p", "edits": [{"path": "a.py", "action": "upsert", "content": "x',
+            "length",
+            "truncated",
+        ),
+        ("", "stop", "empty"),
+        ("edits edits edits\n" * 200, "length", "repetition"),
+        ('{"plan": "p", "edits": [], "done": false}', "stop", "schema"),
+    ],
+)
+def test_json_failures_are_classified(text: str, finish: str, kind: str) -> None:
+    with pytest.raises(PlanError) as failure:
+        parse_json(ChatReply(text=text, finish_reason=finish))
+    assert failure.value.kind == kind
+
+
+def test_unescaped_quotes_get_a_pointed_hint() -> None:
+    with pytest.raises(PlanError, match="line 1 column"):
+        parse_json(ChatReply(text='{"plan": "say "hi"", "edits": []}'))
+
+
+def test_code_fences_inside_json_strings_are_content() -> None:
+    content = "```python\nprint(1)\n```\n"
+    edit = {"path": "a.md", "action": "upsert", "content": content}
+    text = json.dumps({"plan": "p", "edits": [edit], "commit_message": "c", "done": False})
+    assert parse_json(ChatReply(text=f"```json\n{text}\n```")).edits[0].content == content
+
+
+def test_repetition_detector_spares_normal_code() -> None:
+    normal = "\n".join(f"def f{i}(x: int) -> int:\n    return x + {i}\n" for i in range(100))
+    assert not repetitive(normal)
+    assert repetitive("assert fizzbuzz(3) == 'Fizz'\n" * 100)
+
+
+def _request(fmt: EditFormat) -> ChatRequest:
+    system = "whole" if fmt is EditFormat.WHOLE else "json"
+    return ChatRequest(
+        role="implementer", model="m", messages=[{"role": "system", "content": system}],
+        temperature=0.0, max_tokens=100,
+    )  # fmt: skip
+
+
+def _asker(fake: FakeLLM, fmt: EditFormat) -> PlanAsker:
+    endpoint = Endpoint("custom", fake.base_url, "m", None, "")
+    return PlanAsker(OpenAIBackend(endpoint, timeout_s=5, max_retries=0), fmt)
+
+
+def test_tool_format_reads_the_function_arguments() -> None:
+    answer = plan(("a.py", "x = 1\n"))
+    answer.tool_call = True
+    with FakeLLM({"m": [answer]}) as fake:
+        result = _asker(fake, EditFormat.TOOL).ask(_request)
+        assert result.plan is not None
+        assert result.plan.edits[0].path == "a.py"
+        assert fake.requests[0]["tool_choice"]["function"]["name"] == "submit_edit_plan"
+
+
+def test_tool_format_falls_back_to_json_where_tools_are_refused() -> None:
+    answer = plan(("a.py", "x = 1\n"))
+    answer.reject = frozenset({"tools"})
+    with FakeLLM({"m": [answer]}) as fake:
+        result = _asker(fake, EditFormat.TOOL).ask(_request)
+        assert result.plan is not None
+        assert result.mode == "json_schema"
+
+
+def test_auto_ends_in_whole_files_where_no_structured_output_exists() -> None:
+    answer = Answer(text=WHOLE, reject=frozenset({"json_schema", "json_object"}))
+    with FakeLLM({"m": [answer]}) as fake:
+        asker = _asker(fake, EditFormat.AUTO)
+        result = asker.ask(_request)
+        assert result.plan is not None
+        assert asker.edit_format is EditFormat.WHOLE
+        # The request that worked carried the whole-file instructions, not the JSON ones.
+        assert fake.requests[-1]["messages"][0]["content"] == "whole"
+        assert "response_format" not in fake.requests[-1]
