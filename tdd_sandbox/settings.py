@@ -245,7 +245,8 @@ class BenchSettings(Section):
 
     models: dict[str, str | dict[str, str]] = Field(default_factory=dict)
     """Each entry: one `provider:model` for every role, or one per role
-    (`{tester: ..., implementer: ..., refactorer: ...}`)."""
+    (`{tester: ..., implementer: ..., refactorer: ...}`, `all` for the rest), optionally with
+    an `edit_format` for every role (json, whole, tool, auto)."""
 
     @field_validator("models")
     @classmethod
@@ -253,7 +254,10 @@ class BenchSettings(Section):
         cls, value: dict[str, str | dict[str, str]]
     ) -> dict[str, str | dict[str, str]]:
         for name, entry in value.items():
-            roles = entry if isinstance(entry, dict) else {"all": entry}
+            roles = dict(entry) if isinstance(entry, dict) else {"all": entry}
+            edit_format = roles.pop("edit_format", "auto")
+            if edit_format not in ("auto", "json", "whole", "tool"):
+                raise ValueError(f"bench model {name!r}: unknown edit_format {edit_format!r}")
             unknown = set(roles) - {"all", "tester", "implementer", "refactorer"}
             if unknown:
                 raise ValueError(f"bench model {name!r}: unknown roles {sorted(unknown)}")

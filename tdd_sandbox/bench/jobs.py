@@ -20,6 +20,8 @@ class ModelEntry:
     name: str
     roles: tuple[tuple[str, str], ...]
     """(role, `provider:model`) for the three roles."""
+    edit_format: str | None = None
+    """The edit format every role uses, when the entry sets one."""
 
     def model_for(self, role: str) -> str:
         """The model of `role`."""
@@ -62,15 +64,17 @@ def resolve_models(names: list[str], bench: BenchSettings) -> list[ModelEntry]:
                     f"({known})"
                 ) from None
             entry = name
+        edit_format = None
         if isinstance(entry, str):
             roles = tuple((role, entry) for role in ROLES)
         else:
             default = entry.get("all")
+            edit_format = entry.get("edit_format")
             roles = tuple((role, entry.get(role) or default or "") for role in ROLES)
             missing = [role for role, model in roles if not model]
             if missing:
                 raise UsageError(f"bench.models.{name}: no model for {', '.join(missing)}")
-        entries.append(ModelEntry(name, roles))
+        entries.append(ModelEntry(name, roles, edit_format))
     return entries
 
 

@@ -49,10 +49,13 @@ class JobOptions:
 
 def job_settings(settings: Settings, job: Job) -> Settings:
     """The run settings of one job: its models, its language."""
-    roles = {
-        role: getattr(settings.roles, role).model_copy(update={"model": job.model.model_for(role)})
-        for role in ("tester", "implementer", "refactorer")
-    }
+    update: dict[str, str] = {}
+    roles = {}
+    for role in ("tester", "implementer", "refactorer"):
+        update = {"model": job.model.model_for(role)}
+        if job.model.edit_format:
+            update["edit_format"] = job.model.edit_format
+        roles[role] = getattr(settings.roles, role).model_copy(update=update)
     return settings.model_copy(update={"roles": RolesSettings(**roles), "language": job.language})
 
 
@@ -64,6 +67,7 @@ def run_job(job: Job, settings: Settings, options: JobOptions) -> dict[str, Any]
     job_dir.mkdir(parents=True, exist_ok=True)
     base = {
         "id": job.id, "model": job.model.name, "models": dict(job.model.roles),
+        "edit_format": job.model.edit_format or "auto",
         "kata": job.kata.name, "language": job.language, "repeat": job.repeat,
     }  # fmt: skip
     result: dict[str, Any]

@@ -4,10 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.bench.jobs import find_katas, parse_shard, plan_jobs, resolve_models, shard
+from tdd_sandbox.bench.jobs import Job, find_katas, parse_shard, plan_jobs, resolve_models, shard
 from tdd_sandbox.bench.metrics import mean_ci
+from tdd_sandbox.bench.runner import job_settings
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.settings import BenchSettings
+from tdd_sandbox.settings import BenchSettings, load_settings
 
 KATAS = Path(__file__).resolve().parents[2] / "katas"
 
@@ -62,3 +63,15 @@ def test_mean_and_confidence_interval() -> None:
     mean, half = mean_ci([0.0, 1.0])
     assert mean == 0.5
     assert half == pytest.approx(12.706 * 0.7071067811865476 / 1.4142135623730951)
+
+
+def test_an_entry_can_pin_an_edit_format() -> None:
+    bench = BenchSettings(models={"qwen-whole": {"all": "custom:qwen", "edit_format": "whole"}})
+    [entry] = resolve_models(["qwen-whole"], bench)
+    assert entry.edit_format == "whole"
+    assert entry.model_for("implementer") == "custom:qwen"
+    settings = job_settings(load_settings(), Job(entry, KATAS / "fizzbuzz", "python", 1))
+    assert settings.roles.tester.edit_format == "whole"
+    assert settings.roles.refactorer.model == "custom:qwen"
+    with pytest.raises(ValueError, match="unknown edit_format"):
+        BenchSettings(models={"x": {"all": "custom:q", "edit_format": "yaml"}})
