@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import uuid
 from pathlib import Path
-from types import TracebackType
-from typing import Self
 
+from tdd_sandbox.closing import Closing
 from tdd_sandbox.gates import GateReport, run_gates
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.languages import detect_language, get_language
@@ -20,7 +19,7 @@ from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
 
 
-class Runtime:
+class Runtime(Closing):
     """Opens sandboxes for languages, building their images on first use."""
 
     def __init__(
@@ -59,17 +58,6 @@ class Runtime:
     def close(self) -> None:
         """Destroy every container of this runtime."""
         self.provider.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def check_directory(

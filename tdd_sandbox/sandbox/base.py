@@ -9,9 +9,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Self
 
+from tdd_sandbox.closing import Closing
 from tdd_sandbox.sandbox.snapshot import Snapshot
 
 WORKDIR = "/work"
@@ -48,7 +47,7 @@ class ExecResult:
         )
 
 
-class Sandbox(ABC):
+class Sandbox(Closing, ABC):
     """One isolated environment holding one snapshot. Use it as a context manager."""
 
     @abstractmethod
@@ -79,19 +78,8 @@ class Sandbox(ABC):
     def close(self) -> None:
         """Destroy the sandbox and everything in it. Safe to call twice."""
 
-    def __enter__(self) -> Self:
-        return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-class SandboxProvider(ABC):
+class SandboxProvider(Closing, ABC):
     """Makes sandboxes for one backend and owns what it started."""
 
     @abstractmethod
@@ -102,20 +90,9 @@ class SandboxProvider(ABC):
             SandboxUnavailable: the backend cannot start one.
         """
 
-    def prewarm(self, image: str) -> None:  # noqa: B027 - optional hook, no-op by default
+    def prewarm(self, image: str) -> None:
         """Start sandboxes of `image` ahead of need, where the backend can."""
 
     @abstractmethod
     def close(self) -> None:
         """Destroy every sandbox this provider still holds."""
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

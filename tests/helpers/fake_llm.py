@@ -15,8 +15,9 @@ from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
+
+from tdd_sandbox.closing import Closing
 
 
 @dataclass
@@ -65,7 +66,7 @@ def no_change() -> Answer:
     return plan(message="refactor(kata): nothing", note="nothing worth changing")
 
 
-class FakeLLM:
+class FakeLLM(Closing):
     """Serves `/v1/chat/completions` on 127.0.0.1 until closed."""
 
     def __init__(self, script: Mapping[str, Iterable[Answer]]) -> None:
@@ -180,14 +181,3 @@ class FakeLLM:
         """Stop serving."""
         self._server.shutdown()
         self._server.server_close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import socket
 import threading
-from types import TracebackType
-from typing import Self
+
+from tdd_sandbox.closing import Closing
 
 
-class Listener:
+class Listener(Closing):
     """Accepts connections in a thread until closed; `connections` counts them."""
 
     def __init__(self) -> None:
@@ -44,17 +44,6 @@ class Listener:
         self._stop.set()
         self._thread.join(timeout=2)
         self._server.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def host_addresses() -> list[str]:
