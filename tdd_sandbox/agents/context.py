@@ -41,6 +41,8 @@ class Situation:
     gate_output: str = ""
     previous_error: str = ""
     extra: Sequence[str] = field(default_factory=tuple)
+    target: str = ""
+    """The file the role most likely writes (for the whole-file format's example)."""
 
 
 def relevant_files(situation: Situation, role: Role) -> list[str]:

@@ -44,7 +44,10 @@ commit_message: "refactor(<scope>): <what improved>".""",
 }
 
 
-def system_prompt(role: Role, language: str, edit_format: EditFormat = EditFormat.JSON) -> str:
-    """The system message for `role` working in `language`, answering in `edit_format`."""
+def system_prompt(
+    role: Role, language: str, edit_format: EditFormat = EditFormat.JSON, path: str = ""
+) -> str:
+    """The system message for `role` working in `language`, answering in `edit_format`
+    (`path`: the file it most likely writes, used in the format's example)."""
     note = LANGUAGE_NOTES.get(language, "")
-    return f"{ROLE_RULES[role]}\n\n{note}\n\n{protocol(edit_format)}"
+    return f"{ROLE_RULES[role]}\n\n{note}\n\n{protocol(edit_format, path)}"

@@ -82,6 +82,11 @@ class Language(Protocol):
         """Test ids found by reading the test files (nothing is run)."""
         ...
 
+    def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
+        """Where the next test and the code under test most likely go: the kata's test file
+        and the source files its tests import (small models need the path spelled out)."""
+        ...
+
     def defines_tests(self, path: str, text: str) -> bool:
         """Whether a (non-test) file defines tests: the sign of a test copied into code."""
         ...

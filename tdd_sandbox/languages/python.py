@@ -121,6 +121,33 @@ class Python:
             found.update(_test_ids(path, tree))
         return frozenset(found)
 
+    def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
+        """The kata's test module (or `tests/test_<slug>.py`) and the modules it imports."""
+        scaffold = set(self.scaffold())
+        tests = sorted(
+            p for p in files if self.is_test_path(p) and p not in scaffold and p.endswith(".py")
+        )
+        test_path = tests[0] if tests else f"tests/test_{slug.replace('-', '_')}.py"
+        sources: list[str] = []
+        for path in tests:
+            try:
+                tree = ast.parse(files[path])
+            except (SyntaxError, ValueError):
+                continue
+            for node in ast.walk(tree):
+                names = (
+                    [node.module]
+                    if isinstance(node, ast.ImportFrom) and node.module
+                    else [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else []
+                )
+                for name in names:
+                    candidate = name.replace(".", "/") + ".py"
+                    if name.split(".")[0] not in ("pytest", "tests") and candidate not in sources:
+                        sources.append(candidate)
+        return test_path, sources
+
     def defines_tests(self, path: str, text: str) -> bool:
         """A module that imports pytest or defines a top-level `test_*` function."""
         if not path.endswith(".py"):

@@ -99,6 +99,14 @@ class Rust:
             found.update(f"{pure.stem}::{name}" for name in _test_names(text))
         return frozenset(found)
 
+    def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
+        """The kata's test file (or `tests/<slug>.rs`) and the crate's `src/lib.rs`."""
+        scaffold = set(self.scaffold())
+        tests = sorted(
+            p for p in files if self.is_test_path(p) and p not in scaffold and p.endswith(".rs")
+        )
+        return (tests[0] if tests else f"tests/{slug.replace('-', '_')}.rs"), ["src/lib.rs"]
+
     def defines_tests(self, path: str, text: str) -> bool:
         """A source file with a `#[test]`: in these katas tests live in `tests/`."""
         code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.DOTALL)

@@ -46,15 +46,14 @@ class PlanError(TddSandboxError, ValueError):
 
 
 WHOLE_PROTOCOL = """\
-Answer in this form and nothing else:
-PLAN: <one sentence>
-<relative/path/of/a/file>
+Answer in exactly this form:
+PLAN: one sentence
+{path}
 ```
-<the complete new content of that file>
+the whole new content of {path}
 ```
-(repeat the path line and code block for each file you change; write DELETE <path> to
-delete one)
-COMMIT: <type>(<scope>): <summary>
+COMMIT: type(scope): one sentence
+Write one path line and one code block per file; DELETE path removes a file.
 If every behaviour of the kata is already tested (tester only), answer just: DONE"""
 
 JSON_PROTOCOL = """\
@@ -70,11 +69,13 @@ TOOL_PROTOCOL = (
 )
 
 
-def protocol(fmt: EditFormat) -> str:
-    """The answer instructions of a format (AUTO is resolved before asking)."""
-    return {EditFormat.WHOLE: WHOLE_PROTOCOL, EditFormat.TOOL: TOOL_PROTOCOL}.get(
-        fmt, JSON_PROTOCOL
-    )
+def protocol(fmt: EditFormat, path: str = "") -> str:
+    """The answer instructions of a format (AUTO is resolved before asking). `path`, the file
+    the model most likely writes, stands in the whole-file example: small models copy an
+    example path literally, so it had better be the right one."""
+    if fmt is EditFormat.WHOLE:
+        return WHOLE_PROTOCOL.format(path=path or "path/of/the/file")
+    return TOOL_PROTOCOL if fmt is EditFormat.TOOL else JSON_PROTOCOL
 
 
 def tool_spec() -> list[dict[str, Any]]:
