@@ -157,9 +157,13 @@ def run_gates(
     for gate in plan_gates(language, override):
         if only is not None and gate.kind not in only:
             continue
-        result = sandbox.exec(gate.command, timeout_s=timeout_s)
+        # The results file rides back with the test command's own result where it can.
+        collect = language.results_path if gate.kind is GateKind.TEST else None
+        result = sandbox.exec(gate.command, timeout_s=timeout_s, collect=collect)
         if gate.kind is GateKind.TEST:
-            report = sandbox.read_file(language.results_path) if language.results_path else None
+            report = result.collected
+            if report is None and language.results_path:
+                report = sandbox.read_file(language.results_path)
             outcomes = reconcile(language.parse_results(result, report), expected)
             results.append(judge_tests(result, tuple(outcomes)))
         else:

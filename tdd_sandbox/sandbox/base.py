@@ -36,6 +36,8 @@ class ExecResult:
     """The command printed past the flood limit and was stopped."""
     leftover_processes: tuple[str, ...] = field(default_factory=tuple)
     """Processes the command left running (daemons); they were killed."""
+    collected: bytes | None = None
+    """The file `exec(collect=...)` asked for, when it could be handed back with the result."""
 
     @property
     def ok(self) -> bool:
@@ -57,10 +59,13 @@ class Sandbox(Closing, ABC):
         *,
         timeout_s: float | None = None,
         env: Mapping[str, str] | None = None,
+        collect: str | None = None,
     ) -> ExecResult:
         """Run `command` in the snapshot directory as the unprivileged sandbox user.
 
-        When it returns, nothing the command started is still running.
+        When it returns, nothing the command started is still running. `collect` names a
+        small file to return in `ExecResult.collected` (None when it could not be; use
+        `read_file` then).
 
         Raises:
             SandboxUnavailable: the sandbox cannot run commands at all.

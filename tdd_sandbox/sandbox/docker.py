@@ -119,6 +119,7 @@ class DockerSandbox(Sandbox):
         *,
         timeout_s: float | None = None,
         env: Mapping[str, str] | None = None,
+        collect: str | None = None,
     ) -> ExecResult:
         if self._closed:
             raise SandboxUnavailable("the sandbox was closed")
@@ -130,7 +131,7 @@ class DockerSandbox(Sandbox):
         api = self._provider.client.api
         started = time.monotonic()
         try:
-            exec_id = self._create_exec(supervisor.wrap(nonce, list(command)), env)
+            exec_id = self._create_exec(supervisor.wrap(nonce, list(command), collect or ""), env)
             with _hijacked(api.exec_start(exec_id, socket=True)) as raw:
                 ending = pump(
                     raw,
@@ -160,6 +161,7 @@ class DockerSandbox(Sandbox):
             oom_killed=report is not None and report.oom_kills > 0,
             output_truncated=out.truncated or err.truncated,
             leftover_processes=report.leftovers if report is not None else (),
+            collected=report.collected if report is not None else None,
         )
 
     def _create_exec(self, argv: list[str], env: Mapping[str, str] | None) -> str:
@@ -212,7 +214,7 @@ class DockerSandbox(Sandbox):
             if not info["Running"] or time.monotonic() > deadline:
                 code = info["ExitCode"]
                 return int(code) if code is not None else None
-            time.sleep(0.01)
+            time.sleep(0.002)  # the stream has ended: the exit is a moment away at most
 
     def _stop_everything(self) -> None:
         """Kill every process of the sandbox user; if even that fails, the whole container."""

@@ -100,6 +100,16 @@ def test_leftover_processes_are_reported_and_killed(open_sandbox: OpenSandbox) -
     assert _sleepers(box) == 0
 
 
+def test_a_small_file_comes_back_with_the_result(open_sandbox: OpenSandbox) -> None:
+    box = open_sandbox(SNAPSHOT)
+    made = box.exec(["sh", "-c", "printf 'a\\0b' > /tmp/out"], collect="/tmp/out")
+    assert made.collected == b"a\0b"
+    assert box.exec(["true"], collect="/tmp/missing").collected is None
+    big = box.exec(["sh", "-c", "head -c 700000 /dev/zero > /tmp/big"], collect="/tmp/big")
+    assert big.collected is None  # past the output cap it cannot ride along: read_file it
+    assert box.read_file("/tmp/big") == b"\0" * 700000
+
+
 def _sleepers(box: Sandbox) -> int:
     listing = box.exec(["ps", "-u", "10001", "-o", "comm="]).stdout
     return listing.split().count("sleep")

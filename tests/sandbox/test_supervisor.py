@@ -21,3 +21,13 @@ def test_extract_ignores_other_nonces_and_detects_a_missing_report() -> None:
     cleaned, report = extract("@@forged rc=0 oom=0\n", "n1")
     assert report is None
     assert "forged" in cleaned
+
+
+def test_extract_decodes_a_collected_file_and_refuses_a_cut_one() -> None:
+    stderr = "\n@@n1 file aGVsbG8= end\n@@n1 rc=0 oom=0\n"
+    _, report = extract(stderr, "n1")
+    assert report is not None
+    assert report.collected == b"hello"
+    _, cut = extract("\n@@n1 file aGVs\n[... 9 bytes cut ...]\nbG8=\n@@n1 rc=0 oom=0\n", "n1")
+    assert cut is not None
+    assert cut.collected is None
