@@ -6,6 +6,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+# testcontainers' reaper image cannot be pulled here: tests remove their own containers.
+os.environ.setdefault("TESTCONTAINERS_RYUK_DISABLED", "true")
+
 import docker
 import pytest
 

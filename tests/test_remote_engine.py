@@ -10,10 +10,12 @@ import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, cast
 
 import docker
 import docker.errors
 import pytest
+from testcontainers.core.container import DockerContainer
 
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
 from tdd_sandbox.images.builder import resolve_base
@@ -67,13 +69,22 @@ def remote_engine(docker_client: docker.DockerClient, images: dict[str, str]) ->
     )  # fmt: skip
     port = _free_port()
     volume = docker_client.volumes.create(labels={TEST_LABEL: "1"})
-    engine = docker_client.containers.run(
-        str(engine_image.id), detach=True, labels={TEST_LABEL: "1"},
-        cap_add=_host_capabilities(), security_opt=["seccomp=unconfined", "apparmor=unconfined"],
-        volumes={volume.name: {"bind": "/var/lib/docker", "mode": "rw"},
-                 "/sys/fs/cgroup": {"bind": "/sys/fs/cgroup", "mode": "rw"}},
-        ports={"2375/tcp": ("127.0.0.1", port)},
-    )  # fmt: skip
+    # testcontainers starts it; its reaper image cannot be pulled here, so it runs with
+    # TESTCONTAINERS_RYUK_DISABLED=true and this fixture removes what it started itself.
+    engine = (
+        DockerContainer(str(engine_image.id))
+        .with_volume_mapping(str(volume.name), "/var/lib/docker", "rw")
+        .with_volume_mapping("/sys/fs/cgroup", "/sys/fs/cgroup", "rw")
+        .with_kwargs(
+            labels={TEST_LABEL: "1"},
+            cap_add=_host_capabilities(),
+            security_opt=["seccomp=unconfined", "apparmor=unconfined"],
+        )
+    )
+    # Loopback only, never every interface: docker-py takes (ip, port), which
+    # testcontainers' with_bind_ports cannot express, so the mapping goes in directly.
+    cast(dict[str, Any], engine.ports)["2375/tcp"] = ("127.0.0.1", port)
+    engine.start()
     url = f"tcp://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -84,7 +95,7 @@ def remote_engine(docker_client: docker.DockerClient, images: dict[str, str]) ->
                 break
             except (docker.errors.DockerException, OSError):
                 if time.monotonic() > deadline:
-                    raise AssertionError(engine.logs()[-2000:].decode()) from None
+                    raise AssertionError("the second engine did not come up") from None
                 time.sleep(0.5)
         # Images reach the remote engine through the API, as they would a real one.
         for tag in (BOOTSTRAP_IMAGE if base_ref == BOOTSTRAP_IMAGE else base_ref, images["python"]):
@@ -92,7 +103,7 @@ def remote_engine(docker_client: docker.DockerClient, images: dict[str, str]) ->
         remote.close()
         yield url
     finally:
-        engine.remove(force=True)
+        engine.stop()
         with contextlib.suppress(docker.errors.APIError):
             volume.remove(force=True)
 
