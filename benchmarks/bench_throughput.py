@@ -17,14 +17,15 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench  # noqa: E402
 from tdd_sandbox.settings import load_settings  # noqa: E402
-from tests.helpers.bench_scripts import bench_script  # noqa: E402
-from tests.helpers.fake_llm import FakeLLM  # noqa: E402
+from tests.helpers.bench_scripts import kata_answers  # noqa: E402
+from tests.helpers.fake_llm import Answer, FakeLLM  # noqa: E402
 
 
 def used_memory() -> int:
@@ -48,10 +49,19 @@ def measure(jobs: int, count: int) -> tuple[float, int]:
             peak = max(peak, used_memory())
 
     sampler = threading.Thread(target=sample, daemon=True)
-    with (
-        tempfile.TemporaryDirectory() as scratch,
-        FakeLLM(bench_script("fast", ["fizzbuzz"], count, good=True)) as fake,
-    ):
+    tester, implementer, refactorer = kata_answers("fizzbuzz", good=True)
+
+    def tests_or_done(body: dict[str, Any]) -> Answer:
+        # Jobs run at once and their requests interleave: answer from what the request shows.
+        written = "tests/test_fizzbuzz.py" in body["messages"][1]["content"]
+        return tester[1] if written else tester[0]
+
+    responders = {
+        "fast-tester": tests_or_done,
+        "fast-impl": lambda _: implementer[0],
+        "fast-ref": lambda _: refactorer[0],
+    }
+    with tempfile.TemporaryDirectory() as scratch, FakeLLM({}, responders) as fake:
         katas = Path(scratch) / "katas"
         shutil.copytree(ROOT / "katas" / "fizzbuzz", katas / "fizzbuzz")
         roles = {"tester": "tester", "implementer": "impl", "refactorer": "ref"}

@@ -12,7 +12,7 @@ import json
 import threading
 import time
 from collections import defaultdict, deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -69,7 +69,14 @@ def no_change() -> Answer:
 class FakeLLM(Closing):
     """Serves `/v1/chat/completions` on 127.0.0.1 until closed."""
 
-    def __init__(self, script: Mapping[str, Iterable[Answer]]) -> None:
+    def __init__(
+        self,
+        script: Mapping[str, Iterable[Answer]],
+        responders: Mapping[str, Callable[[dict[str, Any]], Answer]] | None = None,
+    ) -> None:
+        """`script`: answers per model, in order. `responders`: per model, a function from the
+        request to its answer, for clients whose requests interleave (concurrent jobs)."""
+        self._responders = dict(responders or {})
         self._script: dict[str, deque[Answer]] = defaultdict(deque)
         for model, answers in script.items():
             self._script[model].extend(answers)
@@ -121,7 +128,7 @@ class FakeLLM(Closing):
     def models(self) -> list[str]:
         """The model names the script answers for."""
         with self._lock:
-            return sorted(self._script)
+            return sorted(set(self._script) | set(self._responders))
 
     def remaining(self, model: str) -> int:
         """Scripted answers not yet used for `model`."""
@@ -133,6 +140,8 @@ class FakeLLM(Closing):
         model = str(body.get("model"))
         with self._lock:
             self.requests.append(body)
+            if model in self._responders:
+                self._script[model].appendleft(self._responders[model](body))
             queue = self._script[model]
             if not queue:
                 return 500, {"error": {"message": f"script for {model} exhausted"}}, {}
