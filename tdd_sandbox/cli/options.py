@@ -37,3 +37,17 @@ def default_config(config: Path | None, directory: Path) -> Path | None:
         return config
     candidate = directory / "tdd.yaml"
     return candidate if candidate.is_file() else None
+
+
+def transcript_options(func: F) -> F:
+    """`--record FILE` and `--replay FILE`."""
+    func = click.option(
+        "--replay",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Answer from a recorded FILE; no endpoint needed.",
+    )(func)
+    return click.option(
+        "--record",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Keep every model exchange in FILE.",
+    )(func)

@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from tdd_sandbox.cli.options import config_option, progress
+from tdd_sandbox.cli.options import config_option, progress, transcript_options
 from tdd_sandbox.cli.view import RunView
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.report import read_status
@@ -40,16 +40,7 @@ EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6}
     "--parallel-refactor", type=click.IntRange(1, 16), help="Refactorer attempts raced at once."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of a table.")
-@click.option(
-    "--record",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Keep every model exchange in FILE.",
-)
-@click.option(
-    "--replay",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Answer from a recorded FILE; no endpoint needed.",
-)
+@transcript_options
 @config_option
 def run(
     kata: Path,
@@ -117,14 +108,7 @@ def render_summary(summary: RunSummary, console: Console) -> None:
 @click.option("--repo", type=click.Path(file_okay=False, path_type=Path), help="Kata repository.")
 @click.option("--language", "-l", help="python or rust.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option(
-    "--record",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Keep every model exchange in FILE.",
-)
-@click.option(
-    "--replay", type=click.Path(dir_okay=False, path_type=Path), help="Answer from a recorded FILE."
-)
+@transcript_options
 @config_option
 def step(
     kata: Path,
