@@ -20,7 +20,7 @@ from testcontainers.core.container import DockerContainer
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
 from tdd_sandbox.images.builder import resolve_base
 from tdd_sandbox.images.catalog import BOOTSTRAP_IMAGE
-from tdd_sandbox.sandbox.labels import LABEL
+from tdd_sandbox.sandbox.labels import LABEL, RUN_LABEL
 from tdd_sandbox.settings import ImageSettings, load_settings
 from tests.helpers.bench_scripts import bench_script
 from tests.helpers.fake_llm import FakeLLM
@@ -108,10 +108,16 @@ def remote_engine(docker_client: docker.DockerClient, images: dict[str, str]) ->
             volume.remove(force=True)
 
 
-def _creations(client: docker.DockerClient, since: int, until: int) -> list[object]:
-    """The sandbox containers an engine created between two times."""
+def _creations(client: docker.DockerClient, since: int, until: int, runs: set[str]) -> list[object]:
+    """The sandbox containers an engine created for `runs` between two times (other work on
+    the same engine, e.g. a second test session, does not count)."""
     wanted = {"type": "container", "event": "create", "label": LABEL}
-    return list(client.events(since=since, until=until, decode=True, filters=wanted))
+    events = client.events(since=since, until=until, decode=True, filters=wanted)
+    return [
+        event
+        for event in events
+        if event["Actor"]["Attributes"].get(RUN_LABEL, "").split("-score")[0] in runs
+    ]
 
 
 def test_a_bench_job_runs_on_a_remote_engine(
@@ -139,14 +145,16 @@ def test_a_bench_job_runs_on_a_remote_engine(
         )  # fmt: skip
         summary = run_bench(options, settings)
     finished = int(time.time()) + 1
+    runs = {p.name for p in (tmp_path / "out" / "jobs").glob("*/repo/.tdd/runs/*")}
+    assert runs
     [model] = summary["models"]
     assert model["acceptance_pass_rate"] == 1.0, (tmp_path / "out" / "results.jsonl").read_text()
     remote = docker.DockerClient(base_url=remote_engine)
     try:
-        created = _creations(remote, started, finished)
+        created = _creations(remote, started, finished, runs)
         assert created, "the sandboxes were not created on the remote engine"
         assert remote.containers.list(all=True, filters={"label": LABEL}) == []
     finally:
         remote.close()
-    here = _creations(docker_client, started, finished)
+    here = _creations(docker_client, started, finished, runs)
     assert here == [], "a sandbox ran on the local engine"
