@@ -20,10 +20,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import docker
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tdd_sandbox.gates import run_gates
 from tdd_sandbox.images.builder import ensure_image
@@ -33,30 +37,11 @@ from tdd_sandbox.sandbox.container import SANDBOX_USER
 from tdd_sandbox.sandbox.docker import DockerSandboxProvider, connect
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import ImageSettings, SandboxSettings
-
-PY_IMPL = """\
-def fizzbuzz(n: int) -> str:
-    if n % 15 == 0:
-        return "FizzBuzz"
-    if n % 3 == 0:
-        return "Fizz"
-    if n % 5 == 0:
-        return "Buzz"
-    return str(n)
-"""
+from tests.helpers.solutions import SOLUTIONS
 
 CARGO = "cargo --offline"
-
-RS_IMPL = """\
-pub fn fizzbuzz(n: u32) -> String {
-    match (n % 3, n % 5) {
-        (0, 0) => "FizzBuzz".to_string(),
-        (0, _) => "Fizz".to_string(),
-        (_, 0) => "Buzz".to_string(),
-        _ => n.to_string(),
-    }
-}
-"""
+PY_IMPL = SOLUTIONS[("fizzbuzz", "python")][1]
+RS_IMPL = SOLUTIONS[("fizzbuzz", "rust")][1]
 
 
 def _expected(n: int) -> str:

@@ -45,9 +45,3 @@ class SandboxUnavailable(TddSandboxError, RuntimeError):
 
 class ImageBuildError(PrerequisiteError):
     """A sandbox image could not be built."""
-
-
-class GateTimeout(TddSandboxError, TimeoutError):
-    """A gate ran past its wall-clock limit and was killed."""
-
-    exit_code = 5

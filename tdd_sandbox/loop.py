@@ -28,7 +28,13 @@ from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.race import AttemptStatus, Racer
 from tdd_sandbox.repo.hardened import HardenedRepo
-from tdd_sandbox.repo.history import commit_paths, dirty_paths, head_files, last_commit
+from tdd_sandbox.repo.history import (
+    CommitInfo,
+    commit_paths,
+    dirty_paths,
+    head_files,
+    last_commit,
+)
 from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.verdicts import (
@@ -124,7 +130,7 @@ class Loop:
         self._observer = observer
         self.commits: list[str] = []
         self.cycles_done = 0
-        self.baseline: Baseline | None = None
+        self._last_commit: tuple[str, CommitInfo | None] = ("", None)
         self.racer = Racer()
         self.shop = Workshop(
             repo=repo, language=language, runtime=runtime, settings=settings, team=team,
@@ -166,14 +172,21 @@ class Loop:
             files=files,
             language=self.language,
             task=task,
-            last_commit=last_commit(self.repo),
+            last_commit=self._head_commit(),
             **extra,
         )
+
+    def _head_commit(self) -> CommitInfo | None:
+        # Every attempt of a wave shows the same last commit: read its diff once per HEAD.
+        head = self.repo.repo.head.commit.hexsha if self.repo.repo.head.is_valid() else ""
+        if head != self._last_commit[0] or not head:
+            self._last_commit = (head, last_commit(self.repo))
+        return self._last_commit[1]
 
     # -- the run ----------------------------------------------------------------------------
 
     def start(self) -> Baseline:
-        """Check that HEAD is green and remember it as the first baseline.
+        """Check that HEAD is green; it is the first baseline.
 
         Raises:
             NotGreen: HEAD fails its gates.
@@ -186,8 +199,7 @@ class Loop:
                 f"HEAD does not pass its own gates ({first_problem}), so no cycle can start "
                 "from it: fix it or reset to a green commit"
             )
-        self.baseline = Baseline(files, self.language.expected_tests(files), passing_ids(report))
-        return self.baseline
+        return Baseline(files, self.language.expected_tests(files), passing_ids(report))
 
     def run(self, first_cycle: int, cycles: int) -> RunResult:
         """Up to `cycles` cycles, numbered from `first_cycle`."""
