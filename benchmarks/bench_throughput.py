@@ -70,7 +70,7 @@ def measure(jobs: int, count: int) -> tuple[float, int]:
             overrides={"llm": {"base_url": fake.base_url}, "bench": {"models": models}}
         )
         options = BenchOptions(
-            models=["fast"], katas=katas, languages=["python"], repeats=count,
+            models=["fast"], katas=[katas], languages=["python"], repeats=count,
             out=Path(scratch) / "out", jobs=jobs,
         )  # fmt: skip
         sampler.start()

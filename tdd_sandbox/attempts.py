@@ -9,7 +9,7 @@ its candidate is the same files in memory, shipped the same way.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.agents.team import Team
 from tdd_sandbox.edits import EditRejected, Role, apply_plan, write_changes
 from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.formatting import changed_paths, format_files, needs_formatting
 from tdd_sandbox.gates import GateReport, run_gates
 from tdd_sandbox.journal import Journal
 from tdd_sandbox.languages.base import GateKind, Language
@@ -70,7 +71,46 @@ class Workshop:
         Raises:
             SandboxUnavailable: the sandbox failed, or was torn down by a cancellation.
         """
+        return self._gates(files, kinds, snapshot, token, ())[0]
+
+    def judge(
+        self,
+        before: Mapping[str, bytes],
+        files: Mapping[str, bytes],
+        kinds: frozenset[GateKind] | None,
+        *,
+        snapshot: Snapshot | None = None,
+        token: CancelToken | None = None,
+        place: Callable[[Mapping[str, bytes]], Snapshot] | None = None,
+    ) -> tuple[dict[str, bytes], GateReport]:
+        """Run gates on a model's `files` (changed from `before`). When only the layout is
+        wrong, the changed files are formatted in the sandbox and judged again; `place` puts
+        formatted files where `snapshot` came from and returns the new snapshot.
+
+        Returns:
+            The files judged (formatted or as written) and their report.
+
+        Raises:
+            SandboxUnavailable: the sandbox failed, or was torn down by a cancellation.
+        """
+        paths = changed_paths(before, files) if self.settings.autoformat else []
+        report, formatted = self._gates(files, kinds, snapshot, token, paths)
+        if formatted is None or formatted == files:
+            return dict(files), report
+        self.emit("formatted", paths=changed_paths(files, formatted))
+        snapshot = place(formatted) if place is not None else None
+        return formatted, self._gates(formatted, kinds, snapshot, token, ())[0]
+
+    def _gates(
+        self,
+        files: Mapping[str, bytes],
+        kinds: frozenset[GateKind] | None,
+        snapshot: Snapshot | None,
+        token: CancelToken | None,
+        tidy: Sequence[str],
+    ) -> tuple[GateReport, dict[str, bytes] | None]:
         started = time.monotonic()
+        formatted = None
         box = self.runtime.open(self.language, snapshot or Snapshot(dict(files)))
         try:
             if token is not None and not token.register(box.close):
@@ -82,6 +122,9 @@ class Workshop:
                 override=self.settings.gates.get(self.language.name),
                 only=kinds,
             )
+            if tidy and needs_formatting(report):
+                # The same sandbox holds these files: formatting here saves opening another.
+                formatted = format_files(box, self.language, files, tidy)
         finally:
             if token is not None:
                 token.unregister(box.close)
@@ -92,7 +135,7 @@ class Workshop:
             gates={g.kind.value: g.status.value for g in report.gates},
             seconds=round(time.monotonic() - started, 3),
         )
-        return report
+        return report, formatted
 
 
 @dataclass(frozen=True)
@@ -168,14 +211,25 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
                 return end(AttemptStatus.FAILED, UNCHANGED)
             raise VerdictError("the plan changes nothing: make the failing test pass", "no_change")
         check_no_test_code(shop.language, task.start, files)
-        snapshot = None
+        snapshot, place = None, None
         if worktree is not None:
             write_changes(worktree.path, task.head, task.start)
-            write_changes(worktree.path, task.start, files)
-            snapshot = Snapshot.from_directory(worktree.path)
-            if dict(snapshot.files) != files:
-                raise VerdictError("the worktree does not hold the planned files")
-        report = shop.evaluate(files, None, snapshot=snapshot, token=token)
+            tree = worktree.path
+            written: Mapping[str, bytes] = task.start
+
+            def place(new: Mapping[str, bytes]) -> Snapshot:
+                nonlocal written
+                write_changes(tree, written, new)
+                written = new
+                placed = Snapshot.from_directory(tree)
+                if dict(placed.files) != new:
+                    raise VerdictError("the worktree does not hold the planned files")
+                return placed
+
+            snapshot = place(files)
+        files, report = shop.judge(
+            task.start, files, None, snapshot=snapshot, token=token, place=place
+        )
         task.check(files, report)
         return end(AttemptStatus.GREEN, payload=Candidate(files, report, answer.plan))
     except (EditRejected, VerdictError) as exc:

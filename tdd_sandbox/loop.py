@@ -163,7 +163,12 @@ class Loop:
 
     def _tester_task(self, base: Baseline) -> str:
         test_path, _ = self.language.suggest_paths(base.files, self.kata.slug)
-        return f"Write the next failing test, in {test_path}."
+        if test_path not in base.files:
+            return f"Create {test_path} with the imports it needs and one failing test."
+        return (
+            f"Write the next failing test in {test_path}: the whole file, with its imports "
+            "and every test already in it, plus one new test."
+        )
 
     def _situation(self, files: Mapping[str, bytes], task: str, **extra: Any) -> Situation:
         return Situation(
@@ -295,7 +300,7 @@ class Loop:
                     files = apply_plan(
                         base.files, answer.plan, Role.TESTER, self.language, first_cycle=first_cycle
                     )
-                    report = self.evaluate(files, RED_GATES)
+                    files, report = self.shop.judge(base.files, files, RED_GATES)
                     [new_test] = check_red(base, files, report, self.language)
                 except (EditRejected, VerdictError) as exc:
                     error, kind = str(exc), exc.kind

@@ -240,13 +240,18 @@ class Price(Section):
     output_per_mtok: float = Field(ge=0)
 
 
+BENCH_ENTRY_OPTIONS = ("edit_format", "base_url", "api_key_env")
+"""Keys of a `bench.models` entry that apply to every role of that entry."""
+
+
 class BenchSettings(Section):
     """Named model entries for `tdd-sandbox bench --models NAME,...`."""
 
     models: dict[str, str | dict[str, str]] = Field(default_factory=dict)
     """Each entry: one `provider:model` for every role, or one per role
     (`{tester: ..., implementer: ..., refactorer: ...}`, `all` for the rest), optionally with
-    an `edit_format` for every role (json, whole, tool, auto)."""
+    an `edit_format` (json, whole, tool, auto), a `base_url` and an `api_key_env` for every
+    role, so entries served by different local servers can share one bench."""
 
     @field_validator("models")
     @classmethod
@@ -255,12 +260,17 @@ class BenchSettings(Section):
     ) -> dict[str, str | dict[str, str]]:
         for name, entry in value.items():
             roles = dict(entry) if isinstance(entry, dict) else {"all": entry}
-            edit_format = roles.pop("edit_format", "auto")
+            edit_format = roles.get("edit_format", "auto")
             if edit_format not in ("auto", "json", "whole", "tool"):
                 raise ValueError(f"bench model {name!r}: unknown edit_format {edit_format!r}")
+            for key in BENCH_ENTRY_OPTIONS:
+                roles.pop(key, None)
             unknown = set(roles) - {"all", "tester", "implementer", "refactorer"}
             if unknown:
-                raise ValueError(f"bench model {name!r}: unknown roles {sorted(unknown)}")
+                raise ValueError(
+                    f"bench model {name!r}: unknown keys {sorted(unknown)} (use all, tester, "
+                    f"implementer, refactorer, {', '.join(BENCH_ENTRY_OPTIONS)})"
+                )
             for model in roles.values():
                 split_model(model)
         return value
@@ -288,6 +298,9 @@ class Settings(BaseSettings):
     """Implementer attempts raced at once, each in its own worktree and container."""
     parallel_refactor: int = Field(1, ge=1, le=16)
     """Refactorer attempts raced at once."""
+    autoformat: bool = True
+    """When a model's files fail the format gate, format the files it changed with the
+    language's formatter (in the sandbox) and judge the result; off: they fail the gate."""
     llm: LlmSettings = LlmSettings()
     roles: RolesSettings = RolesSettings()
     commit: CommitSettings = CommitSettings()

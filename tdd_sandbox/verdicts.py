@@ -61,14 +61,20 @@ def check_red(
     """The new test of a RED candidate, after checking the candidate really is red.
 
     Raises:
-        VerdictError: no new test, more than one, it passes (an overshoot), an old test
-            broke, or the test code is not formatted.
+        VerdictError: no new test, more than one, it passes (an overshoot), it fails
+            through its own fault (a missing import), an old test broke, or the test code is
+            not formatted.
     """
     expected = language.expected_tests(files)
     new = expected - base.expected
     if not new:
+        gate = report.gate(GateKind.TEST)
+        said = ""
+        if gate is not None and not gate.passed:
+            # Usually the file does not parse: the runner's words say where.
+            said = f"\nThe test run said:\n{gate.output_tail[-800:]}"
         raise VerdictError(
-            "no new test found: add one test function (Python: def test_...; Rust: #[test])",
+            "no new test found: add one test function (Python: def test_...; Rust: #[test])" + said,
             "no_new_test",
         )
     if len(new) > 1:
@@ -104,6 +110,9 @@ def check_red(
             "write a test for behaviour the code does not have yet",
             "overshoot",
         )
+    for outcome in failed_new:
+        if mistake := language.test_mistake(files, outcome):
+            raise VerdictError(mistake, "test_mistake")
     # A compile error (Rust) or an import error at collection (Python) stops old tests from
     # running: that is still red. Otherwise every test that passed must still pass.
     reported = [o for o in gate.tests if o.message != NOT_RUN]

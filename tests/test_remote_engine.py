@@ -140,7 +140,7 @@ def test_a_bench_job_runs_on_a_remote_engine(
             overrides={"llm": {"base_url": fake.base_url}, "bench": {"models": models}}
         )
         options = BenchOptions(
-            models=["good"], katas=tmp_path / "katas", languages=["python"], repeats=1,
+            models=["good"], katas=[tmp_path / "katas"], languages=["python"], repeats=1,
             out=tmp_path / "out",
         )  # fmt: skip
         summary = run_bench(options, settings)

@@ -16,7 +16,7 @@ from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings
 from tests.conftest import assert_no_containers
 from tests.helpers.fake_llm import Answer, done, no_change, plan
-from tests.helpers.katas import PY_IMPLS, fizzbuzz_script, python_test_file
+from tests.helpers.katas import PY_IMPLS, PY_TEST_HEAD, fizzbuzz_script, python_test_file
 from tests.helpers.runs import run_scripted
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
@@ -218,6 +218,58 @@ def test_done_before_any_kata_test_is_refused(tmp_path: Path) -> None:
     assert summary.cycles == 1
     tester = [r for r in fake.requests if r["model"] == "tester"]
     assert "done before any test of the kata" in tester[1]["messages"][1]["content"]
+
+
+MESSY_TEST = "from fizzbuzz import fizzbuzz\ndef test_one()->None:\n  assert fizzbuzz(1)=='1'\n"
+MESSY_IMPL = "def fizzbuzz(n:int)->str:\n  return '1'\n"
+
+
+def test_unformatted_files_are_formatted_in_the_sandbox_and_land_formatted(
+    tmp_path: Path,
+) -> None:
+    script = _first_cycle(
+        tester=[plan((TEST_FILE, MESSY_TEST)), done()],
+        implementer=[plan(("fizzbuzz.py", MESSY_IMPL))],
+    )
+    repo = tmp_path / "kata"
+    summary, _ = run_scripted(repo, "python", script)
+    assert summary.status == "completed", summary.reason
+    assert (repo / TEST_FILE).read_text() == python_test_file(1)
+    assert (repo / "fizzbuzz.py").read_text() == 'def fizzbuzz(n: int) -> str:\n    return "1"\n'
+    formatted = [e["paths"] for e in _events(repo) if e["event"] == "formatted"]
+    assert formatted == [[TEST_FILE], ["fizzbuzz.py"]]
+
+
+def test_with_autoformat_off_unformatted_test_code_is_refused(tmp_path: Path) -> None:
+    script = _first_cycle(tester=[plan((TEST_FILE, MESSY_TEST)), GOOD_TEST, done()],
+                          implementer=[GOOD_IMPL])  # fmt: skip
+    summary, fake = run_scripted(tmp_path / "kata", "python", script, autoformat=False)
+    assert summary.status == "completed", summary.reason
+    tester = [r for r in fake.requests if r["model"] == "tester"]
+    assert "the test code is not formatted" in tester[1]["messages"][1]["content"]
+
+
+def test_tests_red_for_their_own_fault_are_refused_with_the_cause(tmp_path: Path) -> None:
+    no_import = plan((TEST_FILE, python_test_file(1).removeprefix(PY_TEST_HEAD).lstrip()))
+    with_argument = plan(
+        (
+            TEST_FILE,
+            PY_TEST_HEAD + '\n\ndef test_one(n: int) -> None:\n    assert fizzbuzz(n) == "1"\n',
+        )
+    )
+    prose = plan((TEST_FILE, "The test should check that 1 gives 1.\n"))
+    script = _first_cycle(
+        tester=[no_import, with_argument, prose, GOOD_TEST, done()], implementer=[GOOD_IMPL]
+    )
+    summary, fake = run_scripted(tmp_path / "kata", "python", script, max_attempts_per_agent=4)
+    assert summary.status == "completed", summary.reason
+    tester = [r["messages"][1]["content"] for r in fake.requests if r["model"] == "tester"]
+    assert "'fizzbuzz' is never imported" in tester[1]
+    assert "argument 'n' that pytest cannot supply" in tester[2]
+    assert "no new test found" in tester[3]
+    assert "SyntaxError" in tester[3]  # the runner's own words travel with the verdict
+    kinds = [e.get("kind") for e in _events(tmp_path / "kata") if e["event"] == "rejected"]
+    assert kinds == ["test_mistake", "test_mistake", "no_new_test"]
 
 
 def _events(repo: Path) -> list[dict[str, object]]:

@@ -86,3 +86,32 @@ def test_green_and_refactor() -> None:
     check_refactor(after, green)
     with pytest.raises(VerdictError, match="changed which tests pass"):
         check_refactor(after, _report((OLD, TestStatus.PASSED)))
+
+
+def test_red_refuses_a_test_that_forgot_its_import() -> None:
+    files = {"tests/test_k.py": BOTH_SRC + b"\n\ndef test_f() -> None:\n    assert f(1) == 1\n"}
+    undefined = "NameError: name 'f' is not defined"
+    report = GateReport(
+        "python",
+        (
+            GateResult(GateKind.FORMAT, GateStatus.PASSED, "", RUN),
+            GateResult(
+                GateKind.TEST,
+                GateStatus.FAILED,
+                "",
+                RUN,
+                (
+                    TestOutcome(OLD, TestStatus.PASSED),
+                    TestOutcome(NEW, TestStatus.PASSED),
+                    TestOutcome("tests/test_k.py::test_f", TestStatus.FAILED, undefined),
+                ),
+            ),
+        ),
+    )
+    base = Baseline({"tests/test_k.py": BOTH_SRC}, frozenset({OLD, NEW}), frozenset({OLD, NEW}))
+    with pytest.raises(VerdictError, match="'f' is never imported") as error:
+        check_red(base, files, report, PY)
+    assert error.value.kind == "test_mistake"
+    # Imported (the NameError comes from the code under test) or star-imported: a real red.
+    for head in (b"from k import f\n\n\n", b"from k import *\n\n\n"):
+        assert check_red(base, {"tests/test_k.py": head + files["tests/test_k.py"]}, report, PY)

@@ -51,6 +51,6 @@ class Agent:
                 seed=self.seed,
             )
 
-        answer = self.asker.ask(build)
+        answer = self.asker.ask(build, situation.target)
         self.ledger.add(self.role.value, self.model, answer.reply)
         return answer

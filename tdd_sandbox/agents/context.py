@@ -85,7 +85,8 @@ def user_prompt(situation: Situation, role: Role, *, budget_chars: int) -> str:
     parts.append(f"# Repository files\n{files}")
     if situation.last_commit is not None:
         commit = situation.last_commit
-        parts.append(f"# Last commit\n{commit.message.strip()}\n```diff\n{commit.diff}\n```")
+        diff = f"\n```diff\n{commit.diff}\n```" if commit.diff else ""
+        parts.append(f"# Last commit\n{commit.message.strip()}{diff}")
     if situation.gate_output.strip():
         parts.append(f"# Last gate output\n```\n{clip_gate_output(situation.gate_output)}\n```")
     if situation.previous_error:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.settings import BenchSettings, split_model
+from tdd_sandbox.settings import BENCH_ENTRY_OPTIONS, BenchSettings, split_model
 
 ROLES = ("tester", "implementer", "refactorer")
 
@@ -20,12 +20,17 @@ class ModelEntry:
     name: str
     roles: tuple[tuple[str, str], ...]
     """(role, `provider:model`) for the three roles."""
-    edit_format: str | None = None
-    """The edit format every role uses, when the entry sets one."""
+    options: tuple[tuple[str, str], ...] = ()
+    """Role settings the entry sets for every role (edit_format, base_url, api_key_env)."""
 
     def model_for(self, role: str) -> str:
         """The model of `role`."""
         return dict(self.roles)[role]
+
+    @property
+    def edit_format(self) -> str | None:
+        """The edit format every role uses, when the entry sets one."""
+        return dict(self.options).get("edit_format")
 
 
 @dataclass(frozen=True)
@@ -64,31 +69,40 @@ def resolve_models(names: list[str], bench: BenchSettings) -> list[ModelEntry]:
                     f"({known})"
                 ) from None
             entry = name
-        edit_format = None
+        options: tuple[tuple[str, str], ...] = ()
         if isinstance(entry, str):
             roles = tuple((role, entry) for role in ROLES)
         else:
             default = entry.get("all")
-            edit_format = entry.get("edit_format")
+            options = tuple((key, entry[key]) for key in BENCH_ENTRY_OPTIONS if key in entry)
             roles = tuple((role, entry.get(role) or default or "") for role in ROLES)
             missing = [role for role, model in roles if not model]
             if missing:
                 raise UsageError(f"bench.models.{name}: no model for {', '.join(missing)}")
-        entries.append(ModelEntry(name, roles, edit_format))
+        entries.append(ModelEntry(name, roles, options))
     return entries
 
 
-def find_katas(path: Path) -> list[Path]:
-    """Kata folders: `path` itself if it holds a kata.md, else its sub-folders that do.
+def find_katas(*paths: Path) -> list[Path]:
+    """Kata folders: each path itself if it holds a kata.md, else its sub-folders that do.
 
     Raises:
-        UsageError: none found.
+        UsageError: a path holds none, or two katas share a name (their jobs would too).
     """
-    if (path / "kata.md").is_file():
-        return [path]
-    found = sorted(p.parent for p in path.glob("*/kata.md")) if path.is_dir() else []
-    if not found:
-        raise UsageError(f"no kata found in {path}: pass a folder of <slug>/kata.md")
+    found: list[Path] = []
+    for path in paths:
+        if (path / "kata.md").is_file():
+            here = [path]
+        else:
+            here = sorted(p.parent for p in path.glob("*/kata.md")) if path.is_dir() else []
+        if not here:
+            raise UsageError(f"no kata found in {path}: pass a folder of <slug>/kata.md")
+        for kata in here:
+            twin = next((seen for seen in found if seen.name == kata.name), None)
+            if twin is not None and twin.resolve() != kata.resolve():
+                raise UsageError(f"two katas named {kata.name!r} ({twin}, {kata}): rename one")
+            if twin is None:
+                found.append(kata)
     return found
 
 

@@ -26,7 +26,8 @@ class BenchOptions:
     """What `tdd-sandbox bench` was asked for."""
 
     models: list[str]
-    katas: Path
+    katas: list[Path]
+    """Kata folders, or folders of them."""
     languages: list[str]
     repeats: int
     out: Path
@@ -47,7 +48,7 @@ def run_bench(
         PrerequisiteError: Docker or an image is not usable.
     """
     models = resolve_models(options.models, settings.bench)
-    jobs = plan_jobs(models, find_katas(options.katas), options.languages, options.repeats)
+    jobs = plan_jobs(models, find_katas(*options.katas), options.languages, options.repeats)
     if options.shard is not None:
         jobs = shard(jobs, *options.shard)
     options.out.mkdir(parents=True, exist_ok=True)

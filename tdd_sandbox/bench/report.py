@@ -7,7 +7,8 @@ from __future__ import annotations
 import base64
 import html
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -46,7 +47,14 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
                 "acceptance_pass_rate": _round(rate),
                 "acceptance_ci95": _round(ci),
                 "cycles_mean": _round(mean_ci([float(j["cycles"]) for j in counted])[0]),
+                "edit_format": "/".join(sorted({str(j.get("edit_format", "auto")) for j in jobs})),
+                "red_events": sum(int(j.get("red_events", 0)) for j in counted),
                 "green_commits": sum(int(j["green_commits"]) for j in counted),
+                "rejected_attempts": sum(int(j.get("rejected_attempts", 0)) for j in counted),
+                "rejections_by_kind": _sum_counts(j.get("rejections_by_kind", {}) for j in counted),
+                "acceptance_by_kata": {
+                    kata: _round(mean_ci(rates)[0]) for kata, rates in _rates_by_kata(counted)
+                },
                 "overshoot_events": sum(int(j["overshoot_events"]) for j in counted),
                 "tamper_events": sum(int(j["tamper_events"]) for j in counted),
                 "cost_total": round(sum(cost), 6),
@@ -69,25 +77,67 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
+def _sum_counts(counts: Iterable[dict[str, int]]) -> dict[str, int]:
+    total: Counter[str] = Counter()
+    for count in counts:
+        total.update(count)
+    return dict(total.most_common())
+
+
+def _rates_by_kata(jobs: list[dict[str, Any]]) -> list[tuple[str, list[float]]]:
+    rates: dict[str, list[float]] = defaultdict(list)
+    for job in jobs:
+        rates[job["kata"]].append(float(job["acceptance_pass_rate"]))
+    return sorted(rates.items())
+
+
 def leaderboard(summary: dict[str, Any]) -> str:
-    """The Markdown leaderboard."""
+    """The Markdown leaderboard: the ranking, acceptance by kata, and why attempts were
+    rejected (the harness's classification of what went wrong)."""
     lines = [
-        "| rank | model | acceptance (mean ± 95% CI) | completed | jobs | infra failures "
-        "| cycles | cost | wall s | model s |",
-        "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| rank | model | format | acceptance (mean ± 95% CI) | completed | jobs "
+        "| infra failures | cycles | red | green | cost | wall s | model s | gates s |",
+        "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+        "| ---: | ---: |",
     ]
     for rank, model in enumerate(summary["models"], start=1):
         rate = model["acceptance_pass_rate"]
         ci = model["acceptance_ci95"]
         shown = "-" if rate is None else f"{rate:.0%}" + ("" if ci is None else f" ± {ci:.0%}")
         lines.append(
-            f"| {rank} | {model['model']} | {shown} | {model['completed']} "
-            f"| {model['scored_jobs']} "
+            f"| {rank} | {model['model']} | {model.get('edit_format', '')} | {shown} "
+            f"| {model['completed']} | {model['scored_jobs']} "
             f"| {model['infrastructure_failures']} | {model['cycles_mean'] or 0:.1f} "
+            f"| {model.get('red_events', 0)} | {model['green_commits']} "
             f"| {model['cost_total']:.4f} | {model['wall_time_mean_s'] or 0:.0f} "
-            f"| {model['model_time_mean_s'] or 0:.0f} |"
+            f"| {model['model_time_mean_s'] or 0:.0f} | {model['gate_time_mean_s'] or 0:.0f} |"
         )
-    return "# Leaderboard\n\n" + "\n".join(lines) + "\n"
+    return "# Leaderboard\n\n" + "\n".join(lines) + "\n" + _by_kata(summary) + _rejections(summary)
+
+
+def _by_kata(summary: dict[str, Any]) -> str:
+    katas = sorted({k for m in summary["models"] for k in m.get("acceptance_by_kata", {})})
+    if not katas:
+        return ""
+    lines = ["| model | " + " | ".join(katas) + " |", "| --- |" + " ---: |" * len(katas)]
+    for model in summary["models"]:
+        rates = model.get("acceptance_by_kata", {})
+        lines.append(
+            f"| {model['model']} | " + " | ".join(_percent(rates.get(k)) for k in katas) + " |"
+        )
+    return "\n## Acceptance by kata (mean)\n\n" + "\n".join(lines) + "\n"
+
+
+def _rejections(summary: dict[str, Any]) -> str:
+    lines = []
+    for model in summary["models"]:
+        kinds = model.get("rejections_by_kind", {})
+        if kinds:
+            listed = ", ".join(f"{kind} {count}" for kind, count in kinds.items())
+            lines.append(f"- **{model['model']}** ({model['rejected_attempts']}): {listed}")
+    if not lines:
+        return ""
+    return "\n## Rejected attempts by kind\n\n" + "\n".join(lines) + "\n"
 
 
 def junit(results: list[dict[str, Any]]) -> str:

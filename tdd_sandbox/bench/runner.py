@@ -49,12 +49,9 @@ class JobOptions:
 
 def job_settings(settings: Settings, job: Job) -> Settings:
     """The run settings of one job: its models, its language."""
-    update: dict[str, str] = {}
     roles = {}
     for role in ("tester", "implementer", "refactorer"):
-        update = {"model": job.model.model_for(role)}
-        if job.model.edit_format:
-            update["edit_format"] = job.model.edit_format
+        update = {"model": job.model.model_for(role), **dict(job.model.options)}
         roles[role] = getattr(settings.roles, role).model_copy(update=update)
     return settings.model_copy(update={"roles": RolesSettings(**roles), "language": job.language})
 

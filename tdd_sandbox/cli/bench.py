@@ -25,9 +25,10 @@ def _split(value: str) -> list[str]:
 @click.option(
     "--katas",
     type=click.Path(path_type=Path),
-    default=Path("katas"),
+    multiple=True,
+    default=[Path("katas")],
     show_default=True,
-    help="A kata folder, or a folder of them.",
+    help="A kata folder, or a folder of them; repeat for several.",
 )
 @click.option("--languages", default="python", show_default=True, help="Comma-separated languages.")
 @click.option("--repeats", type=click.IntRange(1, 100), default=1, show_default=True)
@@ -62,7 +63,7 @@ def _split(value: str) -> list[str]:
 def bench(
     ctx: click.Context,
     models: str | None,
-    katas: Path,
+    katas: tuple[Path, ...],
     languages: str,
     repeats: int,
     parallel: int | None,
@@ -89,7 +90,7 @@ def bench(
         default_config(config, Path.cwd()), {"parallel": parallel, "cycles": cycles}
     )
     options = BenchOptions(
-        models=_split(models), katas=katas, languages=_split(languages), repeats=repeats,
+        models=_split(models), katas=list(katas), languages=_split(languages), repeats=repeats,
         out=out, jobs=jobs, resume=resume, shard=parse_shard(shard) if shard else None,
         record=record, replay=replay,
     )  # fmt: skip

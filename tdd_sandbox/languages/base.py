@@ -62,6 +62,11 @@ class Language(Protocol):
         """The default gate commands, in running order."""
         ...
 
+    def format_command(self, path: str) -> tuple[str, ...] | None:
+        """A command printing `path` formatted to stdout, leaving the file alone (None: the
+        language has no formatter, or not for this file)."""
+        ...
+
     def is_test_path(self, path: str) -> bool:
         """Whether `path` (relative, POSIX) holds tests."""
         ...
@@ -89,6 +94,11 @@ class Language(Protocol):
 
     def defines_tests(self, path: str, text: str) -> bool:
         """Whether a (non-test) file defines tests: the sign of a test copied into code."""
+        ...
+
+    def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
+        """Feedback when a new test fails through its own fault, so that no implementation
+        could make it pass (a name its module never imports), else None."""
         ...
 
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
@@ -69,6 +70,13 @@ class Python:
                 ),
             ),
         )  # fmt: skip
+
+    def format_command(self, path: str) -> tuple[str, ...] | None:
+        """`ruff format` over stdin, so the repo's ruff settings for `path` apply."""
+        if not path.endswith((".py", ".pyi")):
+            return None
+        script = 'exec ruff format --no-cache --quiet --stdin-filename "$1" - < "$1"'
+        return ("sh", "-c", script, "format", path)
 
     def is_test_path(self, path: str) -> bool:
         """Files under `tests/`, `test_*.py`, `*_test.py` and `conftest.py` anywhere."""
@@ -168,6 +176,33 @@ class Python:
                 return True
         return False
 
+    def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
+        """An argument pytest cannot supply (no fixture of that name), or a NameError on a name
+        the test's module never binds (a forgotten import). Arguments are also read from the
+        source, since a red test that fails to import never gets as far as its fixtures."""
+        path, _, name = outcome.id.partition("::")
+        try:
+            tree = ast.parse(files.get(path, b""))
+        except (SyntaxError, ValueError):
+            return None
+        unknown = _unknown_fixture(tree, name, any(p.endswith("conftest.py") for p in files))
+        fixture = _NO_FIXTURE.search(outcome.message)
+        if unknown or fixture:
+            arg = unknown or (fixture["name"] if fixture else "")
+            return (
+                f"the new test takes an argument {arg!r} that pytest cannot supply (no fixture "
+                "of that name): a test function takes no arguments"
+            )
+        match = _UNDEFINED.search(outcome.message)
+        bound = _module_names(tree)
+        if match is None or bound is None or match["name"] in bound:
+            return None  # raised elsewhere (the code under test), or unknowable (import *)
+        return (
+            f"the new test fails with NameError: {match['name']!r} is never imported or defined "
+            f"in its module, so no implementation can make it pass; import it (from <module> "
+            f"import {match['name']})"
+        )
+
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
         """Outcomes from pytest's JUnit XML (xunit1, which carries the file of each test)."""
         if report is None:
@@ -177,6 +212,63 @@ class Python:
         except ET.ParseError as exc:
             return [TestOutcome("<junit>", TestStatus.ERROR, f"unreadable results: {exc}")]
         return [_outcome(case) for case in root.iter("testcase")]
+
+
+_NO_FIXTURE = re.compile(r"fixture '(?P<name>\w+)' not found")
+_UNDEFINED = re.compile(r"NameError: name '(?P<name>\w+)' is not defined")
+
+
+_BUILTIN_FIXTURES = frozenset(
+    {
+        "cache", "capfd", "capfdbinary", "caplog", "capsys", "capsysbinary", "doctest_namespace",
+        "monkeypatch", "pytestconfig", "record_property", "record_testsuite_property",
+        "record_xml_attribute", "recwarn", "request", "tmp_path", "tmp_path_factory", "tmpdir",
+        "tmpdir_factory",
+    }
+)  # fmt: skip
+
+
+def _unknown_fixture(tree: ast.Module, test: str, has_conftest: bool) -> str | None:
+    """The first argument of top-level test function `test` that no fixture can fill: none
+    is defined in the module or a conftest, it is not pytest's own, and no decorator (such
+    as parametrize) supplies it."""
+    if has_conftest:
+        return None
+    defined = {
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.decorator_list
+    }
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == test:
+            if node.decorator_list:
+                return None
+            for arg in node.args.posonlyargs + node.args.args:
+                if arg.arg not in _BUILTIN_FIXTURES and arg.arg not in defined:
+                    return arg.arg
+    return None
+
+
+def _module_names(tree: ast.Module) -> set[str] | None:
+    """Names bound at the top level of a module; None when `import *` makes that unknowable."""
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                names.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        else:
+            names.update(
+                target.id
+                for sub in ast.walk(node)
+                if isinstance(sub, ast.Assign | ast.AnnAssign | ast.AugAssign | ast.NamedExpr)
+                for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target])
+                if isinstance(target, ast.Name)
+            )
+    return names
 
 
 def _test_ids(path: str, tree: ast.Module) -> Iterable[str]:

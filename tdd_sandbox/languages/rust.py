@@ -66,6 +66,12 @@ class Rust:
             Gate(GateKind.TEST, ("sh", "-c", _TEST)),
         )
 
+    def format_command(self, path: str) -> tuple[str, ...] | None:
+        """rustfmt over stdin (one file, not the modules it declares), in the scaffold's edition."""
+        if not path.endswith(".rs"):
+            return None
+        return ("sh", "-c", 'exec rustfmt --edition 2021 --quiet < "$1"', "format", path)
+
     def is_test_path(self, path: str) -> bool:
         """Files under `tests/`."""
         return PurePosixPath(path).parts[0] == "tests"
@@ -111,6 +117,10 @@ class Rust:
         """A source file with a `#[test]`: in these katas tests live in `tests/`."""
         code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.DOTALL)
         return path.endswith(".rs") and "#[test]" in code
+
+    def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
+        """None: a missing `use` is a compile error, which is how every Rust RED starts."""
+        return None
 
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
         """Outcomes from libtest's lines, each prefixed by its binary; checked against the

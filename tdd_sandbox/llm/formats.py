@@ -178,14 +178,16 @@ _FILE_BLOCK = re.compile(
     r"```[\w+-]*[ \t]*\n(?P<body>.*?)^```[ \t]*$",
     re.MULTILINE | re.DOTALL,
 )
+_ANY_BLOCK = re.compile(r"^```[\w+-]*[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 _DELETE = re.compile(r"^[ \t]*DELETE[ \t]+(?P<path>\S+)[ \t]*$", re.MULTILINE)
 _COMMIT = re.compile(r"^[ \t]*COMMIT:[ \t]*(?P<message>.+)$", re.MULTILINE)
 _PLAN = re.compile(r"^[ \t]*PLAN:[ \t]*(?P<plan>.+)$", re.MULTILINE)
 
 
-def parse_whole(reply: ChatReply) -> EditPlan:
+def parse_whole(reply: ChatReply, target: str = "") -> EditPlan:
     """An EditPlan from a `whole` answer (path lines and fenced files); a JSON answer is
-    accepted too, since models mix the two up."""
+    accepted too, since models mix the two up. A lone code block with no path line goes to
+    `target`, the one file the prompt asked for (small models often drop the path line)."""
     text = reply.text
     if not text.strip():
         raise PlanError("the answer was empty", "empty")
@@ -199,6 +201,10 @@ def parse_whole(reply: ChatReply) -> EditPlan:
     edits += [
         Edit(path=m.group("path"), action="delete", content="") for m in _DELETE.finditer(text)
     ]
+    if not edits and target and reply.finish_reason != "length":
+        blocks = _ANY_BLOCK.findall(text)
+        if len(blocks) == 1:
+            edits = [Edit(path=target, action="upsert", content=blocks[0])]
     if not edits:
         if text.lstrip().startswith("{"):
             return parse_json(reply)

@@ -114,8 +114,9 @@ class PlanAsker:
             return replace(request, response_format=response_format(MODES[self._mode]))
         return request
 
-    def ask(self, build: RequestBuilder) -> PlanAnswer:
-        """One request, built for the current format; a parse failure is data.
+    def ask(self, build: RequestBuilder, target: str = "") -> PlanAnswer:
+        """One request, built for the current format; a parse failure is data. `target` is
+        the file the prompt asked for (where a `whole` answer's lone code block goes).
 
         Raises:
             InfrastructureError: the endpoint is unusable.
@@ -130,7 +131,8 @@ class PlanAsker:
                     raise
                 continue
             try:
-                plan = parse_whole(reply) if fmt is EditFormat.WHOLE else parse_json(reply)
+                whole = fmt is EditFormat.WHOLE
+                plan = parse_whole(reply, target) if whole else parse_json(reply)
             except PlanError as exc:
                 return PlanAnswer(reply, None, str(exc), mode, exc.kind)
             return PlanAnswer(reply, plan, None, mode)

@@ -67,13 +67,16 @@ def commit_paths(
 
 
 def last_commit(repo: HardenedRepo, *, max_diff_chars: int = 6000) -> CommitInfo | None:
-    """HEAD's message and diff (truncated), or None in an empty repo."""
+    """HEAD's message and diff (truncated), or None in an empty repo. A root commit's diff
+    is empty: it would only repeat every file, which the prompt shows anyway, and small
+    models have little context to spare."""
     if not repo.repo.head.is_valid():
         return None
     head = repo.repo.head.commit
-    parents = ["HEAD~1"] if head.parents else ["--root"]
+    if not head.parents:
+        return CommitInfo(sha=head.hexsha, message=str(head.message), diff="")
     diff = repo.run(
-        "diff-tree", "-p", "--no-ext-diff", "--no-textconv", "--no-color", *parents, "HEAD"
+        "diff-tree", "-p", "--no-ext-diff", "--no-textconv", "--no-color", "HEAD~1", "HEAD"
     )
     if len(diff) > max_diff_chars:
         diff = diff[:max_diff_chars] + "\n[... diff cut ...]\n"

@@ -55,7 +55,7 @@ def test_bench_ranks_models_resumes_replays_and_merges_shards(tmp_path: Path) ->
             }
         )
         options = BenchOptions(
-            models=["good", "bad", "down"], katas=katas, languages=["python"], repeats=2,
+            models=["good", "bad", "down"], katas=[katas], languages=["python"], repeats=2,
             out=out, jobs=1, record=True,
         )  # fmt: skip
         summary = run_bench(options, settings)
@@ -77,13 +77,16 @@ def test_bench_ranks_models_resumes_replays_and_merges_shards(tmp_path: Path) ->
     assert len(rows) == 18
     for row in rows:
         assert {"model", "kata", "language", "repeat", "status", "acceptance_pass_rate"} <= set(row)
-    assert "| 1 | good | 100%" in (out / "leaderboard.md").read_text()
+    board = (out / "leaderboard.md").read_text()
+    assert "| 1 | good | auto | 100%" in board
+    assert "| bad | 0% |" in board  # acceptance by kata, where bad was weakest
+    assert good["red_events"] == good["green_commits"] == 6
 
     # Replay the recorded runs with no endpoint at all, as two shards, then merge them.
     replay_settings = load_settings(overrides={"bench": {"models": _models("good", "bad")}})
     for index in (1, 2):
         shard = BenchOptions(
-            models=["good", "bad"], katas=katas, languages=["python"], repeats=2,
+            models=["good", "bad"], katas=[katas], languages=["python"], repeats=2,
             out=tmp_path / f"shard{index}", shard=(index, 2), replay=out,
         )  # fmt: skip
         run_bench(shard, replay_settings)

@@ -49,6 +49,13 @@ def test_bad_shards(text: str) -> None:
 def test_katas_must_exist_and_have_suites(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="no kata found"):
         find_katas(tmp_path)
+    picked = find_katas(KATAS / "fizzbuzz", KATAS / "bowling", KATAS, KATAS / "fizzbuzz")
+    assert [kata.name for kata in picked[:2]] == ["fizzbuzz", "bowling"]
+    assert len(picked) == len(find_katas(KATAS))
+    (tmp_path / "other" / "fizzbuzz").mkdir(parents=True)
+    (tmp_path / "other" / "fizzbuzz" / "kata.md").write_text("# F\n")
+    with pytest.raises(UsageError, match="two katas named 'fizzbuzz'"):
+        find_katas(KATAS, tmp_path / "other")
     (tmp_path / "k").mkdir()
     (tmp_path / "k" / "kata.md").write_text("# K\n")
     with pytest.raises(UsageError, match="no acceptance suite for python"):
@@ -75,3 +82,23 @@ def test_an_entry_can_pin_an_edit_format() -> None:
     assert settings.roles.refactorer.model == "custom:qwen"
     with pytest.raises(ValueError, match="unknown edit_format"):
         BenchSettings(models={"x": {"all": "custom:q", "edit_format": "yaml"}})
+
+
+def test_an_entry_can_name_its_own_endpoint() -> None:
+    # Two local servers, one per model, in one bench: each entry carries its base URL.
+    bench = BenchSettings(
+        models={
+            "qwen": {"all": "custom:qwen", "base_url": "http://127.0.0.1:8088/v1"},
+            "smol": {"all": "custom:smol", "base_url": "http://127.0.0.1:8089/v1",
+                     "api_key_env": "SMOL_KEY"},
+        }
+    )  # fmt: skip
+    qwen, smol = resolve_models(["qwen", "smol"], bench)
+    assert qwen.edit_format is None
+    base = load_settings(overrides={"llm": {"base_url": "http://elsewhere/v1"}})
+    for entry, url in ((qwen, "http://127.0.0.1:8088/v1"), (smol, "http://127.0.0.1:8089/v1")):
+        settings = job_settings(base, Job(entry, KATAS / "fizzbuzz", "python", 1))
+        assert {settings.roles.tester.base_url, settings.roles.refactorer.base_url} == {url}
+    assert settings.roles.implementer.api_key_env == "SMOL_KEY"
+    with pytest.raises(ValueError, match=r"unknown keys \['temprature'\]"):
+        BenchSettings(models={"x": {"all": "custom:q", "temprature": "0.1"}})

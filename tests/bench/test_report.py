@@ -15,11 +15,14 @@ def _result(
     result: dict[str, Any] = {
         "id": f"{model}__{kata}__python__r{repeat}", "model": model, "kata": kata,
         "language": "python", "repeat": repeat, "status": status, "acceptance_pass_rate": rate,
+        "edit_format": "whole",
     }  # fmt: skip
     if status != "infrastructure":
         result.update(
             cycles=2, green_commits=3, overshoot_events=1, tamper_events=0, wall_time_s=10.0,
             model_time_s=6.0, gate_time_s=3.0, tokens={"tester": 100}, cost={"tester": 0.01},
+            red_events=3, rejected_attempts=2,
+            rejections_by_kind={"no_files": 1, "truncated": 1} if model == "bad" else {},
         )  # fmt: skip
     return result
 
@@ -43,6 +46,9 @@ def test_ranking_and_infrastructure_apart() -> None:
     assert good["acceptance_ci95"] is not None
     assert bad["acceptance_pass_rate"] == 0.1
     assert bad["completed"] == 1
+    assert bad["rejections_by_kind"] == {"no_files": 2, "truncated": 2}
+    assert (bad["rejected_attempts"], bad["red_events"], bad["edit_format"]) == (4, 6, "whole")
+    assert good["acceptance_by_kata"] == {"a": 0.9}  # b was lost to infrastructure
 
 
 def test_reports_and_junit(tmp_path: Path) -> None:
@@ -56,7 +62,11 @@ def test_reports_and_junit(tmp_path: Path) -> None:
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("5", "3", "1")
     page = (tmp_path / "report.html").read_text()
     assert page.count("data:image/png;base64,") == 3
-    assert "| 1 | good | 90% ±" in (tmp_path / "leaderboard.md").read_text()
+    board = (tmp_path / "leaderboard.md").read_text()
+    assert "| 1 | good | whole | 90% ±" in board
+    assert "| 10 | 6 | 3 |" in board  # wall, model and gate seconds
+    assert "| good | 90% |" in board  # acceptance by kata
+    assert "- **bad** (4): no_files 2, truncated 2" in board
 
 
 def test_merged_shards_equal_the_whole(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tdd_sandbox.languages.base import TestStatus, reconcile
+from tdd_sandbox.languages.base import TestOutcome, TestStatus, reconcile
 from tdd_sandbox.languages.python import PYTHON
 from tdd_sandbox.sandbox.base import ExecResult
 
@@ -81,3 +81,42 @@ def test_scaffold_configures_pytest() -> None:
     assert 'testpaths = ["tests"]' in scaffold["pyproject.toml"]
     assert 'pythonpath = ["."]' in scaffold["pyproject.toml"]
     assert PYTHON.detect(scaffold)
+
+
+def test_test_mistakes_are_names_the_module_never_binds() -> None:
+    source = (
+        b"import os.path\nfrom k import g as h\nX: int = 1\n"
+        b"for Y in []:\n    pass\n\n\ndef test_a() -> None:\n    assert f(1)\n"
+    )
+    files = {"tests/test_k.py": source}
+
+    def mistake(name: str, path: str = "tests/test_k.py") -> str | None:
+        message = f"NameError: name '{name}' is not defined"
+        return PYTHON.test_mistake(
+            files, TestOutcome(f"{path}::test_a", TestStatus.FAILED, message)
+        )
+
+    assert mistake("f") is not None
+    assert all(mistake(name) is None for name in ("os", "h", "X", "test_a"))
+    assert mistake("f", "tests/missing.py") is not None
+    failure = TestOutcome("tests/test_k.py::test_a", TestStatus.FAILED, "AssertionError: 1 != 2")
+    assert PYTHON.test_mistake(files, failure) is None
+
+
+def test_an_argument_no_fixture_supplies_is_a_test_mistake() -> None:
+    source = (
+        b"import pytest\n\n\n@pytest.fixture\ndef word() -> str:\n    return 'x'\n\n\n"
+        b"def test_n(n: int) -> None:\n    pass\n\n\n"
+        b"def test_ok(tmp_path, word) -> None:\n    pass\n\n\n"
+        b"@pytest.mark.parametrize('m', [1])\ndef test_p(m: int) -> None:\n    pass\n"
+    )
+    files = {"tests/test_k.py": source}
+
+    def mistake(test: str, extra: dict[str, bytes] | None = None) -> str | None:
+        outcome = TestOutcome(f"tests/test_k.py::{test}", TestStatus.ERROR, "ImportError")
+        return PYTHON.test_mistake({**files, **(extra or {})}, outcome)
+
+    assert "argument 'n'" in (mistake("test_n") or "")
+    assert mistake("test_ok") is None
+    assert mistake("test_p") is None
+    assert mistake("test_n", {"tests/conftest.py": b""}) is None  # a conftest may define it

@@ -50,6 +50,19 @@ def test_whole_format_accepts_json_and_classifies_failures() -> None:
     assert nothing.value.kind == "no_files"
 
 
+def test_a_lone_block_without_a_path_goes_to_the_requested_file() -> None:
+    lone = 'Here is the test:\n```python\ndef test_one() -> None:\n    assert f(1) == "1"\n```\n'
+    parsed = parse_whole(ChatReply(text=lone), "tests/test_f.py")
+    assert [(e.path, e.content) for e in parsed.edits] == [
+        ("tests/test_f.py", 'def test_one() -> None:\n    assert f(1) == "1"\n')
+    ]
+    # Without a target, or with two anonymous blocks, where they go is a guess: refused.
+    for reply, target in ((ChatReply(text=lone), ""), (ChatReply(text=lone * 2), "t.py")):
+        with pytest.raises(PlanError) as error:
+            parse_whole(reply, target)
+        assert error.value.kind == "no_files"
+
+
 @pytest.mark.parametrize(
     ("text", "finish", "kind"),
     [
@@ -134,3 +147,13 @@ def test_auto_ends_in_whole_files_where_no_structured_output_exists() -> None:
         # The request that worked carried the whole-file instructions, not the JSON ones.
         assert fake.requests[-1]["messages"][0]["content"] == "whole"
         assert "response_format" not in fake.requests[-1]
+
+
+def test_the_asker_sends_a_lone_block_to_the_target_it_is_given() -> None:
+    lone = Answer(text="```python\nx = 1\n```")
+    with FakeLLM({"m": [lone, lone]}) as fake:
+        asker = _asker(fake, EditFormat.WHOLE)
+        result = asker.ask(_request, "pkg/x.py")
+        assert result.plan is not None
+        assert result.plan.edits[0].path == "pkg/x.py"
+        assert asker.ask(_request).kind == "no_files"

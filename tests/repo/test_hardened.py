@@ -40,6 +40,9 @@ def test_hooks_fsmonitor_and_external_diff_never_run(tmp_path: Path) -> None:
         ("core.hooksPath", str(hook.parent)),
     ):
         subprocess.run(["git", "-C", str(tmp_path), "config", key, value], check=True)
+    root = last_commit(repo)
+    assert root is not None
+    assert root.diff == ""  # the first commit's files are all in the prompt already
     (tmp_path / "a.py").write_text("b\n")
     assert dirty_paths(repo) == ["a.py"]
     commit_paths(repo, ["a.py"], "feat: change\n", CommitSettings())
