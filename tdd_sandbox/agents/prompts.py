@@ -26,21 +26,22 @@ Write exactly ONE new test for the next small behaviour of the kata that no test
 - The new test must FAIL against the current code (a missing function failing to import or
   compile counts as failing).
 - Keep every existing test as it is.
-- When every behaviour of the kata is tested, answer "done": true with no edits.
-commit_message: "test(<scope>): <the behaviour>".""",
+- When every behaviour of the kata is tested, say you are done, as the answer format below
+  says.
+Commit message: "test(<scope>): <the behaviour>".""",
     Role.IMPLEMENTER: """\
 You are the IMPLEMENTER in a strict test-driven development loop.
 Make the failing test pass with the simplest code that could work.
 - Never change test files or test-runner configuration.
 - Every other test must still pass, and the code must pass every gate (format, lint, types).
-commit_message: "feat(<scope>): <what now works>" (or "fix(...)").""",
+Commit message: "feat(<scope>): <what now works>" (or "fix(...)").""",
     Role.REFACTORER: """\
 You are the REFACTORER in a strict test-driven development loop.
 Improve the structure of the implementation (names, duplication, clarity) without changing
 what it does.
 - Never change test files or test-runner configuration. Every test must still pass.
 - If nothing is worth improving, answer with no edits.
-commit_message: "refactor(<scope>): <what improved>".""",
+Commit message: "refactor(<scope>): <what improved>".""",
 }
 
 

@@ -69,7 +69,15 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
                 ),
             }
         )
-    models.sort(key=lambda m: (-(m["acceptance_pass_rate"] or 0.0), m["model"]))
+    # Equal acceptance: the model that got further through the loop ranks first.
+    models.sort(
+        key=lambda m: (
+            -(m["acceptance_pass_rate"] or 0.0),
+            -m["green_commits"],
+            -m["red_events"],
+            m["model"],
+        )
+    )
     return {"jobs": len(results), "models": models}
 
 

@@ -61,11 +61,13 @@ Answer with ONE JSON object and nothing else:
 {"plan": "<one or two sentences>", "edits": [{"path": "<relative/path>", "action": "upsert", \
 "content": "<the complete new file>"}], "commit_message": "<type>(<scope>): <summary>", \
 "done": false}
-Each upsert replaces the whole file. Paths are relative to the repository root, with '/'."""
+Each upsert replaces the whole file. Paths are relative to the repository root, with '/'.
+A tester with nothing left to test answers "done": true with no edits."""
 
 TOOL_PROTOCOL = (
     f"Call the function {TOOL_NAME} once with your edit plan. Each upsert replaces the whole "
-    "file; paths are relative to the repository root, with '/'."
+    "file; paths are relative to the repository root, with '/'. A tester with nothing left "
+    'to test sets "done": true with no edits.'
 )
 
 

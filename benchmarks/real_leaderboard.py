@@ -1,0 +1,116 @@
+"""The real-model leaderboard: two small local models, two edit formats, two katas.
+
+Starts llama.cpp's server for Qwen2.5-Coder-0.5B (port 8088) and SmolLM2-135M (port 8089)
+with `scripts/real_models.py`, runs `tdd-sandbox bench` with `benchmarks/real-models.yaml`
+over fizzbuzz and string-calculator in Python, recording every model exchange, then copies
+the reports and transcripts into benchmarks/results/real-models/ and prints where the time
+went (model, gates, the rest of the harness).
+
+Usage: python benchmarks/real_leaderboard.py [--repeats 3] [--work bench-out/real-models]
+           [--out benchmarks/results/real-models] [--resume]
+
+The transcripts let anyone re-score the run with no model at all:
+  tdd-sandbox bench --config benchmarks/real-models.yaml --models <the four entries> \\
+      --katas katas/fizzbuzz --katas katas/string-calculator --repeats 3 \\
+      --replay benchmarks/results/real-models --out /tmp/rescored
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import ExitStack
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = ROOT / "benchmarks" / "real-models.yaml"
+SERVERS = {"qwen": 8088, "smollm2": 8089}
+MODELS = ["qwen-0.5b-json", "qwen-0.5b-whole", "smollm2-135m-json", "smollm2-135m-whole"]
+KATAS = ["fizzbuzz", "string-calculator"]
+REPORTS = ["leaderboard.md", "summary.json", "results.jsonl", "junit.xml", "report.html"]
+
+
+def serve(stack: ExitStack, model: str, port: int) -> None:
+    """Start llama-server for `model` on loopback `port` and wait until it answers."""
+    with socket.socket() as probe:
+        if probe.connect_ex(("127.0.0.1", port)) == 0:
+            sys.exit(f"port {port} is taken: stop what listens there (the {model} server's port)")
+    server = subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "real_models.py"), "serve", model,
+         "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    stack.callback(server.wait, 30)
+    stack.callback(server.terminate)
+    deadline = time.monotonic() + 600  # the first call may build the server and the models
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=5):
+                return
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                sys.exit(f"the {model} server did not come up: run scripts/real_models.py serve")
+            time.sleep(1)
+
+
+def publish(work: Path, out: Path) -> None:
+    """Reports and transcripts (not the job repositories) from `work` into `out`."""
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "charts").mkdir(parents=True)
+    for name in REPORTS:
+        shutil.copy2(work / name, out / name)
+    for chart in (work / "charts").glob("*.png"):
+        shutil.copy2(chart, out / "charts" / chart.name)
+    for transcript in sorted((work / "jobs").glob("*/transcript.jsonl")):
+        target = out / "jobs" / transcript.parent.name
+        target.mkdir(parents=True)
+        shutil.copy2(transcript, target / transcript.name)
+
+
+def timing(out: Path) -> str:
+    """Where the wall-clock time of every job went, in total."""
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    wall = sum(float(r.get("wall_time_s", 0)) for r in rows)
+    model = sum(float(r.get("model_time_s", 0)) for r in rows)
+    gates = sum(float(r.get("gate_time_s", 0)) for r in rows)
+    rest = wall - model - gates
+    return (
+        f"{len(rows)} jobs, {wall:.0f} s of runs: model {model:.0f} s ({model / wall:.0%}), "
+        f"sandboxed gates {gates:.0f} s ({gates / wall:.0%}), rest of the harness "
+        f"{rest:.0f} s ({rest / wall:.0%})"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--work", type=Path, default=ROOT / "bench-out" / "real-models")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "real-models")
+    parser.add_argument("--resume", action="store_true")
+    args = parser.parse_args()
+    command = [
+        "tdd-sandbox", "bench", "--config", str(CONFIG), "--models", ",".join(MODELS),
+        *[arg for kata in KATAS for arg in ("--katas", str(ROOT / "katas" / kata))],
+        "--languages", "python", "--repeats", str(args.repeats), "--jobs", "1",
+        "--record", "--out", str(args.work),
+    ]  # fmt: skip
+    if args.resume:
+        command.append("--resume")
+    started = time.monotonic()
+    with ExitStack() as stack:
+        for model, port in SERVERS.items():
+            serve(stack, model, port)
+        subprocess.run(command, check=True)
+    publish(args.work, args.out)
+    print(f"published to {args.out} in {time.monotonic() - started:.0f} s")
+    print(timing(args.out))
+
+
+if __name__ == "__main__":
+    main()
