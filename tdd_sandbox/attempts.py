@@ -230,6 +230,8 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
         files, report = shop.judge(
             task.start, files, None, snapshot=snapshot, token=token, place=place
         )
+        if files == dict(task.start):  # only layout changed, and formatting undid it
+            return end(AttemptStatus.FAILED, UNCHANGED)
         task.check(files, report)
         return end(AttemptStatus.GREEN, payload=Candidate(files, report, answer.plan))
     except (EditRejected, VerdictError) as exc:

@@ -240,6 +240,20 @@ def test_unformatted_files_are_formatted_in_the_sandbox_and_land_formatted(
     assert formatted == [[TEST_FILE], ["fizzbuzz.py"]]
 
 
+def test_a_refactoring_that_only_changes_layout_lands_nothing(tmp_path: Path) -> None:
+    relaid = PY_IMPLS[0].replace(": int", ":int").replace("    ", "  ")
+    assert relaid != PY_IMPLS[0]
+    script = _first_cycle(
+        tester=[GOOD_TEST, done()], implementer=[GOOD_IMPL],
+        refactorer=[plan(("fizzbuzz.py", relaid))],
+    )  # fmt: skip
+    repo = tmp_path / "kata"
+    summary, _ = run_scripted(repo, "python", script)
+    assert summary.status == "completed", summary.reason
+    assert len(summary.commits) == 1  # the cycle's: no empty refactor commit
+    assert (repo / "fizzbuzz.py").read_text() == PY_IMPLS[0]
+
+
 def test_with_autoformat_off_unformatted_test_code_is_refused(tmp_path: Path) -> None:
     script = _first_cycle(tester=[plan((TEST_FILE, MESSY_TEST)), GOOD_TEST, done()],
                           implementer=[GOOD_IMPL])  # fmt: skip
