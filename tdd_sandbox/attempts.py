@@ -83,9 +83,10 @@ class Workshop:
         token: CancelToken | None = None,
         place: Callable[[Mapping[str, bytes]], Snapshot] | None = None,
     ) -> tuple[dict[str, bytes], GateReport]:
-        """Run gates on a model's `files` (changed from `before`). When only the layout is
-        wrong, the changed files are formatted in the sandbox and judged again; `place` puts
-        formatted files where `snapshot` came from and returns the new snapshot.
+        """Run gates on a model's `files` (changed from `before`). When the format gate
+        fails (and `autoformat` is on), the changed files are formatted in the sandbox and
+        judged again from scratch; `place` puts formatted files where `snapshot` came from
+        and returns the new snapshot.
 
         Returns:
             The files judged (formatted or as written) and their report.
