@@ -52,3 +52,20 @@ def test_score_a_repository(tmp_path: Path) -> None:
     result = run_cli("score", str(KATAS / "fizzbuzz"), "--repo", str(repo))
     assert result.returncode == 0, result.stderr
     assert "acceptance: 4/4 (100%)" in result.stdout
+
+
+def test_bench_names_a_missing_kata_folder_and_a_bad_entry_key(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    result = run_cli(
+        "bench", "--models", "openai:x", "--katas", str(KATAS / "fizzbuzz"),
+        "--katas", str(missing), "--out", str(tmp_path / "o"),
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert f"no kata found in {missing}" in result.stderr
+    config = tmp_path / "tdd.yaml"
+    config.write_text('bench: {models: {q: {all: "custom:q", temprature: "0.1"}}}\n')
+    result = run_cli("bench", "--models", "q", "--config", str(config), "--out", str(tmp_path))
+    assert result.returncode == 2
+    assert "unknown keys ['temprature']" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "o").exists()  # nothing half-made
