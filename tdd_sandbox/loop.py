@@ -7,9 +7,7 @@ written to the working tree and committed, so the branch never sees a red commit
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -25,6 +23,7 @@ from tdd_sandbox.journal import Journal
 from tdd_sandbox.kata import Kata
 from tdd_sandbox.languages.base import GateKind, Language
 from tdd_sandbox.llm.chat import InfrastructureError
+from tdd_sandbox.phases import NotGreen, Outcome, Phase, Red, RunResult, RunStatus
 from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.race import AttemptStatus, Racer
 from tdd_sandbox.repo.hardened import HardenedRepo
@@ -49,58 +48,6 @@ from tdd_sandbox.verdicts import (
 
 RED_GATES = frozenset({GateKind.FORMAT, GateKind.TEST})
 Observer = Callable[[str, Mapping[str, Any]], None]
-
-
-class RunStatus(enum.StrEnum):
-    """How a run ended."""
-
-    COMPLETED = "completed"
-    MAX_CYCLES = "max_cycles"
-    STUCK = "stuck"
-    ERROR = "error"
-
-
-class Phase(enum.StrEnum):
-    """The phases of a cycle."""
-
-    RED = "red"
-    GREEN = "green"
-    REFACTOR = "refactor"
-
-
-class NotGreen(TddSandboxError):
-    """The repository's HEAD does not pass its own gates, so no cycle can start from it."""
-
-
-@dataclass
-class Red:
-    """A checked RED candidate."""
-
-    files: dict[str, bytes]
-    new_test: str
-    test_output: str
-    """The end of the failing test run, shown to the implementer."""
-    plan: EditPlan
-    attempts: int
-
-
-@dataclass
-class Outcome:
-    """What one phase produced: a result or the last error, and the attempts it took."""
-
-    attempts: int = 0
-    error: str = ""
-    done: bool = False
-
-
-@dataclass
-class RunResult:
-    """The end of a run."""
-
-    status: RunStatus
-    cycles: int
-    commits: list[str] = field(default_factory=list)
-    reason: str = ""
 
 
 class Loop:

@@ -23,7 +23,8 @@ from tdd_sandbox.kata import load_kata
 from tdd_sandbox.languages import detect_language, get_language
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.llm.chat import InfrastructureError
-from tdd_sandbox.loop import Loop, Observer, RunResult, RunStatus
+from tdd_sandbox.loop import Loop, Observer
+from tdd_sandbox.phases import RunResult, RunStatus
 from tdd_sandbox.repo.hardened import HardenedRepo, init_repository
 from tdd_sandbox.repo.history import commit_paths, dirty_paths, exclude_locally, head_files
 from tdd_sandbox.repo.lock import hold_lock

@@ -15,7 +15,7 @@ from typing import Any
 
 from tdd_sandbox.journal import TDD_DIR, write_atomic
 from tdd_sandbox.llm.chat import InfrastructureError
-from tdd_sandbox.loop import Phase, Red
+from tdd_sandbox.phases import Phase, Red
 from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.session import next_cycle, open_session
 from tdd_sandbox.settings import Settings

@@ -1,0 +1,61 @@
+"""The phases of a cycle, and what a phase and a run end with."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from tdd_sandbox.errors import TddSandboxError
+from tdd_sandbox.protocol import EditPlan
+
+
+class RunStatus(enum.StrEnum):
+    """How a run ended."""
+
+    COMPLETED = "completed"
+    MAX_CYCLES = "max_cycles"
+    STUCK = "stuck"
+    ERROR = "error"
+
+
+class Phase(enum.StrEnum):
+    """The phases of a cycle."""
+
+    RED = "red"
+    GREEN = "green"
+    REFACTOR = "refactor"
+
+
+class NotGreen(TddSandboxError):
+    """The repository's HEAD does not pass its own gates, so no cycle can start from it."""
+
+
+@dataclass
+class Red:
+    """A checked RED candidate."""
+
+    files: dict[str, bytes]
+    new_test: str
+    test_output: str
+    """The end of the failing test run, shown to the implementer."""
+    plan: EditPlan
+    attempts: int
+
+
+@dataclass
+class Outcome:
+    """What one phase produced: a result or the last error, and the attempts it took."""
+
+    attempts: int = 0
+    error: str = ""
+    done: bool = False
+
+
+@dataclass
+class RunResult:
+    """The end of a run."""
+
+    status: RunStatus
+    cycles: int
+    commits: list[str] = field(default_factory=list)
+    reason: str = ""
