@@ -207,10 +207,8 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
             return end(AttemptStatus.FAILED, answer.error or "invalid answer", kind=answer.kind)
         shop.journal.plan(task.step, answer.plan.plan)
         files = apply_plan(task.start, answer.plan, task.role, shop.language)
-        if files == dict(task.start):
-            if task.role is Role.REFACTORER:
-                return end(AttemptStatus.FAILED, UNCHANGED)
-            raise VerdictError("the plan changes nothing: make the failing test pass", "no_change")
+        if unchanged := _unchanged(task, files, end):
+            return unchanged
         check_no_test_code(shop.language, task.start, files)
         snapshot, place = None, None
         if worktree is not None:
@@ -231,8 +229,8 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
         files, report = shop.judge(
             task.start, files, None, snapshot=snapshot, token=token, place=place
         )
-        if files == dict(task.start):  # only layout changed, and formatting undid it
-            return end(AttemptStatus.FAILED, UNCHANGED)
+        if unchanged := _unchanged(task, files, end):  # formatting undid a layout change
+            return unchanged
         task.check(files, report)
         return end(AttemptStatus.GREEN, payload=Candidate(files, report, answer.plan))
     except (EditRejected, VerdictError) as exc:
@@ -249,3 +247,18 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
             abandon()  # this attempt's own HTTP client: done with it either way
         if worktree is not None:
             remove_worktree(shop.repo, worktree)
+
+
+def _unchanged(
+    task: Task, files: Mapping[str, bytes], end: Callable[..., AttemptResult]
+) -> AttemptResult | None:
+    """A refactoring that changes nothing ends quietly; any other role is told.
+
+    Raises:
+        VerdictError: an implementation that changes nothing.
+    """
+    if files != dict(task.start):
+        return None
+    if task.role is Role.REFACTORER:
+        return end(AttemptStatus.FAILED, UNCHANGED)
+    raise VerdictError("the plan changes nothing: make the failing test pass", "no_change")

@@ -41,7 +41,7 @@ def format_files(
     formatted = dict(files)
     for path in paths:
         command = language.format_command(path)
-        if command is None or path not in files:
+        if command is None:
             continue
         result = sandbox.exec(command, timeout_s=FORMAT_TIMEOUT_S)
         if not result.ok or result.output_truncated:

@@ -108,8 +108,8 @@ class Loop:
         """Run gates on `files` in a fresh sandbox."""
         return self.shop.evaluate(files, kinds)
 
-    def _tester_task(self, base: Baseline) -> str:
-        test_path, _ = self.language.suggest_paths(base.files, self.kata.slug)
+    @staticmethod
+    def _tester_task(base: Baseline, test_path: str) -> str:
         if test_path not in base.files:
             return f"Create {test_path} with the imports it needs and one failing test."
         return (
@@ -168,14 +168,19 @@ class Loop:
 
     def cycle(self, number: int, base: Baseline) -> tuple[RunStatus | None, Baseline, str]:
         """One red-green-refactor cycle; a status when the run should end there."""
-        first = number == 1
-        red, outcome = self.red(number, base, first_cycle=first)
-        if outcome.done:
-            return RunStatus.COMPLETED, base, "the tester found nothing left to test"
-        if red is None:
-            return RunStatus.STUCK, base, f"no valid failing test: {outcome.error}"
-        green, green_outcome = self.green(number, base, red)
-        if green is None:
+        hint = ""
+        for second_try in (False, True):
+            red, outcome = self.red(number, base, first_cycle=number == 1, hint=hint)
+            if outcome.done:
+                return RunStatus.COMPLETED, base, "the tester found nothing left to test"
+            if red is None:
+                return RunStatus.STUCK, base, f"no valid failing test: {outcome.error}"
+            green, green_outcome = self.green(number, base, red)
+            if green is not None:
+                after = self.land_green(number, base, red, green, green_outcome.attempts)
+                return None, self.refactor(number, after), ""
+            if second_try:
+                break
             # The supervisor's move: ask once for a smaller step before giving up.
             self.emit("smaller-step", cycle=number)
             hint = (
@@ -183,16 +188,7 @@ class Loop:
                 f"{green_outcome.attempts} attempts (last error: {green_outcome.error[:600]}). "
                 "Write a smaller, simpler test instead."
             )
-            red, outcome = self.red(number, base, first_cycle=first, hint=hint)
-            if outcome.done:
-                return RunStatus.COMPLETED, base, "the tester found nothing left to test"
-            if red is None:
-                return RunStatus.STUCK, base, f"no valid failing test: {outcome.error}"
-            green, green_outcome = self.green(number, base, red)
-            if green is None:
-                return RunStatus.STUCK, base, f"the implementer is stuck: {green_outcome.error}"
-        after = self.land_green(number, base, red, green, green_outcome.attempts)
-        return None, self.refactor(number, after), ""
+        return RunStatus.STUCK, base, f"the implementer is stuck: {green_outcome.error}"
 
     def land_green(
         self, number: int, base: Baseline, red: Red, green: Candidate, attempts: int
@@ -216,17 +212,14 @@ class Loop:
         error, kind = hint, ""
         scaffold = {path: text.encode() for path, text in self.language.scaffold().items()}
         kata_tests = base.expected - self.language.expected_tests(scaffold)
+        test_path = self.language.suggest_paths(base.files, self.kata.slug)[0]
+        task = self._tester_task(base, test_path)
         for attempt in range(1, self.settings.max_attempts_per_agent + 1):
             outcome.attempts = attempt
             step = f"cycle-{number:03d}-red-{attempt}"
             self.emit("attempt", cycle=number, phase=Phase.RED.value, attempt=attempt)
             answer = self.team[Role.TESTER].propose(
-                self._situation(
-                    base.files,
-                    self._tester_task(base),
-                    previous_error=error,
-                    target=self.language.suggest_paths(base.files, self.kata.slug)[0],
-                )
+                self._situation(base.files, task, previous_error=error, target=test_path)
             )
             record: dict[str, Any] = {"phase": "red", "cycle": number, "attempt": attempt}
             if answer.plan is None:

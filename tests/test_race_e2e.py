@@ -23,6 +23,7 @@ import pytest
 from tdd_sandbox.gc import collect_garbage
 from tdd_sandbox.sandbox.labels import LABEL, OWNER_LABEL
 from tests.helpers.fake_llm import Answer, FakeLLM, done, no_change, plan
+from tests.helpers.git import git
 from tests.helpers.katas import PY_IMPLS, python_test_file
 from tests.helpers.runs import KATAS, ROLES, run_scripted
 
@@ -37,12 +38,6 @@ def _answer(source: str, delay: float = 0.0) -> Answer:
     answer = plan(("fizzbuzz.py", source), message="feat(fizzbuzz): one")
     answer.delay_s = delay
     return answer
-
-
-def _git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(repo), *args], capture_output=True, text=True, check=True
-    ).stdout
 
 
 def _events(repo: Path) -> list[dict[str, Any]]:
@@ -68,9 +63,9 @@ def test_the_fastest_green_attempt_wins_and_losers_are_cancelled(
     assert sorted(statuses.values()) == ["green", "lost", "lost"]
     assert float(race["cancel_s"]) < 5
     assert (repo / "fizzbuzz.py").read_text() == PY_IMPLS[0]
-    assert "TDD-Attempts: tester=1, implementer=" in _git(repo, "log", "-1", "--format=%B")
-    assert _git(repo, "branch", "--list", "tdd/*") == ""
-    assert _git(repo, "worktree", "list").count("\n") == 1
+    assert "TDD-Attempts: tester=1, implementer=" in git(repo, "log", "-1", "--format=%B")
+    assert git(repo, "branch", "--list", "tdd/*") == ""
+    assert git(repo, "worktree", "list").count("\n") == 1
     left = docker_client.containers.list(
         all=True, filters={"label": [LABEL, f"{LABEL}.run={summary.run_id}"]}
     )
@@ -143,24 +138,24 @@ def test_sigkill_mid_race_then_gc_and_the_next_run_leave_nothing_behind(
     run.send_signal(signal.SIGKILL)
     run.wait(timeout=30)
     assert _owned_by(docker_client, run.pid)  # the kill left containers...
-    assert _git(repo, "branch", "--list", "tdd/*")  # ...and branches behind
+    assert git(repo, "branch", "--list", "tdd/*")  # ...and branches behind
     dry = collect_garbage(repo_dir=repo, client=docker_client, dry_run=True)
     assert _owned_by(docker_client, run.pid)  # a dry run removes nothing
     report = collect_garbage(repo_dir=repo, client=docker_client)
     assert {item.name for item in report.removed} == {item.name for item in dry.removed}
     assert {"container", "worktree"} <= {item.kind for item in report.removed}
     assert _owned_by(docker_client, run.pid) == []
-    assert _git(repo, "branch", "--list", "tdd/*") == ""
-    assert _git(repo, "worktree", "list").count("\n") == 1
-    assert _git(repo, "status", "--porcelain") == ""
-    assert _git(repo, "log", "--format=%s").strip().startswith("chore(kata): scaffold")
+    assert git(repo, "branch", "--list", "tdd/*") == ""
+    assert git(repo, "worktree", "list").count("\n") == 1
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "log", "--format=%s").strip().startswith("chore(kata): scaffold")
 
 
 def test_gc_beside_a_live_run_and_a_second_run_leave_it_alone_and_sigterm_cleans_up(
     tmp_path: Path, docker_client: docker.DockerClient, hanging_server: FakeLLM
 ) -> None:
     repo = tmp_path / "kata"
-    _git(tmp_path, "init", "-q", str(tmp_path / "unrelated"))
+    git(tmp_path, "init", "-q", str(tmp_path / "unrelated"))
     run = _start_run(repo, hanging_server)
     try:
         _wait_mid_race(repo, docker_client, run)
@@ -188,5 +183,5 @@ def test_gc_beside_a_live_run_and_a_second_run_leave_it_alone_and_sigterm_cleans
     finally:
         run.kill()
     assert _owned_by(docker_client, run.pid) == []
-    assert _git(repo, "branch", "--list", "tdd/*") == ""
-    assert _git(repo, "worktree", "list").count("\n") == 1
+    assert git(repo, "branch", "--list", "tdd/*") == ""
+    assert git(repo, "worktree", "list").count("\n") == 1

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import docker
@@ -16,18 +15,13 @@ from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings
 from tests.conftest import assert_no_containers
 from tests.helpers.fake_llm import Answer, done, no_change, plan
+from tests.helpers.git import git
 from tests.helpers.katas import PY_IMPLS, PY_TEST_HEAD, fizzbuzz_script, python_test_file
 from tests.helpers.runs import run_scripted
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 
 TEST_FILE = "tests/test_fizzbuzz.py"
-
-
-def _git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(repo), *args], capture_output=True, text=True, check=True
-    ).stdout
 
 
 def _first_cycle(
@@ -53,10 +47,10 @@ def test_python_kata_completes_and_every_commit_on_main_is_green(
     assert summary.cycles == 4
     assert len(summary.commits) == 5
     assert summary.tokens["total"] > 0
-    log = _git(repo, "log", "--format=%s").splitlines()
+    log = git(repo, "log", "--format=%s").splitlines()
     assert log[0] == "refactor(fizzbuzz): one expression"
     assert log[-1].startswith("chore(kata): scaffold")
-    assert _git(repo, "status", "--porcelain") == ""
+    assert git(repo, "status", "--porcelain") == ""
     # Every request names the role's model and carries the kata and the failing test.
     implementer = [r for r in fake.requests if r["model"] == "implementer"]
     assert "FizzBuzz" in implementer[0]["messages"][1]["content"]
@@ -65,8 +59,8 @@ def test_python_kata_completes_and_every_commit_on_main_is_green(
     python = get_language("python")
     settings = SandboxSettings(warm=0)
     with DockerSandboxProvider(settings, run_id="pytest-main", client=docker_client) as provider:
-        for sha in _git(repo, "rev-list", "HEAD").split():
-            _git(repo, "checkout", "-q", sha)
+        for sha in git(repo, "rev-list", "HEAD").split():
+            git(repo, "checkout", "-q", sha)
             snapshot = Snapshot.from_directory(repo)
             with provider.open(images["python"], snapshot) as box:
                 report = run_gates(box, python, snapshot.files)
@@ -75,7 +69,7 @@ def test_python_kata_completes_and_every_commit_on_main_is_green(
     records = list((repo / ".tdd" / "runs").glob("*/steps/*.json"))
     assert len(records) >= 12
     assert (repo / ".tdd" / "latest.json").exists()
-    assert ".tdd" not in _git(repo, "ls-files")
+    assert ".tdd" not in git(repo, "ls-files")
 
 
 def test_rust_kata_completes(tmp_path: Path) -> None:
@@ -96,7 +90,7 @@ def test_a_run_continues_from_the_repository_state(tmp_path: Path) -> None:
     rest = {role: answers[2:] for role, answers in fizzbuzz_script("python").items()}
     second, _ = run_scripted(repo, "python", rest)
     assert second.status == "completed", second.reason
-    assert "TDD-Cycle: 4" in _git(repo, "log", "-1", "--format=%B", "HEAD~1")
+    assert "TDD-Cycle: 4" in git(repo, "log", "-1", "--format=%B", "HEAD~1")
 
 
 def test_bad_model_output_is_retried_with_feedback(tmp_path: Path) -> None:
@@ -182,7 +176,7 @@ def test_an_endpoint_that_is_down_ends_the_run_as_an_error(tmp_path: Path) -> No
     summary, _ = run_scripted(repo, "python", script)
     assert summary.status == "error"
     assert "HTTP 503" in summary.reason
-    assert _git(repo, "status", "--porcelain") == ""  # nothing half-written
+    assert git(repo, "status", "--porcelain") == ""  # nothing half-written
 
 
 def test_a_stuck_implementer_gets_a_smaller_test_then_the_run_stops_stuck(tmp_path: Path) -> None:

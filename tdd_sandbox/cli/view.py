@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from types import TracebackType
 from typing import Any, Self
 
 from rich.console import Console
 from rich.markup import escape
 from rich.status import Status
 
+from tdd_sandbox.closing import Closing
 
-class RunView:
+
+class RunView(Closing):
     """Turns loop events into a spinner line (cycle, phase, attempt, gate, elapsed) and a log."""
 
     def __init__(self, console: Console) -> None:
@@ -28,12 +29,8 @@ class RunView:
         self._status.start()
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def close(self) -> None:
+        """Stop the status line."""
         if self._status is not None:
             self._status.stop()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.repo.hardened import HardenedRepo, init_repository
+from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import (
     commit_paths,
     dirty_paths,
@@ -18,18 +18,11 @@ from tdd_sandbox.repo.history import (
     last_commit,
 )
 from tdd_sandbox.settings import CommitSettings
-
-
-def _repo(tmp_path: Path) -> HardenedRepo:
-    init_repository(tmp_path)
-    (tmp_path / "a.py").write_text("a\n")
-    repo = HardenedRepo(tmp_path)
-    commit_paths(repo, ["a.py"], "chore: first\n", CommitSettings())
-    return repo
+from tests.helpers.git import committed_repo
 
 
 def test_hooks_fsmonitor_and_external_diff_never_run(tmp_path: Path) -> None:
-    repo = _repo(tmp_path)
+    repo = committed_repo(tmp_path)
     marker = tmp_path.parent / f"{tmp_path.name}-pwned"
     hook = tmp_path / ".git" / "hooks" / "pre-commit"
     hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
@@ -63,7 +56,7 @@ def test_global_config_and_host_git_variables_are_ignored(
     monkeypatch.setenv("GIT_INDEX_FILE", str(tmp_path / "index"))
     repo_dir = tmp_path / "repo"
     repo_dir.mkdir()
-    repo = _repo(repo_dir)
+    repo = committed_repo(repo_dir)
     assert "GIT_DIR" not in os.environ
     author = repo.run("log", "-1", "--format=%an").strip()
     assert author == CommitSettings().author_name
@@ -71,7 +64,7 @@ def test_global_config_and_host_git_variables_are_ignored(
 
 
 def test_local_exclude(tmp_path: Path) -> None:
-    repo = _repo(tmp_path)
+    repo = committed_repo(tmp_path)
     exclude_locally(repo, "/.tdd/")
     exclude_locally(repo, "/.tdd/")
     (tmp_path / ".tdd").mkdir()
