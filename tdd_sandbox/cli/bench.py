@@ -10,7 +10,7 @@ import click
 from tdd_sandbox.bench.jobs import parse_shard
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench, score_repo
 from tdd_sandbox.bench.report import leaderboard, merge
-from tdd_sandbox.cli.options import config_option, default_config, progress
+from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
 from tdd_sandbox.settings import load_settings
 
 
@@ -24,7 +24,7 @@ def _split(value: str) -> list[str]:
 )
 @click.option(
     "--katas",
-    type=click.Path(path_type=Path),
+    type=UserPath(),
     multiple=True,
     default=[Path("katas")],
     show_default=True,
@@ -46,7 +46,7 @@ def _split(value: str) -> list[str]:
 )
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=UserPath(file_okay=False),
     default=Path("bench-out"),
     show_default=True,
 )
@@ -55,7 +55,7 @@ def _split(value: str) -> list[str]:
 @click.option("--record", is_flag=True, help="Keep every job's model exchanges for --replay.")
 @click.option(
     "--replay",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=UserPath(file_okay=False),
     help="A recorded bench's --out: answer from its transcripts.",
 )
 @config_option
@@ -101,10 +101,8 @@ def bench(
 
 
 @bench.command("merge")
-@click.argument(
-    "folders", nargs=-1, required=True, type=click.Path(file_okay=False, path_type=Path)
-)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True)
+@click.argument("folders", nargs=-1, required=True, type=UserPath(file_okay=False))
+@click.option("--out", type=UserPath(file_okay=False), required=True)
 def merge_command(folders: tuple[Path, ...], out: Path) -> int:
     """Combine the outputs of sharded benches into one report."""
     summary = merge(list(folders), out)
@@ -113,10 +111,8 @@ def merge_command(folders: tuple[Path, ...], out: Path) -> int:
 
 
 @click.command()
-@click.argument("kata", type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "--repo", type=click.Path(file_okay=False, path_type=Path), default=".", show_default=True
-)
+@click.argument("kata", type=UserPath(exists=True))
+@click.option("--repo", type=UserPath(file_okay=False), default=".", show_default=True)
 @click.option("--language", "-l", help="python or rust (default: detected).")
 @click.option("--json", "as_json", is_flag=True)
 @config_option

@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from tdd_sandbox.cli.options import config_option, default_config, progress
+from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
 from tdd_sandbox.gates import GateReport, GateStatus
 from tdd_sandbox.runtime import check_directory
 from tdd_sandbox.settings import load_settings
@@ -18,7 +18,7 @@ _STYLE = {GateStatus.PASSED: "green", GateStatus.FAILED: "red"}
 
 
 @click.command()
-@click.argument("directory", type=click.Path(path_type=Path))
+@click.argument("directory", type=UserPath())
 @click.option("--language", "-l", help="python or rust (default: detected from the repo).")
 @click.option("--timeout", type=click.FloatRange(min=0.1), help="Seconds each gate may run.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")

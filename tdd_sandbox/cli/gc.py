@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from tdd_sandbox.cli.options import config_option, default_config
+from tdd_sandbox.cli.options import UserPath, config_option, default_config
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.gc import collect_garbage, parse_age
 from tdd_sandbox.sandbox.docker import connect
@@ -19,7 +19,7 @@ from tdd_sandbox.settings import load_settings
 @click.command()
 @click.option(
     "--repo",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=UserPath(file_okay=False),
     help="Kata repository to clean of worktrees, branches and logs (default: this directory).",
 )
 @click.option("--dry-run", is_flag=True, help="Print what would be removed; remove nothing.")

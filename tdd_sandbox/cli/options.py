@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -15,12 +16,27 @@ F = TypeVar("F", bound=Callable[..., Any])
 stderr = Console(stderr=True, highlight=False)
 
 
+class UserPath(click.Path):
+    """A path as the user meant it: `~` expanded and made absolute against the working
+    directory at once, so no later step (git runs in other directories) can read it
+    relative to something else."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(path_type=Path, **kwargs)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """Expand and absolutise, then let click check existence and kind."""
+        if isinstance(value, str | os.PathLike):
+            value = Path(os.fspath(value)).expanduser().resolve()
+        return super().convert(value, param, ctx)
+
+
 def config_option(func: F) -> F:
     """`--config FILE`: a YAML settings file (else `tdd.yaml` where the command looks)."""
     return click.option(
         "--config",
         "config",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=UserPath(dir_okay=False),
         default=None,
         help="YAML settings file (default: tdd.yaml in the repo, if present).",
     )(func)
@@ -43,11 +59,11 @@ def transcript_options(func: F) -> F:
     """`--record FILE` and `--replay FILE`."""
     func = click.option(
         "--replay",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=UserPath(dir_okay=False),
         help="Answer from a recorded FILE; no endpoint needed.",
     )(func)
     return click.option(
         "--record",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=UserPath(dir_okay=False),
         help="Keep every model exchange in FILE.",
     )(func)

@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from tdd_sandbox.cli.options import config_option, progress, transcript_options
+from tdd_sandbox.cli.options import UserPath, config_option, progress, transcript_options
 from tdd_sandbox.cli.view import RunView
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.report import read_status
@@ -21,10 +21,10 @@ EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6}
 
 
 @click.command()
-@click.argument("kata", type=click.Path(path_type=Path))
+@click.argument("kata", type=UserPath())
 @click.option(
     "--repo",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=UserPath(file_okay=False),
     help="Kata repository (created if missing; default ./<kata>-<language>).",
 )
 @click.option(
@@ -104,8 +104,8 @@ def render_summary(summary: RunSummary, console: Console) -> None:
 
 
 @click.command()
-@click.argument("kata", type=click.Path(path_type=Path))
-@click.option("--repo", type=click.Path(file_okay=False, path_type=Path), help="Kata repository.")
+@click.argument("kata", type=UserPath())
+@click.option("--repo", type=UserPath(file_okay=False), help="Kata repository.")
 @click.option("--language", "-l", help="python or rust.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @transcript_options
@@ -136,11 +136,11 @@ def step(
 
 
 @click.command()
-@click.argument("directory", type=click.Path(path_type=Path), default=".")
+@click.argument("directory", type=UserPath(), default=".")
 @click.option("--language", "-l", default="python", show_default=True, help="python or rust.")
 @click.option(
     "--kata",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    type=UserPath(dir_okay=False, exists=True),
     help="Copy this kata.md in.",
 )
 def init(directory: Path, language: str, kata: Path | None) -> int:
@@ -151,9 +151,7 @@ def init(directory: Path, language: str, kata: Path | None) -> int:
 
 
 @click.command()
-@click.option(
-    "--repo", type=click.Path(file_okay=False, path_type=Path), default=".", help="Kata repository."
-)
+@click.option("--repo", type=UserPath(file_okay=False), default=".", help="Kata repository.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def status(repo: Path, as_json: bool) -> int:
     """The latest run: cycle, phase, last commit, last failure, tokens and cost."""

@@ -110,4 +110,6 @@ class HardenedRepo:
 def init_repository(path: Path) -> None:
     """`git init` at `path` (hardened)."""
     scrub_git_environment()
-    git.Git(str(path)).execute(["git", "init", "-q", str(path)], env=git_environment())
+    # git runs inside `path`, so a relative `path` would name `path/path` to it.
+    where = str(path.resolve())
+    git.Git(where).execute(["git", "init", "-q", where], env=git_environment())

@@ -14,12 +14,15 @@ import pytest
 from tests.helpers.repos import PY_IMPL, python_repo, rust_repo, write_repo
 
 
-def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `tdd-sandbox ARGS` in a child process, as a user would."""
+def run_cli(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run `tdd-sandbox ARGS` in a child process, as a user would (in `cwd` if given)."""
     return subprocess.run(
         [sys.executable, "-m", "tdd_sandbox", *args],
         capture_output=True,
         text=True,
+        cwd=cwd,
         env={**os.environ, **(env or {})},
         timeout=600,
         check=False,
