@@ -31,8 +31,8 @@ _ALLOWED_GIT_FILES = {".gitignore"}
 
 class EditRejected(TddSandboxError, ValueError):
     """A plan that may not be applied; the message is fed back to the model. `kind` is
-    `path` (unsafe path), `permission` (a role touching files it may not: tampering) or
-    `invalid`."""
+    `path` (unsafe path), `permission` (a role touching files it may not: tampering),
+    `protected` (the tool's own configuration) or `invalid`."""
 
     def __init__(self, message: str, kind: str = "invalid") -> None:
         super().__init__(message)
@@ -77,25 +77,43 @@ def check_path(path: str) -> str:
     return path
 
 
-def check_permission(role: Role, path: str, language: Language, *, first_cycle: bool) -> None:
-    """Whether `role` may change `path`.
+TOOL_CONFIG = frozenset({"tdd.yaml", "tdd.yml"})
+"""The tool's own settings file names: host configuration, never an agent's to write."""
+
+
+def check_permission(
+    role: Role, path: str, language: Language, *, first_cycle: bool, content: bytes | None = None
+) -> None:
+    """Whether `role` may change `path` (to `content`; None deletes it).
 
     Raises:
         EditRejected: it may not; the message says why.
     """
-    is_test = language.is_test_path(path)
-    is_config = language.is_runner_config(path)
-    if role is Role.TESTER:
-        if not is_test and not (first_cycle and is_config):
-            raise EditRejected(f"the tester may only change test files, not {path}", "permission")
-    elif is_test:
-        raise EditRejected(f"the {role} may not change test files ({path})", "permission")
-    elif is_config:
+    if path.rsplit("/", 1)[-1].casefold() in TOOL_CONFIG:
+        # tdd.yaml names endpoints, key variables and gate commands: a model that could
+        # write it could send a host secret to its own server (issue #10).
+        raise EditRejected(
+            f"{path} is the tool's configuration: no agent may write it", "protected"
+        )
+    if language.is_runner_config(path):
         # Runner configuration decides which tests run and how: changing it could hide a
-        # failing test as surely as editing the test.
+        # failing test as surely as editing the test. The first tester may only lay down
+        # the scaffold's own file (an adopted repo may lack it).
+        scaffold = language.scaffold().get(path)
+        if role is Role.TESTER and first_cycle and scaffold is not None:
+            if content == scaffold.encode():
+                return
+            raise EditRejected(
+                f"the tester may create {path} only as the scaffold made it", "permission"
+            )
         raise EditRejected(
             f"the {role} may not change test-runner configuration ({path})", "permission"
         )
+    is_test = language.is_test_path(path)
+    if role is Role.TESTER and not is_test:
+        raise EditRejected(f"the tester may only change test files, not {path}", "permission")
+    if role is not Role.TESTER and is_test:
+        raise EditRejected(f"the {role} may not change test files ({path})", "permission")
 
 
 def apply_plan(
@@ -116,7 +134,8 @@ def apply_plan(
     result = dict(files)
     for edit in plan.edits:
         path = check_path(edit.path)
-        check_permission(role, path, language, first_cycle=first_cycle)
+        content = None if edit.action == "delete" else edit.content.encode("utf-8")
+        check_permission(role, path, language, first_cycle=first_cycle, content=content)
         if edit.action == "delete":
             if path not in result:
                 raise EditRejected(f"cannot delete {path}: no such file")

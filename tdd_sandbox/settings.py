@@ -6,6 +6,7 @@ environment variables `TDD_SANDBOX_*` with `__` between nested keys, then CLI fl
 
 from __future__ import annotations
 
+import re
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
@@ -27,6 +28,7 @@ from pydantic_settings import (
 
 from tdd_sandbox.errors import ConfigError
 
+_SANDBOX_ENV = re.compile(r"KATA_[A-Z0-9_]+|TZ|LANG|LANGUAGE|LC_[A-Z]+")
 _MEMORY_UNITS = {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
 
 
@@ -83,7 +85,9 @@ class SandboxSettings(Section):
     flood_limit: str = "16m"
     """Output past which a command is stopped as a flood."""
     env: dict[str, str] = Field(default_factory=dict)
-    """Extra variables for the container. Only these reach it: never the host environment."""
+    """Extra variables for the container: `KATA_*` for the kata's own code, `TZ`, `LANG`,
+    `LANGUAGE`, `LC_*`. Only these reach it: never the host environment, never a variable
+    that steers a toolchain (`PYTHON*`, `PYTEST_*`, `RUST*`, `CARGO*`, `LD_*`...)."""
     warm: int = Field(1, ge=0, le=16)
     """Fresh containers kept started ahead of need, so a gate costs little more than its
     command. Each serves one snapshot and is then destroyed: none is reused across attempts."""
@@ -100,6 +104,13 @@ class SandboxSettings(Section):
         for name in value:
             if any(word in name.upper() for word in ("KEY", "TOKEN", "SECRET", "PASSWORD")):
                 raise ValueError(f"{name} looks like a secret; secrets never enter the sandbox")
+            # An allowlist, not a denylist: a variable read by a runner or compiler
+            # (PYTEST_ADDOPTS, RUSTC_WRAPPER, LD_PRELOAD) would change how the judge runs.
+            if not _SANDBOX_ENV.fullmatch(name):
+                raise ValueError(
+                    f"sandbox.env may not set {name}: only KATA_*, TZ, LANG, LANGUAGE and LC_* "
+                    "variables reach the sandbox"
+                )
         return value
 
 

@@ -62,12 +62,8 @@ def test_roles_are_held_to_their_files() -> None:
         apply_plan(files, _plan(("tests/test_a.py", "upsert", "x")), Role.IMPLEMENTER, PYTHON)
     with pytest.raises(EditRejected, match="test-runner configuration"):
         apply_plan(files, _plan(("pyproject.toml", "upsert", "x")), Role.IMPLEMENTER, PYTHON)
-    with pytest.raises(EditRejected, match="refactorer may not change test files"):
+    with pytest.raises(EditRejected, match="refactorer may not change test-runner configuration"):
         apply_plan(files, _plan(("tests/conftest.py", "upsert", "x")), Role.REFACTORER, PYTHON)
-    allowed = apply_plan(
-        files, _plan(("pyproject.toml", "upsert", "x")), Role.TESTER, PYTHON, first_cycle=True
-    )
-    assert allowed["pyproject.toml"] == b"x"
 
 
 def test_one_bad_edit_rejects_the_whole_plan() -> None:
@@ -116,3 +112,45 @@ def test_write_never_follows_a_symlink(tmp_path: Path) -> None:
     with pytest.raises(EditRejected, match="not a regular file"):
         write_changes(repo, {}, {"link.py": b"x"})
     assert list(outside.iterdir()) == []
+
+
+# The judge issue (#10): nothing a model writes may configure the host or the runner.
+
+
+@pytest.mark.parametrize("role", list(Role))
+@pytest.mark.parametrize("path", ["tdd.yaml", "TDD.YAML", "kata/tdd.yml"])
+def test_no_role_may_write_the_tools_own_config(role: Role, path: str) -> None:
+    # Attack: the implementer writes tdd.yaml with `llm.base_url` and `api_key_env`; the next
+    # `run` read it as host configuration and sent a host variable to the model's endpoint.
+    files = {"tests/test_a.py": b"", "a.py": b""}
+    with pytest.raises(EditRejected, match="tool's configuration") as info:
+        apply_plan(files, _plan((path, "upsert", "llm: {}")), role, PYTHON, first_cycle=True)
+    assert info.value.kind == "protected"
+
+
+@pytest.mark.parametrize("path", ["tests/conftest.py", "conftest.py", "tests/sub/conftest.py"])
+def test_the_tester_may_not_write_a_conftest_in_any_cycle(path: str) -> None:
+    # Attack: a conftest hook that forges results (for the hidden suite too) in a later cycle.
+    files = {"tests/test_a.py": b""}
+    for first_cycle in (False, True):
+        with pytest.raises(EditRejected, match="runner configuration") as info:
+            apply_plan(files, _plan((path, "upsert", "x")), Role.TESTER, PYTHON,
+                       first_cycle=first_cycle)  # fmt: skip
+        assert info.value.kind == "permission"
+
+
+def test_the_first_tester_may_create_runner_config_only_as_the_scaffold_made_it() -> None:
+    scaffold = PYTHON.scaffold()["pyproject.toml"]
+    made = apply_plan(
+        {}, _plan(("pyproject.toml", "upsert", scaffold)), Role.TESTER, PYTHON, first_cycle=True
+    )
+    assert made["pyproject.toml"] == scaffold.encode()
+    # Attack: `addopts` or a plugin in the tester's own pyproject decides how tests run.
+    forged = scaffold + '\naddopts = "-p evil"\n'
+    with pytest.raises(EditRejected, match="as the scaffold made it"):
+        apply_plan({}, _plan(("pyproject.toml", "upsert", forged)), Role.TESTER, PYTHON,
+                   first_cycle=True)  # fmt: skip
+    rust = get_language("rust")
+    with pytest.raises(EditRejected, match="tester may not change test-runner configuration"):
+        apply_plan({}, _plan(("build.rs", "upsert", "fn main() {}")), Role.TESTER, rust,
+                   first_cycle=True)  # fmt: skip

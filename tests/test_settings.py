@@ -92,3 +92,19 @@ def test_unknown_provider_is_named(tmp_path: Path) -> None:
     config.write_text("roles: {tester: {model: 'acme:big'}}\n")
     with pytest.raises(ConfigError, match=r"roles\.tester\.model.*unknown provider 'acme'"):
         load_settings(config)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["PYTEST_ADDOPTS", "PYTHONPATH", "PYTHONSTARTUP", "LD_PRELOAD", "RUSTFLAGS", "CARGO_HOME",
+     "RUSTC_WRAPPER", "PATH", "HOME", "BASH_ENV", "NODE_OPTIONS", "GIT_DIR", "lower_case"],
+)  # fmt: skip
+def test_sandbox_env_is_an_allowlist(name: str) -> None:
+    # Attack: `PYTEST_ADDOPTS=-p evil` or `RUSTC_WRAPPER` changes how the judge's runner runs.
+    with pytest.raises(ConfigError, match=r"sandbox\.env"):
+        load_settings(overrides={"sandbox": {"env": {name: "x"}}})
+
+
+def test_sandbox_env_takes_the_kata_and_locale_variables() -> None:
+    env = {"KATA_SEED": "1", "TZ": "UTC", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    assert load_settings(overrides={"sandbox": {"env": env}}).sandbox.env == env

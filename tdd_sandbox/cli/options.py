@@ -11,6 +11,8 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+from tdd_sandbox.repo.config import repo_config
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 stderr = Console(stderr=True, highlight=False)
@@ -47,12 +49,15 @@ def progress(message: str) -> None:
     stderr.print(f"[dim]» {escape(message)}[/dim]")
 
 
-def default_config(config: Path | None, directory: Path) -> Path | None:
-    """`--config` if given, else the repo's tdd.yaml when it exists."""
-    if config is not None:
+def default_config(config: Path | None, directory: Path | None) -> Path | None:
+    """`--config` if given, else the repo's tdd.yaml when it exists and the user wrote it.
+
+    Raises:
+        ConfigError: a run's commit changed the repo's tdd.yaml.
+    """
+    if config is not None or directory is None:
         return config
-    candidate = directory / "tdd.yaml"
-    return candidate if candidate.is_file() else None
+    return repo_config(directory)
 
 
 def transcript_options(func: F) -> F:

@@ -9,7 +9,13 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from tdd_sandbox.cli.options import UserPath, config_option, progress, transcript_options
+from tdd_sandbox.cli.options import (
+    UserPath,
+    config_option,
+    default_config,
+    progress,
+    transcript_options,
+)
 from tdd_sandbox.cli.view import RunView
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.report import read_status
@@ -60,7 +66,7 @@ def run(
     Exit codes: 0 completed or all cycles done; 1 stuck; 6 the model endpoint failed;
     2 bad usage; 3 missing prerequisite.
     """
-    config = config or _repo_config(repo)
+    config = default_config(config, repo)
     overrides = {
         "language": language,
         "cycles": cycles,
@@ -79,12 +85,6 @@ def run(
     else:
         render_summary(summary, Console())
     return EXIT_BY_STATUS.get(summary.status, 1)
-
-
-def _repo_config(repo: Path | None) -> Path | None:
-    if repo is not None and (repo / "tdd.yaml").is_file():
-        return repo / "tdd.yaml"
-    return None
 
 
 def render_summary(summary: RunSummary, console: Console) -> None:
@@ -120,7 +120,7 @@ def step(
     config: Path | None,
 ) -> int:
     """Run only the next phase (red, then green, then refactor) of the current cycle."""
-    settings = load_settings(config or _repo_config(repo), {"language": language})
+    settings = load_settings(default_config(config, repo), {"language": language})
     with RunView(Console(stderr=True)) as view:
         result = step_kata(
             kata, settings, repo_dir=repo, record=record, replay=replay,
