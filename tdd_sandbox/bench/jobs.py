@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from tdd_sandbox.acceptance.suite import has_suite
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.settings import BENCH_ENTRY_OPTIONS, BenchSettings, split_model
@@ -117,8 +118,11 @@ def plan_jobs(
     for language in languages:
         get_language(language)
         for kata in katas:
-            if not (kata / "acceptance" / language).is_dir():
-                raise UsageError(f"kata {kata.name} has no acceptance suite for {language}")
+            if not has_suite(kata, language):
+                raise UsageError(
+                    f"kata {kata.name} has no acceptance suite for {language}: add "
+                    f"acceptance/canonical-data.json and a {language} section in calls.yaml"
+                )
     jobs = [
         Job(model, kata, language, repeat)
         for model in models

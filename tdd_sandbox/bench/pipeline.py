@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.bench.acceptance import Score, acceptance_files, score_files
+from tdd_sandbox.acceptance.runner import run_acceptance
+from tdd_sandbox.acceptance.suite import load_suite
 from tdd_sandbox.bench.jobs import find_katas, plan_jobs, resolve_models, shard
 from tdd_sandbox.bench.report import write_reports
 from tdd_sandbox.bench.runner import JobOptions, capacity, run_jobs
+from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.journal import write_atomic
 from tdd_sandbox.languages import detect_language, get_language
@@ -68,7 +70,9 @@ def run_bench(
     return write_reports(options.out, results)
 
 
-def score_repo(kata: Path, repo_dir: Path, settings: Settings, language: str | None) -> Score:
+def score_repo(
+    kata: Path, repo_dir: Path, settings: Settings, language: str | None
+) -> AcceptanceReport:
     """The acceptance score of a repository's HEAD (`tdd-sandbox score`).
 
     Raises:
@@ -82,6 +86,6 @@ def score_repo(kata: Path, repo_dir: Path, settings: Settings, language: str | N
         repo.close()
     chosen = language or settings.language
     plugin = get_language(chosen) if chosen else detect_language(files)
-    suite = acceptance_files(kata_dir, plugin)
+    suite = load_suite(kata_dir)
     with Runtime(settings) as runtime:
-        return score_files(runtime, plugin, files, suite)
+        return run_acceptance(runtime, plugin, files, suite)

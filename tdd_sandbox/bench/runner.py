@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.bench.acceptance import acceptance_files, score_files
+from tdd_sandbox.acceptance.runner import run_acceptance
+from tdd_sandbox.acceptance.suite import load_suite
 from tdd_sandbox.bench.jobs import Job
 from tdd_sandbox.bench.metrics import run_metrics
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError, SandboxUnavailable
@@ -96,19 +97,19 @@ def _run_and_score(
     summary_doc = summary.to_json()
     metrics = run_metrics(job_dir / "repo" / ".tdd" / "runs" / summary.run_id, summary_doc)
     language = get_language(job.language)
-    suite = acceptance_files(job.kata, language)
+    suite = load_suite(job.kata)
     repo = HardenedRepo(job_dir / "repo")
     try:
         files = head_files(repo)
     finally:
         repo.close()
     with Runtime(settings, run_id=f"{summary.run_id}-score") as runtime:
-        score = score_files(runtime, language, files, suite)
+        score = run_acceptance(runtime, language, files, suite)
     return {
         "status": summary.status,
         "reason": summary.reason,
         "acceptance_pass_rate": round(score.rate, 4),
-        "acceptance": {"passed": score.passed, "total": score.total},
+        "acceptance": {"passed": score.passed, "total": score.total, "why": score.why()},
         **metrics,
     }
 

@@ -114,16 +114,41 @@ def merge_command(folders: tuple[Path, ...], out: Path) -> int:
 @click.argument("kata", type=UserPath(exists=True))
 @click.option("--repo", type=UserPath(file_okay=False), default=".", show_default=True)
 @click.option("--language", "-l", help="python or rust (default: detected).")
+@click.option(
+    "--min-rate",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Exit 1 when the pass rate is below this (0 to 1), for CI.",
+)
 @click.option("--json", "as_json", is_flag=True)
 @config_option
-def score(kata: Path, repo: Path, language: str | None, as_json: bool, config: Path | None) -> int:
-    """Run KATA's hidden acceptance suite against the repository's HEAD."""
+def score(
+    kata: Path,
+    repo: Path,
+    language: str | None,
+    min_rate: float,
+    as_json: bool,
+    config: Path | None,
+) -> int:
+    """Run KATA's hidden acceptance suite against the repository's HEAD.
+
+    Exits 1 when the pass rate is below --min-rate.
+    """
     settings = load_settings(default_config(config, repo))
     result = score_repo(kata, repo, settings, language)
     if as_json:
-        click.echo(
-            json.dumps({"passed": result.passed, "total": result.total, "rate": result.rate})
-        )
+        document = {
+            "passed": result.passed,
+            "total": result.total,
+            "rate": result.rate,
+            "why": result.why(),
+            "cases": [{"id": r.id, "status": r.status.value, "detail": r.detail}
+                      for r in result.results],
+        }  # fmt: skip
+        click.echo(json.dumps(document))
     else:
-        click.echo(f"acceptance: {result.passed}/{result.total} ({result.rate:.0%})")
-    return 0
+        why = result.why()
+        click.echo(f"acceptance: {result.passed}/{result.total} ({result.rate:.0%})"
+                   + (f": {why}" if why else ""))  # fmt: skip
+    return 1 if result.rate < min_rate else 0

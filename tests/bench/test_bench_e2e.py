@@ -79,7 +79,8 @@ def test_bench_ranks_models_resumes_replays_and_merges_shards(tmp_path: Path) ->
         assert {"model", "kata", "language", "repeat", "status", "acceptance_pass_rate"} <= set(row)
     board = (out / "leaderboard.md").read_text()
     assert "| 1 | good | auto | 100%" in board
-    assert "| bad | 0% |" in board  # acceptance by kata, where bad was weakest
+    # Acceptance by kata: per case, so the weak model keeps the few cases it gets right.
+    assert "| bad | 8% | 8% | 11% |" in board
     assert good["red_events"] == good["green_commits"] == 6
 
     # Replay the recorded runs with no endpoint at all, as two shards, then merge them.

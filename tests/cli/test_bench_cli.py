@@ -49,9 +49,19 @@ def test_score_a_repository(tmp_path: Path) -> None:
         ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"],
         check=True,
     )
-    result = run_cli("score", str(KATAS / "fizzbuzz"), "--repo", str(repo))
+    result = run_cli("score", str(KATAS / "fizzbuzz"), "--repo", str(repo), "--min-rate", "1")
     assert result.returncode == 0, result.stderr
-    assert "acceptance: 4/4 (100%)" in result.stdout
+    assert "acceptance: 13/13 (100%)" in result.stdout
+    # Below --min-rate: exit 1, and the line says why.
+    (repo / path).write_text("def fizzbuzz(n: int) -> str:\n    return str(n)\n")
+    subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam",
+         "y"], check=True,
+    )  # fmt: skip
+    low = run_cli("score", str(KATAS / "fizzbuzz"), "--repo", str(repo), "--min-rate", "0.5")
+    assert low.returncode == 1, low.stderr
+    assert "acceptance: 4/13 (31%): 9 failed; first: multiples of three > 3 is Fizz: " in low.stdout
+    assert "expected 'Fizz', got '3'" in low.stdout
 
 
 def test_bench_names_a_missing_kata_folder_and_a_bad_entry_key(tmp_path: Path) -> None:

@@ -1,0 +1,70 @@
+"""What every acceptance driver's host side provides, and the parts they share."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tdd_sandbox.acceptance.suite import CallMap
+from tdd_sandbox.edits import TOOL_CONFIG
+from tdd_sandbox.grading.acceptance import Case, Observed
+from tdd_sandbox.languages.base import Language
+
+DRIVER_DIR = ".tdd/acceptance"
+"""Where the driver and the inputs go in the sandbox's snapshot: a path no agent may write."""
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A snapshot to judge in, the command that runs every case, and its results file."""
+
+    files: dict[str, bytes]
+    command: tuple[str, ...]
+    results: str
+
+
+class Driver(Protocol):
+    """The host side of one language's acceptance driver."""
+
+    def prepare(
+        self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
+    ) -> Prepared:
+        """The snapshot (the implementation files only, plus the driver and the cases'
+        inputs) and the command that runs every case.
+
+        Raises:
+            UsageError: the call mapping cannot express a case.
+        """
+        ...
+
+    def read(
+        self, data: bytes | None, nonce: str, cases: Sequence[Case]
+    ) -> tuple[dict[str, Observed], str]:
+        """What was observed per case id, and why nothing ran (empty when something did)."""
+        ...
+
+
+def implementation_files(language: Language, files: Mapping[str, bytes]) -> dict[str, bytes]:
+    """The model's tree without its tests, runner configuration or the tool's config: the
+    hidden suite is judged against the code alone."""
+    return {
+        path: data
+        for path, data in files.items()
+        if not language.is_test_path(path)
+        and not language.is_runner_config(path)
+        and path.rsplit("/", 1)[-1].casefold() not in TOOL_CONFIG
+    }
+
+
+def observed_from(report: Any) -> Observed:
+    """One case's report (a driver's JSON) as an `Observed`; anything malformed is a failure."""
+    if not isinstance(report, dict):
+        return Observed(failure="a malformed report")
+    if "failure" in report:
+        return Observed(failure=str(report["failure"])[:300])
+    if "error" in report:
+        return Observed(error=str(report["error"]), error_type=str(report.get("error_type", "")))
+    if set(report) == {"value"}:
+        return Observed(value=report["value"])
+    return Observed(failure="a malformed report")

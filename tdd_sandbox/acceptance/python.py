@@ -1,0 +1,56 @@
+"""Python's acceptance driver, host side: ships `python_driver.py` and the inputs, reads
+the report file it writes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, implementation_files, observed_from
+from tdd_sandbox.acceptance.suite import CallMap
+from tdd_sandbox.grading.acceptance import Case, Observed
+from tdd_sandbox.languages.python import PYTHON
+
+_SOURCE = Path(__file__).with_name("python_driver.py")
+RESULTS = "/tmp/tdd-acceptance/results.json"
+
+
+class PythonDriver:
+    """Imports the code once and performs each case in a forked child."""
+
+    def prepare(
+        self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
+    ) -> Prepared:
+        """The code, the driver and `calls.json` (inputs only); `python3 -I` so no variable
+        or site hook of the tree's reaches the interpreter."""
+        spec = {
+            "setup": calls.setup,
+            "calls": calls.calls,
+            "timeout_s": calls.timeout_s,
+            "cases": [{"id": c.id, "property": c.property, "input": c.input} for c in cases],
+        }
+        shipped = {
+            **implementation_files(PYTHON, files),
+            f"{DRIVER_DIR}/driver.py": _SOURCE.read_bytes(),
+            f"{DRIVER_DIR}/calls.json": json.dumps(spec).encode(),
+        }
+        command = ("python3", "-I", "-B", f"/work/{DRIVER_DIR}/driver.py")
+        return Prepared(shipped, command, RESULTS)
+
+    def read(
+        self, data: bytes | None, nonce: str, cases: Sequence[Case]
+    ) -> tuple[dict[str, Observed], str]:
+        """The driver's report file."""
+        try:
+            document = json.loads(data or b"")
+        except ValueError:
+            return {}, "the driver wrote no report (the code ended the process)"
+        if not isinstance(document, dict):
+            return {}, "the driver's report is malformed"
+        if document.get("problem"):
+            return {}, str(document["problem"])[:1000]
+        reports = document.get("cases")
+        if not isinstance(reports, dict):
+            return {}, "the driver's report is malformed"
+        return {str(k): observed_from(v) for k, v in reports.items()}, ""

@@ -1,0 +1,147 @@
+"""The Python acceptance driver. It runs in the sandbox, as the sandbox user, beside the
+model's code, and is shipped there by the tool (the model never writes it).
+
+It reads the cases' inputs (never their expected values), imports the code under test once,
+then performs each case's call in a forked child with a time limit, so a case that hangs or
+crashes fails alone. Each result goes back as plain data only: exact `str`, `int`, `float`,
+`bool`, `None`, lists and string-keyed maps; anything else (a `str` subclass with its own
+`__eq__`, say) is reported as not plain. The model's code can rewrite anything in this
+process, but all it can forge is its own answers: the judging happens on the host.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import os
+import select
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+CALLS = "/work/.tdd/acceptance/calls.json"
+RESULTS = "/tmp/tdd-acceptance/results.json"
+VALUE_LIMIT = 64 * 1024
+
+
+class NotPlain(Exception):
+    """A result that is not plain data."""
+
+
+def plain(value: Any, depth: int = 0) -> Any:
+    """`value` as plain data, by exact type (subclasses are refused)."""
+    kind = type(value)
+    if depth > 32:
+        raise NotPlain("a structure nested too deep")
+    if value is None or kind in (bool, int, str):
+        return value
+    if kind is float:
+        if not math.isfinite(value):
+            raise NotPlain(f"the float {value!r}")
+        return value
+    if kind in (list, tuple):
+        return [plain(item, depth + 1) for item in value]
+    if kind is dict and all(type(key) is str for key in value):
+        return {key: plain(item, depth + 1) for key, item in value.items()}
+    raise NotPlain(f"a {kind.__name__}")
+
+
+def compile_call(source: str) -> tuple[Any, Any]:
+    """A call's statements and its final expression, compiled."""
+    tree = ast.parse(source, mode="exec")
+    if not tree.body or not isinstance(tree.body[-1], ast.Expr):
+        raise SyntaxError(f"the call {source!r} must end with an expression")
+    last = tree.body.pop()
+    assert isinstance(last, ast.Expr)
+    body = compile(tree, "<call>", "exec")
+    value = compile(ast.Expression(last.value), "<call>", "eval")
+    return body, value
+
+
+def perform(code: tuple[Any, Any], namespace: dict[str, Any], inputs: dict[str, Any]) -> Any:
+    """Run one call; its report."""
+    scope = {**namespace, **inputs}
+    try:
+        exec(code[0], scope)  # noqa: S102 - the kata's own call mapping, written by its author
+        value = eval(code[1], scope)  # noqa: S307 - idem
+    except BaseException as exc:  # noqa: BLE001 - an error is the case's result
+        return {"error": str(exc), "error_type": type(exc).__name__}
+    try:
+        return {"value": plain(value)}
+    except NotPlain as exc:
+        return {"failure": f"returned {exc}, which is not plain data"}
+
+
+def run_case(code: tuple[Any, Any], namespace: dict[str, Any], inputs: dict[str, Any],
+             timeout_s: float) -> dict[str, Any]:  # fmt: skip
+    """One case in a forked child: its report, or why there is none."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        try:
+            data = json.dumps(perform(code, namespace, inputs)).encode()
+        except BaseException as exc:  # noqa: BLE001
+            data = json.dumps({"failure": f"could not report: {type(exc).__name__}"}).encode()
+        if len(data) > VALUE_LIMIT:
+            data = json.dumps({"failure": f"result over {VALUE_LIMIT} bytes"}).encode()
+        view = memoryview(data)
+        while view:
+            view = view[os.write(write_end, view) :]
+        os._exit(0)
+    os.close(write_end)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + timeout_s
+    timed_out = False
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            timed_out = True
+            break
+        ready, _, _ = select.select([read_end], [], [], left)
+        if not ready:
+            continue
+        chunk = os.read(read_end, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(read_end)
+    if timed_out:
+        os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    if timed_out:
+        return {"failure": f"timed out after {timeout_s:g}s"}
+    try:
+        report: dict[str, Any] = json.loads(b"".join(chunks))
+    except ValueError:
+        return {"failure": f"crashed (wait status {status})"}
+    return report
+
+
+def main() -> None:
+    """Import the code under test, run every case, write the reports."""
+    spec = json.loads(Path(CALLS).read_text(encoding="utf-8"))
+    Path(RESULTS).parent.mkdir(parents=True, exist_ok=True)
+    # The code's own prints go to stderr; stdout stays the driver's.
+    os.dup2(2, 1)
+    sys.path.insert(0, "/work")
+    namespace: dict[str, Any] = {"__name__": "tdd_acceptance"}
+    document: dict[str, Any] = {"cases": {}}
+    try:
+        exec(spec["setup"], namespace)  # noqa: S102 - the kata's own setup line
+    except BaseException as exc:  # noqa: BLE001 - reported, then nothing can run
+        document["problem"] = f"the code did not import: {type(exc).__name__}: {exc}"[:2000]
+    else:
+        calls = {name: compile_call(source) for name, source in spec["calls"].items()}
+        for case in spec["cases"]:
+            report = run_case(calls[case["property"]], namespace, case["input"],
+                              float(spec["timeout_s"]))  # fmt: skip
+            document["cases"][case["id"]] = report
+    Path(RESULTS).write_text(json.dumps(document), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

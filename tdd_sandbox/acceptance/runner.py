@@ -1,0 +1,61 @@
+"""Scoring a tree against a kata's hidden suite: the drivers' registry and the one call.
+
+The sandbox holds the implementation files, a driver of the tool's and the cases' inputs;
+the expected values stay in this process, which never loads the model's code.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+
+from tdd_sandbox.acceptance.base import Driver
+from tdd_sandbox.acceptance.python import PythonDriver
+from tdd_sandbox.acceptance.rust import RustDriver
+from tdd_sandbox.acceptance.suite import Suite
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.grading.acceptance import AcceptanceReport, grade
+from tdd_sandbox.languages.base import Language
+from tdd_sandbox.runtime import Runtime
+from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.sandbox.snapshot import Snapshot
+
+DRIVERS: dict[str, Driver] = {
+    "python": PythonDriver(),
+    "rust": RustDriver(),
+}
+
+
+def run_acceptance(
+    runtime: Runtime, language: Language, files: Mapping[str, bytes], suite: Suite
+) -> AcceptanceReport:
+    """Perform every case of `suite` on `files` in a sandbox and grade what came back.
+
+    Raises:
+        UsageError: no driver or call mapping for the language.
+        SandboxUnavailable: the sandbox failed.
+    """
+    calls = suite.calls_for(language.name)
+    if language.name not in DRIVERS:
+        raise UsageError(f"no acceptance driver for {language.name} yet")
+    driver = DRIVERS[language.name]
+    nonce = secrets.token_hex(8)
+    prepared = driver.prepare(files, suite.cases, calls, nonce)
+    with runtime.open(language, Snapshot(prepared.files)) as box:
+        result = box.exec(prepared.command, collect=prepared.results)
+        data = result.collected
+        if data is None:
+            data = box.read_file(prepared.results)
+    observed, problem = driver.read(data, nonce, suite.cases)
+    if not observed and not problem:
+        problem = _describe(result)
+    return grade(suite.cases, observed, error_types=calls.errors, problem=problem)
+
+
+def _describe(result: ExecResult) -> str:
+    if result.timed_out:
+        return f"the cases ran past the sandbox's {result.duration_s:.0f}s limit"
+    if result.oom_killed:
+        return "the code ran out of memory"
+    tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or [""]
+    return f"no case ran (exit {result.exit_code}): {tail[0][:300]}"

@@ -1,0 +1,151 @@
+"""Rust's acceptance driver, host side: generates a binary that links the model's library
+(its `src/` only, under a manifest of the tool's) and performs one case per process."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, observed_from
+from tdd_sandbox.acceptance.suite import CallMap
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.grading.acceptance import Case, Observed
+
+_TEMPLATE = Path(__file__).with_name("rust_driver.rs")
+_PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
+_CRATE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+RESULTS = "/tmp/tdd-acceptance/out"
+
+# Built in a copy under /tmp, so cargo may write its lock file; one process per case, each
+# under `timeout`, its output capped, so a case that hangs or floods fails alone.
+_SCRIPT = r"""
+n=$1; count=$2; limit=$3; out=/tmp/tdd-acceptance/out
+mkdir -p /tmp/tdd-acceptance /tmp/crate && cp -R /work/. /tmp/crate/ && cd /tmp/crate || exit 3
+if ! cargo build --offline --quiet --bin tdd_acceptance > /tmp/tdd-acceptance/build.log 2>&1; then
+  printf '@@%s build-failed\n' "$n" > "$out"
+  tail -c 4000 /tmp/tdd-acceptance/build.log >> "$out"
+  exit 0
+fi
+bin="${CARGO_TARGET_DIR:-target}/debug/tdd_acceptance"
+i=0
+while [ "$i" -lt "$count" ]; do
+  timeout -s KILL "$limit" "$bin" "$i" "$n" 2>/dev/null | head -c 1000000 >> "$out"
+  i=$((i + 1))
+done
+"""
+
+
+class RustDriver:
+    """Builds the library with a generated driver binary, then runs it once per case."""
+
+    def prepare(
+        self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
+    ) -> Prepared:
+        """`src/` of the model's tree, the tool's manifest and the generated driver."""
+        crate, edition = _package(files.get("Cargo.toml", b""))
+        arms = "\n".join(
+            f"        {i} => Plain::report(&({_render(calls.calls[c.property], c)}), out),"
+            for i, c in enumerate(cases)
+        )
+        source = _TEMPLATE.read_text().replace("/*USES*/", calls.setup).replace("/*CASES*/", arms)
+        manifest = (
+            f'[package]\nname = "{crate}"\nversion = "0.1.0"\nedition = "{edition}"\n'
+            "build = false\nautobins = false\nautotests = false\nautoexamples = false\n"
+            'autobenches = false\n\n[lib]\npath = "src/lib.rs"\n\n'
+            f'[[bin]]\nname = "tdd_acceptance"\npath = "{DRIVER_DIR}/driver.rs"\n\n'
+            "[dependencies]\n"
+        )
+        shipped = {p: d for p, d in files.items() if p.startswith("src/")}
+        shipped["Cargo.toml"] = manifest.encode()
+        shipped[f"{DRIVER_DIR}/driver.rs"] = source.encode()
+        limit = f"{calls.timeout_s:g}"
+        command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)
+        return Prepared(shipped, command, RESULTS)
+
+    def read(
+        self, data: bytes | None, nonce: str, cases: Sequence[Case]
+    ) -> tuple[dict[str, Observed], str]:
+        """Each case's framed line; conflicting lines for one case make it a failure."""
+        text = (data or b"").decode("utf-8", "replace")
+        if text.startswith(f"@@{nonce} build-failed"):
+            errors = [line for line in text.splitlines()[1:] if line.startswith("error")]
+            return {}, "did not compile: " + (errors[0] if errors else text[-300:].strip())
+        seen: dict[int, Any] = {}
+        conflicting: set[int] = set()
+        for match in re.finditer(rf"^@@{re.escape(nonce)} (\d+) (.*)$", text, re.MULTILINE):
+            index = int(match.group(1))
+            try:
+                report = json.loads(match.group(2))
+            except ValueError:
+                report = {"failure": "an unreadable report"}
+            if index in seen and seen[index] != report:
+                conflicting.add(index)
+            seen[index] = report
+        observed = {}
+        for index, case in enumerate(cases):
+            if index in conflicting:
+                observed[case.id] = Observed(failure="conflicting reports for one case")
+            elif index in seen:
+                observed[case.id] = observed_from(seen[index])
+            else:
+                observed[case.id] = Observed(failure="no result: crashed or ran out of time")
+        return observed, ""
+
+
+def _package(manifest: bytes) -> tuple[str, str]:
+    """The crate's name and edition from its manifest (`kata`, 2021 when unreadable)."""
+    try:
+        package = tomllib.loads(manifest.decode("utf-8")).get("package", {})
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        package = {}
+    name = str(package.get("name", "kata"))
+    edition = str(package.get("edition", "2021"))
+    return (
+        name if _CRATE.fullmatch(name) else "kata",
+        edition if edition in ("2015", "2018", "2021") else "2021",
+    )
+
+
+def _render(template: str, case: Case) -> str:
+    def literal(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in case.input:
+            raise UsageError(f"case {case.id!r} has no input {name!r} for the call {template!r}")
+        return rust_literal(case.input[name])
+
+    return _PLACEHOLDER.sub(literal, template)
+
+
+def rust_literal(value: Any) -> str:
+    """A JSON value as a Rust expression: lists become `vec![...]`, null `None`.
+
+    Raises:
+        UsageError: a map, or a float that is not finite.
+    """
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = repr(value)
+        if text in ("inf", "-inf", "nan"):
+            raise UsageError(f"{text} cannot be a Rust input")
+        return text if any(c in text for c in ".eE") else text + ".0"
+    if isinstance(value, str):
+        return '"' + "".join(_rust_char(c) for c in value) + '"'
+    if isinstance(value, list):
+        return "vec![" + ", ".join(rust_literal(item) for item in value) + "]"
+    raise UsageError(f"a {type(value).__name__} input cannot be written as a Rust literal")
+
+
+def _rust_char(char: str) -> str:
+    escapes = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0"}
+    if char in escapes:
+        return escapes[char]
+    return f"\\u{{{ord(char):x}}}" if ord(char) < 32 or ord(char) == 127 else char

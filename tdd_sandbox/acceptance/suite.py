@@ -1,0 +1,114 @@
+"""A kata's hidden acceptance suite on disk: `acceptance/canonical-data.json` (the cases,
+in problem-specifications' shape) and `acceptance/calls.yaml` (per language, how a case's
+`property` becomes a call)::
+
+    python:
+      setup: from calculator import add       # run once, before any case
+      calls: {add: add(numbers)}               # statements, ending in the expression judged
+      errors: [ValueError]                     # error kinds that count as the kata's errors
+    rust:
+      calls: {add: "kata::add(${numbers})"}    # ${name}: the input as a Rust literal
+      errors: [Err]                            # Err (a returned Err) or panic
+
+Both files stay on the host; only the inputs travel to the sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.grading.acceptance import Case, flatten_cases
+
+CASES_FILE = "canonical-data.json"
+CALLS_FILE = "calls.yaml"
+
+
+class CallMap(BaseModel):
+    """How one language performs the kata's properties."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    setup: str = ""
+    """Run once before the cases (Python: the imports; Rust: `use` lines)."""
+    calls: dict[str, str]
+    """Property -> the call that performs it."""
+    errors: frozenset[str] = frozenset()
+    """Error kinds that count as the kata's errors; empty: any."""
+    timeout_s: float = Field(5.0, gt=0, le=60)
+    """How long one case may run."""
+
+
+@dataclass(frozen=True)
+class Suite:
+    """The cases and every language's call mapping."""
+
+    name: str
+    cases: tuple[Case, ...]
+    languages: Mapping[str, CallMap]
+
+    def calls_for(self, language: str) -> CallMap:
+        """The mapping for `language`.
+
+        Raises:
+            UsageError: the suite has none for it.
+        """
+        if language not in self.languages:
+            raise UsageError(
+                f"{self.name} has no acceptance calls for {language}: add a `{language}:` "
+                f"section to its acceptance/{CALLS_FILE}"
+            )
+        return self.languages[language]
+
+
+def has_suite(kata_dir: Path, language: str) -> bool:
+    """Whether the kata can be scored in `language` (without reading the cases)."""
+    folder = kata_dir / "acceptance"
+    if not (folder / CASES_FILE).is_file() or not (folder / CALLS_FILE).is_file():
+        return False
+    try:
+        data = yaml.safe_load((folder / CALLS_FILE).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return False
+    return isinstance(data, dict) and language in data
+
+
+def load_suite(kata_dir: Path) -> Suite:
+    """Read and check a kata's suite: every case's property has a call in every language.
+
+    Raises:
+        UsageError: a file is missing or malformed; the message names it and the fix.
+    """
+    folder = kata_dir / "acceptance"
+    cases_path, calls_path = folder / CASES_FILE, folder / CALLS_FILE
+    for path in (cases_path, calls_path):
+        if not path.is_file():
+            raise UsageError(f"{kata_dir.name} has no hidden acceptance suite: add {path}")
+    try:
+        document = json.loads(cases_path.read_text(encoding="utf-8"))
+        mapping = yaml.safe_load(calls_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, yaml.YAMLError) as exc:
+        raise UsageError(f"{kata_dir.name}: cannot read its acceptance suite: {exc}") from None
+    if not isinstance(document, dict) or not isinstance(mapping, dict):
+        raise UsageError(f"{kata_dir.name}: {CASES_FILE} and {CALLS_FILE} must hold maps")
+    cases = tuple(flatten_cases(document, source=str(cases_path)))
+    languages: dict[str, CallMap] = {}
+    for language, section in mapping.items():
+        try:
+            languages[str(language)] = CallMap.model_validate(section)
+        except ValidationError as exc:
+            # A misspelt key explains the "missing" one that follows from it: name it first.
+            errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+            where = ".".join(str(p) for p in errors[0]["loc"])
+            message = "unknown key" if errors[0]["type"] == "extra_forbidden" else errors[0]["msg"]
+            raise UsageError(f"{calls_path}: {language}.{where}: {message}") from None
+        missing = sorted({c.property for c in cases} - set(languages[str(language)].calls))
+        if missing:
+            raise UsageError(f"{calls_path}: {language} has no call for {', '.join(missing)}")
+    return Suite(kata_dir.name, cases, languages)

@@ -1,0 +1,224 @@
+"""Acceptance cases as data, and their grading against what a driver observed.
+
+A kata's hidden suite is cases in the shape of Exercism's problem-specifications
+(`canonical-data.json`: nested groups of cases, each with a `property`, an `input` and an
+`expected` value or `{"error": message}`). Only the inputs ever reach a sandbox; a driver
+there performs the calls and reports each result as plain data. The comparison happens
+here, on the host, with type-strict equality: a value that claims to equal anything, a
+patched test runner or a read of the answers has nothing to act on.
+"""
+
+from __future__ import annotations
+
+import builtins
+import enum
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tdd_sandbox.errors import UsageError
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call and its expected result. `id` is the case's uuid, else its description path."""
+
+    id: str
+    description: str
+    property: str
+    input: Mapping[str, Any]
+    expected: Any
+
+    @builtins.property  # `property` is a field of a case here
+    def expects_error(self) -> bool:
+        """Whether the call must fail, with `expected["error"]` as its message."""
+        return isinstance(self.expected, dict) and set(self.expected) == {"error"}
+
+
+def flatten_cases(document: Mapping[str, Any], *, source: str = "canonical data") -> list[Case]:
+    """The leaf cases of a canonical-data document, in order.
+
+    Raises:
+        UsageError: the document is not in the canonical-data shape, or two cases share an id.
+    """
+    cases = list(_walk(document.get("cases"), (), source))
+    seen: set[str] = set()
+    for case in cases:
+        if case.id in seen:
+            raise UsageError(f"{source}: two cases have the id {case.id!r}: make them unique")
+        seen.add(case.id)
+    if not cases:
+        raise UsageError(f"{source} holds no cases: add a `cases` list")
+    return cases
+
+
+def _walk(nodes: Any, path: tuple[str, ...], source: str) -> Iterator[Case]:
+    if not isinstance(nodes, list):
+        raise UsageError(f"{source}: `cases` must be a list under {' > '.join(path) or 'the top'}")
+    for node in nodes:
+        if not isinstance(node, dict) or not isinstance(node.get("description"), str):
+            raise UsageError(f"{source}: every case needs a `description` ({node!r:.80})")
+        here = (*path, node["description"])
+        if "cases" in node:
+            yield from _walk(node["cases"], here, source)
+            continue
+        missing = {"property", "input", "expected"} - set(node)
+        if missing or not isinstance(node["input"], dict):
+            raise UsageError(
+                f"{source}: case {' > '.join(here)!r} needs property, input (a map) and "
+                f"expected; missing {sorted(missing)}"
+            )
+        yield Case(
+            id=str(node.get("uuid") or " > ".join(here)),
+            description=" > ".join(here),
+            property=str(node["property"]),
+            input=node["input"],
+            expected=node["expected"],
+        )
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What a driver reported for one case: a value, an error, or why there is neither."""
+
+    value: Any = None
+    error: str | None = None
+    """The error's message, when the call failed."""
+    error_type: str = ""
+    """The error's kind as the language names it (`ValueError`, `Err`, `panic`)."""
+    failure: str | None = None
+    """No result: timeout, crash, a value that is not plain data, output past its limit."""
+
+
+class CaseStatus(enum.StrEnum):
+    """How one case ended."""
+
+    PASSED = "passed"
+    WRONG = "wrong"
+    """A value (or error) other than the expected one."""
+    NO_RESULT = "no_result"
+    """No usable result: the code did not build or import, hung, crashed, or returned
+    something that is not plain data."""
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """One case's verdict with the reason, for people."""
+
+    id: str
+    status: CaseStatus
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class AcceptanceReport:
+    """Every case's verdict, and what stopped the code from running at all, if anything."""
+
+    results: tuple[CaseResult, ...]
+    problem: str = ""
+    """Why no case could run (did not compile, did not import), else empty."""
+
+    @property
+    def passed(self) -> int:
+        """Cases passed."""
+        return sum(1 for r in self.results if r.status is CaseStatus.PASSED)
+
+    @property
+    def total(self) -> int:
+        """Cases defined."""
+        return len(self.results)
+
+    @property
+    def rate(self) -> float:
+        """Passed over total (0 when there is nothing to pass)."""
+        return self.passed / self.total if self.total else 0.0
+
+    def why(self) -> str:
+        """One line saying why the score is not full (empty when it is)."""
+        if self.problem:
+            return self.problem
+        failed = [r for r in self.results if r.status is not CaseStatus.PASSED]
+        if not failed:
+            return ""
+        return f"{len(failed)} failed; first: {failed[0].id}: {failed[0].detail}"
+
+
+def grade(
+    cases: Iterable[Case],
+    observed: Mapping[str, Observed],
+    *,
+    error_types: frozenset[str] = frozenset(),
+    problem: str = "",
+) -> AcceptanceReport:
+    """Each case against what was observed for it. `error_types`, when given, are the
+    error kinds that count as the kata's errors (others are wrong answers)."""
+    results = []
+    for case in cases:
+        seen = observed.get(case.id)
+        results.append(_grade_one(case, seen, error_types, problem))
+    return AcceptanceReport(tuple(results), problem)
+
+
+def _grade_one(
+    case: Case, seen: Observed | None, error_types: frozenset[str], problem: str
+) -> CaseResult:
+    if seen is None or seen.failure is not None:
+        why = seen.failure if seen is not None and seen.failure else (problem or "no result")
+        return CaseResult(case.id, CaseStatus.NO_RESULT, str(why)[:300])
+    if case.expects_error:
+        wanted = str(case.expected["error"])
+        if seen.error is None:
+            return CaseResult(
+                case.id, CaseStatus.WRONG, f"expected error {wanted!r}, got {_show(seen.value)}"
+            )
+        if error_types and seen.error_type not in error_types:
+            kinds = ", ".join(sorted(error_types))
+            return CaseResult(
+                case.id,
+                CaseStatus.WRONG,
+                f"expected a {kinds}, got {seen.error_type}: {seen.error[:120]!r}",
+            )
+        if seen.error.strip() != wanted.strip():
+            return CaseResult(
+                case.id, CaseStatus.WRONG, f"expected error {wanted!r}, got {seen.error[:120]!r}"
+            )
+        return CaseResult(case.id, CaseStatus.PASSED)
+    if seen.error is not None:
+        return CaseResult(
+            case.id,
+            CaseStatus.WRONG,
+            f"expected {_show(case.expected)}, got {seen.error_type}: {seen.error[:120]!r}",
+        )
+    if not plain_equal(case.expected, seen.value):
+        return CaseResult(
+            case.id, CaseStatus.WRONG, f"expected {_show(case.expected)}, got {_show(seen.value)}"
+        )
+    return CaseResult(case.id, CaseStatus.PASSED)
+
+
+def plain_equal(expected: Any, actual: Any) -> bool:
+    """Type-strict equality of plain data (JSON's types): `"1"` is not `1`, `True` is not `1`,
+    a tuple never arrives (drivers send lists). Numbers compare by value, floats closely."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    if isinstance(expected, int | float) and isinstance(actual, int | float):
+        if isinstance(expected, int) and isinstance(actual, int):
+            return expected == actual
+        return math.isclose(expected, actual, rel_tol=1e-9, abs_tol=1e-12)
+    if type(expected) is not type(actual):
+        return False
+    if isinstance(expected, list):
+        return len(expected) == len(actual) and all(
+            plain_equal(e, a) for e, a in zip(expected, actual, strict=True)
+        )
+    if isinstance(expected, dict):
+        return expected.keys() == actual.keys() and all(
+            plain_equal(expected[k], actual[k]) for k in expected
+        )
+    return bool(expected == actual)  # same type here: str or None
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."

@@ -1,0 +1,143 @@
+"""Scoring in a real sandbox: reference solutions full, scaffolds zero, every cheat zero,
+and each case judged alone (a hang, a crash or a flood fails that case only)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tdd_sandbox.acceptance.runner import run_acceptance
+from tdd_sandbox.acceptance.suite import Suite, load_suite
+from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.runtime import Runtime
+from tdd_sandbox.settings import load_settings
+from tests.helpers.cheats import CHEATS, Cheat
+from tests.helpers.solutions import SOLUTIONS
+
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
+KATAS = Path(__file__).resolve().parents[2] / "katas"
+
+
+@pytest.fixture(scope="module")
+def runtime() -> Iterator[Runtime]:
+    """One runtime (and warm pool) for the module; its containers go with it."""
+    with Runtime(load_settings(), run_id="pytest-acceptance") as made:
+        yield made
+
+
+def _score(
+    runtime: Runtime, language: str, files: dict[str, str], suite: Suite
+) -> AcceptanceReport:
+    plugin = get_language(language)
+    tree = {name: text.encode() for name, text in plugin.scaffold().items()}
+    tree.update({path: text.encode() for path, text in files.items()})
+    return run_acceptance(runtime, plugin, tree, suite)
+
+
+@pytest.mark.parametrize(("kata", "language"), sorted(SOLUTIONS))
+def test_reference_scores_full_and_scaffold_scores_nothing(
+    runtime: Runtime, kata: str, language: str
+) -> None:
+    suite = load_suite(KATAS / kata)
+    path, solution = SOLUTIONS[(kata, language)]
+    full = _score(runtime, language, {path: solution}, suite)
+    assert (full.passed, full.total) == (len(suite.cases), len(suite.cases)), full.why()
+    empty = _score(runtime, language, {}, suite)
+    assert (empty.passed, empty.total) == (0, len(suite.cases))
+    assert empty.why().startswith(("the code did not import", "did not compile"))
+
+
+@pytest.mark.parametrize("cheat", CHEATS, ids=lambda cheat: f"{cheat.language}-{cheat.name}")
+def test_every_cheat_scores_nothing(runtime: Runtime, cheat: Cheat) -> None:
+    report = _score(runtime, cheat.language, cheat.files, load_suite(KATAS / cheat.kata))
+    assert report.passed == 0, [r for r in report.results if r.status is CaseStatus.PASSED]
+
+
+def _suite(tmp_path: Path, cases: list[tuple[int, object]], calls: str) -> Suite:
+    folder = tmp_path / "double" / "acceptance"
+    folder.mkdir(parents=True)
+    document = {"cases": [
+        {"description": f"n={n}", "property": "double", "input": {"n": n}, "expected": expected}
+        for n, expected in cases
+    ]}  # fmt: skip
+    (folder / "canonical-data.json").write_text(json.dumps(document))
+    (folder / "calls.yaml").write_text(calls)
+    return load_suite(tmp_path / "double")
+
+
+PY_CALLS = "python: {setup: from double import double, calls: {double: double(n)}, timeout_s: 2}\n"
+PY_DOUBLE = """\
+import os
+import sys
+import time
+
+
+def double(n):
+    print("debug output on stdout", n)
+    print("and on stderr", file=sys.stderr)
+    if n == 3:
+        while True:
+            time.sleep(1)
+    if n == 4:
+        os.kill(os.getpid(), 9)
+    if n == 5:
+        return "x" * 200_000
+    if n == 6:
+        return (12,)
+    if n == 7:
+        raise ValueError("seven")
+    return n * 2
+"""
+
+
+def test_python_cases_fail_alone(runtime: Runtime, tmp_path: Path) -> None:
+    cases: list[tuple[int, object]] = [
+        (1, 2), (3, 6), (4, 8), (5, 10), (6, [12]), (7, 14), (2, 4)
+    ]  # fmt: skip
+    report = _score(runtime, "python", {"double.py": PY_DOUBLE}, _suite(tmp_path, cases, PY_CALLS))
+    by_id = {r.id: r for r in report.results}
+    assert by_id["n=1"].status is CaseStatus.PASSED
+    assert by_id["n=2"].status is CaseStatus.PASSED  # after a hang, a crash and a flood
+    assert by_id["n=6"].status is CaseStatus.PASSED  # a tuple arrives as a list
+    assert by_id["n=3"].detail.startswith("timed out")
+    assert by_id["n=4"].detail.startswith("crashed")
+    assert "over" in by_id["n=5"].detail
+    assert by_id["n=7"].status is CaseStatus.WRONG
+    assert "seven" in by_id["n=7"].detail
+
+
+RS_CALLS = 'rust: {calls: {double: "kata::double(${n})"}, timeout_s: 2}\n'
+RS_DOUBLE = """\
+pub fn double(n: i64) -> i64 {
+    println!("debug output on stdout {}", n);
+    if n == 3 {
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+    if n == 4 {
+        std::process::abort();
+    }
+    if n == 7 {
+        panic!("seven");
+    }
+    n * 2
+}
+"""
+
+
+def test_rust_cases_fail_alone(runtime: Runtime, tmp_path: Path) -> None:
+    cases: list[tuple[int, object]] = [(1, 2), (3, 6), (4, 8), (7, {"error": "seven"}), (2, 4)]
+    report = _score(runtime, "rust", {"src/lib.rs": RS_DOUBLE}, _suite(tmp_path, cases, RS_CALLS))
+    statuses = {r.id: r.status for r in report.results}
+    assert statuses == {
+        "n=1": CaseStatus.PASSED,
+        "n=3": CaseStatus.NO_RESULT,
+        "n=4": CaseStatus.NO_RESULT,
+        "n=7": CaseStatus.PASSED,  # a panic is an error; no error kinds were required
+        "n=2": CaseStatus.PASSED,
+    }

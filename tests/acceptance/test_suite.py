@@ -1,0 +1,83 @@
+"""Loading a kata's suite, and the Rust driver's literals, without Docker."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tdd_sandbox.acceptance.base import implementation_files
+from tdd_sandbox.acceptance.rust import rust_literal
+from tdd_sandbox.acceptance.suite import has_suite, load_suite
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.languages import get_language
+
+KATAS = Path(__file__).resolve().parents[2] / "katas"
+
+
+@pytest.mark.parametrize("kata", sorted(p.name for p in KATAS.iterdir()))
+def test_every_shipped_kata_has_cases_for_both_languages(kata: str) -> None:
+    suite = load_suite(KATAS / kata)
+    assert len(suite.cases) >= 7
+    assert set(suite.languages) == {"python", "rust"}
+    assert has_suite(KATAS / kata, "python")
+    assert not has_suite(KATAS / kata, "cobol")
+
+
+def _kata(tmp_path: Path, calls: str) -> Path:
+    folder = tmp_path / "k" / "acceptance"
+    folder.mkdir(parents=True)
+    cases = [{"description": "a", "property": "double", "input": {"n": 1}, "expected": 2}]
+    (folder / "canonical-data.json").write_text(json.dumps({"cases": cases}))
+    (folder / "calls.yaml").write_text(calls)
+    return tmp_path / "k"
+
+
+def test_a_property_without_a_call_is_named(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="python has no call for double"):
+        load_suite(_kata(tmp_path, "python: {calls: {triple: triple(n)}}\n"))
+
+
+def test_an_unknown_key_in_calls_is_named(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"python\.colls"):
+        load_suite(_kata(tmp_path, "python: {colls: {}}\n"))
+
+
+def test_a_missing_suite_names_the_file(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"canonical-data\.json"):
+        load_suite(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("value", "literal"),
+    [
+        (None, "None"),
+        (True, "true"),
+        (-3, "-3"),
+        (2.0, "2.0"),
+        (1e20, "1e+20"),
+        ('a"b\\c\n', '"a\\"b\\\\c\\n"'),
+        ("\x01é", '"\\u{1}é"'),
+        ([[1], []], "vec![vec![1], vec![]]"),
+    ],
+)
+def test_rust_literals(value: Any, literal: str) -> None:
+    assert rust_literal(value) == literal
+
+
+def test_a_map_cannot_be_a_rust_literal() -> None:
+    with pytest.raises(UsageError):
+        rust_literal({"a": 1})
+
+
+def test_the_scored_tree_holds_the_code_alone() -> None:
+    files = {
+        "fizzbuzz.py": b"", "pkg/util.py": b"", "tests/test_x.py": b"", "conftest.py": b"",
+        "pyproject.toml": b"", "tdd.yaml": b"", "test_top.py": b"",
+    }  # fmt: skip
+    assert set(implementation_files(get_language("python"), files)) == {
+        "fizzbuzz.py",
+        "pkg/util.py",
+    }

@@ -1,0 +1,131 @@
+"""The pure half of scoring: canonical data flattened, plain-data equality, grading."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.grading.acceptance import (
+    Case,
+    CaseStatus,
+    Observed,
+    flatten_cases,
+    grade,
+    plain_equal,
+)
+
+DOCUMENT = {
+    "exercise": "x",
+    "cases": [
+        {"description": "group", "cases": [
+            {"uuid": "u1", "description": "a", "property": "p", "input": {"n": 1},
+             "expected": "1"},
+            {"description": "b", "property": "p", "input": {"n": 2}, "expected": 2},
+        ]},
+        {"description": "fails", "property": "p", "input": {"n": -1},
+         "expected": {"error": "negative"}},
+    ],
+}  # fmt: skip
+
+
+def test_flatten_takes_uuids_or_description_paths_in_order() -> None:
+    cases = flatten_cases(DOCUMENT)
+    assert [c.id for c in cases] == ["u1", "group > b", "fails"]
+    assert cases[2].expects_error
+    assert not cases[0].expects_error
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"cases": []},
+        {"cases": "x"},
+        {"cases": [{"description": "a", "input": {}, "expected": 1}]},
+        {"cases": [{"description": "a", "property": "p", "input": [1], "expected": 1}]},
+        {"cases": [{"property": "p", "input": {}, "expected": 1}]},
+        {"cases": [{"description": "a", "property": "p", "input": {}, "expected": 1}] * 2},
+    ],
+)
+def test_malformed_canonical_data_is_a_usage_error(document: dict[str, Any]) -> None:
+    with pytest.raises(UsageError):
+        flatten_cases(document)
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "equal"),
+    [
+        ("1", "1", True),
+        ("1", 1, False),
+        (1, True, False),
+        (True, 1, False),
+        (False, 0, False),
+        (None, None, True),
+        (None, 0, False),
+        (1, 1.0, True),
+        (0.1 + 0.2, 0.3, True),
+        (0.3, 0.31, False),
+        ([1, 2], [1, 2], True),
+        ([1, 2], [2, 1], False),
+        ([1], [1, 1], False),
+        ({"a": [1]}, {"a": [1]}, True),
+        ({"a": 1}, {"a": 1, "b": 2}, False),
+        ([], {}, False),
+        ("", None, False),
+    ],
+)
+def test_plain_equality_is_type_strict(expected: Any, actual: Any, equal: bool) -> None:
+    assert plain_equal(expected, actual) is equal
+
+
+def test_an_always_equal_value_is_never_equal_here() -> None:
+    class Anything(str):
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = str.__hash__
+
+    assert not plain_equal("Fizz", Anything("?"))
+
+
+def _case(expected: Any) -> Case:
+    return Case("c", "c", "p", {}, expected)
+
+
+@pytest.mark.parametrize(
+    ("expected", "seen", "errors", "status"),
+    [
+        ("1", Observed(value="1"), frozenset(), CaseStatus.PASSED),
+        ("1", Observed(value="2"), frozenset(), CaseStatus.WRONG),
+        ("1", Observed(error="boom", error_type="ValueError"), frozenset(), CaseStatus.WRONG),
+        ("1", Observed(failure="timed out after 5s"), frozenset(), CaseStatus.NO_RESULT),
+        ("1", None, frozenset(), CaseStatus.NO_RESULT),
+        ({"error": "neg"}, Observed(error="neg", error_type="ValueError"), frozenset(),
+         CaseStatus.PASSED),
+        ({"error": "neg"}, Observed(error="neg ", error_type="Err"), frozenset({"Err"}),
+         CaseStatus.PASSED),
+        ({"error": "neg"}, Observed(error="neg", error_type="panic"), frozenset({"Err"}),
+         CaseStatus.WRONG),
+        ({"error": "neg"}, Observed(error="other", error_type="Err"), frozenset(),
+         CaseStatus.WRONG),
+        ({"error": "neg"}, Observed(value=None), frozenset(), CaseStatus.WRONG),
+    ],
+)  # fmt: skip
+def test_grade_one_case(
+    expected: Any, seen: Observed | None, errors: frozenset[str], status: CaseStatus
+) -> None:
+    observed = {} if seen is None else {"c": seen}
+    report = grade([_case(expected)], observed, error_types=errors)
+    assert report.results[0].status is status
+
+
+def test_the_report_says_why_it_is_low() -> None:
+    cases = [Case(str(i), str(i), "p", {}, i) for i in range(3)]
+    report = grade(cases, {"0": Observed(value=0), "1": Observed(value=5)})
+    assert (report.passed, report.total) == (1, 3)
+    assert report.why().startswith("2 failed; first: 1: expected 1, got 5")
+    broken = grade(cases, {}, problem="did not compile: error[E0425]")
+    assert broken.rate == 0
+    assert broken.why() == "did not compile: error[E0425]"
+    assert grade(cases[:1], {"0": Observed(value=0)}).why() == ""
