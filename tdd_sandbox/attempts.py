@@ -31,7 +31,7 @@ from tdd_sandbox.repo.worktrees import create_worktree, remove_worktree
 from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
-from tdd_sandbox.verdicts import VerdictError, check_no_test_code
+from tdd_sandbox.verdicts import VerdictError, check_no_test_code, check_policy_of
 
 Emit = Callable[..., None]
 
@@ -57,6 +57,8 @@ class Workshop:
     journal: Journal
     emit: Emit
     run_id: str
+    allow: frozenset[str] = frozenset()
+    """Policy rules the kata allows (its front matter's `allow:`)."""
 
     def evaluate(
         self,
@@ -210,6 +212,7 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
         if unchanged := _unchanged(task, files, end):
             return unchanged
         check_no_test_code(shop.language, task.start, files)
+        check_policy_of(shop.language, task.start, files, shop.allow)
         snapshot, place = None, None
         if worktree is not None:
             write_changes(worktree.path, task.head, task.start)

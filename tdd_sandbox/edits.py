@@ -79,6 +79,9 @@ def check_path(path: str) -> str:
 
 TOOL_CONFIG = frozenset({"tdd.yaml", "tdd.yml"})
 """The tool's own settings file names: host configuration, never an agent's to write."""
+PROTECTED = TOOL_CONFIG | {"kata.md"}
+"""Never an agent's to write: the tool's settings, and the kata (its front matter may allow
+policy rules)."""
 
 
 def check_permission(
@@ -89,11 +92,12 @@ def check_permission(
     Raises:
         EditRejected: it may not; the message says why.
     """
-    if path.rsplit("/", 1)[-1].casefold() in TOOL_CONFIG:
+    if path.rsplit("/", 1)[-1].casefold() in PROTECTED:
         # tdd.yaml names endpoints, key variables and gate commands: a model that could
-        # write it could send a host secret to its own server (issue #10).
+        # write it could send a host secret to its own server (issue #10). The kata's front
+        # matter may allow policy rules.
         raise EditRejected(
-            f"{path} is the tool's configuration: no agent may write it", "protected"
+            f"{path} is the kata or the tool's configuration: no agent may write it", "protected"
         )
     if language.is_runner_config(path):
         # Runner configuration decides which tests run and how: changing it could hide a

@@ -57,6 +57,15 @@ class Kata:
     """The markdown body, as the models see it."""
 
     @property
+    def allowed_rules(self) -> frozenset[str]:
+        """Policy rules this kata allows (front matter `allow: [call:open, ...]`), for katas
+        whose code really needs what the policy refuses by default."""
+        allowed = self.metadata.get("allow") or []
+        return (
+            frozenset(str(rule) for rule in allowed) if isinstance(allowed, list) else frozenset()
+        )
+
+    @property
     def slug(self) -> str:
         """The title in lower-case-with-dashes."""
         return re.sub(r"[^a-z0-9]+", "-", self.title.lower()).strip("-") or "kata"

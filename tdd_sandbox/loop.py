@@ -40,6 +40,7 @@ from tdd_sandbox.verdicts import (
     Baseline,
     VerdictError,
     check_green,
+    check_policy_of,
     check_red,
     check_refactor,
     failing_summary,
@@ -81,7 +82,7 @@ class Loop:
         self.racer = Racer()
         self.shop = Workshop(
             repo=repo, language=language, runtime=runtime, settings=settings, team=team,
-            journal=journal, emit=self.emit, run_id=journal.run_id,
+            journal=journal, emit=self.emit, run_id=journal.run_id, allow=kata.allowed_rules,
         )  # fmt: skip
 
     def close(self) -> None:
@@ -240,6 +241,7 @@ class Loop:
                     files = apply_plan(
                         base.files, answer.plan, Role.TESTER, self.language, first_cycle=first_cycle
                     )
+                    check_policy_of(self.language, base.files, files, self.shop.allow)
                     files, report = self.shop.judge(base.files, files, RED_GATES)
                     [new_test] = check_red(base, files, report, self.language)
                 except (EditRejected, VerdictError) as exc:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tdd_sandbox.gates import GateReport, GateStatus
+from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.languages.base import NOT_RUN, GateKind, Language, TestOutcome, TestStatus
 
 
@@ -182,3 +183,25 @@ def check_no_test_code(
                 "stay in the test files",
                 "test_in_code",
             )
+
+
+def check_policy_of(
+    language: Language,
+    before: Mapping[str, bytes],
+    after: Mapping[str, bytes],
+    allow: frozenset[str] = frozenset(),
+) -> None:
+    """Refuse changed files that use the means of forging a verdict (`grading.policy`).
+
+    Raises:
+        VerdictError: kind `policy`, listing the first violations.
+    """
+    changed = {path: data for path, data in after.items() if before.get(path) != data}
+    found = check_policy(language.name, changed, is_test=language.is_test_path, allow=allow)
+    if found:
+        listed = "\n".join(f"- {violation}" for violation in found[:5])
+        raise VerdictError(
+            "refused before running: the code uses what a kata never needs and what could "
+            f"forge a test result; solve the kata with plain code instead:\n{listed}",
+            "policy",
+        )

@@ -118,12 +118,12 @@ def test_write_never_follows_a_symlink(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("role", list(Role))
-@pytest.mark.parametrize("path", ["tdd.yaml", "TDD.YAML", "kata/tdd.yml"])
+@pytest.mark.parametrize("path", ["tdd.yaml", "TDD.YAML", "kata/tdd.yml", "kata.md"])
 def test_no_role_may_write_the_tools_own_config(role: Role, path: str) -> None:
     # Attack: the implementer writes tdd.yaml with `llm.base_url` and `api_key_env`; the next
     # `run` read it as host configuration and sent a host variable to the model's endpoint.
     files = {"tests/test_a.py": b"", "a.py": b""}
-    with pytest.raises(EditRejected, match="tool's configuration") as info:
+    with pytest.raises(EditRejected, match="no agent may write it") as info:
         apply_plan(files, _plan((path, "upsert", "llm: {}")), role, PYTHON, first_cycle=True)
     assert info.value.kind == "protected"
 

@@ -14,6 +14,7 @@ from tdd_sandbox.sandbox.docker import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings
 from tests.conftest import assert_no_containers
+from tests.helpers.cheats import CHEATS
 from tests.helpers.fake_llm import Answer, done, no_change, plan
 from tests.helpers.git import git
 from tests.helpers.katas import PY_IMPLS, PY_TEST_HEAD, fizzbuzz_script, python_test_file
@@ -283,3 +284,25 @@ def test_tests_red_for_their_own_fault_are_refused_with_the_cause(tmp_path: Path
 def _events(repo: Path) -> list[dict[str, object]]:
     logs = sorted((repo / ".tdd" / "runs").glob("*/log.jsonl"))
     return [json.loads(line) for line in logs[-1].read_text().splitlines()]
+
+
+IN_LOOP_CHEATS = {c.name: c for c in CHEATS if c.language == "python" and "driver" not in c.name}
+
+
+@pytest.mark.parametrize(
+    "name", ["patch pytest at import", "always-equal str", "atexit rewrites the results"]
+)
+def test_an_implementer_that_forges_green_is_refused(tmp_path: Path, name: str) -> None:
+    # Attack (#10): code that makes the red test pass without implementing anything: it
+    # patches the runner at import, returns a value equal to anything, or rewrites the results
+    # after the run. Before the policy, each of these landed as the cycle's green commit.
+    cheat = plan(("fizzbuzz.py", IN_LOOP_CHEATS[name].files["fizzbuzz.py"]))
+    script = _first_cycle(tester=[GOOD_TEST, done()], implementer=[cheat, GOOD_IMPL])
+    repo = tmp_path / "kata"
+    summary, fake = run_scripted(repo, "python", script)
+    assert summary.status == "completed", summary.reason
+    assert (repo / "fizzbuzz.py").read_text() == PY_IMPLS[0]
+    implementer = [r for r in fake.requests if r["model"] == "implementer"]
+    assert "refused before running" in implementer[1]["messages"][1]["content"]
+    steps = [json.loads(p.read_text()) for p in (repo / ".tdd" / "runs").rglob("*green*.json")]
+    assert "policy" in {step.get("kind") for step in steps}

@@ -1,0 +1,125 @@
+"""The static policy: honest kata code passes, the means of forging a verdict do not."""
+
+from __future__ import annotations
+
+import pytest
+
+from tdd_sandbox.grading.policy import check_policy, check_python, check_rust
+from tdd_sandbox.languages import get_language
+from tests.helpers.cheats import CHEATS
+from tests.helpers.repos import PY_TESTS, RS_TESTS
+from tests.helpers.solutions import SOLUTIONS
+
+
+@pytest.mark.parametrize(("kata", "language"), sorted(SOLUTIONS))
+def test_reference_solutions_pass(kata: str, language: str) -> None:
+    path, source = SOLUTIONS[(kata, language)]
+    checker = check_python if language == "python" else check_rust
+    assert checker(path, source) == []
+
+
+def test_test_files_may_use_their_runner() -> None:
+    assert check_python("tests/test_f.py", PY_TESTS, is_test=True) == []
+    assert check_rust("tests/f.rs", RS_TESTS, is_test=True) == []
+    scaffold = get_language("python").scaffold()["tests/test_scaffold.py"]
+    assert check_python("tests/test_scaffold.py", scaffold, is_test=True) == []
+
+
+@pytest.mark.parametrize(
+    "cheat", [c for c in CHEATS if "driver" not in c.name], ids=lambda c: c.name
+)
+def test_every_scoring_cheat_is_also_refused_in_the_loop(cheat: object) -> None:
+    from tests.helpers.cheats import Cheat
+
+    assert isinstance(cheat, Cheat)
+    language = get_language(cheat.language)
+    files = {path: text.encode() for path, text in cheat.files.items()}
+    if "conftest" in cheat.name:
+        return  # a conftest is runner configuration: no role may write it (see test_edits)
+    assert check_policy(cheat.language, files, is_test=language.is_test_path)
+
+
+@pytest.mark.parametrize(
+    ("source", "rule"),
+    [
+        ("import _pytest.python\n", "import:_pytest"),
+        ("from _pytest import runner\n", "import:_pytest"),
+        ("import pytest\n", "import:pytest"),
+        ("import atexit\n", "import:atexit"),
+        ("import gc\n", "import:gc"),
+        ("import inspect\n", "import:inspect"),
+        ("import ctypes\n", "import:ctypes"),
+        ("import importlib\n", "import:importlib"),
+        ("import builtins\n", "import:builtins"),
+        ("import threading\n", "import:threading"),
+        ("text = open('tests/test_f.py').read()\n", "call:open"),
+        ("import glob\n", "import:glob"),
+        ("import os\nnames = os.listdir('tests')\n", "attr:os.listdir"),
+        ("m = __import__('_pyt' + 'est')\n", "call:__import__"),
+        ("x = eval('1')\n", "call:eval"),
+        ("exec('x = 1')\n", "call:exec"),
+        ("f = eval\n", "call:eval"),
+        ("g = globals()\n", "call:globals"),
+        ("import os\nos._exit(0)\n", "attr:os._exit"),
+        ("import os as o\no._exit(0)\n", "attr:os._exit"),
+        ("from os import _exit\n", "attr:os._exit"),
+        ("import sys\nsys.modules['x'] = None\n", "attr:sys.modules"),
+        ("import sys\nsys.settrace(None)\n", "attr:sys.settrace"),
+        ("import sys\nf = sys._getframe(1)\n", "attr:sys._getframe"),
+        ("import sys\nprint(sys.argv)\n", "attr:sys.argv"),
+        ("x = ().__class__.__bases__[0].__subclasses__()\n", "attr:__subclasses__"),
+        ("def f(g):\n    return g.__globals__\n", "attr:__globals__"),
+        ("def f(e):\n    return e.__traceback__.tb_frame.f_back.f_locals\n", "attr:f_locals"),
+        ("b = __builtins__\n", "name:__builtins__"),
+        ("class S(str):\n    def __eq__(self, o):\n        return o == o\n", "equality"),
+        ("class A:\n    def __eq__(self, other):\n        return True\n", "equality"),
+        ("class A:\n    def __ne__(self, other):\n        return False\n", "equality"),
+    ],
+)
+def test_python_attacks_are_named(source: str, rule: str) -> None:
+    rules = {violation.rule for violation in check_python("impl.py", source)}
+    assert rule in rules
+
+
+@pytest.mark.parametrize(
+    ("source", "rule"),
+    [
+        ("pub fn f() { std::process::exit(0) }", "process"),
+        ("use std::process::Command;", "process"),
+        ("pub fn f() -> usize { std::env::args().count() }", "env"),
+        ('const S: &str = include_str!("../tests/t.rs");', "include"),
+        ('pub fn f() { let _ = std::fs::read("tests/t.rs"); }', "fs"),
+        ('#[no_mangle]\npub extern "C" fn main() {}', "ffi"),
+        ('#[link_section = ".init_array"]\nstatic X: fn() = f;', "ffi"),
+        ("#[used]\nstatic X: u8 = 0;", "ffi"),
+        ('extern "C" { fn exit(c: i32); }', "ffi"),
+        ("pub fn f() { std::panic::set_hook(Box::new(|_| {})); }", "panic-hook"),
+        ("impl PartialEq<&str> for W { fn eq(&self, _: &&str) -> bool { true } }", "equality"),
+        ("impl PartialEq<String> for W { fn eq(&self, _: &String) -> bool { true } }", "equality"),
+        ("impl PartialEq<u32> for W { fn eq(&self, _: &u32) -> bool { true } }", "equality"),
+    ],
+)
+def test_rust_attacks_are_named(source: str, rule: str) -> None:
+    assert rule in {violation.rule for violation in check_rust("src/lib.rs", source)}
+
+
+def test_comments_and_strings_are_not_code() -> None:
+    source = (
+        '// std::process::exit\n/* include_str!("x") */\n'
+        'pub fn f() -> &\'static str { "std::env" }\n'
+    )
+    assert check_rust("src/lib.rs", source) == []
+
+
+def test_a_kata_may_allow_a_rule() -> None:
+    files = {"impl.py": b"import threading\nimport gc\n"}
+    found = check_policy("python", files, is_test=lambda p: False, allow=frozenset({"import"}))
+    assert found == []
+    partly = check_policy(
+        "python", files, is_test=lambda p: False, allow=frozenset({"import:threading"})
+    )
+    assert [v.rule for v in partly] == ["import:gc"]
+    assert (
+        str(partly[0]) == "impl.py:2: imports gc, which reaches objects it was never handed "
+        "(rule import:gc)"
+    )
