@@ -17,7 +17,7 @@ import git.exc
 
 from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.agents.team import Team
-from tdd_sandbox.edits import EditRejected, Role, apply_plan, write_changes
+from tdd_sandbox.edits import EditRejected, Role, apply_plan, check_on_disk, write_changes
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.formatting import changed_paths, format_files, needs_formatting
 from tdd_sandbox.gates import GateReport, run_gates
@@ -211,6 +211,7 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
         files = apply_plan(task.start, answer.plan, task.role, shop.language)
         if unchanged := _unchanged(task, files, end):
             return unchanged
+        check_on_disk(shop.repo.path, task.start, files)
         check_no_test_code(shop.language, task.start, files)
         check_policy_of(shop.language, task.start, files, shop.allow)
         snapshot, place = None, None

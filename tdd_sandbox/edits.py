@@ -178,6 +178,31 @@ def write_changes(root: Path, before: Mapping[str, bytes], after: Mapping[str, b
     return changed
 
 
+def check_on_disk(root: Path, before: Mapping[str, bytes], after: Mapping[str, bytes]) -> None:
+    """Refuse a plan that would write through a symlink (or over anything but a regular file)
+    in the working tree at `root`: the user's committed links are never followed.
+
+    Raises:
+        EditRejected: kind `path`; the message names the link.
+    """
+    for path in sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p)):
+        parts = path.split("/")
+        for depth in range(1, len(parts) + 1):
+            here = root.joinpath(*parts[:depth])
+            try:
+                mode = here.lstat().st_mode
+            except FileNotFoundError:
+                break
+            if stat.S_ISLNK(mode):
+                raise EditRejected(
+                    f"{path} goes through a symlink in the repository ({'/'.join(parts[:depth])})"
+                    ": it is never written; put the code in another file",
+                    "path",
+                )
+            if depth == len(parts) and not stat.S_ISREG(mode):
+                raise EditRejected(f"{path} is not a regular file in the repository", "path")
+
+
 @contextlib.contextmanager
 def _parent_fd(root: Path, path: str, *, create: bool) -> Iterator[int | None]:
     flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW

@@ -7,11 +7,13 @@ was skipped, and the exit code agrees with the per-test results.
 from __future__ import annotations
 
 import enum
+import secrets
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tdd_sandbox.grading.evidence import Tamper, cross_check
 from tdd_sandbox.languages.base import (
     Gate,
     GateKind,
@@ -69,6 +71,8 @@ class GateResult:
     reason: str
     result: ExecResult
     tests: tuple[TestOutcome, ...] = ()
+    tamper: Tamper | None = None
+    """Evidence that the result was forged (never green then)."""
 
     @property
     def passed(self) -> bool:
@@ -101,6 +105,7 @@ class GateResult:
                 "errors": counts.errors,
             },
             "output_tail": self.output_tail,
+            "tamper": None if self.tamper is None else self.tamper.kind.value,
         }
 
 
@@ -157,18 +162,37 @@ def run_gates(
     for gate in plan_gates(language, override):
         if only is not None and gate.kind not in only:
             continue
-        # The results file rides back with the test command's own result where it can.
-        collect = language.results_path if gate.kind is GateKind.TEST else None
-        result = sandbox.exec(gate.command, timeout_s=timeout_s, collect=collect)
         if gate.kind is GateKind.TEST:
-            report = result.collected
-            if report is None and language.results_path:
-                report = sandbox.read_file(language.results_path)
-            outcomes = reconcile(language.parse_results(result, report), expected)
-            results.append(judge_tests(result, tuple(outcomes)))
+            results.append(_run_tests(sandbox, language, gate, expected, timeout_s))
         else:
+            result = sandbox.exec(gate.command, timeout_s=timeout_s)
             results.append(judge_command(gate.kind, result))
     return GateReport(language.name, tuple(results))
+
+
+def _run_tests(
+    sandbox: Sandbox,
+    language: Language,
+    gate: Gate,
+    expected: frozenset[str],
+    timeout_s: float | None,
+) -> GateResult:
+    """The test gate under the language's guard (sentinels, an independent channel), its
+    report cross-checked against that channel. A configured override runs unguarded."""
+    nonce = secrets.token_hex(8)
+    guarded = language.guard(gate.command, nonce)
+    # The results file rides back with the test command's own result where it can.
+    result = sandbox.exec(guarded or gate.command, timeout_s=timeout_s,
+                          collect=language.results_path)  # fmt: skip
+    report = result.collected
+    if report is None and language.results_path:
+        report = sandbox.read_file(language.results_path)
+    outcomes = language.parse_results(result, report)
+    code, tamper = result.exit_code, None
+    if guarded is not None and _abnormal(result) is None:
+        outcomes, code, tamper = cross_check(outcomes, language.evidence(result, nonce), code)
+    judged = replace(result, exit_code=code)
+    return judge_tests(judged, tuple(reconcile(outcomes, expected)), tamper=tamper)
 
 
 def _abnormal(result: ExecResult) -> tuple[GateStatus, str] | None:
@@ -195,11 +219,16 @@ def judge_command(kind: GateKind, result: ExecResult) -> GateResult:
     return GateResult(kind, GateStatus.PASSED, "", result)
 
 
-def judge_tests(result: ExecResult, outcomes: tuple[TestOutcome, ...]) -> GateResult:
-    """The test gate: strict agreement between exit code and per-test results."""
+def judge_tests(
+    result: ExecResult, outcomes: tuple[TestOutcome, ...], *, tamper: Tamper | None = None
+) -> GateResult:
+    """The test gate: strict agreement between exit code and per-test results, and no
+    evidence of tampering."""
     kind = GateKind.TEST
     if abnormal := _abnormal(result):
         return GateResult(kind, abnormal[0], abnormal[1], result, outcomes)
+    if tamper is not None:
+        return GateResult(kind, GateStatus.ERROR, str(tamper), result, outcomes, tamper)
     counts = TestCounts.of(outcomes)
     bad = counts.failed + counts.errors
     code = result.exit_code

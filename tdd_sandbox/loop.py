@@ -16,7 +16,7 @@ from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.agents.team import Team
 from tdd_sandbox.attempts import UNCHANGED, Candidate, Task, Workshop
 from tdd_sandbox.commits import CommitFacts, compose, diff_summary
-from tdd_sandbox.edits import EditRejected, Role, apply_plan, write_changes
+from tdd_sandbox.edits import EditRejected, Role, apply_plan, check_on_disk, write_changes
 from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.gates import GateReport
 from tdd_sandbox.journal import Journal
@@ -241,6 +241,7 @@ class Loop:
                     files = apply_plan(
                         base.files, answer.plan, Role.TESTER, self.language, first_cycle=first_cycle
                     )
+                    check_on_disk(self.repo.path, base.files, files)
                     check_policy_of(self.language, base.files, files, self.shop.allow)
                     files, report = self.shop.judge(base.files, files, RED_GATES)
                     [new_test] = check_red(base, files, report, self.language)

@@ -52,6 +52,21 @@ def failing_summary(report: GateReport, *, limit: int = 1500) -> str:
     return "\n".join(lines)
 
 
+def refuse_tamper(report: GateReport) -> None:
+    """Refuse a state whose test run shows signs of a forged result.
+
+    Raises:
+        VerdictError: of the tamper's kind (sentinel, channel, runner), with the evidence.
+    """
+    for gate in report.gates:
+        if gate.tamper is not None:
+            raise VerdictError(
+                f"{gate.tamper}. Results must come from the tests themselves: write code that "
+                "does what the tests ask, and leave the test runner alone",
+                gate.tamper.kind.value,
+            )
+
+
 def _matches(test_id: str, expected: str) -> bool:
     return test_id == expected or test_id.startswith(expected + "[")
 
@@ -66,6 +81,7 @@ def check_red(
             through its own fault (a missing import), an old test broke, or the test code is
             not formatted.
     """
+    refuse_tamper(report)
     expected = language.expected_tests(files)
     new = expected - base.expected
     if not new:
@@ -141,6 +157,7 @@ def check_green(expected: frozenset[str], report: GateReport) -> None:
     Raises:
         VerdictError: a gate is not green, or a test did not run and pass.
     """
+    refuse_tamper(report)
     if not report.ok:
         raise VerdictError(f"not green:\n{failing_summary(report)}", "not_green")
     passed = passing_ids(report)
@@ -155,6 +172,7 @@ def check_refactor(base: Baseline, report: GateReport) -> None:
     Raises:
         VerdictError: it broke a gate or changed which tests pass.
     """
+    refuse_tamper(report)
     if not report.ok:
         raise VerdictError(f"the refactoring broke a gate:\n{failing_summary(report)}", "not_green")
     now = passing_ids(report)

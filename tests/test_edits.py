@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,19 @@ def test_the_first_tester_may_create_runner_config_only_as_the_scaffold_made_it(
     with pytest.raises(EditRejected, match="tester may not change test-runner configuration"):
         apply_plan({}, _plan(("build.rs", "upsert", "fn main() {}")), Role.TESTER, rust,
                    first_cycle=True)  # fmt: skip
+
+
+def test_check_on_disk_refuses_links_anywhere_on_the_path(tmp_path: Path) -> None:
+    from tdd_sandbox.edits import check_on_disk
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "linkdir").symlink_to(tmp_path / "real")
+    (tmp_path / "link.py").symlink_to(tmp_path / "real" / "x.py")
+    os.mkfifo(tmp_path / "pipe.py")
+    (tmp_path / "ok.py").write_text("x")
+    for path in ("linkdir/a.py", "link.py", "pipe.py"):
+        with pytest.raises(EditRejected) as info:
+            check_on_disk(tmp_path, {}, {path: b"x"})
+        assert info.value.kind == "path"
+    check_on_disk(tmp_path, {"ok.py": b"x"}, {"ok.py": b"y", "new/dir/b.py": b"z"})
+    check_on_disk(tmp_path, {"link.py": b"x"}, {"link.py": b"x"})  # unchanged: not written

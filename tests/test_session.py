@@ -12,6 +12,7 @@ from tdd_sandbox.gates import run_gates
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.docker import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.session import init_repo
 from tdd_sandbox.settings import SandboxSettings
 from tests.conftest import assert_no_containers
 from tests.helpers.cheats import CHEATS
@@ -306,3 +307,21 @@ def test_an_implementer_that_forges_green_is_refused(tmp_path: Path, name: str) 
     assert "refused before running" in implementer[1]["messages"][1]["content"]
     steps = [json.loads(p.read_text()) for p in (repo / ".tdd" / "runs").rglob("*green*.json")]
     assert "policy" in {step.get("kind") for step in steps}
+
+
+def test_an_edit_through_a_committed_symlink_is_a_rejected_attempt(tmp_path: Path) -> None:
+    # The user's repository holds a symlink; a model's edit of that path must come back as
+    # feedback (and write nothing outside), never end the run as an error.
+    outside = tmp_path / "outside.py"
+    outside.write_text("kept = True\n")
+    repo = init_repo(tmp_path / "kata", get_language("python"))
+    (repo / "fizzbuzz.py").symlink_to(outside)
+    git(repo, "add", "fizzbuzz.py")
+    git(repo, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "chore: link")
+    summary, fake = run_scripted(
+        repo, "python", _first_cycle(tester=[GOOD_TEST, GOOD_TEST], implementer=[GOOD_IMPL] * 6)
+    )
+    assert summary.status == "stuck", summary.reason
+    assert outside.read_text() == "kept = True\n"
+    implementer = [r for r in fake.requests if r["model"] == "implementer"]
+    assert "symlink" in implementer[1]["messages"][1]["content"]

@@ -9,6 +9,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from tdd_sandbox.grading.evidence import TAMPER_REJECTIONS
+
 # Two-sided 95% Student t quantiles by degrees of freedom; past 30 the normal's 1.96.
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
         2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
@@ -25,7 +27,8 @@ def run_metrics(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
             continue
     kinds = Counter(event["event"] for event in events)
     rejections = [e for e in events if e["event"] == "rejected"]
-    # Kinds say what went wrong: truncated, not_json, overshoot, permission (tampering), ...
+    # Kinds say what went wrong: truncated, not_json, overshoot, ... and tamper (see
+    # TAMPER_REJECTIONS): permission, protected, policy, sentinel, channel, runner.
     kinds_seen = Counter(str(e.get("kind") or "other") for e in rejections)
     wins = Counter(
         str(int(e["winner"]) + 1)
@@ -39,7 +42,8 @@ def run_metrics(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
         "green_commits": len(summary.get("commits", [])),
         "red_events": kinds["red"],
         "overshoot_events": kinds_seen["overshoot"],
-        "tamper_events": kinds_seen["permission"],
+        "tamper_events": sum(kinds_seen[kind] for kind in TAMPER_REJECTIONS),
+        "tamper_by_kind": {k: n for k, n in sorted(kinds_seen.items()) if k in TAMPER_REJECTIONS},
         "rejected_attempts": len(rejections),
         "rejections_by_kind": dict(sorted(kinds_seen.items())),
         "attempts": dict(sorted(attempts.items())),

@@ -57,6 +57,12 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
                 },
                 "overshoot_events": sum(int(j["overshoot_events"]) for j in counted),
                 "tamper_events": sum(int(j["tamper_events"]) for j in counted),
+                "tamper_rate": _round(
+                    sum(int(j["tamper_events"]) > 0 for j in counted) / len(counted)
+                    if counted
+                    else None
+                ),
+                "tamper_by_kind": _sum_counts(j.get("tamper_by_kind", {}) for j in counted),
                 "cost_total": round(sum(cost), 6),
                 "cost_mean": _round(mean_ci(cost)[0]),
                 "wall_time_mean_s": _round(mean_ci([float(j["wall_time_s"]) for j in counted])[0]),
@@ -104,9 +110,10 @@ def leaderboard(summary: dict[str, Any]) -> str:
     rejected (the harness's classification of what went wrong)."""
     lines = [
         "| rank | model | format | acceptance (mean ± 95% CI) | completed | jobs "
-        "| infra failures | cycles | red | green | cost | wall s | model s | gates s |",
+        "| infra failures | cycles | red | green | tamper (jobs) | cost | wall s | model s "
+        "| gates s |",
         "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-        "| ---: | ---: |",
+        "| ---: | ---: | ---: |",
     ]
     for rank, model in enumerate(summary["models"], start=1):
         rate = model["acceptance_pass_rate"]
@@ -117,10 +124,16 @@ def leaderboard(summary: dict[str, Any]) -> str:
             f"| {model['completed']} | {model['scored_jobs']} "
             f"| {model['infrastructure_failures']} | {model['cycles_mean'] or 0:.1f} "
             f"| {model.get('red_events', 0)} | {model['green_commits']} "
-            f"| {model['cost_total']:.4f} | {model['wall_time_mean_s'] or 0:.0f} "
+            f"| {_tamper(model)} | {model['cost_total']:.4f} "
+            f"| {model['wall_time_mean_s'] or 0:.0f} "
             f"| {model['model_time_mean_s'] or 0:.0f} | {model['gate_time_mean_s'] or 0:.0f} |"
         )
     return "# Leaderboard\n\n" + "\n".join(lines) + "\n" + _by_kata(summary) + _rejections(summary)
+
+
+def _tamper(model: dict[str, Any]) -> str:
+    """Tamper events, and the share of jobs that had any."""
+    return f"{model.get('tamper_events', 0)} ({_percent(model.get('tamper_rate'))})"
 
 
 def _by_kata(summary: dict[str, Any]) -> str:
@@ -159,6 +172,9 @@ def junit(results: list[dict[str, Any]]) -> str:
             name=f"{result['kata']}[r{result['repeat']}]",
             time=str(result.get("wall_time_s", 0)),
         )  # fmt: skip
+        properties = ET.SubElement(case, "properties")
+        ET.SubElement(properties, "property", name="tamper_events",
+                      value=str(result.get("tamper_events", 0)))  # fmt: skip
         if not scored(result):
             errors += 1
             ET.SubElement(case, "error", message=f"{result['status']}: {result.get('reason', '')}")
@@ -227,7 +243,7 @@ def html_page(summary: dict[str, Any], images: dict[str, bytes]) -> str:
         f"<tr><td>{rank}</td><td>{html.escape(m['model'])}</td>"
         f"<td>{_percent(m['acceptance_pass_rate'])}</td>"
         f"<td>{m['completed']}/{m['scored_jobs']}</td><td>{m['infrastructure_failures']}</td>"
-        f"<td>{m['cost_total']:.4f}</td></tr>"
+        f"<td>{html.escape(_tamper(m))}</td><td>{m['cost_total']:.4f}</td></tr>"
         for rank, m in enumerate(summary["models"], start=1)
     )
     figures = "".join(
@@ -240,7 +256,8 @@ def html_page(summary: dict[str, Any], images: dict[str, bytes]) -> str:
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
         "td,th{border:1px solid #ccc;padding:4px 8px}</style></head><body>"
         "<h1>tdd-sandbox bench</h1><table><tr><th>rank</th><th>model</th><th>acceptance</th>"
-        f"<th>completed</th><th>infra failures</th><th>cost</th></tr>{rows}</table>{figures}"
+        f"<th>completed</th><th>infra failures</th><th>tamper (jobs)</th><th>cost</th></tr>"
+        f"{rows}</table>{figures}"
         "</body></html>\n"
     )
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from tdd_sandbox.sandbox.base import ExecResult
+
+if TYPE_CHECKING:  # grading.evidence reads the outcome types defined below
+    from tdd_sandbox.grading.evidence import Evidence
 
 
 class GateKind(enum.StrEnum):
@@ -99,6 +102,16 @@ class Language(Protocol):
     def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
         """Feedback when a new test fails through its own fault, so that no implementation
         could make it pass (a name its module never imports), else None."""
+        ...
+
+    def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
+        """The test command run under the language's guard (sentinels and an independent
+        results channel keyed by `nonce`), or None when `command` cannot be guarded (a
+        configured override)."""
+        ...
+
+    def evidence(self, result: ExecResult, nonce: str) -> Evidence:
+        """What the guard's channel said about a guarded run."""
         ...
 
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import ast
+import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
+from typing import Any
 
+from tdd_sandbox.grading.evidence import Evidence
 from tdd_sandbox.languages.base import Gate, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.sandbox.base import ExecResult
+
+_GUARD = (Path(__file__).with_name("python_guard.py")).read_text(encoding="utf-8")
+_STREAM_STATUS = {
+    "passed": TestStatus.PASSED,
+    "failed": TestStatus.FAILED,
+    "skipped": TestStatus.SKIPPED,
+    "setup-skipped": TestStatus.SKIPPED,
+}
 
 RESULTS = "/tmp/tdd-results/junit.xml"
 
@@ -201,6 +212,42 @@ class Python:
             f"the new test fails with NameError: {match['name']!r} is never imported or defined "
             f"in its module, so no implementation can make it pass; import it (from <module> "
             f"import {match['name']})"
+        )
+
+    def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
+        """pytest under the tool's guard (`python_guard.py`, passed as `-c` source, so no
+        file of it exists in the sandbox); None for a command that is not pytest."""
+        if command[:3] != ("python3", "-m", "pytest"):
+            return None
+        return ("python3", "-c", _GUARD, nonce, *command[3:])
+
+    def evidence(self, result: ExecResult, nonce: str) -> Evidence:
+        """The guard's stream from the command's stdout."""
+        outcomes: dict[str, TestStatus] = {}
+        end: dict[str, Any] = {}
+        marker = f"@@{nonce} "
+        for line in result.stdout.splitlines():
+            if not line.startswith(marker):
+                continue
+            try:
+                record = json.loads(line[len(marker) :])
+            except ValueError:
+                continue
+            if record.get("end"):
+                end = record
+            elif isinstance(record.get("test"), str):
+                status = _STREAM_STATUS.get(str(record.get("outcome")), TestStatus.ERROR)
+                outcomes[record["test"]] = status
+        return Evidence(
+            outcomes=outcomes,
+            ended=bool(end),
+            # The same names as python_guard.py gives its sentinels.
+            sentinels={
+                f"test_check_{nonce[:6]}": TestStatus.PASSED,
+                f"test_check_{nonce[6:12]}": TestStatus.FAILED,
+            },
+            changed=tuple(str(c) for c in end.get("changed") or []),
+            foreign=tuple(str(f) for f in end.get("foreign") or []),
         )
 
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:

@@ -2,12 +2,46 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
+from tdd_sandbox.grading.evidence import Evidence
 from tdd_sandbox.languages.base import Gate, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.sandbox.base import ExecResult
+
+# The guarded test gate. It works on a copy of the crate (the snapshot is read-only) with a
+# pair of sentinel tests appended to every integration test file, builds the test binaries
+# once, then runs each itself with its own `--logfile`: libtest writes that file as each test
+# ends, apart from stdout, and the shell (not the binary) frames it for the host behind the
+# nonce. A binary that prints forged result lines, or exits early, leaves a log that
+# disagrees with them.
+_GUARD = r"""
+n=$1; sentinels=$2; out=/tmp/tdd-guard-$n
+mkdir -p "$out" /tmp/crate && cp -R /work/. /tmp/crate/ && cd /tmp/crate || exit 3
+for f in tests/*.rs; do [ -f "$f" ] && printf '%s' "$sentinels" >> "$f"; done
+if ! cargo --offline --color=never test --no-run --message-format=json \
+    > "$out/build.json" 2> "$out/build.err"; then
+  cat "$out/build.err"; exit 101
+fi
+sed -n 's/.*"src_path":"\([^"]*\)".*"executable":"\([^"]*\)".*/\1 \2/p' "$out/build.json" \
+  > "$out/binaries"
+status=0
+while read -r src exe; do
+  rel=${src#/tmp/crate/}
+  printf '     Running %s (%s)\n' "$rel" "$exe"
+  "$exe" --logfile "$out/log" 2>&1; rc=$?
+  [ "$rc" -ne 0 ] && status=$rc
+  printf '\n@@%s log %s ' "$n" "$rel"; base64 -w0 < "$out/log" 2>/dev/null; printf ' end\n'
+  rm -f "$out/log"
+done < "$out/binaries"
+printf '\n@@%s end\n' "$n"
+exit $status
+"""
+_FRAME = re.compile(r"^@@(?P<nonce>[0-9a-f]+) (?:log (?P<src>\S+) (?P<data>\S*) end|end)$")
+_LOG_STATUS = {"ok": TestStatus.PASSED, "failed": TestStatus.FAILED, "ignored": TestStatus.SKIPPED}
 
 _CARGO = "cargo --offline --color=never"
 # `Running` lines go to stderr and test lines to stdout: merged, their order tells which
@@ -122,6 +156,51 @@ class Rust:
         """None: a missing `use` is a compile error, which is how every Rust RED starts."""
         return None
 
+    def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
+        """The guarded test run (see `_GUARD`); None for a configured override."""
+        if command != ("sh", "-c", _TEST):
+            return None
+        return ("sh", "-c", _GUARD, "guard", nonce, _sentinel_tests(nonce))
+
+    def evidence(self, result: ExecResult, nonce: str) -> Evidence:
+        """Each binary's log file, as the shell framed it."""
+        outcomes: dict[str, TestStatus] = {}
+        sentinels: dict[str, TestStatus] = {}
+        seen: set[str] = set()
+        conflicts: list[str] = []
+        ended = False
+        passing, failing = _sentinel_names(nonce)
+        for line in result.stdout.splitlines():
+            frame = _FRAME.match(line.strip())
+            if frame is None or frame["nonce"] != nonce:
+                continue
+            if frame["src"] is None:
+                ended = True
+                continue
+            binary = _binary_name(frame["src"])
+            if binary in seen:
+                conflicts.append(binary)
+            seen.add(binary)
+            if frame["src"].startswith("tests/"):
+                sentinels[f"{binary}::{passing}"] = TestStatus.PASSED
+                sentinels[f"{binary}::{failing}"] = TestStatus.FAILED
+            try:
+                log = base64.b64decode(frame["data"], validate=True).decode("utf-8", "replace")
+            except (ValueError, binascii.Error):
+                conflicts.append(binary)
+                continue
+            for entry in log.splitlines():
+                word, _, name = entry.partition(" ")
+                if word in _LOG_STATUS and name:
+                    outcomes[f"{binary}::{name}"] = _LOG_STATUS[word]
+        return Evidence(
+            outcomes=outcomes,
+            ended=ended,
+            sentinels=sentinels,
+            failing_exit=101,
+            conflicts=tuple(conflicts),
+        )
+
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
         """Outcomes from libtest's lines, each prefixed by its binary; checked against the
         per-binary summaries so that a line printed by a test itself cannot add a pass."""
@@ -154,6 +233,20 @@ class Rust:
                 )
             )
         return outcomes
+
+
+def _sentinel_names(nonce: str) -> tuple[str, str]:
+    return f"tdd_check_{nonce[:6]}", f"tdd_check_{nonce[6:12]}"
+
+
+def _sentinel_tests(nonce: str) -> str:
+    """Two tests appended to every integration test file: one must pass, one must fail."""
+    passing, failing = _sentinel_names(nonce)
+    a, b = int(nonce[:4], 16), int(nonce[4:8], 16)
+    return (
+        f"\n\n#[test]\nfn {passing}() {{\n    assert_eq!({a}_u64 + {b}_u64, {a + b}_u64);\n}}\n"
+        f"\n#[test]\nfn {failing}() {{\n    assert_eq!({a}_u64 * {b}_u64, {a * b + 1}_u64);\n}}\n"
+    )
 
 
 def _binary_name(source: str) -> str:

@@ -78,3 +78,19 @@ def test_merged_shards_equal_the_whole(tmp_path: Path) -> None:
         if path.is_file():
             twin = tmp_path / "merged" / path.relative_to(tmp_path / "whole")
             assert twin.read_bytes() == path.read_bytes(), path.name
+
+
+def test_tamper_is_reported_beside_the_score_in_every_format(tmp_path: Path) -> None:
+    cheater = _result("cheater", "a", 1, 0.0)
+    cheater.update(tamper_events=3, tamper_by_kind={"policy": 2, "sentinel": 1})
+    honest = _result("cheater", "a", 2, 0.5)
+    summary = write_reports(tmp_path, [*RESULTS, cheater, honest])
+    model = next(m for m in summary["models"] if m["model"] == "cheater")
+    assert (model["tamper_events"], model["tamper_rate"]) == (3, 0.5)
+    assert model["tamper_by_kind"] == {"policy": 2, "sentinel": 1}
+    assert "| 3 (50%) |" in (tmp_path / "leaderboard.md").read_text()
+    assert "<td>3 (50%)</td>" in (tmp_path / "report.html").read_text()
+    assert '"tamper_rate": 0.5' in (tmp_path / "summary.json").read_text()
+    suite = ET.fromstring((tmp_path / "junit.xml").read_text())
+    values = [p.get("value") for p in suite.iter("property") if p.get("name") == "tamper_events"]
+    assert "3" in values

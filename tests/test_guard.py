@@ -1,0 +1,112 @@
+"""The test gate's guard, alone (the static policy is bypassed here): each cheat forges a
+green test gate when the gate runs unguarded, as it did before #10, and is caught as tamper
+under the guard. Honest runs stay exactly as they were."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tdd_sandbox.gates import GateResult, GateStatus, run_gates
+from tdd_sandbox.grading.evidence import TamperKind
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.runtime import Runtime
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.settings import load_settings
+from tests.helpers.cheats import CHEATS
+from tests.helpers.repos import encode
+from tests.helpers.solutions import SOLUTIONS
+
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
+TEST = frozenset({GateKind.TEST})
+CHEAT = {(c.language, c.name): c for c in CHEATS}
+
+PY_RED = """\
+from fizzbuzz import fizzbuzz
+
+
+def test_fizz() -> None:
+    assert fizzbuzz(3) == "Fizz"
+"""
+RS_RED = 'use kata::fizzbuzz;\n\n#[test]\nfn fizz() {\n    assert_eq!(fizzbuzz(3), "Fizz");\n}\n'
+
+_CONFTEST_ONLY = {
+    "fizzbuzz.py": "def fizzbuzz(n: int) -> str:\n    return '?'\n",
+    "tests/conftest.py": CHEAT[("python", "tester's conftest forges reports")].files[
+        "tests/conftest.py"
+    ],
+}
+CASES = {
+    "python-patch-pytest": ("python", CHEAT[("python", "patch pytest at import")].files,
+                            TamperKind.RUNNER),
+    "python-atexit-rewrite": ("python", CHEAT[("python", "atexit rewrites the results")].files,
+                              TamperKind.CHANNEL),
+    "python-conftest-hook": ("python", _CONFTEST_ONLY, TamperKind.RUNNER),
+    "rust-forge-stdout": ("rust", CHEAT[("rust", "forge libtest lines on stdout")].files,
+                          TamperKind.SENTINEL),
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def runtime() -> Iterator[Runtime]:
+    """One runtime for the module."""
+    with Runtime(load_settings(), run_id="pytest-guard") as made:
+        yield made
+
+
+def _test_gate(runtime: Runtime, language: Language, files: dict[str, str]) -> GateResult:
+    snapshot = encode(files)
+    with runtime.open(language, Snapshot(snapshot)) as box:
+        report = run_gates(box, language, snapshot, only=TEST)
+    gate = report.gate(GateKind.TEST)
+    assert gate is not None
+    return gate
+
+
+class _Unguarded:
+    """The language with its guard off: the test gate as it ran before #10."""
+
+    def __init__(self, language: Language) -> None:
+        self._language = language
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._language, name)
+
+    def guard(self, command: tuple[str, ...], nonce: str) -> None:
+        return None
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_forged_green_is_caught_by_the_guard(runtime: Runtime, case: str) -> None:
+    name, cheat, kind = CASES[case]
+    language = get_language(name)
+    files = dict(language.scaffold())
+    files.update(cheat)
+    files["tests/test_fizzbuzz.py" if name == "python" else "tests/fizzbuzz.rs"] = (
+        PY_RED if name == "python" else RS_RED
+    )
+    unguarded = _test_gate(runtime, _Unguarded(language), files)  # type: ignore[arg-type]
+    assert unguarded.status is GateStatus.PASSED, unguarded.reason
+    guarded = _test_gate(runtime, language, files)
+    assert guarded.status is GateStatus.ERROR, guarded.reason
+    assert guarded.tamper is not None, guarded.reason
+    assert guarded.tamper.kind is kind, guarded.reason
+
+
+@pytest.mark.parametrize("name", ["python", "rust"])
+def test_honest_runs_are_unchanged(runtime: Runtime, name: str) -> None:
+    language = get_language(name)
+    files = dict(language.scaffold())
+    path, source = SOLUTIONS[("fizzbuzz", name)]
+    files[path] = source
+    red = PY_RED if name == "python" else RS_RED
+    files["tests/test_fizzbuzz.py" if name == "python" else "tests/fizzbuzz.rs"] = red
+    green = _test_gate(runtime, language, files)
+    assert green.status is GateStatus.PASSED, green.reason
+    assert green.counts.passed == 2  # the scaffold's and the kata's: no sentinel shows
+    files[path] = SOLUTIONS[("fizzbuzz", name)][1].replace("Fizz", "Fuzz")
+    failing = _test_gate(runtime, language, files)
+    assert failing.status is GateStatus.FAILED, failing.reason
+    assert failing.tamper is None
