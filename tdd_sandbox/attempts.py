@@ -20,7 +20,9 @@ from tdd_sandbox.agents.team import Team
 from tdd_sandbox.edits import EditRejected, Role, apply_plan, check_on_disk, write_changes
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.formatting import changed_paths, format_files, needs_formatting
-from tdd_sandbox.gates import GateReport, run_gates
+from tdd_sandbox.gates import run_gates
+from tdd_sandbox.grading.gates import GateReport
+from tdd_sandbox.grading.verdicts import VerdictError, check_no_test_code, check_policy_of
 from tdd_sandbox.journal import Journal
 from tdd_sandbox.languages.base import GateKind, Language
 from tdd_sandbox.llm.chat import InfrastructureError
@@ -31,7 +33,6 @@ from tdd_sandbox.repo.worktrees import create_worktree, remove_worktree
 from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
-from tdd_sandbox.verdicts import VerdictError, check_no_test_code, check_policy_of
 
 Emit = Callable[..., None]
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tdd_sandbox.gates import GateReport
+from tdd_sandbox.grading.gates import GateReport
 
 _CONVENTIONAL = re.compile(r"^(feat|fix|refactor|test|chore|docs|perf|style)(\([\w./-]+\))?!?: \S")
 MAX_SUMMARY = 72

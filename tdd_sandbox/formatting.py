@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from tdd_sandbox.gates import GateReport
+from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.languages.base import GateKind, Language
 from tdd_sandbox.sandbox.base import Sandbox
 

@@ -18,7 +18,17 @@ from tdd_sandbox.attempts import UNCHANGED, Candidate, Task, Workshop
 from tdd_sandbox.commits import CommitFacts, compose, diff_summary
 from tdd_sandbox.edits import EditRejected, Role, apply_plan, check_on_disk, write_changes
 from tdd_sandbox.errors import TddSandboxError
-from tdd_sandbox.gates import GateReport
+from tdd_sandbox.grading.gates import GateReport
+from tdd_sandbox.grading.verdicts import (
+    Baseline,
+    VerdictError,
+    check_green,
+    check_policy_of,
+    check_red,
+    check_refactor,
+    failing_summary,
+    passing_ids,
+)
 from tdd_sandbox.journal import Journal
 from tdd_sandbox.kata import Kata
 from tdd_sandbox.languages.base import GateKind, Language
@@ -36,16 +46,6 @@ from tdd_sandbox.repo.history import (
 )
 from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.settings import Settings
-from tdd_sandbox.verdicts import (
-    Baseline,
-    VerdictError,
-    check_green,
-    check_policy_of,
-    check_red,
-    check_refactor,
-    failing_summary,
-    passing_ids,
-)
 
 RED_GATES = frozenset({GateKind.FORMAT, GateKind.TEST})
 Observer = Callable[[str, Mapping[str, Any]], None]

@@ -10,7 +10,8 @@ import uuid
 from pathlib import Path
 
 from tdd_sandbox.closing import Closing
-from tdd_sandbox.gates import GateReport, run_gates
+from tdd_sandbox.gates import run_gates
+from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.languages import detect_language, get_language
 from tdd_sandbox.languages.base import Language

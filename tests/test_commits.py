@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from tdd_sandbox.commits import CommitFacts, compose, diff_summary, summary_line
-from tdd_sandbox.gates import GateReport
+from tdd_sandbox.grading.gates import GateReport
 
 
 def test_summary_keeps_a_conventional_line_and_repairs_others() -> None:

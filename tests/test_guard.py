@@ -8,8 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tdd_sandbox.gates import GateResult, GateStatus, run_gates
+from tdd_sandbox.gates import run_gates
 from tdd_sandbox.grading.evidence import TamperKind
+from tdd_sandbox.grading.gates import GateResult, GateStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import GateKind, Language
 from tdd_sandbox.runtime import Runtime

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
-from tdd_sandbox.gates import GateReport, GateStatus
+from tdd_sandbox.grading.gates import GateReport, GateStatus
 from tdd_sandbox.runtime import check_directory
 from tdd_sandbox.settings import load_settings
 

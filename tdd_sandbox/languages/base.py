@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from tdd_sandbox.grading.ids import matches
 from tdd_sandbox.sandbox.base import ExecResult
 
 if TYPE_CHECKING:  # grading.evidence reads the outcome types defined below
@@ -133,8 +134,6 @@ def reconcile(outcomes: list[TestOutcome], expected: Iterable[str]) -> list[Test
     """
     reported = {outcome.id for outcome in outcomes}
     missing = [
-        test_id
-        for test_id in sorted(expected)
-        if test_id not in reported and not any(r.startswith(test_id + "[") for r in reported)
+        test_id for test_id in sorted(expected) if not any(matches(r, test_id) for r in reported)
     ]
     return outcomes + [TestOutcome(test_id, TestStatus.ERROR, NOT_RUN) for test_id in missing]

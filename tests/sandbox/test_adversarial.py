@@ -13,7 +13,8 @@ from pathlib import Path
 import docker
 import pytest
 
-from tdd_sandbox.gates import GateResult, GateStatus, run_gates
+from tdd_sandbox.gates import run_gates
+from tdd_sandbox.grading.gates import GateResult, GateStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import GateKind
 from tdd_sandbox.sandbox.docker import DockerSandboxProvider

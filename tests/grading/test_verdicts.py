@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from tdd_sandbox.gates import GateReport, GateResult, GateStatus
+from tdd_sandbox.grading.gates import GateReport, GateResult, GateStatus
+from tdd_sandbox.grading.verdicts import (
+    Baseline,
+    VerdictError,
+    check_green,
+    check_red,
+    check_refactor,
+)
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import NOT_RUN, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.sandbox.base import ExecResult
-from tdd_sandbox.verdicts import Baseline, VerdictError, check_green, check_red, check_refactor
 
 PY = get_language("python")
 OLD = "tests/test_k.py::test_old"

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tdd_sandbox.gates import GateReport, GateStatus
+from tdd_sandbox.grading.gates import GateReport, GateStatus
+from tdd_sandbox.grading.ids import matches
 from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.languages.base import NOT_RUN, GateKind, Language, TestOutcome, TestStatus
 
@@ -67,10 +68,6 @@ def refuse_tamper(report: GateReport) -> None:
             )
 
 
-def _matches(test_id: str, expected: str) -> bool:
-    return test_id == expected or test_id.startswith(expected + "[")
-
-
 def check_red(
     base: Baseline, files: Mapping[str, bytes], report: GateReport, language: Language
 ) -> frozenset[str]:
@@ -116,10 +113,10 @@ def check_red(
     outcomes = {o.id: o for o in gate.tests}
     [new_id] = new
     passed_new = [
-        o for i, o in outcomes.items() if _matches(i, new_id) and o.status is TestStatus.PASSED
+        o for i, o in outcomes.items() if matches(i, new_id) and o.status is TestStatus.PASSED
     ]
     failed_new = [
-        o for i, o in outcomes.items() if _matches(i, new_id) and o.status is not TestStatus.PASSED
+        o for i, o in outcomes.items() if matches(i, new_id) and o.status is not TestStatus.PASSED
     ]
     if passed_new and not failed_new:
         raise VerdictError(
@@ -134,7 +131,7 @@ def check_red(
     # running: that is still red. Otherwise every test that passed must still pass.
     reported = [o for o in gate.tests if o.message != NOT_RUN]
     build_broken = not reported or any(
-        o.status is TestStatus.ERROR and not any(_matches(o.id, e) for e in expected)
+        o.status is TestStatus.ERROR and not any(matches(o.id, e) for e in expected)
         for o in reported
     )
     broken = [t for t in sorted(base.passing) if _broke(outcomes.get(t), build_broken=build_broken)]
@@ -161,7 +158,7 @@ def check_green(expected: frozenset[str], report: GateReport) -> None:
     if not report.ok:
         raise VerdictError(f"not green:\n{failing_summary(report)}", "not_green")
     passed = passing_ids(report)
-    missing = [e for e in sorted(expected) if not any(_matches(p, e) for p in passed)]
+    missing = [e for e in sorted(expected) if not any(matches(p, e) for p in passed)]
     if missing:
         raise VerdictError(f"these tests did not pass: {', '.join(missing)}")
 
