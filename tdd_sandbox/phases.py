@@ -16,6 +16,8 @@ class RunStatus(enum.StrEnum):
     MAX_CYCLES = "max_cycles"
     STUCK = "stuck"
     ERROR = "error"
+    INTERRUPTED = "interrupted"
+    """Ctrl-C, SIGTERM or SIGHUP: what was committed before stays, and is counted."""
 
 
 class Phase(enum.StrEnum):

@@ -23,6 +23,7 @@ from tdd_sandbox.kata import load_kata
 from tdd_sandbox.languages import detect_language, get_language
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.llm.chat import InfrastructureError
+from tdd_sandbox.llm.transcript import check_transcript
 from tdd_sandbox.loop import Loop, Observer
 from tdd_sandbox.phases import RunResult, RunStatus
 from tdd_sandbox.repo.hardened import HardenedRepo, init_repository
@@ -73,9 +74,10 @@ def init_repo(directory: Path, language: Language, *, kata_source: Path | None =
     Raises:
         UsageError: the directory already holds a repository or other files.
     """
-    if (directory / ".git").exists():
+    empty_repo = _is_empty_repository(directory)
+    if (directory / ".git").exists() and not empty_repo:
         raise UsageError(f"{directory} is already a git repository: run the kata in it instead")
-    if directory.exists() and any(directory.iterdir()):
+    if directory.exists() and any(p.name != ".git" for p in directory.iterdir()):
         raise UsageError(f"{directory} is not empty: pick a new directory for the kata repo")
     kata_text = kata_source.read_text(encoding="utf-8") if kata_source else _PLACEHOLDER
     files = dict(language.scaffold())
@@ -90,7 +92,8 @@ def init_repo(directory: Path, language: Language, *, kata_source: Path | None =
             path = directory / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-        init_repository(directory)
+        if not empty_repo:
+            init_repository(directory)
         repo = HardenedRepo(directory)
         exclude_locally(repo, f"/{TDD_DIR}/")
         commit_paths(
@@ -98,10 +101,25 @@ def init_repo(directory: Path, language: Language, *, kata_source: Path | None =
         )
         repo.close()
     except BaseException:
-        # Never leave a half-made repository behind.
-        shutil.rmtree(directory, ignore_errors=True)
+        # Never leave a half-made repository behind (nor remove the user's own empty one).
+        if empty_repo:
+            for name in files:
+                (directory / name).unlink(missing_ok=True)
+        else:
+            shutil.rmtree(directory, ignore_errors=True)
         raise
     return directory
+
+
+def _is_empty_repository(directory: Path) -> bool:
+    """A `git init`ed directory with no commit and nothing else in it: ready to adopt."""
+    if not (directory / ".git").is_dir() or any(p.name != ".git" for p in directory.iterdir()):
+        return False
+    repo = HardenedRepo(directory)
+    try:
+        return not repo.repo.head.is_valid()
+    finally:
+        repo.close()
 
 
 def next_cycle(repo: HardenedRepo) -> int:
@@ -145,13 +163,17 @@ def open_session(
     """
     started = time.monotonic()
     kata = load_kata(kata_file)
-    language_name = settings.language or kata.metadata.get("language")
+    language_name = settings.language
+    if replay is not None:
+        # A transcript answers only the run it was recorded from: same kata, same language.
+        language_name = check_transcript(replay, kata.slug, language_name) or language_name
+    language_name = language_name or kata.metadata.get("language")
     directory = repo_dir or Path.cwd() / f"{kata.slug}-{language_name or 'python'}"
     run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
     with contextlib.ExitStack() as stack:
         # Endpoints and keys are checked before anything is created on disk.
         header = {"kata": kata.slug, "language": language_name, "run_id": run_id}
-        team = build_team(settings, record=record, replay=replay, header=header)
+        team = build_team(settings, record=record, replay=replay, header=header, notify=progress)
         stack.callback(team.close)
         if not (directory / ".git").exists():
             progress(f"creating the kata repository {directory}")
@@ -163,6 +185,12 @@ def open_session(
         if not files:
             raise UsageError(f"{directory} has no commit yet: run `tdd-sandbox init {directory}`")
         language = get_language(str(language_name)) if language_name else detect_language(files)
+        if not language.detect(files):
+            actual = detect_language(files).name
+            raise UsageError(
+                f"{directory} is a {actual} repository, but the run asks for "
+                f"--language {language.name}: drop --language, or use a {language.name} repo"
+            )
         exclude_locally(repo, f"/{TDD_DIR}/")
         if dirty := dirty_paths(repo):
             raise UsageError(
@@ -210,12 +238,16 @@ def run_kata(
         observer=observer, progress=progress,
     ) as session:  # fmt: skip
         loop = session.loop
-        result = RunResult(RunStatus.ERROR, 0, [], "interrupted")
+        result: RunResult | None = None
         try:
             result = loop.run(next_cycle(session.repo), settings.cycles)
         except InfrastructureError as exc:
             result = RunResult(RunStatus.ERROR, loop.cycles_done, loop.commits, str(exc))
         finally:
+            if result is None:  # interrupted: count what the loop did get done
+                result = RunResult(
+                    RunStatus.INTERRUPTED, loop.cycles_done, loop.commits, "interrupted"
+                )
             loop.close()  # lost attempts still waiting on a model finish first
             summary = summarise(result, session)
             session.journal.summary(summary.to_json())

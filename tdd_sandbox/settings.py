@@ -6,10 +6,12 @@ environment variables `TDD_SANDBOX_*` with `__` between nested keys, then CLI fl
 
 from __future__ import annotations
 
+import os
 import re
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import yaml
 from pydantic import (
@@ -170,6 +172,25 @@ class LlmSettings(Section):
     context_chars: int = Field(24_000, ge=2_000)
     """Budget for the repository files in one prompt; files past it are listed by name."""
 
+    @field_validator("base_url")
+    @classmethod
+    def _check_url(cls, value: str | None) -> str | None:
+        return check_base_url(value)
+
+
+def check_base_url(value: str | None) -> str | None:
+    """An http(s) URL with a host, or None.
+
+    Raises:
+        ValueError: anything else (retrying a typo six times helps nobody).
+    """
+    if value is None:
+        return value
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"base_url {value!r} is not an http(s) URL, e.g. http://127.0.0.1:8080/v1")
+    return value
+
 
 class RoleSettings(Section):
     """The model behind one role."""
@@ -194,6 +215,11 @@ class RoleSettings(Section):
     def _check_model(cls, value: str) -> str:
         split_model(value)
         return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _check_url(cls, value: str | None) -> str | None:
+        return check_base_url(value)
 
 
 def split_model(value: str) -> tuple[str, str]:
@@ -401,7 +427,7 @@ def load_settings(
     try:
         return Settings(**_drop_none(overrides or {}))
     except ValidationError as exc:
-        raise ConfigError(describe_validation_error(exc, config_file)) from None
+        raise ConfigError(describe_validation_error(exc, config_file, overrides or {})) from None
     finally:
         _CONFIG_FILE.reset(token)
 
@@ -418,14 +444,31 @@ def _drop_none(values: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def describe_validation_error(exc: ValidationError, source: Path | None) -> str:
-    """One line naming the first bad key and what is wrong with it."""
+def describe_validation_error(
+    exc: ValidationError, source: Path | None, overrides: dict[str, Any] | None = None
+) -> str:
+    """One line naming the first bad key, where it came from (an environment variable, a
+    flag or the file) and what is wrong with it."""
     first = exc.errors()[0]
-    key = ".".join(str(part) for part in first["loc"]) or "(root)"
-    where = f" in {source}" if source is not None else ""
+    parts = [str(part) for part in first["loc"]]
+    key = ".".join(parts) or "(root)"
     message = first["msg"]
     if first["type"] == "extra_forbidden":
         message = "unknown key; check its spelling against the documented settings"
     more = len(exc.errors()) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    return f"invalid setting {key}{where}: {message}{tail}"
+    return f"invalid setting {key}{_where(parts, source, overrides or {})}: {message}{tail}"
+
+
+def _where(parts: list[str], source: Path | None, overrides: dict[str, Any]) -> str:
+    """Which source set the key at `parts`, in the order they win."""
+    value: Any = overrides
+    for part in parts:
+        value = value.get(part) if isinstance(value, dict) else None
+    if value is not None:
+        return " from the command line"
+    for depth in range(len(parts), 0, -1):
+        name = "TDD_SANDBOX_" + "__".join(parts[:depth]).upper()
+        if name in os.environ:
+            return f" in environment variable {name}"
+    return f" in {source}" if source is not None else ""

@@ -185,3 +185,41 @@ def test_gc_beside_a_live_run_and_a_second_run_leave_it_alone_and_sigterm_cleans
     assert _owned_by(docker_client, run.pid) == []
     assert git(repo, "branch", "--list", "tdd/*") == ""
     assert git(repo, "worktree", "list").count("\n") == 1
+
+
+def test_sighup_cleans_up_and_the_records_count_the_commits_made(
+    tmp_path: Path, docker_client: docker.DockerClient
+) -> None:
+    # Closing the terminal sends SIGHUP: it must clean up like SIGTERM, and the interrupted
+    # run's summary must count the cycle it committed before (issue 12, item 5).
+    second = plan(("tests/test_fizzbuzz.py", python_test_file(2)), message="test(fizzbuzz): 2")
+    script = {
+        "tester": [TEST, second, second],
+        "implementer": [_answer(PY_IMPLS[0]), _answer(PY_IMPLS[0], delay=30),
+                        _answer(PY_IMPLS[0], delay=30)] + [_answer(HANGS)] * 30,
+        "refactorer": [no_change()],
+    }  # fmt: skip
+    repo = tmp_path / "kata"
+    with FakeLLM(script) as fake:
+        run = _start_run(repo, fake)
+        try:
+            deadline = time.monotonic() + 180
+            while time.monotonic() < deadline:
+                assert run.poll() is None, run.stderr.read() if run.stderr else ""
+                committed = (repo / ".git").is_dir() and "feat" in git(repo, "log", "--format=%s")
+                if committed and len(list((repo / ".git" / "tdd-worktrees").glob("*/*"))) == 3:
+                    break
+                time.sleep(0.2)
+            run.send_signal(signal.SIGHUP)
+            assert run.wait(timeout=60) == 130
+        finally:
+            run.kill()
+    assert _owned_by(docker_client, run.pid) == []
+    assert git(repo, "worktree", "list").count("\n") == 1
+    runs = sorted((repo / ".tdd" / "runs").iterdir())
+    summary = json.loads((runs[-1] / "summary.json").read_text())
+    assert summary["status"] == "interrupted"
+    assert len(summary["commits"]) == 1
+    assert summary["cycles"] == 1
+    state = json.loads((repo / ".tdd" / "state.json").read_text())
+    assert state["state"] == "interrupted"

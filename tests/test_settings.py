@@ -108,3 +108,28 @@ def test_sandbox_env_is_an_allowlist(name: str) -> None:
 def test_sandbox_env_takes_the_kata_and_locale_variables() -> None:
     env = {"KATA_SEED": "1", "TZ": "UTC", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
     assert load_settings(overrides={"sandbox": {"env": env}}).sandbox.env == env
+
+
+def test_a_bad_environment_variable_is_named_not_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "tdd.yaml"
+    config.write_text("cycles: 3\n")
+    monkeypatch.setenv("TDD_SANDBOX_CYCLES", "ten")
+    with pytest.raises(ConfigError) as info:
+        load_settings(config)
+    assert "environment variable TDD_SANDBOX_CYCLES" in str(info.value)
+    assert str(config) not in str(info.value)
+    monkeypatch.delenv("TDD_SANDBOX_CYCLES")
+    monkeypatch.setenv("TDD_SANDBOX_SANDBOX__PIDS", "3")
+    with pytest.raises(ConfigError, match="environment variable TDD_SANDBOX_SANDBOX__PIDS"):
+        load_settings(config)
+
+
+def test_a_bad_flag_is_named_as_a_flag(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="from the command line"):
+        load_settings(None, {"cycles": 0})
+    config = tmp_path / "tdd.yaml"
+    config.write_text("cycles: -1\n")
+    with pytest.raises(ConfigError, match=f"in {config}"):
+        load_settings(config)

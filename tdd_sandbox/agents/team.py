@@ -40,14 +40,17 @@ class Team:
         record: Path | None = None,
         replay: Path | None = None,
         header: dict[str, Any] | None = None,
+        notify: Callable[[str], None] | None = None,
     ) -> None:
-        """Check every endpoint (and key) up front, then make one agent per role.
+        """Check every endpoint (and key) up front, then make one agent per role. `notify`
+        hears of every retried request as it happens.
 
         Raises:
             ConfigError, PrerequisiteError: an endpoint is misconfigured or its key is missing.
             UsageError: the replay transcript is unusable.
         """
         self.settings = settings
+        self._notify = notify
         self.ledger = UsageLedger(settings.pricing)
         self._replayer = Replayer(replay) if replay is not None else None
         self._writer = TranscriptWriter(record, header or {}) if record is not None else None
@@ -83,6 +86,7 @@ class Team:
                 endpoint,
                 timeout_s=self.settings.llm.timeout_s,
                 max_retries=self.settings.llm.max_retries,
+                notify=self._notify,
             )
             with self._lock:
                 self._clients.append(client)
@@ -117,8 +121,11 @@ class Team:
         return self._agent(role, model, temperature, seed=index + 1)
 
     def models(self) -> dict[str, str]:
-        """`provider:model` by role name."""
-        return {role.value: agent.model for role, agent in self.agents.items()}
+        """`provider:model` by role name; when replaying, the model each role was recorded
+        with (the configured one never answered)."""
+        recorded = self._replayer.models if self._replayer is not None else {}
+        return {role.value: recorded.get(role.value, agent.model) for role, agent in
+                self.agents.items()}  # fmt: skip
 
     def close(self) -> None:
         """Release every HTTP connection."""
@@ -134,6 +141,7 @@ def build_team(
     record: Path | None = None,
     replay: Path | None = None,
     header: dict[str, Any] | None = None,
+    notify: Callable[[str], None] | None = None,
 ) -> Team:
     """The agents of a run (see `Team`)."""
-    return Team(settings, record=record, replay=replay, header=header)
+    return Team(settings, record=record, replay=replay, header=header, notify=notify)

@@ -50,13 +50,15 @@ cli.add_command(images)
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:
-    # SIGTERM unwinds like Ctrl-C, so every `with` block removes its containers.
+    # SIGTERM and SIGHUP (the terminal closed) unwind like Ctrl-C, so every `with` block
+    # removes its containers and worktrees and the records say the run was interrupted.
     raise KeyboardInterrupt
 
 
 def main() -> None:
     """Entry point: run the CLI and map every outcome to an exit code."""
     signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGHUP, _terminate)
     try:
         code = cli.main(standalone_mode=False)
     except click.exceptions.Abort:

@@ -23,7 +23,7 @@ from tdd_sandbox.session import RunSummary, init_repo, run_kata
 from tdd_sandbox.settings import load_settings
 from tdd_sandbox.stepper import step_kata
 
-EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6}
+EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6, "interrupted": 130}
 
 
 @click.command()

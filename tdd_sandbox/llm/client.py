@@ -8,6 +8,7 @@ retries is an infrastructure error, never a model failure.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import openai
@@ -63,9 +64,18 @@ def _wait(state: RetryCallState) -> float:
 class OpenAIBackend:
     """Sends requests to one endpoint."""
 
-    def __init__(self, endpoint: Endpoint, *, timeout_s: float, max_retries: int) -> None:
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        *,
+        timeout_s: float,
+        max_retries: int,
+        notify: Callable[[str], None] | None = None,
+    ) -> None:
+        """`notify` hears of every failed try that will be retried, as it happens."""
         self.endpoint = endpoint
         self._max_retries = max_retries
+        self._notify = notify
         self._client = openai.OpenAI(
             base_url=endpoint.base_url,
             api_key=endpoint.api_key or "unused",  # local servers take any key
@@ -85,6 +95,7 @@ class OpenAIBackend:
             wait=_wait,
             retry=retry_if_exception(_transient),
             reraise=True,
+            before_sleep=self._say_retry,
         )
         started = time.monotonic()
         try:
@@ -96,6 +107,14 @@ class OpenAIBackend:
                 f"{self.endpoint.base_url} did not answer after {self._max_retries + 1} tries "
                 f"({type(exc).__name__}): check that the endpoint is up"
             ) from None
+        except (ValueError, openai.APIResponseValidationError):
+            response = None  # a body that is not JSON at all
+        if not hasattr(response, "choices"):
+            # A web server, a proxy's error page, a wrong path: 200, but not the chat API.
+            raise InfrastructureError(
+                f"{self.endpoint.base_url} answered with something that is not the chat API's "
+                "JSON (an HTML page?): check base_url, which usually ends in /v1"
+            )
         choice = response.choices[0] if response.choices else None
         usage = response.usage
         calls = (choice.message.tool_calls or []) if choice is not None else []
@@ -109,6 +128,18 @@ class OpenAIBackend:
             completion_tokens=usage.completion_tokens if usage else 0,
             finish_reason=str(choice.finish_reason) if choice is not None else "error",
             duration_s=time.monotonic() - started,
+        )
+
+    def _say_retry(self, state: RetryCallState) -> None:
+        if self._notify is None or state.outcome is None:
+            return
+        exc = state.outcome.exception()
+        status = getattr(exc, "status_code", None)
+        why = f"HTTP {status}" if status else type(exc).__name__
+        wait = state.next_action.sleep if state.next_action is not None else 0.0
+        self._notify(
+            f"{self.endpoint.base_url} ({self.endpoint.model}): attempt {state.attempt_number} "
+            f"of {self._max_retries + 1} failed ({why}); retrying in {wait:.0f}s"
         )
 
     def _create(self, request: ChatRequest) -> Any:

@@ -34,7 +34,8 @@ def resolve_endpoint(
 
     Raises:
         ConfigError: a `custom` provider without a base URL.
-        PrerequisiteError: the provider's hosted API needs a key and its variable is unset.
+        PrerequisiteError: the provider's hosted API needs a key, or a key variable was named,
+            and the variable is unset.
     """
     provider, name = split_model(model or settings.model)
     default_url, default_key = PROVIDERS[provider]
@@ -44,9 +45,11 @@ def resolve_endpoint(
             f"roles.{role}: provider custom needs a base_url "
             f"(set roles.{role}.base_url or llm.base_url)"
         )
-    key_env = settings.api_key_env or llm.api_key_env or default_key
+    named = settings.api_key_env or llm.api_key_env
+    key_env = named or default_key
     key = os.environ.get(key_env, "") if key_env else ""
-    if not key and base_url == default_url and default_key is not None:
+    # A key is needed by a provider's own hosted API, and wherever the user named a variable.
+    if not key and (named or (base_url == default_url and default_key is not None)):
         raise PrerequisiteError(
             f"{key_env} is not set: export it for roles.{role} ({provider}), "
             f"or set roles.{role}.api_key_env to the variable that holds the key"

@@ -57,6 +57,28 @@ class Recorder:
         return reply
 
 
+def check_transcript(path: Path, kata: str, language: str | None) -> str | None:
+    """The language a transcript was recorded in, after checking it fits this run: a
+    transcript of another kata, or of another language than the one asked for, is refused.
+
+    Raises:
+        UsageError: it does not fit, or is no transcript; the message names both sides.
+    """
+    header = Replayer(path).header
+    recorded_kata, recorded_language = header.get("kata"), header.get("language")
+    if recorded_kata and recorded_kata != kata:
+        raise UsageError(
+            f"transcript {path} was recorded for kata {recorded_kata!r}; this run is {kata!r}: "
+            "replay it with the kata it was recorded for"
+        )
+    if recorded_language and language and recorded_language != language:
+        raise UsageError(
+            f"transcript {path} was recorded in {recorded_language}; this run is in {language}: "
+            f"pass -l {recorded_language} (or no language at all)"
+        )
+    return str(recorded_language) if recorded_language else None
+
+
 class Replayer:
     """Answers each role's requests from a transcript, in recorded order."""
 
@@ -64,6 +86,8 @@ class Replayer:
         self.path = path
         self._queues: dict[str, deque[ChatReply]] = defaultdict(deque)
         self._lock = threading.Lock()
+        self.models: dict[str, str] = {}
+        """The model each role was recorded with (its first exchange's)."""
         self.header = self._load(path)
 
     def _load(self, path: Path) -> dict[str, Any]:
@@ -83,6 +107,7 @@ class Replayer:
                 if line.strip():
                     entry = json.loads(line)
                     self._queues[str(entry["role"])].append(ChatReply(**entry["reply"]))
+                    self.models.setdefault(str(entry["role"]), str(entry["model"]))
         except (ValueError, KeyError, TypeError):
             raise UsageError(
                 f"{path} is not a tdd-sandbox transcript: make one with `run --record FILE`"

@@ -100,3 +100,58 @@ def test_a_config_a_run_committed_never_reaches_an_endpoint_or_a_key(tmp_path: P
         assert result.returncode == 2, result.stderr[-1500:]
         assert "changed by a run's commit" in result.stderr
         assert attacker.requests == []
+
+
+def test_replay_refuses_a_transcript_of_another_kata_and_creates_nothing(tmp_path: Path) -> None:
+    other = ROOT / "katas" / "string-calculator" / "kata.md"
+    demo = ROOT / "katas" / "fizzbuzz" / "demo" / "python.jsonl"
+    result = run_cli("run", str(other), "--replay", str(demo), "--repo", str(tmp_path / "r"))
+    assert result.returncode == 2, result.stderr
+    assert "recorded for kata 'fizzbuzz'" in result.stderr
+    assert "'string-calculator'" in result.stderr
+    assert not (tmp_path / "r").exists()
+
+
+def test_replay_refuses_a_transcript_of_another_language(tmp_path: Path) -> None:
+    demo = ROOT / "katas" / "fizzbuzz" / "demo" / "rust.jsonl"
+    result = run_cli(
+        "run", str(KATA), "--replay", str(demo), "--repo", str(tmp_path / "r"), "-l", "python"
+    )
+    assert result.returncode == 2, result.stderr
+    assert "recorded in rust" in result.stderr
+    assert "python" in result.stderr
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_replay_takes_the_transcripts_language_and_records_its_models(tmp_path: Path) -> None:
+    demo = ROOT / "katas" / "fizzbuzz" / "demo" / "rust.jsonl"
+    repo = tmp_path / "r"
+    result = run_cli("run", str(KATA), "--replay", str(demo), "--repo", str(repo), "--json",
+                     env={"OPENAI_API_KEY": ""})  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert json.loads(result.stdout)["status"] == "completed"
+    assert (repo / "Cargo.toml").is_file()
+    trailers = git(repo, "log", "-1", "--format=%(trailers:key=TDD-Model,valueonly)")
+    assert "scripted-implementer" in trailers
+    assert "gpt-4.1-mini" not in trailers
+
+
+def test_a_language_the_repo_is_not_in_is_named(tmp_path: Path) -> None:
+    repo = tmp_path / "k"
+    assert run_cli("init", str(repo)).returncode == 0
+    result = run_cli("run", str(KATA), "--repo", str(repo), "-l", "rust",
+                     env={"OPENAI_API_KEY": "sk-test"})  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert "is a python repository" in result.stderr
+    assert "--language rust" in result.stderr
+
+
+def test_an_empty_git_repository_is_adopted_by_init(tmp_path: Path) -> None:
+    repo = tmp_path / "k"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    result = run_cli("init", str(repo), "--language", "python")
+    assert result.returncode == 0, result.stderr
+    assert git(repo, "log", "--format=%s").startswith("chore(kata): scaffold")

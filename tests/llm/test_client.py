@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from tdd_sandbox.closing import Closing
 from tdd_sandbox.errors import ConfigError, PrerequisiteError
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest, InfrastructureError
 from tdd_sandbox.llm.client import OpenAIBackend
 from tdd_sandbox.llm.endpoint import Endpoint, resolve_endpoint
 from tdd_sandbox.llm.structured import PlanAsker, parse_plan
-from tdd_sandbox.settings import LlmSettings, RoleSettings
+from tdd_sandbox.settings import LlmSettings, RoleSettings, load_settings
 from tests.helpers.fake_llm import Answer, FakeLLM, plan
 
 SECRET = "sk-test-secret-value-1234"
@@ -115,9 +119,81 @@ def test_endpoint_resolution(monkeypatch: pytest.MonkeyPatch) -> None:
     local = resolve_endpoint("tester", RoleSettings(model="ollama:qwen2.5-coder"), LlmSettings())
     assert local.base_url == "http://localhost:11434/v1"
     own = RoleSettings(model="openai:x", base_url="http://127.0.0.1:1/v1", api_key_env="MY_KEY")
+    monkeypatch.setenv("MY_KEY", "k")
     assert resolve_endpoint("tester", own, LlmSettings()).api_key_env == "MY_KEY"
     with pytest.raises(ConfigError, match="custom needs a base_url"):
         resolve_endpoint("tester", RoleSettings(model="custom:x"), LlmSettings())
     monkeypatch.delenv("OPENAI_API_KEY")
     with pytest.raises(PrerequisiteError, match="OPENAI_API_KEY is not set"):
         resolve_endpoint("tester", role, LlmSettings())
+
+
+class _Html(Closing):
+    """An endpoint that answers 200 with an HTML page (a web server, not the chat API)."""
+
+    def __init__(self, delay_s: float = 0.0) -> None:
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: object) -> None:
+                return
+
+            def do_POST(self) -> None:
+                time.sleep(delay_s)
+                body = b"<html><body>It works!</body></html>"
+                self.send_response(200)
+                self.send_header("content-type", "text/html")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                with contextlib.suppress(OSError):
+                    self.wfile.write(body)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self.base_url = f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+def test_an_html_answer_is_an_infrastructure_error_not_a_crash() -> None:
+    with _Html() as html:
+        backend = OpenAIBackend(Endpoint("custom", html.base_url, "m", None), timeout_s=5,
+                                max_retries=1)  # fmt: skip
+        with pytest.raises(InfrastructureError, match="not the chat API's JSON"):
+            backend.complete(_request())
+
+
+def test_a_hanging_endpoint_fails_within_its_bounds_and_says_each_retry() -> None:
+    said: list[str] = []
+    with _Html(delay_s=5) as hanging:
+        endpoint = Endpoint("custom", hanging.base_url, "m", None)
+        backend = OpenAIBackend(endpoint, timeout_s=0.5, max_retries=2, notify=said.append)
+        started = time.monotonic()
+        with pytest.raises(InfrastructureError, match="did not answer after 3 tries"):
+            backend.complete(_request())
+        assert time.monotonic() - started < 0.5 * 3 + 2 * 2 + 2  # timeouts plus back-off
+    assert len(said) == 2
+    assert "attempt 1 of 3" in said[0]
+    assert "retrying in" in said[0]
+    assert "APITimeoutError" in said[0]
+
+
+def test_a_named_key_variable_that_is_unset_is_a_prerequisite_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("MY_LOCAL_KEY", raising=False)
+    role = RoleSettings(model="custom:m", api_key_env="MY_LOCAL_KEY")
+    with pytest.raises(PrerequisiteError, match="MY_LOCAL_KEY is not set"):
+        resolve_endpoint("tester", role, LlmSettings(base_url="http://127.0.0.1:1/v1"))
+    # A local server with no key named at all still needs none.
+    plain = RoleSettings(model="custom:m")
+    assert resolve_endpoint("tester", plain, LlmSettings(base_url="http://127.0.0.1:1/v1"))
+
+
+@pytest.mark.parametrize("url", ["not a url", "localhost:8080/v1", "ftp://host/v1", "http://"])
+def test_a_base_url_that_is_not_one_is_a_config_error(url: str) -> None:
+    with pytest.raises(ConfigError, match="base_url"):
+        load_settings(overrides={"llm": {"base_url": url}})
+    with pytest.raises(ConfigError, match="base_url"):
+        load_settings(overrides={"roles": {"tester": {"base_url": url}}})
