@@ -76,14 +76,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
             }
         )
     # Equal acceptance: the model that got further through the loop ranks first.
-    models.sort(
-        key=lambda m: (
-            -(m["acceptance_pass_rate"] or 0.0),
-            -m["green_commits"],
-            -m["red_events"],
-            m["model"],
-        )
-    )
+    models.sort(key=lambda m: (*_rank_key(m), m["model"]))
     return {"jobs": len(results), "models": models}
 
 
@@ -110,12 +103,12 @@ def leaderboard(summary: dict[str, Any]) -> str:
     rejected (the harness's classification of what went wrong)."""
     lines = [
         "| rank | model | format | acceptance (mean ± 95% CI) | completed | jobs "
-        "| infra failures | cycles | red | green | tamper (jobs) | cost | wall s | model s "
-        "| gates s |",
+        "| infra failures | cycles (mean) | red (sum) | green (sum) | tamper (jobs) "
+        "| cost (sum) | wall s (mean) | model s (mean) | gates s (mean) |",
         "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
         "| ---: | ---: | ---: |",
     ]
-    for rank, model in enumerate(summary["models"], start=1):
+    for rank, model in _ranked(summary["models"]):
         rate = model["acceptance_pass_rate"]
         ci = model["acceptance_ci95"]
         shown = "-" if rate is None else f"{rate:.0%}" + ("" if ci is None else f" ± {ci:.0%}")
@@ -129,6 +122,20 @@ def leaderboard(summary: dict[str, Any]) -> str:
             f"| {model['model_time_mean_s'] or 0:.0f} | {model['gate_time_mean_s'] or 0:.0f} |"
         )
     return "# Leaderboard\n\n" + "\n".join(lines) + "\n" + _by_kata(summary) + _rejections(summary)
+
+
+def _rank_key(model: dict[str, Any]) -> tuple[float, int, int]:
+    """What ranks a model: acceptance, then how far it got through the loop."""
+    return (-(model["acceptance_pass_rate"] or 0.0), -model["green_commits"], -model["red_events"])
+
+
+def _ranked(models: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    """Competition ranking (1, 1, 3): models that tie on every ranked figure share a rank."""
+    ranked: list[tuple[int, dict[str, Any]]] = []
+    for position, model in enumerate(models, start=1):
+        tied = ranked and _rank_key(ranked[-1][1]) == _rank_key(model)
+        ranked.append((ranked[-1][0] if tied else position, model))
+    return ranked
 
 
 def _tamper(model: dict[str, Any]) -> str:
@@ -244,7 +251,7 @@ def html_page(summary: dict[str, Any], images: dict[str, bytes]) -> str:
         f"<td>{_percent(m['acceptance_pass_rate'])}</td>"
         f"<td>{m['completed']}/{m['scored_jobs']}</td><td>{m['infrastructure_failures']}</td>"
         f"<td>{html.escape(_tamper(m))}</td><td>{m['cost_total']:.4f}</td></tr>"
-        for rank, m in enumerate(summary["models"], start=1)
+        for rank, m in _ranked(summary["models"])
     )
     figures = "".join(
         f'<figure><img alt="{key}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'

@@ -149,6 +149,7 @@ def run_jobs(
     started = time.monotonic()
 
     def one(job: Job) -> dict[str, Any]:
+        progress(f"{job.id}: started ({time.monotonic() - started:.0f}s)")
         result = run_job(job, settings, options)
         rate = result.get("acceptance_pass_rate")
         shown = "-" if rate is None else f"{rate:.0%}"

@@ -11,6 +11,7 @@ from tdd_sandbox.bench.jobs import parse_shard
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench, score_repo
 from tdd_sandbox.bench.report import leaderboard, merge
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
+from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.settings import load_settings
 
 
@@ -51,6 +52,11 @@ def _split(value: str) -> list[str]:
     show_default=True,
 )
 @click.option("--resume", is_flag=True, help="Skip jobs that already finished in --out.")
+@click.option(
+    "--allow-infra-failures",
+    is_flag=True,
+    help="Exit 0 even when jobs were lost to infrastructure (they never count as scores).",
+)
 @click.option("--shard", help="Run only slice i of n (e.g. 2/4).")
 @click.option("--record", is_flag=True, help="Keep every job's model exchanges for --replay.")
 @click.option(
@@ -71,6 +77,7 @@ def bench(
     jobs: int,
     out: Path,
     resume: bool,
+    allow_infra_failures: bool,
     shard: str | None,
     record: bool,
     replay: Path | None,
@@ -97,6 +104,13 @@ def bench(
     summary = run_bench(options, settings, progress)
     click.echo(leaderboard(summary))
     click.echo(f"reports in {out}")
+    lost = sum(int(model["infrastructure_failures"]) for model in summary["models"])
+    if lost and not allow_infra_failures:
+        # A bench that could not run is not a result: CI must see it fail.
+        raise InfrastructureError(
+            f"{lost} of {summary['jobs']} jobs were lost to infrastructure: fix the endpoint "
+            "or engine and run again with --resume (or pass --allow-infra-failures)"
+        )
     return 0
 
 

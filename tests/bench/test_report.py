@@ -94,3 +94,17 @@ def test_tamper_is_reported_beside_the_score_in_every_format(tmp_path: Path) -> 
     suite = ET.fromstring((tmp_path / "junit.xml").read_text())
     values = [p.get("value") for p in suite.iter("property") if p.get("name") == "tamper_events"]
     assert "3" in values
+
+
+def test_tied_models_share_a_rank_and_aggregates_say_what_they_are() -> None:
+    from tdd_sandbox.bench.report import leaderboard
+
+    twins = [_result("twin-a", "a", 1, 0.5), _result("twin-b", "a", 1, 0.5),
+             _result("last", "a", 1, 0.0)]  # fmt: skip
+    board = leaderboard(summarise(twins))
+    assert "| 1 | twin-a |" in board
+    assert "| 1 | twin-b |" in board
+    assert "| 3 | last |" in board
+    assert "cycles (mean)" in board
+    assert "red (sum)" in board
+    assert "green (sum)" in board

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 from pathlib import Path
 
@@ -79,3 +80,22 @@ def test_bench_names_a_missing_kata_folder_and_a_bad_entry_key(tmp_path: Path) -
     assert "unknown keys ['temprature']" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "o").exists()  # nothing half-made
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_bench_lost_to_infrastructure_fails_unless_allowed(tmp_path: Path) -> None:
+    # An endpoint that refuses every connection (a closed port on loopback): every job is
+    # lost to infrastructure, which CI must see as a failure, not as a ranked result.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {"TDD_SANDBOX_LLM__BASE_URL": f"http://127.0.0.1:{port}/v1",
+           "TDD_SANDBOX_LLM__MAX_RETRIES": "0"}  # fmt: skip
+    args = ("bench", "--models", "custom:gone", "--katas", str(KATAS / "fizzbuzz"),
+            "--cycles", "1")  # fmt: skip
+    lost = run_cli(*args, "--out", str(tmp_path / "a"), env=env)
+    assert lost.returncode == 6, lost.stderr[-1500:]
+    assert "1 of 1 jobs were lost to infrastructure" in lost.stderr
+    allowed = run_cli(*args, "--out", str(tmp_path / "b"), "--allow-infra-failures", env=env)
+    assert allowed.returncode == 0, allowed.stderr[-1500:]
