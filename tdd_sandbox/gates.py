@@ -37,15 +37,17 @@ def run_gates(
     read for the expected test ids). Every gate runs, so that one report shows every
     problem."""
     expected = language.expected_tests(files)
+    # One nonce for the run: a language may prepare its guard in an earlier gate.
+    nonce = secrets.token_hex(8)
     results = []
     for gate in plan_gates(language, override):
         if only is not None and gate.kind not in only:
             continue
         if gate.kind is GateKind.TEST:
-            results.append(_run_tests(sandbox, language, gate, expected, timeout_s))
+            results.append(_run_tests(sandbox, language, gate, expected, timeout_s, nonce))
         else:
-            result = sandbox.exec(gate.command, timeout_s=timeout_s)
-            results.append(judge_command(gate.kind, result))
+            command = language.guard(gate.command, nonce) or gate.command
+            results.append(judge_command(gate.kind, sandbox.exec(command, timeout_s=timeout_s)))
     return GateReport(language.name, tuple(results))
 
 
@@ -55,10 +57,10 @@ def _run_tests(
     gate: Gate,
     expected: frozenset[str],
     timeout_s: float | None,
+    nonce: str,
 ) -> GateResult:
     """The test gate under the language's guard (sentinels, an independent channel), its
     report cross-checked against that channel. A configured override runs unguarded."""
-    nonce = secrets.token_hex(8)
     guarded = language.guard(gate.command, nonce)
     # The results file rides back with the test command's own result where it can.
     result = sandbox.exec(guarded or gate.command, timeout_s=timeout_s,

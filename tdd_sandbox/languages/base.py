@@ -106,9 +106,9 @@ class Language(Protocol):
         ...
 
     def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
-        """The test command run under the language's guard (sentinels and an independent
-        results channel keyed by `nonce`), or None when `command` cannot be guarded (a
-        configured override)."""
+        """`command` as it runs under the language's guard (the test command with sentinels
+        and an independent results channel keyed by `nonce`; a gate before it may prepare
+        that), or None to run it as it is (other gates, configured overrides)."""
         ...
 
     def evidence(self, result: ExecResult, nonce: str) -> Evidence:

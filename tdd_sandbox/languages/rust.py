@@ -18,11 +18,21 @@ from tdd_sandbox.sandbox.base import ExecResult
 # ends, apart from stdout, and the shell (not the binary) frames it for the host behind the
 # nonce. A binary that prints forged result lines, or exits early, leaves a log that
 # disagrees with them.
-_GUARD = r"""
+_PREPARE = r"""
 n=$1; sentinels=$2; out=/tmp/tdd-guard-$n
-mkdir -p "$out" /tmp/crate && cp -R /work/. /tmp/crate/ && cd /tmp/crate || exit 3
-for f in tests/*.rs; do [ -f "$f" ] && printf '%s' "$sentinels" >> "$f"; done
-if ! cargo --offline --color=never test --no-run --message-format=json \
+if [ ! -f "/tmp/crate/.tdd-guard-$n" ]; then
+  mkdir -p "$out" /tmp/crate && cp -R /work/. /tmp/crate/ || exit 3
+  for f in /tmp/crate/tests/*.rs; do [ -f "$f" ] && printf '%s' "$sentinels" >> "$f"; done
+  : > "/tmp/crate/.tdd-guard-$n"
+fi
+cd /tmp/crate || exit 3
+"""
+# The build gate builds that same copy, so the test gate after it compiles nothing again.
+_GUARDED_BUILD = _PREPARE + "exec cargo --offline --color=never build --all-targets\n"
+_GUARD = (
+    _PREPARE
+    + r"""
+if ! cargo --offline --color=never test --no-run --message-format=json-render-diagnostics \
     > "$out/build.json" 2> "$out/build.err"; then
   cat "$out/build.err"; exit 101
 fi
@@ -40,6 +50,7 @@ done < "$out/binaries"
 printf '\n@@%s end\n' "$n"
 exit $status
 """
+)
 _FRAME = re.compile(r"^@@(?P<nonce>[0-9a-f]+) (?:log (?P<src>\S+) (?P<data>\S*) end|end)$")
 _LOG_STATUS = {"ok": TestStatus.PASSED, "failed": TestStatus.FAILED, "ignored": TestStatus.SKIPPED}
 
@@ -47,6 +58,7 @@ _CARGO = "cargo --offline --color=never"
 # `Running` lines go to stderr and test lines to stdout: merged, their order tells which
 # test binary each result belongs to.
 _TEST = f"{_CARGO} test --no-fail-fast 2>&1"
+_BUILD = f"{_CARGO} build --all-targets"
 
 _RUNNING = re.compile(r"^\s*Running (?:unittests )?(\S+)")
 _RESULT = re.compile(r"^test (.+?) \.\.\. (ok|FAILED|ignored)\b")
@@ -96,7 +108,7 @@ class Rust:
         return (
             Gate(GateKind.FORMAT, ("cargo", "fmt", "--check")),
             Gate(GateKind.LINT, ("sh", "-c", f"{_CARGO} clippy --all-targets -- -D warnings")),
-            Gate(GateKind.BUILD, ("sh", "-c", f"{_CARGO} build --all-targets")),
+            Gate(GateKind.BUILD, ("sh", "-c", _BUILD)),
             Gate(GateKind.TEST, ("sh", "-c", _TEST)),
         )
 
@@ -157,10 +169,16 @@ class Rust:
         return None
 
     def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
-        """The guarded test run (see `_GUARD`); None for a configured override."""
-        if command != ("sh", "-c", _TEST):
+        """The guarded test run (see `_GUARD`), and the build of the same guarded copy of the
+        crate (so the test gate reuses it); None for other commands and configured ones."""
+        scripts: dict[tuple[str, ...], str] = {
+            ("sh", "-c", _TEST): _GUARD,
+            ("sh", "-c", _BUILD): _GUARDED_BUILD,
+        }
+        script = scripts.get(command)
+        if script is None:
             return None
-        return ("sh", "-c", _GUARD, "guard", nonce, _sentinel_tests(nonce))
+        return ("sh", "-c", script, "guard", nonce, _sentinel_tests(nonce))
 
     def evidence(self, result: ExecResult, nonce: str) -> Evidence:
         """Each binary's log file, as the shell framed it."""
