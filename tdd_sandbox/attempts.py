@@ -265,5 +265,5 @@ def _unchanged(
     if files != dict(task.start):
         return None
     if task.role is Role.REFACTORER:
-        return end(AttemptStatus.FAILED, UNCHANGED)
+        return end(AttemptStatus.UNCHANGED, UNCHANGED)
     raise VerdictError("the plan changes nothing: make the failing test pass", "no_change")

@@ -28,6 +28,8 @@ class AttemptStatus(enum.StrEnum):
     """Cancelled because another attempt won (or was green later than the winner)."""
     ERROR = "error"
     """The model endpoint failed: infrastructure, not the model."""
+    UNCHANGED = "unchanged"
+    """A refactorer that found nothing worth changing: not a failure."""
 
 
 @dataclass

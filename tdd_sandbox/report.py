@@ -43,6 +43,9 @@ def read_status(repo_dir: Path) -> dict[str, Any]:
     summary_file = run_dir / "summary.json"
     if summary_file.exists():
         summary = json.loads(summary_file.read_text(encoding="utf-8"))
+        # An ended run is in no phase and runs no attempts any more.
+        info.pop("phase", None)
+        info.pop("attempts", None)
         info.update(
             state=summary["status"],
             reason=summary.get("reason", ""),

@@ -49,6 +49,8 @@ class RunSummary:
     run_id: str
     repo: str
     reason: str = ""
+    branch: str = ""
+    """The branch the commits went to."""
     wall_time_s: float = 0.0
     usage: dict[str, Any] = field(default_factory=dict)
 
@@ -63,6 +65,7 @@ class RunSummary:
             "run_id": self.run_id,
             "repo": self.repo,
             "reason": self.reason,
+            "branch": self.branch,
             "wall_time_s": round(self.wall_time_s, 3),
             "usage": self.usage,
         }
@@ -142,6 +145,7 @@ class Session:
     run_id: str
     directory: Path
     started: float
+    branch: str
 
 
 @contextlib.contextmanager
@@ -192,6 +196,10 @@ def open_session(
                 f"--language {language.name}: drop --language, or use a {language.name} repo"
             )
         exclude_locally(repo, f"/{TDD_DIR}/")
+        if repo.repo.head.is_detached:
+            raise UsageError(f"{directory} has a detached HEAD: check out a branch to commit on")
+        branch = repo.repo.active_branch.name
+        progress(f"commits go to branch {branch}")
         if dirty := dirty_paths(repo):
             raise UsageError(
                 f"{directory} has uncommitted changes ({', '.join(dirty[:3])}): "
@@ -215,7 +223,7 @@ def open_session(
             journal=journal, observer=observer,
         )  # fmt: skip
         stack.callback(loop.close)
-        yield Session(loop, repo, team, journal, run_id, directory, started)
+        yield Session(loop, repo, team, journal, run_id, directory, started, branch)
 
 
 def run_kata(
@@ -280,6 +288,7 @@ def summarise(result: RunResult, session: Session) -> RunSummary:
         run_id=session.run_id,
         repo=str(session.directory),
         reason=result.reason,
+        branch=session.branch,
         wall_time_s=time.monotonic() - session.started,
         usage=usage,
     )

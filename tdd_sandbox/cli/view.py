@@ -25,9 +25,15 @@ class RunView(Closing):
         self._status: Status | None = None
 
     def __enter__(self) -> Self:
-        self._status = self.console.status(self._line())
+        # The view itself is the status renderable: rich redraws it several times a second,
+        # so the clock runs between events (a model that takes minutes to answer included).
+        self._status = self.console.status(self)
         self._status.start()
         return self
+
+    def __rich__(self) -> str:
+        """The status line as it is now."""
+        return self._line()
 
     def close(self) -> None:
         """Stop the status line."""
@@ -51,9 +57,14 @@ class RunView(Closing):
                 which = f"{int(data['index']) + 1}/{data['count']}"
                 model = escape(str(data.get("model")))
                 self.console.print(f"  {self.phase} wave {self.attempt}: attempt {which} ({model})")
+        elif event == "attempt-end" and data.get("status") == "unchanged":
+            self.console.print(f"  {data.get('phase', self.phase)}: nothing worth changing")
         elif event == "attempt-end" and data.get("status") in ("green", "lost"):
+            # A loser may end after the next phase began: it is shown under its own phase.
+            phase = data.get("phase", self.phase)
             self.console.print(
-                f"  attempt {int(data['index']) + 1}: {data['status']} ({data['seconds']:.1f}s)"
+                f"  {phase} attempt {int(data['index']) + 1}: {data['status']} "
+                f"({data['seconds']:.1f}s)"
             )
         elif (
             event == "race" and data.get("winner") is not None and len(data.get("results", [])) > 1
@@ -81,4 +92,4 @@ class RunView(Closing):
         elif event in ("smaller-step", "reverted"):
             self.console.print(f"  [yellow]{event}[/yellow]")
         if self._status is not None:
-            self._status.update(self._line())
+            self._status.update(self)

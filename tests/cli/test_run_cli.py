@@ -38,6 +38,7 @@ def test_the_shipped_demo_replays_a_whole_run_without_any_endpoint(
     assert status.returncode == 0, status.stderr
     info = json.loads(status.stdout)
     assert info["state"] == "completed"
+    assert "phase" not in info  # an ended run is in no phase
     assert info["last_commit"].startswith("refactor(fizzbuzz)")
 
 
@@ -155,3 +156,18 @@ def test_an_empty_git_repository_is_adopted_by_init(tmp_path: Path) -> None:
     result = run_cli("init", str(repo), "--language", "python")
     assert result.returncode == 0, result.stderr
     assert git(repo, "log", "--format=%s").startswith("chore(kata): scaffold")
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_run_on_another_branch_says_so(tmp_path: Path) -> None:
+    repo = tmp_path / "k"
+    assert run_cli("init", str(repo), "--kata", str(KATA)).returncode == 0
+    git(repo, "checkout", "-q", "-b", "kata-x")
+    demo = ROOT / "katas" / "fizzbuzz" / "demo" / "python.jsonl"
+    result = run_cli("run", str(KATA), "--replay", str(demo), "--repo", str(repo), "--json",
+                     env={"OPENAI_API_KEY": ""})  # fmt: skip
+    assert result.returncode == 0, result.stderr[-1500:]
+    assert json.loads(result.stdout)["branch"] == "kata-x"
+    assert "commits go to branch kata-x" in result.stderr
+    assert git(repo, "rev-parse", "--abbrev-ref", "HEAD").strip() == "kata-x"

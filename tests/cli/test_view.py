@@ -1,0 +1,37 @@
+"""The live view: a clock that runs between events, and race results under their own phase."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from tdd_sandbox.cli.view import RunView
+
+
+def _view() -> tuple[RunView, io.StringIO]:
+    out = io.StringIO()
+    return RunView(Console(file=out, width=120, force_terminal=False)), out
+
+
+def test_the_clock_runs_without_events() -> None:
+    view, _ = _view()
+    view.started -= 75
+    assert "01:15" in str(view.__rich__())
+    view.started -= 60
+    assert "02:15" in str(view.__rich__())
+
+
+def test_a_loser_ending_after_the_next_phase_began_is_shown_under_its_own_phase() -> None:
+    view, out = _view()
+    view("attempt", {"phase": "green", "attempt": 1, "index": 0, "count": 3, "model": "m"})
+    view("attempt", {"phase": "refactor", "attempt": 1})
+    view("attempt-end", {"phase": "green", "index": 2, "status": "lost", "seconds": 1.0})
+    assert "green attempt 3: lost" in out.getvalue()
+
+
+def test_a_refactorer_with_nothing_to_change_is_not_a_failure() -> None:
+    view, out = _view()
+    view("attempt-end", {"phase": "refactor", "index": 0, "status": "unchanged", "seconds": 0.5})
+    assert "refactor: nothing worth changing" in out.getvalue()
+    assert "failed" not in out.getvalue()
