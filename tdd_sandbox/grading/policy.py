@@ -233,10 +233,11 @@ def _strip_rust(text: str) -> str:
     return re.sub(pattern, blank, text, flags=re.DOTALL)
 
 
-CHECKERS: dict[str, Callable[..., list[Violation]]] = {
-    "python": check_python,
-    "rust": check_rust,
+CHECKERS: dict[str, tuple[Callable[..., list[Violation]], tuple[str, ...]]] = {
+    "python": (check_python, (".py", ".pyi")),
+    "rust": (check_rust, (".rs",)),
 }
+"""Language -> its checker and the file suffixes it reads."""
 
 
 def check_policy(
@@ -247,10 +248,9 @@ def check_policy(
     allow: frozenset[str] = frozenset(),
 ) -> list[Violation]:
     """Violations in `files` (the ones a model changed), minus the rules the kata allows."""
-    checker = CHECKERS.get(language)
-    if checker is None:
+    if language not in CHECKERS:
         return []
-    suffix = {"python": (".py", ".pyi"), "rust": (".rs",)}[language]
+    checker, suffix = CHECKERS[language]
     found = []
     for path, data in sorted(files.items()):
         if path.endswith(suffix):

@@ -57,6 +57,32 @@ class Recorder:
         return reply
 
 
+def read_header(path: Path) -> dict[str, Any]:
+    """A transcript's header line alone (the exchanges are not read).
+
+    Raises:
+        UsageError: the file is missing, unreadable or not a transcript.
+    """
+    try:
+        with path.open(encoding="utf-8") as handle:
+            first = handle.readline()
+    except FileNotFoundError:
+        raise UsageError(
+            f"transcript {path} does not exist: pass a file made by --record"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read transcript {path}: {exc}") from None
+    try:
+        header = json.loads(first) if first.strip() else {}
+    except ValueError:
+        header = {}
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise UsageError(
+            f"{path} is not a tdd-sandbox transcript: make one with `run --record FILE`"
+        )
+    return header
+
+
 def check_transcript(path: Path, kata: str, language: str | None) -> str | None:
     """The language a transcript was recorded in, after checking it fits this run: a
     transcript of another kata, or of another language than the one asked for, is refused.
@@ -64,7 +90,7 @@ def check_transcript(path: Path, kata: str, language: str | None) -> str | None:
     Raises:
         UsageError: it does not fit, or is no transcript; the message names both sides.
     """
-    header = Replayer(path).header
+    header = read_header(path)
     recorded_kata, recorded_language = header.get("kata"), header.get("language")
     if recorded_kata and recorded_kata != kata:
         raise UsageError(
@@ -91,28 +117,20 @@ class Replayer:
         self.header = self._load(path)
 
     def _load(self, path: Path) -> dict[str, Any]:
+        header = read_header(path)
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:
-            raise UsageError(
-                f"transcript {path} does not exist: pass a file made by --record"
-            ) from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read transcript {path}: {exc}") from None
-        try:
-            header = json.loads(lines[0]) if lines else {}
-            if header.get("format") != FORMAT:
-                raise ValueError("not a transcript")
-            for line in lines[1:]:
+            for line in path.read_text(encoding="utf-8").splitlines()[1:]:
                 if line.strip():
                     entry = json.loads(line)
                     self._queues[str(entry["role"])].append(ChatReply(**entry["reply"]))
                     self.models.setdefault(str(entry["role"]), str(entry["model"]))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read transcript {path}: {exc}") from None
         except (ValueError, KeyError, TypeError):
             raise UsageError(
                 f"{path} is not a tdd-sandbox transcript: make one with `run --record FILE`"
             ) from None
-        return dict(header)
+        return header
 
     def complete(self, request: ChatRequest) -> ChatReply:
         """The next recorded reply for the request's role.

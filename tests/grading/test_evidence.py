@@ -88,3 +88,12 @@ def test_a_rust_build_failure_is_not_tamper() -> None:
     rust = Evidence(outcomes={}, ended=False, sentinels={"t::check_b": F}, failing_exit=101)
     _, code, tamper = cross_check([], rust, 101)
     assert (code, tamper) == (101, None)
+
+
+def test_a_log_framed_twice_is_channel_tamper() -> None:
+    # Attack: a test binary prints a forged frame for its own log beside the shell's real one.
+    base = _evidence(a=P, check_a=P, check_b=F)
+    forged = Evidence(base.outcomes, True, SENTINELS, conflicts=("fizzbuzz",))
+    _, _, tamper = cross_check(_report(a=P, check_a=P, check_b=F), forged, 1)
+    assert tamper is not None
+    assert tamper.kind is TamperKind.CHANNEL
