@@ -45,3 +45,11 @@ class SandboxUnavailable(TddSandboxError, RuntimeError):
 
 class ImageBuildError(PrerequisiteError):
     """A sandbox image could not be built."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A stop was asked for from outside the run (a bench's Ctrl-C reaching a job's thread).
+
+    A `KeyboardInterrupt`, so that a run stopped this way unwinds and is recorded exactly as
+    one stopped by Ctrl-C: containers removed, status `interrupted`, commits counted.
+    """

@@ -17,7 +17,7 @@ from tdd_sandbox.agents.team import Team
 from tdd_sandbox.attempts import UNCHANGED, Candidate, Task, Workshop
 from tdd_sandbox.commits import CommitFacts, compose, diff_summary
 from tdd_sandbox.edits import EditRejected, Role, apply_plan, check_on_disk, write_changes
-from tdd_sandbox.errors import TddSandboxError
+from tdd_sandbox.errors import Interrupted, TddSandboxError
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.verdicts import (
     Baseline,
@@ -66,6 +66,7 @@ class Loop:
         team: Team,
         journal: Journal,
         observer: Observer | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> None:
         self.repo = repo
         self.kata = kata
@@ -76,6 +77,7 @@ class Loop:
         self.team = team
         self.journal = journal
         self._observer = observer
+        self._stop = stop
         self.commits: list[str] = []
         self.cycles_done = 0
         self._last_commit: tuple[str, CommitInfo | None] = ("", None)
@@ -90,6 +92,16 @@ class Loop:
         self.racer.close()
 
     # -- plumbing ---------------------------------------------------------------------------
+
+    def check_stop(self) -> None:
+        """End the run here if a stop was asked for from outside (between phases only, so
+        nothing is ever left half-landed).
+
+        Raises:
+            Interrupted: a stop was asked for.
+        """
+        if self._stop is not None and self._stop():
+            raise Interrupted
 
     def emit(self, event: str, **data: Any) -> None:
         """Record an event in the run log and the state file; show it to the observer."""
@@ -158,6 +170,7 @@ class Loop:
         """Up to `cycles` cycles, numbered from `first_cycle`."""
         base = self.start()
         for number in range(first_cycle, first_cycle + cycles):
+            self.check_stop()
             self.emit("cycle", cycle=number)
             status, base, reason = self.cycle(number, base)
             if status is not None:
@@ -176,9 +189,11 @@ class Loop:
                 return RunStatus.COMPLETED, base, "the tester found nothing left to test"
             if red is None:
                 return RunStatus.STUCK, base, f"no valid failing test: {outcome.error}"
+            self.check_stop()
             green, green_outcome = self.green(number, base, red)
             if green is not None:
                 after = self.land_green(number, base, red, green, green_outcome.attempts)
+                self.check_stop()
                 return None, self.refactor(number, after), ""
             if second_try:
                 break

@@ -7,7 +7,7 @@ import re
 import secrets
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -158,6 +158,7 @@ def open_session(
     replay: Path | None = None,
     observer: Observer | None = None,
     progress: Progress = quiet,
+    stop: Callable[[], bool] | None = None,
 ) -> Iterator[Session]:
     """Load the kata, check the endpoints, create or open the repo, and start the sandbox
     runtime; everything is released on exit, however the block ends.
@@ -220,7 +221,7 @@ def open_session(
         loop = Loop(
             repo=repo, kata=kata, kata_path=_kata_path_in_repo(directory, kata_file),
             language=language, settings=settings, runtime=runtime, team=team,
-            journal=journal, observer=observer,
+            journal=journal, observer=observer, stop=stop,
         )  # fmt: skip
         stack.callback(loop.close)
         yield Session(loop, repo, team, journal, run_id, directory, started, branch)
@@ -235,15 +236,17 @@ def run_kata(
     replay: Path | None = None,
     observer: Observer | None = None,
     progress: Progress = quiet,
+    stop: Callable[[], bool] | None = None,
 ) -> RunSummary:
-    """Run the loop on a kata, creating its repository on first use.
+    """Run the loop on a kata, creating its repository on first use. `stop` is asked
+    between phases; when it answers yes the run ends as interrupted.
 
     Raises:
         UsageError, ConfigError, PrerequisiteError: bad input or a missing prerequisite.
     """
     with open_session(
         kata_file, settings, repo_dir=repo_dir, record=record, replay=replay,
-        observer=observer, progress=progress,
+        observer=observer, progress=progress, stop=stop,
     ) as session:  # fmt: skip
         loop = session.loop
         result: RunResult | None = None

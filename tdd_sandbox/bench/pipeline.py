@@ -11,7 +11,7 @@ from tdd_sandbox.acceptance.runner import run_acceptance
 from tdd_sandbox.acceptance.suite import load_suite
 from tdd_sandbox.bench.jobs import find_katas, plan_jobs, resolve_models, shard
 from tdd_sandbox.bench.report import write_reports
-from tdd_sandbox.bench.runner import JobOptions, capacity, run_jobs
+from tdd_sandbox.bench.runner import BenchInterrupted, JobOptions, capacity, run_jobs
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.journal import write_atomic
@@ -59,14 +59,18 @@ def run_bench(
     for language in options.languages:  # built once here, not by racing jobs
         ensure_image(client, language, settings.images, progress)
     workers = capacity(settings, options.jobs)
-    results = run_jobs(
-        jobs,
-        settings,
-        JobOptions(options.out, record=options.record, replay=options.replay),
-        workers=workers,
-        resume=options.resume,
-        progress=progress,
-    )
+    try:
+        results = run_jobs(
+            jobs,
+            settings,
+            JobOptions(options.out, record=options.record, replay=options.replay),
+            workers=workers,
+            resume=options.resume,
+            progress=progress,
+        )
+    except BenchInterrupted as stopped:
+        write_reports(options.out, stopped.results)  # what finished, and what was stopped
+        raise
     return write_reports(options.out, results)
 
 

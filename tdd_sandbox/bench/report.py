@@ -14,7 +14,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from tdd_sandbox.bench.metrics import mean_ci
-from tdd_sandbox.bench.runner import HARNESS_ERROR, INFRASTRUCTURE
+from tdd_sandbox.bench.runner import HARNESS_ERROR, INFRASTRUCTURE, INTERRUPTED
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.journal import write_atomic
 
@@ -22,8 +22,9 @@ CHARTS = ("pass_rate", "cost_vs_pass_rate", "time_vs_pass_rate")
 
 
 def scored(result: dict[str, Any]) -> bool:
-    """Whether a job counts for its model (it did not fall to infrastructure or a bug)."""
-    return result["status"] not in (INFRASTRUCTURE, HARNESS_ERROR)
+    """Whether a job counts for its model (it was not lost to infrastructure, a bug or a
+    stop)."""
+    return result["status"] not in (INFRASTRUCTURE, HARNESS_ERROR, INTERRUPTED)
 
 
 def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,8 @@ from tdd_sandbox.settings import RolesSettings, Settings, parse_memory
 
 INFRASTRUCTURE = "infrastructure"
 HARNESS_ERROR = "harness_error"
-RERUN = frozenset({INFRASTRUCTURE, HARNESS_ERROR})
+INTERRUPTED = "interrupted"
+RERUN = frozenset({INFRASTRUCTURE, HARNESS_ERROR, INTERRUPTED})
 INFRA_ERRORS = (InfrastructureError, SandboxUnavailable, PrerequisiteError, ImageBuildError)
 
 
@@ -46,6 +48,16 @@ class JobOptions:
     record: bool = False
     replay: Path | None = None
     """A previous bench's output folder whose per-job transcripts answer instead of models."""
+    stop: threading.Event = field(default_factory=threading.Event)
+    """Set on Ctrl-C: running jobs end at their next phase, none starts."""
+
+
+class BenchInterrupted(KeyboardInterrupt):
+    """The bench was stopped; `results` holds the jobs that finished or were stopped."""
+
+    def __init__(self, results: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.results = results
 
 
 def job_settings(settings: Settings, job: Job) -> Settings:
@@ -73,8 +85,15 @@ def run_job(job: Job, settings: Settings, options: JobOptions) -> dict[str, Any]
         result = {**base, **_run_and_score(job, job_settings(settings, job), options, job_dir)}
     except INFRA_ERRORS as exc:
         result = {**base, "status": INFRASTRUCTURE, "reason": str(exc)[:500]}
+    except KeyboardInterrupt:
+        result = {**base, "status": INTERRUPTED}
     except Exception as exc:  # noqa: BLE001 - one job's bug must not end the bench
         result = {**base, "status": HARNESS_ERROR, "reason": f"{type(exc).__name__}: {exc}"[:500]}
+    if options.stop.is_set() and result["status"] in RERUN:
+        # Ctrl-C reached the job's git and model calls too: however it failed, it was stopped.
+        result = {**base, "status": INTERRUPTED}
+    if result["status"] == INTERRUPTED:
+        result["reason"] = "the bench was interrupted: --resume runs this job again"
     result.setdefault("acceptance_pass_rate", None)
     write_atomic(job_dir / "result.json", json.dumps(result, indent=2, sort_keys=True))
     return result
@@ -90,8 +109,11 @@ def _run_and_score(
             raise InfrastructureError(f"no recorded transcript for {job.id} in {options.replay}")
     record = job_dir / "transcript.jsonl" if options.record else None
     summary = run_kata(
-        job.kata / "kata.md", settings, repo_dir=job_dir / "repo", record=record, replay=replay
-    )
+        job.kata / "kata.md", settings, repo_dir=job_dir / "repo", record=record, replay=replay,
+        stop=options.stop.is_set,
+    )  # fmt: skip
+    if summary.status == INTERRUPTED:
+        raise KeyboardInterrupt  # stopped between phases: nothing to score
     if summary.status == "error":
         raise InfrastructureError(summary.reason)
     summary_doc = summary.to_json()
@@ -148,7 +170,9 @@ def run_jobs(
     progress(f"{len(todo)} jobs to run, {len(results)} reused, {workers} at a time")
     started = time.monotonic()
 
-    def one(job: Job) -> dict[str, Any]:
+    def one(job: Job) -> dict[str, Any] | None:
+        if options.stop.is_set():  # a job queued before the stop never starts
+            return None
         progress(f"{job.id}: started ({time.monotonic() - started:.0f}s)")
         result = run_job(job, settings, options)
         rate = result.get("acceptance_pass_rate")
@@ -158,7 +182,21 @@ def run_jobs(
         )
         return result
 
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tdd-bench") as pool:
-        for result in pool.map(one, todo):
-            results[result["id"]] = result
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tdd-bench")
+    futures = [pool.submit(one, job) for job in todo]
+    try:
+        for future in futures:
+            if (result := future.result()) is not None:
+                results[result["id"]] = result
+    except KeyboardInterrupt:
+        options.stop.set()
+        running = sum(future.running() for future in futures)
+        progress(f"interrupted: {running} running jobs stop at their next phase; none starts")
+        pool.shutdown(wait=True, cancel_futures=True)
+        for future in futures:
+            if not future.cancelled() and (result := future.result()) is not None:
+                results[result["id"]] = result
+        raise BenchInterrupted([results[job.id] for job in jobs if job.id in results]) from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     return [results[job.id] for job in jobs]

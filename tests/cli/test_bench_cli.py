@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import json
+import os
+import signal
 import socket
 import subprocess
+import sys
+import time
 from pathlib import Path
 
+import docker
 import pytest
 
 from tests.cli.test_gates_cli import run_cli
+from tests.helpers.bench_scripts import kata_answers
+from tests.helpers.fake_llm import Answer, FakeLLM
 from tests.helpers.solutions import SOLUTIONS
+from tests.test_race_e2e import _owned_by
 
 KATAS = Path(__file__).resolve().parents[2] / "katas"
 
@@ -99,3 +108,55 @@ def test_a_bench_lost_to_infrastructure_fails_unless_allowed(tmp_path: Path) -> 
     assert "1 of 1 jobs were lost to infrastructure" in lost.stderr
     allowed = run_cli(*args, "--out", str(tmp_path / "b"), "--allow-infra-failures", env=env)
     assert allowed.returncode == 0, allowed.stderr[-1500:]
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_ctrl_c_records_the_running_job_as_interrupted_and_resume_reruns_it(
+    tmp_path: Path, docker_client: docker.DockerClient
+) -> None:
+    # Ctrl-C reaches the whole process group (git and every child too). The running job must
+    # be recorded as interrupted, not as a harness error such as "HEAD moved during the run";
+    # no further job starts; the reports hold what finished; --resume runs it again.
+    tester, implementer, refactorer = kata_answers("fizzbuzz", good=True)
+    slow = [Answer(plan=implementer[0].plan, delay_s=4.0)]
+    script = {"m-tester": tester * 2, "m-impl": slow + implementer, "m-ref": refactorer * 2}
+    out = tmp_path / "out"
+    config = tmp_path / "bench.yaml"
+    roles = ("tester: custom:m-tester", "implementer: custom:m-impl", "refactorer: custom:m-ref")
+    config.write_text("bench:\n  models:\n    m:\n" + "".join(f"      {r}\n" for r in roles))
+    with FakeLLM(script) as fake:
+        env = {**os.environ, "TDD_SANDBOX_LLM__BASE_URL": fake.base_url}
+        args = [sys.executable, "-m", "tdd_sandbox", "bench", "--models", "m",
+                "--katas", str(KATAS / "fizzbuzz"), "--repeats", "2", "--cycles", "2",
+                "--out", str(out), "--config", str(config)]  # fmt: skip
+        bench = subprocess.Popen(
+            args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            start_new_session=True,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 120
+            while not any(r["model"] == "m-impl" for r in fake.requests):
+                assert bench.poll() is None
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+            os.killpg(bench.pid, signal.SIGINT)
+            _, stderr = bench.communicate(timeout=90)
+        finally:
+            bench.kill()
+        assert bench.returncode == 130, stderr[-1500:]
+        assert "Traceback" not in stderr
+        assert _owned_by(docker_client, bench.pid) == []
+        started = list((out / "jobs").iterdir())
+        assert len(started) == 1  # the other job never started
+        first = json.loads((started[0] / "result.json").read_text())
+        assert first["status"] == "interrupted", first
+        rows = (out / "results.jsonl").read_text().splitlines()
+        assert [json.loads(row)["status"] for row in rows] == ["interrupted"]
+    with FakeLLM(
+        {"m-tester": tester * 2, "m-impl": implementer * 2, "m-ref": refactorer * 2}
+    ) as fake:
+        resumed = run_cli(*args[3:], "--resume", env={"TDD_SANDBOX_LLM__BASE_URL": fake.base_url})
+    assert resumed.returncode == 0, resumed.stderr[-1500:]
+    rows = (out / "results.jsonl").read_text().splitlines()
+    assert [json.loads(row)["status"] for row in rows] == ["completed", "completed"]
