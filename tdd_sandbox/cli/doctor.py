@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.table import Table
+from rich.text import Text
 
 from tdd_sandbox.cli.options import config_option, default_config
 from tdd_sandbox.doctor import diagnose
@@ -19,11 +20,22 @@ def doctor(config: Path | None) -> int:
     """Check Docker, images, git and disk space; print the fix for each problem."""
     settings = load_settings(default_config(config, Path.cwd()))
     checks = diagnose(settings, Path.cwd())
-    table = Table(title="tdd-sandbox doctor")
-    for column in ("check", "ok", "detail", "fix"):
-        table.add_column(column)
+    console = Console(highlight=False)
+    console.print(Text("tdd-sandbox doctor", style="bold"))
+    width = max(len(check.name) for check in checks)
     for check in checks:
-        mark = "[green]yes[/green]" if check.ok else "[red]no[/red]"
-        table.add_row(check.name, mark, check.detail, check.fix)
-    Console().print(table)
+        # A list, not a table: a fix is read and copied whole, so nothing is ever cut to fit
+        # a column; long lines wrap under their own indent.
+        line = Text.assemble(
+            ("  ok  " if check.ok else "  no  ", "green" if check.ok else "bold red"),
+            f"{check.name:<{width}}  ",
+            check.detail,
+        )
+        console.print(line)
+        if check.fix:
+            fix = textwrap.fill(
+                check.fix, width=console.width, initial_indent="      fix: ",
+                subsequent_indent="      ", break_on_hyphens=False,
+            )  # fmt: skip
+            console.print(Text(fix), soft_wrap=True)
     return 0 if all(check.ok for check in checks) else 1

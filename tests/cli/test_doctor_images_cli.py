@@ -54,3 +54,17 @@ def test_images_build_unknown_language() -> None:
     assert result.returncode in (2, 3)
     assert "cobol" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("columns", ["80", "60"])
+def test_doctor_prints_every_fix_whole_on_a_narrow_terminal(tmp_path: Path, columns: str) -> None:
+    # In a table at 80 columns the fix column was cut ("roles.tester.api_key_…"): a fix that
+    # cannot be read or copied whole is no fix.
+    env = {"OPENAI_API_KEY": "", "DOCKER_HOST": f"unix://{tmp_path}/no.sock", "COLUMNS": columns}
+    result = run_cli("doctor", env=env)
+    assert result.returncode == 1
+    assert "…" not in result.stdout
+    flowed = " ".join(line.strip() for line in result.stdout.splitlines())
+    assert "roles.tester.api_key_env" in flowed
+    assert "OPENAI_API_KEY is not set" in flowed
+    assert max(len(line) for line in result.stdout.splitlines()) <= int(columns)
