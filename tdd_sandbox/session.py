@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from tdd_sandbox.agents.team import Team, build_team
+from tdd_sandbox.edits import TOOL_CONFIG
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.gc import collect_garbage
 from tdd_sandbox.images.builder import Progress, quiet
@@ -201,12 +202,19 @@ def open_session(
             raise UsageError(f"{directory} has a detached HEAD: check out a branch to commit on")
         branch = repo.repo.active_branch.name
         progress(f"commits go to branch {branch}")
-        if dirty := dirty_paths(repo):
+        stack.enter_context(hold_lock(repo, run_id))
+        dirty = dirty_paths(repo)
+        if dirty and set(dirty) <= {_kata_path_in_repo(directory, kata_file), *USER_FILES}:
+            # The files `init` asks the user to edit: theirs, never a model's (no role may
+            # write them), so they are committed on their own rather than refused.
+            listed = ", ".join(dirty)
+            commit_paths(repo, dirty, f"chore(kata): the user's {listed}\n", settings.commit)
+            progress(f"committed your changes to {listed} first")
+        elif dirty:
             raise UsageError(
                 f"{directory} has uncommitted changes ({', '.join(dirty[:3])}): "
                 "commit or stash them first"
             )
-        stack.enter_context(hold_lock(repo, run_id))
         interrupted = read_state(directory)
         journal = Journal(directory, run_id)
         journal.event("start", kata=kata.title, language=language.name, models=team.models())
@@ -264,6 +272,10 @@ def run_kata(
             session.journal.summary(summary.to_json())
             session.journal.event("end", status=summary.status, reason=summary.reason)
         return summary
+
+
+USER_FILES = frozenset({KATA_FILE, *TOOL_CONFIG})
+"""Files a user edits in a kata repository to set up a run, which a run commits for them."""
 
 
 def _kata_path_in_repo(directory: Path, kata_file: Path) -> str:

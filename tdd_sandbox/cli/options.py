@@ -49,6 +49,15 @@ def progress(message: str) -> None:
     stderr.print(f"[dim]» {escape(message)}[/dim]")
 
 
+def default_repo(repo: Path | None, kata: Path) -> Path | None:
+    """`--repo` if given, else the repository the kata file sits at the root of (`init`
+    puts kata.md there: `cd repo && tdd-sandbox run kata.md` runs in that repo); else None,
+    and the run makes `./<kata>-<language>`."""
+    if repo is not None:
+        return repo
+    return kata.parent if (kata.parent / ".git").exists() else None
+
+
 def default_config(config: Path | None, directory: Path | None) -> Path | None:
     """`--config` if given, else the repo's tdd.yaml when it exists and the user wrote it.
 

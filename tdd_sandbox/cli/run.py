@@ -13,6 +13,7 @@ from tdd_sandbox.cli.options import (
     UserPath,
     config_option,
     default_config,
+    default_repo,
     progress,
     transcript_options,
 )
@@ -31,7 +32,8 @@ EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6, "inte
 @click.option(
     "--repo",
     type=UserPath(file_okay=False),
-    help="Kata repository (created if missing; default ./<kata>-<language>).",
+    help="Kata repository (created if missing; default: the repository KATA sits in, "
+    "else ./<kata>-<language>).",
 )
 @click.option(
     "--language",
@@ -66,6 +68,7 @@ def run(
     Exit codes: 0 completed or all cycles done; 1 stuck; 6 the model endpoint failed;
     2 bad usage; 3 missing prerequisite.
     """
+    repo = default_repo(repo, kata)
     config = default_config(config, repo)
     overrides = {
         "language": language,
@@ -120,6 +123,7 @@ def step(
     config: Path | None,
 ) -> int:
     """Run only the next phase (red, then green, then refactor) of the current cycle."""
+    repo = default_repo(repo, kata)
     settings = load_settings(default_config(config, repo), {"language": language})
     with RunView(Console(stderr=True)) as view:
         result = step_kata(
@@ -146,7 +150,10 @@ def step(
 def init(directory: Path, language: str, kata: Path | None) -> int:
     """Create a kata repository: git, scaffold, kata.md, tdd.yaml, a first green commit."""
     made = init_repo(directory, get_language(language), kata_source=kata)
-    click.echo(f"initialised a {language} kata in {made}; describe it in {made / 'kata.md'}")
+    click.echo(
+        f"initialised a {language} kata in {made}; describe it in {made / 'kata.md'}, "
+        f"then: cd {made} && tdd-sandbox run kata.md"
+    )
     return 0
 
 

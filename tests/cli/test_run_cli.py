@@ -171,3 +171,42 @@ def test_a_run_on_another_branch_says_so(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["branch"] == "kata-x"
     assert "commits go to branch kata-x" in result.stderr
     assert git(repo, "rev-parse", "--abbrev-ref", "HEAD").strip() == "kata-x"
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_the_init_then_edit_then_run_flow_runs_in_that_repo_with_the_users_edits(
+    tmp_path: Path,
+) -> None:
+    # `init` says "describe it in kata.md" and writes tdd.yaml for the user to edit. The next
+    # `run kata.md` from inside the repo refused those edits as uncommitted changes, and made
+    # a second repository inside the first that ignored the user's tdd.yaml.
+    demo = ROOT / "katas" / "fizzbuzz" / "demo" / "python.jsonl"
+    made = run_cli("init", "fz", "--kata", str(KATA), cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    repo = tmp_path / "fz"
+    (repo / "tdd.yaml").write_text("language: python\ncycles: 1\n")
+    (repo / "kata.md").write_text(KATA.read_text() + "\nOne more line of my own.\n")
+    result = run_cli("run", "kata.md", "--replay", str(demo), "--json", cwd=repo)
+    assert result.returncode == 0, result.stderr[-2000:]
+    summary = json.loads(result.stdout)
+    assert Path(summary["repo"]) == repo
+    assert summary["cycles"] == 1  # the user's tdd.yaml was read
+    assert sorted(p.name for p in repo.iterdir() if p.is_dir()) == [".git", ".tdd", "tests"]
+    assert git(repo, "status", "--porcelain") == ""
+    subjects = git(repo, "log", "--reverse", "--format=%s").splitlines()
+    assert subjects[1] == "chore(kata): the user's kata.md, tdd.yaml"
+    assert "One more line of my own." in git(repo, "show", "HEAD:kata.md")
+
+
+def test_other_uncommitted_changes_are_still_refused(tmp_path: Path) -> None:
+    made = run_cli("init", "fz", "--kata", str(KATA), cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    repo = tmp_path / "fz"
+    (repo / "notes.txt").write_text("mine\n")
+    (repo / "tdd.yaml").write_text("language: python\ncycles: 1\n")
+    demo = ROOT / "katas" / "fizzbuzz" / "demo" / "python.jsonl"
+    result = run_cli("run", "kata.md", "--replay", str(demo), cwd=repo)
+    assert result.returncode == 2
+    assert "uncommitted changes (tdd.yaml, notes.txt)" in result.stderr
+    assert git(repo, "log", "--format=%s").count("\n") == 1  # nothing committed for the user
