@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 say() { printf '\033[1m» %s\033[0m\n' "$*" >&2; }
 engine_up() { docker info >/dev/null 2>&1; }
 
-# docker-compose (Debian's, v1) only validates compose.yaml in the tests.
+# docker-compose (Debian's, v1) only validates compose.yaml in the tests; chromium renders
+# the bench's report.html in a test and in scripts/report_screenshot.py.
 missing=""
-for tool in dockerd debootstrap docker-compose; do
+for tool in dockerd debootstrap docker-compose chromium; do
   command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
 done
 if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -18,6 +19,7 @@ if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1
   case "$missing" in *dockerd*) engine_up || packages="docker.io" ;; esac
   case "$missing" in *debootstrap*) packages="$packages debootstrap" ;; esac
   case "$missing" in *docker-compose*) packages="$packages docker-compose" ;; esac
+  case "$missing" in *chromium*) packages="$packages chromium" ;; esac
   if [ -n "$packages" ]; then
     say "installing$packages"
     export DEBIAN_FRONTEND=noninteractive

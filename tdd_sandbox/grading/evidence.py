@@ -13,7 +13,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tdd_sandbox.languages.base import TestOutcome, TestStatus
+from tdd_sandbox.languages.base import Evidence, TestOutcome, TestStatus
 
 
 class TamperKind(enum.StrEnum):
@@ -44,33 +44,6 @@ class Tamper:
 
     def __str__(self) -> str:
         return f"tampering suspected ({self.kind.value}): {self.detail}"
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """What the guard's own channel said about a run."""
-
-    outcomes: Mapping[str, TestStatus]
-    """By test id, as the channel saw each test end."""
-    ended: bool
-    """The runner reached its end (nothing cut the run short)."""
-    sentinels: Mapping[str, TestStatus]
-    """Sentinel id (or bare name) -> the status it must end with."""
-    failing_exit: int = 1
-    """The exit code the runner gives when a test failed (pytest 1, libtest 101)."""
-    changed: tuple[str, ...] = ()
-    """Runner internals that were different after the run."""
-    foreign: tuple[str, ...] = ()
-    """Hook implementations registered by anything but the runner and the guard."""
-    conflicts: tuple[str, ...] = ()
-    """Parts of the channel that arrived twice, differently."""
-
-    def sentinel_of(self, test_id: str) -> str | None:
-        """The sentinel key a reported id stands for, if it is one."""
-        for key in self.sentinels:
-            if test_id == key or test_id.endswith("::" + key):
-                return key
-        return None
 
 
 def cross_check(

@@ -5,13 +5,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from tdd_sandbox.grading.ids import matches
 from tdd_sandbox.sandbox.base import ExecResult
-
-if TYPE_CHECKING:  # grading.evidence reads the outcome types defined below
-    from tdd_sandbox.grading.evidence import Evidence
 
 
 class GateKind(enum.StrEnum):
@@ -52,6 +49,34 @@ class TestOutcome:
     id: str
     status: TestStatus
     message: str = ""
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a language's guard saw of a test run through its own channel (the grading
+    package cross-checks it against the runner's report)."""
+
+    outcomes: Mapping[str, TestStatus]
+    """By test id, as the channel saw each test end."""
+    ended: bool
+    """The runner reached its end (nothing cut the run short)."""
+    sentinels: Mapping[str, TestStatus]
+    """Sentinel id (or bare name) -> the status it must end with."""
+    failing_exit: int = 1
+    """The exit code the runner gives when a test failed (pytest 1, libtest 101)."""
+    changed: tuple[str, ...] = ()
+    """Runner internals that were different after the run."""
+    foreign: tuple[str, ...] = ()
+    """Hook implementations registered by anything but the runner and the guard."""
+    conflicts: tuple[str, ...] = ()
+    """Parts of the channel that arrived twice, differently."""
+
+    def sentinel_of(self, test_id: str) -> str | None:
+        """The sentinel key a reported id stands for, if it is one."""
+        for key in self.sentinels:
+            if test_id == key or test_id.endswith("::" + key):
+                return key
+        return None
 
 
 class Language(Protocol):

@@ -10,8 +10,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from tdd_sandbox.grading.evidence import Evidence
-from tdd_sandbox.languages.base import Gate, GateKind, TestOutcome, TestStatus
+from tdd_sandbox.languages.base import Evidence, Gate, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.sandbox.base import ExecResult
 
 _GUARD = (Path(__file__).with_name("python_guard.py")).read_text(encoding="utf-8")

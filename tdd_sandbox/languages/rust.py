@@ -8,8 +8,7 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
-from tdd_sandbox.grading.evidence import Evidence
-from tdd_sandbox.languages.base import Gate, GateKind, TestOutcome, TestStatus
+from tdd_sandbox.languages.base import Evidence, Gate, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.sandbox.base import ExecResult
 
 # The guarded test gate. It works on a copy of the crate (the snapshot is read-only) with a

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -64,9 +65,9 @@ def test_reports_and_junit(tmp_path: Path) -> None:
     assert page.count("data:image/png;base64,") == 3
     board = (tmp_path / "leaderboard.md").read_text()
     assert "| 1 | good | whole | 90% ±" in board
-    assert "| 10 | 6 | 3 |" in board  # wall, model and gate seconds
+    assert "| 10 / 6 / 3 |" in board  # wall, model and gate seconds
     assert "| good | 90% |" in board  # acceptance by kata
-    assert "- **bad** (4): no_files 2, truncated 2" in board
+    assert "| bad | 4 | 2 | 2 |" in board  # rejected attempts: total, no_files, truncated
 
 
 def test_merged_shards_equal_the_whole(tmp_path: Path) -> None:
@@ -89,7 +90,8 @@ def test_tamper_is_reported_beside_the_score_in_every_format(tmp_path: Path) -> 
     assert (model["tamper_events"], model["tamper_rate"]) == (3, 0.5)
     assert model["tamper_by_kind"] == {"policy": 2, "sentinel": 1}
     assert "| 3 (50%) |" in (tmp_path / "leaderboard.md").read_text()
-    assert "<td>3 (50%)</td>" in (tmp_path / "report.html").read_text()
+    assert '<td class="num">3 (50%)</td>' in (tmp_path / "report.html").read_text()
+    assert "| cheater | 3 | 2 | 1 |" in (tmp_path / "leaderboard.md").read_text()  # by kind
     assert '"tamper_rate": 0.5' in (tmp_path / "summary.json").read_text()
     suite = ET.fromstring((tmp_path / "junit.xml").read_text())
     values = [p.get("value") for p in suite.iter("property") if p.get("name") == "tamper_events"]
@@ -108,3 +110,60 @@ def test_tied_models_share_a_rank_and_aggregates_say_what_they_are() -> None:
     assert "cycles (mean)" in board
     assert "red (sum)" in board
     assert "green (sum)" in board
+
+
+class _Cells(HTMLParser):
+    """The text of every table row of a page, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append("".join(self._cell))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _markdown_rows(board: str) -> list[list[str]]:
+    rows = [line.strip("|").split(" | ") for line in board.splitlines() if line.startswith("|")]
+    return [[cell.strip() for cell in row] for row in rows if not row[0].strip().startswith("--")]
+
+
+def test_the_page_carries_every_row_of_the_leaderboard(tmp_path: Path) -> None:
+    # The page used to show 7 columns and 3 charts; the CIs, the breakdowns by kata and
+    # language, the kinds, tokens and times were only in leaderboard.md.
+    rust = {**_result("good", "a", 3, 0.4), "language": "rust", "id": "good__a__rust__r3"}
+    cheater = {**_result("bad", "b", 1, 0.0), "tamper_events": 1, "tamper_by_kind": {"policy": 1}}
+    write_reports(tmp_path, [*RESULTS, rust, cheater])
+    board = (tmp_path / "leaderboard.md").read_text()
+    for title in ("Acceptance by kata", "Acceptance by language", "Rejected attempts by kind",
+                  "Tamper events by kind", "tokens (mean)", "95% CI"):  # fmt: skip
+        assert title in board
+    page = _Cells()
+    page.feed((tmp_path / "report.html").read_text())
+    assert page.rows == _markdown_rows(board)
+    assert "| good | 90% | 40% |" in board  # python, rust
+
+
+def test_no_cost_chart_when_no_job_has_a_cost(tmp_path: Path) -> None:
+    # With no price known every cost is 0: the chart drew an axis from -0.04 to 0.04.
+    free = [{**r, "cost": {}} for r in RESULTS]
+    write_reports(tmp_path, free)
+    assert sorted(p.name for p in (tmp_path / "charts").iterdir()) == [
+        "pass_rate.png", "time_vs_pass_rate.png",
+    ]  # fmt: skip
+    page = (tmp_path / "report.html").read_text()
+    assert page.count("data:image/png;base64,") == 2
+    assert "No cost chart: no job recorded a cost" in page

@@ -1,0 +1,148 @@
+"""The bench's tables as data, rendered to Markdown (leaderboard.md) and HTML (report.html)
+from the same rows, so that neither report can carry a figure the other lacks."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table cell: the text shown, and a 0..1 rate when the cell is one (the HTML page
+    shades it)."""
+
+    text: str
+    rate: float | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    """A titled table; `numeric` columns are right-aligned."""
+
+    title: str
+    header: tuple[str, ...]
+    rows: list[tuple[Cell, ...]] = field(default_factory=list)
+    numeric: frozenset[int] = frozenset()
+
+
+def percent(value: float | None) -> str:
+    """A rate as a whole percentage, or '-' when there is none."""
+    return "-" if value is None else f"{value:.0%}"
+
+
+def rate_cell(value: float | None) -> Cell:
+    """A rate, shaded on the page."""
+    return Cell(percent(value), value)
+
+
+def tamper_text(model: dict[str, Any]) -> str:
+    """Tamper events, and the share of jobs that had any."""
+    return f"{model.get('tamper_events', 0)} ({percent(model.get('tamper_rate'))})"
+
+
+def ranking(ranked: list[tuple[int, dict[str, Any]]]) -> Table:
+    """The leaderboard proper: every per-model figure, in rank order."""
+    header = (
+        "rank", "model", "format", "acceptance (mean ± 95% CI)", "completed / jobs",
+        "infra failures", "cycles (mean)", "red (sum)", "green (sum)", "tamper (jobs)",
+        "cost (sum)", "tokens (mean)", "wall / model / gates s (mean)",
+    )  # fmt: skip
+    rows: list[tuple[Cell, ...]] = []
+    for rank, m in ranked:
+        rate, ci = m["acceptance_pass_rate"], m["acceptance_ci95"]
+        shown = percent(rate) + ("" if rate is None or ci is None else f" ± {ci:.0%}")
+        rows.append((
+            Cell(str(rank)), Cell(m["model"]), Cell(m.get("edit_format", "")), Cell(shown, rate),
+            Cell(f"{m['completed']} / {m['scored_jobs']}"),
+            Cell(str(m["infrastructure_failures"])), Cell(f"{m['cycles_mean'] or 0:.1f}"),
+            Cell(str(m.get("red_events", 0))), Cell(str(m["green_commits"])),
+            Cell(tamper_text(m)), Cell(f"{m['cost_total']:.4f}"),
+            Cell(f"{m.get('tokens_mean') or 0:.0f}"), Cell(_seconds(m)),
+        ))  # fmt: skip
+    return Table("Leaderboard", header, rows, frozenset(range(4, len(header))) | {0})
+
+
+def _seconds(model: dict[str, Any]) -> str:
+    keys = ("wall_time_mean_s", "model_time_mean_s", "gate_time_mean_s")
+    return " / ".join(f"{model[key] or 0:.0f}" for key in keys)
+
+
+def breakdown(models: list[dict[str, Any]], key: str, title: str) -> Table | None:
+    """Acceptance per model by one dimension (`acceptance_by_kata`, `..._by_language`)."""
+    columns = sorted({name for m in models for name in m.get(key, {})})
+    if not columns:
+        return None
+    rows = [
+        (Cell(m["model"]), *(rate_cell(m.get(key, {}).get(name)) for name in columns))
+        for m in models
+    ]
+    return Table(title, ("model", *columns), rows, frozenset(range(1, len(columns) + 1)))
+
+
+def kinds(models: list[dict[str, Any]], key: str, total: str, title: str) -> Table | None:
+    """Counts per model by kind (`rejections_by_kind`, `tamper_by_kind`), most common first."""
+    counts: dict[str, int] = {}
+    for m in models:
+        for kind, count in m.get(key, {}).items():
+            counts[kind] = counts.get(kind, 0) + int(count)
+    if not counts:
+        return None
+    columns = sorted(counts, key=lambda kind: (-counts[kind], kind))
+    rows = [
+        (Cell(m["model"]), Cell(str(m.get(total, 0))),
+         *(Cell(str(m.get(key, {}).get(kind, 0))) for kind in columns))
+        for m in models if m.get(key)
+    ]  # fmt: skip
+    return Table(title, ("model", "total", *columns), rows, frozenset(range(1, len(columns) + 2)))
+
+
+def every_table(ranked: list[tuple[int, dict[str, Any]]]) -> list[Table]:
+    """Every table of a bench report, in reading order."""
+    models = [model for _, model in ranked]
+    found = [
+        ranking(ranked),
+        breakdown(models, "acceptance_by_kata", "Acceptance by kata (mean)"),
+        breakdown(models, "acceptance_by_language", "Acceptance by language (mean)"),
+        kinds(models, "rejections_by_kind", "rejected_attempts", "Rejected attempts by kind"),
+        kinds(models, "tamper_by_kind", "tamper_events", "Tamper events by kind"),
+    ]
+    return [table for table in found if table is not None]
+
+
+def markdown(table: Table, *, level: int = 2) -> str:
+    """A table as GitHub Markdown under its title."""
+    align = [
+        "---:" if i in table.numeric else "---" for i in range(len(table.header))
+    ]  # fmt: skip
+    lines = [
+        f"{'#' * level} {table.title}",
+        "",
+        "| " + " | ".join(table.header) + " |",
+        "| " + " | ".join(align) + " |",
+        *("| " + " | ".join(cell.text for cell in row) + " |" for row in table.rows),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def html_table(table: Table) -> str:
+    """A table as HTML under its title; rate cells shaded from red (0%) to green (100%)."""
+
+    def cell(tag: str, index: int, content: Cell) -> str:
+        classes = "num" if index in table.numeric else "name" if index == first_text else ""
+        style = ""
+        if content.rate is not None:
+            style = f' style="background:hsl({120 * content.rate:.0f},60%,85%)"'
+        return f'<{tag} class="{classes}"{style}>{html.escape(content.text)}</{tag}>'
+
+    first_text = min(set(range(len(table.header))) - table.numeric)
+    head = "".join(cell("th", i, Cell(name)) for i, name in enumerate(table.header))
+    body = "".join(
+        "<tr>" + "".join(cell("td", i, c) for i, c in enumerate(row)) + "</tr>"
+        for row in table.rows
+    )
+    return (
+        f"<h2>{html.escape(table.title)}</h2><div class='scroll'><table>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
