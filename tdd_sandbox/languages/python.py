@@ -167,7 +167,7 @@ class Python:
         return test_path, sources
 
     def defines_tests(self, path: str, text: str) -> bool:
-        """A module that imports pytest or defines a top-level `test_*` function."""
+        """A module that imports pytest or unittest or defines a top-level `test_*` function."""
         if not path.endswith(".py"):
             return False
         try:
@@ -178,7 +178,7 @@ class Python:
             if isinstance(node, ast.Import | ast.ImportFrom):
                 names = [alias.name for alias in node.names]
                 module = node.module if isinstance(node, ast.ImportFrom) else None
-                if module == "pytest" or "pytest" in names:
+                if module in _RUNNERS or _RUNNERS & set(names):
                     return True
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
                 "test_"
@@ -317,18 +317,40 @@ def _module_names(tree: ast.Module) -> set[str] | None:
     return names
 
 
+_RUNNERS = frozenset({"pytest", "unittest"})
+_TEST_CASE_BASES = frozenset({"TestCase", "IsolatedAsyncioTestCase"})
+"""unittest's case classes: pytest collects their subclasses whatever they are called."""
+
+
 def _test_ids(path: str, tree: ast.Module) -> Iterable[str]:
+    """What pytest collects from a module: `test*` functions; `test*` methods, inherited ones
+    included, of `Test*` classes without `__init__` and of unittest.TestCase subclasses of
+    any name (Exercism's `LeapTest`)."""
+    classes: dict[str, tuple[bool, list[str]]] = {}  # name -> (a TestCase?, its test methods)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
             "test"
         ):
             yield f"{path}::{node.name}"
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and (
-                    item.name.startswith("test")
-                ):
-                    yield f"{path}::{node.name}::{item.name}"
+        elif isinstance(node, ast.ClassDef):
+            bases = [_name_of(base) for base in node.bases]
+            methods = [name for base in bases for name in classes.get(base, (False, []))[1]]
+            defined = [
+                item.name for item in node.body
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+            ]  # fmt: skip
+            methods += [name for name in defined if name.startswith("test")]
+            unit_case = any(b in _TEST_CASE_BASES or classes.get(b, (False,))[0] for b in bases)
+            classes[node.name] = (unit_case, list(dict.fromkeys(methods)))
+            if unit_case or (node.name.startswith("Test") and "__init__" not in defined):
+                yield from (f"{path}::{node.name}::{name}" for name in classes[node.name][1])
+
+
+def _name_of(node: ast.expr) -> str:
+    """`TestCase` of `TestCase` and of `unittest.TestCase`."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
 
 
 def _outcome(case: ET.Element) -> TestOutcome:

@@ -26,8 +26,13 @@ if [ ! -f "/tmp/crate/.tdd-guard-$n" ]; then
 fi
 cd /tmp/crate || exit 3
 """
-# The build gate builds that same copy, so the test gate after it compiles nothing again.
+# Lint and build run on that same copy: cargo may write a lock file there (a crate without
+# one, or with one this cargo would regenerate, cannot build in the read-only snapshot), and
+# the test gate after them compiles nothing again.
 _GUARDED_BUILD = _PREPARE + "exec cargo --offline --color=never build --all-targets\n"
+_GUARDED_LINT = (
+    _PREPARE + "exec cargo --offline --color=never clippy --all-targets -- -D warnings\n"
+)
 _GUARD = (
     _PREPARE
     + r"""
@@ -58,9 +63,10 @@ _CARGO = "cargo --offline --color=never"
 # test binary each result belongs to.
 _TEST = f"{_CARGO} test --no-fail-fast 2>&1"
 _BUILD = f"{_CARGO} build --all-targets"
+_LINT = f"{_CARGO} clippy --all-targets -- -D warnings"
 
 _RUNNING = re.compile(r"^\s*Running (?:unittests )?(\S+)")
-_RESULT = re.compile(r"^test (.+?) \.\.\. (ok|FAILED|ignored)\b")
+_RESULT = re.compile(r"^test (.+?)(?: - should panic)? \.\.\. (ok|FAILED|ignored)\b")
 _SUMMARY = re.compile(r"^test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored")
 _TEST_FN = re.compile(r"#\[test\]\s*(?:#\[[^\]]*\]\s*)*(?:pub\s+)?(?:async\s+)?fn\s+(\w+)")
 _MOD_OPEN = re.compile(r"\bmod\s+(\w+)\s*\{")
@@ -106,7 +112,7 @@ class Rust:
         """cargo fmt, clippy (warnings are errors), build with tests, test."""
         return (
             Gate(GateKind.FORMAT, ("cargo", "fmt", "--check")),
-            Gate(GateKind.LINT, ("sh", "-c", f"{_CARGO} clippy --all-targets -- -D warnings")),
+            Gate(GateKind.LINT, ("sh", "-c", _LINT)),
             Gate(GateKind.BUILD, ("sh", "-c", _BUILD)),
             Gate(GateKind.TEST, ("sh", "-c", _TEST)),
         )
@@ -168,11 +174,13 @@ class Rust:
         return None
 
     def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
-        """The guarded test run (see `_GUARD`), and the build of the same guarded copy of the
-        crate (so the test gate reuses it); None for other commands and configured ones."""
+        """The guarded test run (see `_GUARD`), and the lint and build of the same guarded copy
+        of the crate (so the test gate reuses it); None for other commands and configured
+        ones."""
         scripts: dict[tuple[str, ...], str] = {
             ("sh", "-c", _TEST): _GUARD,
             ("sh", "-c", _BUILD): _GUARDED_BUILD,
+            ("sh", "-c", _LINT): _GUARDED_LINT,
         }
         script = scripts.get(command)
         if script is None:

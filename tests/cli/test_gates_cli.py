@@ -112,3 +112,88 @@ def test_bad_config_is_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "invalid setting sandbox.timeout_s" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+UNITTEST_TESTS = """\
+import unittest
+
+from fizzbuzz import fizzbuzz
+
+
+class FizzBuzzTest(unittest.TestCase):
+    def test_numbers(self) -> None:
+        for n in (1, 2, 4):
+            with self.subTest(n=n):
+                self.assertEqual(fizzbuzz(n), str(n))
+
+    def test_bad_input(self) -> None:
+        with self.assertRaises(TypeError):
+            fizzbuzz("x")  # type: ignore[arg-type]
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_unittest_style_tests_of_any_class_name_count(tmp_path: Path) -> None:
+    # Exercism's style: a TestCase subclass not named Test*, subTest loops, assertRaises.
+    repo = write_repo(tmp_path / "green", python_repo(tests=UNITTEST_TESTS, impl=PY_IMPL))
+    green = _json(run_cli("gates", "--json", str(repo)))
+    assert green["ok"] is True, green
+    assert green["gates"][-1]["tests"] == {"passed": 3, "failed": 0, "skipped": 0, "errors": 0}
+    wrong = PY_IMPL.replace("return str(n)", "return str(n) if n != 4 else 'four'")
+    repo = write_repo(tmp_path / "red", python_repo(tests=UNITTEST_TESTS, impl=wrong))
+    red = _json(run_cli("gates", "--json", str(repo)))
+    assert red["ok"] is False  # a failing subTest fails its test
+    assert red["gates"][-1]["tests"]["failed"] == 1
+
+
+LEAP_TOML = '[package]\nedition = "2021"\nname = "leap"\nversion = "1.0.0"\n'
+LEAP_LIB = """\
+pub fn is_leap_year(year: u64) -> bool {
+    if year == 0 {
+        panic!("no year zero");
+    }
+    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+}
+"""
+LEAP_TESTS = """\
+#[test]
+fn year_not_divisible_by_4() {
+    assert!(!leap::is_leap_year(2015));
+}
+
+mod century {
+    #[test]
+    fn divisible_by_400() {
+        assert!(leap::is_leap_year(2000));
+    }
+}
+
+#[test]
+#[should_panic(expected = "no year zero")]
+fn year_zero_panics() {
+    leap::is_leap_year(0);
+}
+
+#[test]
+#[should_panic]
+fn any_panic() {
+    leap::is_leap_year(0);
+}
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_rust_crate_of_any_name_without_a_lock_file_and_with_should_panic_is_green(
+    tmp_path: Path,
+) -> None:
+    # As Exercism ships it: the crate is named after the exercise and has no Cargo.lock
+    # (every gate failed with "Permission denied" on /work/Cargo.lock); `#[should_panic]`
+    # tests print `- should panic` after their name (green said the exit code disagreed).
+    files = {"Cargo.toml": LEAP_TOML, "src/lib.rs": LEAP_LIB, "tests/leap.rs": LEAP_TESTS}
+    repo = write_repo(tmp_path, files)
+    report = _json(run_cli("gates", "--json", str(repo)))
+    assert report["ok"] is True, json.dumps(report, indent=1)[-3000:]
+    assert report["gates"][-1]["tests"] == {"passed": 4, "failed": 0, "skipped": 0, "errors": 0}
+    assert not (repo / "Cargo.lock").exists()  # nothing written into the user's tree

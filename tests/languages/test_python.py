@@ -120,3 +120,38 @@ def test_an_argument_no_fixture_supplies_is_a_test_mistake() -> None:
     assert mistake("test_ok") is None
     assert mistake("test_p") is None
     assert mistake("test_n", {"tests/conftest.py": b""}) is None  # a conftest may define it
+
+
+def test_unittest_test_cases_of_any_name_are_expected_tests() -> None:
+    # Exercism names its classes `LeapTest`, `BobTest`: pytest collects every TestCase
+    # subclass whatever its name, so they are expected (they scored 0/0 and the red phase
+    # said "no new test found").
+    source = b"""
+import unittest
+from unittest import TestCase
+class LeapTest(unittest.TestCase):
+    def test_year_not_divisible_by_4(self):
+        for year in (2015, 1970):
+            with self.subTest(year=year):
+                self.assertIs(leap_year(year), False)
+    def test_error(self):
+        with self.assertRaises(ValueError) as err:
+            leap_year(-1)
+    def helper(self): pass
+class BaseChecks(TestCase):
+    def test_shared(self): pass
+class MoreChecks(BaseChecks):
+    def test_more(self): pass
+class NotATest:
+    def test_no(self): pass
+class TestWithInit:
+    def __init__(self): pass
+    def test_never_collected(self): pass
+"""
+    assert PYTHON.expected_tests({"tests/test_leap.py": source}) == {
+        "tests/test_leap.py::LeapTest::test_year_not_divisible_by_4",
+        "tests/test_leap.py::LeapTest::test_error",
+        "tests/test_leap.py::BaseChecks::test_shared",
+        "tests/test_leap.py::MoreChecks::test_shared",
+        "tests/test_leap.py::MoreChecks::test_more",
+    }

@@ -101,3 +101,14 @@ def test_paths_and_scaffold() -> None:
     assert 'name = "kata"' in scaffold["Cargo.toml"]
     assert "Cargo.lock" in scaffold
     assert RUST.detect(scaffold)
+
+
+def test_should_panic_tests_keep_their_name() -> None:
+    # libtest prints `test name - should panic ... ok`: the suffix is not part of the name,
+    # which must match the expected `#[test]` (else green said "exit code 0 disagrees").
+    lines = OUTPUT.replace(
+        "test one ... ok\n", "test one ... ok\ntest panics - should panic ... ok\n"
+    ).replace("3 passed; 1 failed; 1 ignored", "4 passed; 1 failed; 1 ignored")
+    outcomes = {o.id: o.status for o in RUST.parse_results(_result(lines), None)}
+    assert outcomes["fizzbuzz::panics"] is TestStatus.PASSED
+    assert not any("should panic" in test_id for test_id in outcomes)
