@@ -109,28 +109,35 @@ def find_katas(*paths: Path) -> list[Path]:
 
 def plan_jobs(
     models: list[ModelEntry], katas: list[Path], languages: list[str], repeats: int
-) -> list[Job]:
-    """Every combination, sorted by id (so that shards and reports are deterministic).
+) -> tuple[list[Job], list[str]]:
+    """Every combination, sorted by id (so that shards and reports are deterministic), and
+    why each kata x language left out was left out (it has no suite in that language).
 
     Raises:
-        UsageError: an unknown language, or a kata without a suite for a language.
+        UsageError: an unknown language, or a language no kata has a suite for.
     """
+    pairs: list[tuple[Path, str]] = []
+    skipped: list[str] = []
     for language in languages:
         get_language(language)
-        for kata in katas:
-            if not has_suite(kata, language):
-                raise UsageError(
-                    f"kata {kata.name} has no acceptance suite for {language}: add "
-                    f"acceptance/canonical-data.json and a {language} section in calls.yaml"
-                )
+        scored = [kata for kata in katas if has_suite(kata, language)]
+        if not scored:
+            raise UsageError(
+                f"no kata in {', '.join(sorted({str(k.parent) for k in katas}))} has an "
+                f"acceptance suite for {language}: add acceptance/canonical-data.json and a "
+                f"{language} section in calls.yaml, or leave {language} out of --languages"
+            )
+        pairs += [(kata, language) for kata in scored]
+        skipped += [
+            f"{k.name} in {language}: no acceptance suite" for k in katas if k not in scored
+        ]
     jobs = [
         Job(model, kata, language, repeat)
         for model in models
-        for kata in katas
-        for language in languages
+        for kata, language in pairs
         for repeat in range(1, repeats + 1)
     ]
-    return sorted(jobs, key=lambda job: job.id)
+    return sorted(jobs, key=lambda job: job.id), sorted(skipped)
 
 
 def parse_shard(text: str) -> tuple[int, int]:

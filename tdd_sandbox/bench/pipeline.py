@@ -10,7 +10,7 @@ from typing import Any
 from tdd_sandbox.acceptance.runner import run_acceptance
 from tdd_sandbox.acceptance.suite import load_suite
 from tdd_sandbox.bench.jobs import find_katas, plan_jobs, resolve_models, shard
-from tdd_sandbox.bench.report import write_reports
+from tdd_sandbox.bench.report import SKIPPED_FILE, write_reports
 from tdd_sandbox.bench.runner import BenchInterrupted, JobOptions, capacity, run_jobs
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
@@ -50,11 +50,15 @@ def run_bench(
         PrerequisiteError: Docker or an image is not usable.
     """
     models = resolve_models(options.models, settings.bench)
-    jobs = plan_jobs(models, find_katas(*options.katas), options.languages, options.repeats)
+    katas = find_katas(*options.katas)
+    jobs, skipped = plan_jobs(models, katas, options.languages, options.repeats)
+    for reason in skipped:
+        progress(f"not scored: {reason}")
     if options.shard is not None:
         jobs = shard(jobs, *options.shard)
     options.out.mkdir(parents=True, exist_ok=True)
     write_atomic(options.out / "plan.json", json.dumps([job.id for job in jobs], indent=2))
+    write_atomic(options.out / SKIPPED_FILE, json.dumps(skipped, indent=2))
     client = connect()
     for language in options.languages:  # built once here, not by racing jobs
         ensure_image(client, language, settings.images, progress)
@@ -69,9 +73,9 @@ def run_bench(
             progress=progress,
         )
     except BenchInterrupted as stopped:
-        write_reports(options.out, stopped.results)  # what finished, and what was stopped
+        write_reports(options.out, stopped.results, skipped)  # what finished, what stopped
         raise
-    return write_reports(options.out, results)
+    return write_reports(options.out, results, skipped)
 
 
 def score_repo(

@@ -19,6 +19,8 @@ from tdd_sandbox.bench.tables import every_table, markdown
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.journal import write_atomic
 
+SKIPPED_FILE = "skipped.json"
+"""The kata x language pairs a bench left out, and why (beside results.jsonl)."""
 NO_COST = (
     "No cost chart: no job recorded a cost (local endpoints, or models without a price in "
     "the pricing setting)."
@@ -31,8 +33,9 @@ def scored(result: dict[str, Any]) -> bool:
     return result["status"] not in (INFRASTRUCTURE, HARNESS_ERROR, INTERRUPTED)
 
 
-def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """Per-model aggregates: mean and 95% CI of the pass rate across jobs, and the rest."""
+def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dict[str, Any]:
+    """Per-model aggregates: mean and 95% CI of the pass rate across jobs, and the rest;
+    `skipped` names what was not scored and why."""
     by_model: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for result in results:
         by_model[result["model"]].append(result)
@@ -81,7 +84,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
         )
     # Equal acceptance: the model that got further through the loop ranks first.
     models.sort(key=lambda m: (*_rank_key(m), m["model"]))
-    return {"jobs": len(results), "models": models}
+    return {"jobs": len(results), "models": models, "skipped": sorted(set(skipped))}
 
 
 def _round(value: float | None) -> float | None:
@@ -107,7 +110,10 @@ def leaderboard(summary: dict[str, Any]) -> str:
     """The Markdown leaderboard: the ranking, acceptance by kata and by language, and why
     attempts were rejected or counted as tamper (the harness's classification)."""
     tables = every_table(_ranked(summary["models"]))
-    return "\n".join(markdown(table, level=1 if i == 0 else 2) for i, table in enumerate(tables))
+    board = "\n".join(markdown(table, level=1 if i == 0 else 2) for i, table in enumerate(tables))
+    if skipped := summary.get("skipped"):
+        board += "\n## Not scored\n\n" + "".join(f"- {reason}\n" for reason in skipped)
+    return board
 
 
 def _rank_key(model: dict[str, Any]) -> tuple[float, int, int]:
@@ -152,18 +158,23 @@ def junit(results: list[dict[str, Any]]) -> str:
     return ET.tostring(suite, encoding="unicode") + "\n"
 
 
-def write_reports(out: Path, results: list[dict[str, Any]]) -> dict[str, Any]:
-    """Every report of `results` under `out`; returns the summary."""
+def write_reports(
+    out: Path, results: list[dict[str, Any]], skipped: Iterable[str] = ()
+) -> dict[str, Any]:
+    """Every report of `results` (and of the pairs `skipped`) under `out`; returns the
+    summary."""
     ordered = sorted(results, key=lambda r: r["id"])
     out.mkdir(parents=True, exist_ok=True)
     lines = "".join(json.dumps(r, sort_keys=True) + "\n" for r in ordered)
     write_atomic(out / "results.jsonl", lines)
-    summary = summarise(ordered)
+    summary = summarise(ordered, skipped)
+    write_atomic(out / SKIPPED_FILE, json.dumps(summary["skipped"], indent=2))
     write_atomic(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
     write_atomic(out / "leaderboard.md", leaderboard(summary))
     write_atomic(out / "junit.xml", junit(ordered))
     images = charts(summary["models"], out / "charts")
     notes = [] if "cost_vs_pass_rate" in images else [NO_COST]
+    notes += [f"Not scored: {reason}." for reason in summary["skipped"]]
     tables = every_table(_ranked(summary["models"]))
     write_atomic(out / "report.html", html_page(tables, images, jobs=summary["jobs"], notes=notes))
     return summary
@@ -188,7 +199,10 @@ def merge(folders: list[Path], out: Path) -> dict[str, Any]:
         UsageError: a folder holds no results.
     """
     results: dict[str, dict[str, Any]] = {}
+    skipped: set[str] = set()
     for folder in folders:
         for result in read_results(folder):
             results[result["id"]] = result
-    return write_reports(out, list(results.values()))
+        if (listed := folder / SKIPPED_FILE).is_file():
+            skipped.update(json.loads(listed.read_text(encoding="utf-8")))
+    return write_reports(out, list(results.values()), skipped)

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tdd_sandbox.bench.jobs import Job, find_katas, parse_shard, plan_jobs, resolve_models, shard
 from tdd_sandbox.bench.metrics import mean_ci
@@ -31,7 +33,8 @@ def test_models_from_strings_and_entries() -> None:
 
 def test_jobs_are_every_combination_sorted_and_shards_partition_them() -> None:
     models = resolve_models(["openai:a", "openai:b"], BenchSettings())
-    jobs = plan_jobs(models, find_katas(KATAS), ["python", "rust"], 3)
+    jobs, skipped = plan_jobs(models, find_katas(KATAS), ["python", "rust"], 3)
+    assert skipped == []
     assert len(jobs) == 2 * 4 * 2 * 3
     assert [job.id for job in jobs] == sorted(job.id for job in jobs)
     assert len({job.id for job in jobs}) == len(jobs)
@@ -58,10 +61,28 @@ def test_katas_must_exist_and_have_suites(tmp_path: Path) -> None:
         find_katas(KATAS, tmp_path / "other")
     (tmp_path / "k").mkdir()
     (tmp_path / "k" / "kata.md").write_text("# K\n")
-    with pytest.raises(UsageError, match="no acceptance suite for python"):
+    with pytest.raises(UsageError, match=r"no kata in .* has an acceptance suite for python"):
         plan_jobs(
             resolve_models(["openai:a"], BenchSettings()), find_katas(tmp_path), ["python"], 1
         )
+
+
+def test_a_kata_without_a_suite_in_one_language_is_skipped_there_not_refused(
+    tmp_path: Path,
+) -> None:
+    # A folder where one kata has only a Python suite used to refuse `--languages python,rust`.
+    shutil.copytree(KATAS / "fizzbuzz", tmp_path / "fizzbuzz")
+    calls = tmp_path / "fizzbuzz" / "acceptance" / "calls.yaml"
+    document = yaml.safe_load(calls.read_text())
+    del document["rust"]
+    calls.write_text(yaml.safe_dump(document))
+    shutil.copytree(KATAS / "roman-numerals", tmp_path / "roman-numerals")
+    models = resolve_models(["openai:a"], BenchSettings())
+    jobs, skipped = plan_jobs(models, find_katas(tmp_path), ["python", "rust"], 1)
+    assert sorted((job.kata.name, job.language) for job in jobs) == [
+        ("fizzbuzz", "python"), ("roman-numerals", "python"), ("roman-numerals", "rust"),
+    ]  # fmt: skip
+    assert skipped == ["fizzbuzz in rust: no acceptance suite"]
 
 
 def test_mean_and_confidence_interval() -> None:

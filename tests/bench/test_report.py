@@ -167,3 +167,15 @@ def test_no_cost_chart_when_no_job_has_a_cost(tmp_path: Path) -> None:
     page = (tmp_path / "report.html").read_text()
     assert page.count("data:image/png;base64,") == 2
     assert "No cost chart: no job recorded a cost" in page
+
+
+def test_what_was_not_scored_is_said_in_every_report_and_survives_a_merge(
+    tmp_path: Path,
+) -> None:
+    reason = "leap in rust: no acceptance suite"
+    write_reports(tmp_path / "s1", RESULTS[::2], [reason])
+    write_reports(tmp_path / "s2", RESULTS[1::2], [])
+    summary = merge([tmp_path / "s1", tmp_path / "s2"], tmp_path / "merged")
+    assert summary["skipped"] == [reason]
+    assert f"## Not scored\n\n- {reason}\n" in (tmp_path / "merged" / "leaderboard.md").read_text()
+    assert f"Not scored: {reason}." in (tmp_path / "merged" / "report.html").read_text()
