@@ -5,37 +5,30 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
-import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from tdd_sandbox.agents.team import Team, build_team
-from tdd_sandbox.edits import TOOL_CONFIG
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.gc import collect_garbage
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.journal import TDD_DIR, Journal, read_state
 from tdd_sandbox.kata import load_kata
-from tdd_sandbox.languages import detect_language, get_language
+from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.llm.transcript import check_transcript
 from tdd_sandbox.loop import Loop, Observer
 from tdd_sandbox.phases import RunResult, RunStatus
-from tdd_sandbox.repo.hardened import HardenedRepo, init_repository
+from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import commit_paths, dirty_paths, exclude_locally, head_files
 from tdd_sandbox.repo.lock import hold_lock
+from tdd_sandbox.repo.scaffolding import KATA_FILE, USER_FILES, add_scaffold, init_repo
 from tdd_sandbox.runtime import Runtime
-from tdd_sandbox.settings import CommitSettings, Settings
-
-KATA_FILE = "kata.md"
-_GITIGNORE = "__pycache__/\n*.pyc\n.pytest_cache/\n.mypy_cache/\n.ruff_cache/\ntarget/\n.tdd/\n"
-_PLACEHOLDER = "# My Kata\n\nDescribe the kata here.\n\n## Requirements\n- ...\n"
+from tdd_sandbox.settings import Settings
 
 
 @dataclass
@@ -70,60 +63,6 @@ class RunSummary:
             "wall_time_s": round(self.wall_time_s, 3),
             "usage": self.usage,
         }
-
-
-def init_repo(directory: Path, language: Language, *, kata_source: Path | None = None) -> Path:
-    """Create a kata repository: git, the language scaffold, kata.md, tdd.yaml, one commit.
-
-    Raises:
-        UsageError: the directory already holds a repository or other files.
-    """
-    empty_repo = _is_empty_repository(directory)
-    if (directory / ".git").exists() and not empty_repo:
-        raise UsageError(f"{directory} is already a git repository: run the kata in it instead")
-    if directory.exists() and any(p.name != ".git" for p in directory.iterdir()):
-        raise UsageError(f"{directory} is not empty: pick a new directory for the kata repo")
-    kata_text = kata_source.read_text(encoding="utf-8") if kata_source else _PLACEHOLDER
-    files = dict(language.scaffold())
-    files[KATA_FILE] = kata_text
-    files["tdd.yaml"] = yaml.safe_dump(
-        {"kata_description": KATA_FILE, "language": language.name}, sort_keys=False
-    )
-    files[".gitignore"] = _GITIGNORE
-    directory.mkdir(parents=True, exist_ok=True)
-    try:
-        for name, text in files.items():
-            path = directory / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-        if not empty_repo:
-            init_repository(directory)
-        repo = HardenedRepo(directory)
-        exclude_locally(repo, f"/{TDD_DIR}/")
-        commit_paths(
-            repo, sorted(files), f"chore(kata): scaffold a {language.name} kata\n", CommitSettings()
-        )
-        repo.close()
-    except BaseException:
-        # Never leave a half-made repository behind (nor remove the user's own empty one).
-        if empty_repo:
-            for name in files:
-                (directory / name).unlink(missing_ok=True)
-        else:
-            shutil.rmtree(directory, ignore_errors=True)
-        raise
-    return directory
-
-
-def _is_empty_repository(directory: Path) -> bool:
-    """A `git init`ed directory with no commit and nothing else in it: ready to adopt."""
-    if not (directory / ".git").is_dir() or any(p.name != ".git" for p in directory.iterdir()):
-        return False
-    repo = HardenedRepo(directory)
-    try:
-        return not repo.repo.head.is_valid()
-    finally:
-        repo.close()
 
 
 def next_cycle(repo: HardenedRepo) -> int:
@@ -183,20 +122,13 @@ def open_session(
         stack.callback(team.close)
         if not (directory / ".git").exists():
             progress(f"creating the kata repository {directory}")
-            language = get_language(str(language_name or "python"))
-            init_repo(directory, language, kata_source=kata_file)
+            init_repo(directory, get_language(language_name or "python"), kata_source=kata_file)
         repo = HardenedRepo(directory)
         stack.callback(repo.close)
         files = head_files(repo)
         if not files:
             raise UsageError(f"{directory} has no commit yet: run `tdd-sandbox init {directory}`")
-        language = get_language(str(language_name)) if language_name else detect_language(files)
-        if not language.detect(files):
-            actual = detect_language(files).name
-            raise UsageError(
-                f"{directory} is a {actual} repository, but the run asks for "
-                f"--language {language.name}: drop --language, or use a {language.name} repo"
-            )
+        language = _language_of(directory, files, language_name)
         exclude_locally(repo, f"/{TDD_DIR}/")
         if repo.repo.head.is_detached:
             raise UsageError(f"{directory} has a detached HEAD: check out a branch to commit on")
@@ -215,6 +147,8 @@ def open_session(
                 f"{directory} has uncommitted changes ({', '.join(dirty[:3])}): "
                 "commit or stash them first"
             )
+        if added := add_scaffold(repo, language, set(files), settings.commit):
+            progress(f"added the {language.name} scaffold ({', '.join(added)}) in a commit")
         interrupted = read_state(directory)
         journal = Journal(directory, run_id)
         journal.event("start", kata=kata.title, language=language.name, models=team.models())
@@ -274,8 +208,24 @@ def run_kata(
         return summary
 
 
-USER_FILES = frozenset({KATA_FILE, *TOOL_CONFIG})
-"""Files a user edits in a kata repository to set up a run, which a run commits for them."""
+def _language_of(directory: Path, files: Mapping[str, bytes], name: str | None) -> Language:
+    """The language a run uses in a repository: the one asked for, which the repo must be in
+    unless it holds no code yet (the scaffold is then added); else the one detected, or
+    Python in a repo without code.
+
+    Raises:
+        UsageError: the repo is in another language than the one asked for.
+    """
+    detected = next((lang for lang in LANGUAGES.values() if lang.detect(files)), None)
+    if name is None:
+        return detected or get_language("python")
+    language = get_language(name)
+    if detected is not None and not language.detect(files):
+        raise UsageError(
+            f"{directory} is a {detected.name} repository, but the run asks for "
+            f"--language {language.name}: drop --language, or use a {language.name} repo"
+        )
+    return language
 
 
 def _kata_path_in_repo(directory: Path, kata_file: Path) -> str:

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from tdd_sandbox.repo.config import repo_config
+from tdd_sandbox.repo.scaffolding import adoptable
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,12 +51,14 @@ def progress(message: str) -> None:
 
 
 def default_repo(repo: Path | None, kata: Path) -> Path | None:
-    """`--repo` if given, else the repository the kata file sits at the root of (`init`
-    puts kata.md there: `cd repo && tdd-sandbox run kata.md` runs in that repo); else None,
-    and the run makes `./<kata>-<language>`."""
+    """`--repo` if given, else the folder the kata file sits in when that is a repository
+    (`init` puts kata.md at its root: `cd repo && tdd-sandbox run kata.md`) or holds only
+    the user's kata.md and tdd.yaml (it is adopted); else None, and the run makes
+    `./<kata>-<language>`."""
     if repo is not None:
         return repo
-    return kata.parent if (kata.parent / ".git").exists() else None
+    folder = kata.parent
+    return folder if (folder / ".git").exists() or adoptable(folder) else None
 
 
 def default_config(config: Path | None, directory: Path | None) -> Path | None:

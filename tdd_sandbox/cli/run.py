@@ -19,8 +19,9 @@ from tdd_sandbox.cli.options import (
 )
 from tdd_sandbox.cli.view import RunView
 from tdd_sandbox.languages import get_language
+from tdd_sandbox.repo.scaffolding import init_repo
 from tdd_sandbox.report import read_status
-from tdd_sandbox.session import RunSummary, init_repo, run_kata
+from tdd_sandbox.session import RunSummary, run_kata
 from tdd_sandbox.settings import load_settings
 from tdd_sandbox.stepper import step_kata
 

@@ -210,3 +210,48 @@ def test_other_uncommitted_changes_are_still_refused(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "uncommitted changes (tdd.yaml, notes.txt)" in result.stderr
     assert git(repo, "log", "--format=%s").count("\n") == 1  # nothing committed for the user
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_directory_with_only_kata_md_and_tdd_yaml_is_adopted(tmp_path: Path) -> None:
+    # It was refused as "not empty" although the README says to put a tdd.yaml there.
+    demo = ROOT / "katas" / "fizzbuzz" / "demo" / "python.jsonl"
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    kata_text = KATA.read_text() + "\nMy own words.\n"
+    (mine / "kata.md").write_text(kata_text)
+    (mine / "tdd.yaml").write_text("language: python\ncycles: 1\n")
+    result = run_cli("run", "kata.md", "--replay", str(demo), "--json", cwd=mine)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert json.loads(result.stdout)["cycles"] == 1  # its tdd.yaml was read
+    assert git(mine, "show", "HEAD:kata.md") == kata_text
+    assert (mine / "kata.md").read_text() == kata_text
+    assert (mine / "tdd.yaml").read_text() == "language: python\ncycles: 1\n"
+    assert git(mine, "status", "--porcelain") == ""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_an_existing_repo_on_master_without_the_scaffold_gets_it_in_its_own_commit(
+    tmp_path: Path,
+) -> None:
+    # It was refused with "HEAD does not pass its own gates".
+    demo = ROOT / "katas" / "fizzbuzz" / "demo" / "python.jsonl"
+    repo = tmp_path / "theirs"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "master")
+    (repo / "README.md").write_text("# my katas\n")
+    (repo / "kata.md").write_text(KATA.read_text())
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "mine")
+    result = run_cli("run", "kata.md", "--replay", str(demo), "--cycles", "1", cwd=repo)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "commits go to branch master" in result.stderr
+    subjects = git(repo, "log", "--reverse", "--format=%s").splitlines()
+    assert subjects[:2] == ["mine", "chore(kata): add the python scaffold"]
+    added = git(repo, "show", "--name-only", "--format=", "HEAD~" + str(len(subjects) - 2))
+    assert "README.md" not in added
+    assert "kata.md" not in added
+    assert (repo / "README.md").read_text() == "# my katas\n"
+    assert git(repo, "branch", "--show-current").strip() == "master"

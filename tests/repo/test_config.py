@@ -9,7 +9,7 @@ import pytest
 from tdd_sandbox.errors import ConfigError
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.repo.config import repo_config
-from tdd_sandbox.session import init_repo
+from tdd_sandbox.repo.scaffolding import init_repo
 from tests.helpers.git import git
 
 FORGED = "llm: {base_url: 'http://127.0.0.1:9/v1', api_key_env: HOST_SECRET}\n"
