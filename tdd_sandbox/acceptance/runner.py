@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from pathlib import Path
 
 from tdd_sandbox.acceptance.base import Driver
 from tdd_sandbox.acceptance.python import PythonDriver
 from tdd_sandbox.acceptance.rust import RustDriver
-from tdd_sandbox.acceptance.suite import Suite
+from tdd_sandbox.acceptance.suite import Suite, has_calls, load_suite
+from tdd_sandbox.acceptance.testfiles import run_test_files, test_files
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import AcceptanceReport, grade
 from tdd_sandbox.languages.base import Language
@@ -50,6 +52,26 @@ def run_acceptance(
     if not observed and not problem:
         problem = _describe(result)
     return grade(suite.cases, observed, error_types=calls.errors, problem=problem)
+
+
+def score_kata(
+    runtime: Runtime, language: Language, files: Mapping[str, bytes], kata_dir: Path
+) -> AcceptanceReport:
+    """The kata's hidden suite for `language` run on `files`: its canonical data where it
+    maps them to calls in that language, else its own test files.
+
+    Raises:
+        UsageError: the kata has no suite for the language, or a malformed one.
+        SandboxUnavailable: the sandbox failed.
+    """
+    if has_calls(kata_dir, language.name):
+        return run_acceptance(runtime, language, files, load_suite(kata_dir))
+    if hidden := test_files(kata_dir, language.name):
+        return run_test_files(runtime, language, files, hidden)
+    raise UsageError(
+        f"{kata_dir.name} has no hidden acceptance suite for {language.name}: add "
+        f"acceptance/{language.name}/ test files, or canonical data with calls.yaml"
+    )
 
 
 def _describe(result: ExecResult) -> str:

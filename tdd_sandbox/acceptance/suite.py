@@ -68,7 +68,13 @@ class Suite:
 
 
 def has_suite(kata_dir: Path, language: str) -> bool:
-    """Whether the kata can be scored in `language` (without reading the cases)."""
+    """Whether the kata can be scored in `language` (without reading the cases): calls for
+    it beside canonical data, or its own hidden test files (`acceptance/<language>/`)."""
+    return has_calls(kata_dir, language) or (kata_dir / "acceptance" / language).is_dir()
+
+
+def has_calls(kata_dir: Path, language: str) -> bool:
+    """Whether the kata's canonical data has a call mapping for `language`."""
     folder = kata_dir / "acceptance"
     if not (folder / CASES_FILE).is_file() or not (folder / CALLS_FILE).is_file():
         return False

@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.acceptance.runner import run_acceptance
-from tdd_sandbox.acceptance.suite import load_suite
+from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.bench.jobs import Job
 from tdd_sandbox.bench.metrics import run_metrics
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError, SandboxUnavailable
@@ -119,14 +118,13 @@ def _run_and_score(
     summary_doc = summary.to_json()
     metrics = run_metrics(job_dir / "repo" / ".tdd" / "runs" / summary.run_id, summary_doc)
     language = get_language(job.language)
-    suite = load_suite(job.kata)
     repo = HardenedRepo(job_dir / "repo")
     try:
         files = head_files(repo)
     finally:
         repo.close()
     with Runtime(settings, run_id=f"{summary.run_id}-score") as runtime:
-        score = run_acceptance(runtime, language, files, suite)
+        score = score_kata(runtime, language, files, job.kata)
     return {
         "status": summary.status,
         "reason": summary.reason,

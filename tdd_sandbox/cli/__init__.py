@@ -18,6 +18,7 @@ from tdd_sandbox.cli.doctor import doctor
 from tdd_sandbox.cli.gates import gates
 from tdd_sandbox.cli.gc import gc
 from tdd_sandbox.cli.images import images
+from tdd_sandbox.cli.katas import katas
 from tdd_sandbox.cli.run import init, run, status, step
 from tdd_sandbox.errors import TddSandboxError
 
@@ -47,6 +48,7 @@ cli.add_command(gates)
 cli.add_command(doctor)
 cli.add_command(gc)
 cli.add_command(images)
+cli.add_command(katas)
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:

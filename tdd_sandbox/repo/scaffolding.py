@@ -36,6 +36,27 @@ def adoptable(directory: Path) -> bool:
     return names - {".git"} <= USER_FILES
 
 
+def starting_files(
+    language: Language, kata_dir: Path | None, *, overlay: str = "scaffold"
+) -> dict[str, str]:
+    """What a kata's repository starts with in `language`: the language's scaffold, with
+    the kata's own starting files (`scaffold/<language>/`, such as an Exercism stub) over
+    it; `overlay="reference"` lays the kata's reference solution over those as well. A
+    crate of the kata's own drops the scaffold's lock file, which names another crate."""
+    files = dict(language.scaffold())
+    layers = ["scaffold"] if overlay == "scaffold" else ["scaffold", overlay]
+    for layer in layers:
+        folder = kata_dir / layer / language.name if kata_dir is not None else None
+        if folder is None or not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and not path.is_symlink():
+                files[path.relative_to(folder).as_posix()] = path.read_text(encoding="utf-8")
+        if "Cargo.toml" in files and files["Cargo.toml"] != language.scaffold().get("Cargo.toml"):
+            files.pop("Cargo.lock", None)
+    return files
+
+
 def init_repo(directory: Path, language: Language, *, kata_source: Path | None = None) -> Path:
     """Create a kata repository: git, the language scaffold, kata.md, tdd.yaml, one commit.
     The user's own kata.md and tdd.yaml, where the folder has them, are kept as they are.
@@ -51,7 +72,7 @@ def init_repo(directory: Path, language: Language, *, kata_source: Path | None =
             "the kata repo, or make it a git repository first (the run then adds the scaffold)"
         )
     empty_repo = (directory / ".git").exists()
-    files = dict(language.scaffold())
+    files = starting_files(language, kata_source.parent if kata_source else None)
     files[".gitignore"] = _GITIGNORE
     if not (directory / KATA_FILE).exists():
         text = kata_source.read_text(encoding="utf-8") if kata_source else _PLACEHOLDER
@@ -89,8 +110,14 @@ def add_scaffold(
     repo: HardenedRepo, language: Language, head: set[str], author: CommitSettings
 ) -> list[str]:
     """Commit the scaffold files `head` lacks, in a commit of their own; none of the repo's
-    files is touched. Returns the paths added (none when the scaffold is complete)."""
-    missing = {p: t for p, t in language.scaffold().items() if p not in head}
+    files is touched, and a repo with runner configuration of its own (its own crate, its
+    own pyproject) keeps it whole. Returns the paths added (none when nothing lacks)."""
+    own_config = any(language.is_runner_config(path) for path in head)
+    missing = {
+        path: text
+        for path, text in language.scaffold().items()
+        if path not in head and not (own_config and language.is_runner_config(path))
+    }
     if not missing:
         return []
     if ".gitignore" not in head:

@@ -1,0 +1,91 @@
+"""Hidden suites that are test files (a track's own, where no canonical data maps to calls):
+`acceptance/<language>/<path>` in the kata folder, laid out as in a repository.
+
+They run in a sandbox on the implementation files alone, under the test gate's guard (its
+sentinels and independent channel cross-check the runner's report), with every test the
+files define expected; ignored tests are run too. Weaker than a data suite, since the
+runner and the model's code share a process: the guard is the defence there, and the
+README says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from tdd_sandbox.acceptance.base import implementation_files
+from tdd_sandbox.gates import run_gates
+from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
+from tdd_sandbox.grading.gates import GateStatus
+from tdd_sandbox.grading.ids import matches
+from tdd_sandbox.languages.base import GateKind, Language, TestStatus
+from tdd_sandbox.runtime import Runtime
+from tdd_sandbox.sandbox.snapshot import Snapshot
+
+SUITE_DIR = "acceptance"
+_IGNORE = re.compile(r"^[ \t]*#\[ignore(?:\s*=\s*\"[^\"]*\")?\][ \t]*\n", re.MULTILINE)
+
+
+def test_files(kata_dir: Path, language: str) -> dict[str, bytes]:
+    """The kata's hidden test files for `language` by repository path (empty: none)."""
+    folder = kata_dir / SUITE_DIR / language
+    if not folder.is_dir():
+        return {}
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and not path.is_symlink()
+    }
+
+
+def run_test_files(
+    runtime: Runtime, language: Language, files: Mapping[str, bytes], hidden: Mapping[str, bytes]
+) -> AcceptanceReport:
+    """Run the hidden test files against the implementation in `files`; one case per test.
+
+    Raises:
+        SandboxUnavailable: the sandbox failed.
+    """
+    suite = {path: _run_ignored(path, data) for path, data in hidden.items()}
+    expected = sorted(language.expected_tests(suite))
+    # The runner's configuration: the scaffold's, where the repository has none of its own
+    # at the root (a crate keeps its name). No model may write these files.
+    config = {p: d.encode() for p, d in language.scaffold().items() if language.is_runner_config(p)}
+    config |= {p: d for p, d in files.items() if "/" not in p and language.is_runner_config(p)}
+    snapshot = {**config, **implementation_files(language, files), **suite}
+    with runtime.open(language, Snapshot(snapshot)) as box:
+        report = run_gates(box, language, snapshot, only=frozenset({GateKind.TEST}))
+    gate = report.gates[0]
+    if gate.tamper is not None:
+        problem = str(gate.tamper)
+        cases = tuple(CaseResult(i, CaseStatus.NO_RESULT, problem) for i in expected)
+        return AcceptanceReport(cases, problem=problem)
+    results = []
+    for test_id in expected:
+        # Every parametrised variant of a test must pass for its case to.
+        ran = [o for o in gate.tests if matches(o.id, test_id)]
+        bad = next((o for o in ran if o.status is not TestStatus.PASSED), None)
+        if not ran:
+            results.append(CaseResult(test_id, CaseStatus.NO_RESULT, "did not run"))
+        elif bad is not None:
+            results.append(_failed(test_id, bad.message or bad.status.value))
+        else:
+            results.append(CaseResult(test_id, CaseStatus.PASSED))
+    problem = ""
+    if not gate.tests and gate.status is not GateStatus.PASSED:
+        lines = [line for line in gate.output_tail.splitlines() if line.strip()]
+        first = next((line for line in lines if "error" in line.lower()), lines[0] if lines else "")
+        problem = f"no test ran ({gate.reason}): {first.strip()[:300]}"
+    return AcceptanceReport(tuple(results), problem=problem)
+
+
+def _run_ignored(path: str, data: bytes) -> bytes:
+    """The hidden suite runs every test: Exercism's Rust files ignore all but the first."""
+    if not path.endswith(".rs"):
+        return data
+    return _IGNORE.sub("", data.decode("utf-8", "replace")).encode()
+
+
+def _failed(test_id: str, detail: str) -> CaseResult:
+    return CaseResult(test_id, CaseStatus.WRONG, detail[:300])

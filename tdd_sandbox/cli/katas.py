@@ -1,0 +1,80 @@
+"""`tdd-sandbox katas import` and `katas list`."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from tdd_sandbox.acceptance.proof import prove
+from tdd_sandbox.acceptance.suite import has_suite
+from tdd_sandbox.bench.jobs import find_katas
+from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
+from tdd_sandbox.importer import import_katas
+from tdd_sandbox.kata import load_kata
+from tdd_sandbox.languages import LANGUAGES, get_language
+from tdd_sandbox.runtime import Runtime
+from tdd_sandbox.settings import load_settings
+
+
+@click.group()
+def katas() -> None:
+    """Import katas from Exercism, and list what a folder holds."""
+
+
+@katas.command("import")
+@click.argument("sources", nargs=-1, required=True, type=UserPath(exists=True, file_okay=False))
+@click.option("--out", type=UserPath(file_okay=False), default=Path("katas"), show_default=True)
+@click.option(
+    "--prove/--no-prove",
+    "prove_suites",
+    default=True,
+    show_default=True,
+    help="Score each reference (must be 100%) and stub (0%) in the sandbox.",
+)
+@config_option
+def import_command(
+    sources: tuple[Path, ...], out: Path, prove_suites: bool, config: Path | None
+) -> int:
+    """Make katas of Exercism exercises: a track's practice exercise and/or a
+    problem-specifications exercise, or folders of them (exercises/practice).
+
+    Exits 1 when an exercise could not be imported or proved (the others still are).
+    """
+    report = import_katas(list(sources), out)
+    for problem in report.problems:
+        click.echo(f"not imported: {problem}", err=True)
+    failed = bool(report.problems)
+    if prove_suites and report.written:
+        settings = load_settings(default_config(config, None))
+        with Runtime(settings, progress=progress) as runtime:
+            for kata_dir in report.written:
+                for name in LANGUAGES:
+                    if not (kata_dir / "acceptance" / name).is_dir():
+                        continue
+                    proof = prove(runtime, get_language(name), kata_dir)
+                    click.echo(proof.describe())
+                    if not proof.ok and proof.reference is not None:
+                        # A reference the suite cannot confirm is kept out: it proves nothing.
+                        shutil.rmtree(kata_dir / "reference" / name)
+                        failed = True
+    click.echo(f"{len(report.written)} katas in {out}")
+    return 1 if failed else 0
+
+
+@katas.command("list")
+@click.argument("folder", type=UserPath(exists=True, file_okay=False), default=Path("katas"))
+def list_command(folder: Path) -> int:
+    """The katas in FOLDER, with the languages each can be scored in."""
+    table = Table(show_edge=False)
+    for column in ("kata", "title", *LANGUAGES):
+        table.add_column(column)
+    for kata_dir in find_katas(folder):
+        title = load_kata(kata_dir / "kata.md").title
+        marks = ["yes" if has_suite(kata_dir, name) else "-" for name in LANGUAGES]
+        table.add_row(kata_dir.name, title, *marks)
+    Console().print(table)
+    return 0

@@ -1,0 +1,98 @@
+"""`katas import` and `katas list` through the entry point: Exercism exercises as laid out
+upstream, proved in the sandbox, then played and scored like any kata."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_gates_cli import run_cli
+from tests.helpers.bench_scripts import formatted
+from tests.helpers.fake_llm import FakeLLM, done, no_change, plan
+from tests.helpers.git import git
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "exercism"
+PYTHON = FIXTURES / "python" / "exercises" / "practice"
+RUST = FIXTURES / "rust" / "exercises" / "practice"
+TESTS = {
+    "python": (
+        "tests/test_leap.py",
+        "import unittest\n\nfrom leap import leap_year\n\n\n"
+        "class LeapTest(unittest.TestCase):\n"
+        "    def test_2015_is_common(self) -> None:\n"
+        "        self.assertIs(leap_year(2015), False)\n",
+    ),
+    "rust": (
+        "tests/leap.rs",
+        "#[test]\nfn common_year() {\n    assert!(!leap::is_leap_year(2015));\n}\n",
+    ),
+}
+SOLUTIONS = {
+    "python": ("leap.py", (PYTHON / "leap" / ".meta" / "example.py").read_text()),
+    "rust": ("src/lib.rs", (RUST / "leap" / ".meta" / "example.rs").read_text()),
+}
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("katas")
+    result = run_cli("katas", "import", str(PYTHON), str(RUST / "leap"), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-2000:]
+    assert "leap (python): proved (reference 5/5, stub 0/5)" in result.stdout
+    assert "leap (rust): proved (reference 5/5, stub 0/5)" in result.stdout
+    return out
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_import_proves_and_list_shows_the_languages(imported: Path) -> None:
+    listed = run_cli("katas", "list", str(imported), env={"COLUMNS": "120"})
+    assert listed.returncode == 0, listed.stderr
+    assert "Leap" in listed.stdout
+    assert listed.stdout.count("yes") == 2
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+@pytest.mark.parametrize("language", ["python", "rust"])
+def test_one_cycle_on_an_imported_kata_then_its_score(
+    tmp_path: Path, imported: Path, language: str
+) -> None:
+    test_path, test_text = TESTS[language]
+    impl_path, impl_text = SOLUTIONS[language]
+    if language == "python":
+        test_text, impl_text = formatted(test_text), formatted(impl_text)
+    script = {
+        "tester": [plan((test_path, test_text), message="test(leap): 2015"), done()],
+        "implementer": [plan((impl_path, impl_text), message="feat(leap): leap years")],
+        "refactorer": [no_change()],
+    }
+    repo = tmp_path / "repo"
+    kata = imported / "leap" / "kata.md"
+    with FakeLLM(script) as fake:
+        models = {f"TDD_SANDBOX_ROLES__{r.upper()}__MODEL": f"custom:{r}" for r in script}
+        env = {"TDD_SANDBOX_LLM__BASE_URL": fake.base_url, **models}
+        result = run_cli("run", str(kata), "--repo", str(repo), "-l", language, "--json", env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    summary = json.loads(result.stdout)
+    assert summary["status"] == "completed", summary
+    # The run started from the track's stub; no hidden test or reference reached the repo.
+    first = git(repo, "show", "--name-only", "--format=", "HEAD~" + str(len(summary["commits"])))
+    assert impl_path in first
+    tracked = git(repo, "ls-files").split()
+    assert not any("example" in path or "leap_test" in path for path in tracked)
+    score = run_cli("score", str(imported / "leap"), "--repo", str(repo), "--json",
+                    "-l", language)  # fmt: skip
+    assert score.returncode == 0, score.stderr
+    assert json.loads(score.stdout)["rate"] == 1.0
+
+
+def test_import_of_a_folder_without_exercises_is_one_line(tmp_path: Path) -> None:
+    result = run_cli("katas", "import", str(tmp_path), "--out", str(tmp_path / "out"))
+    assert result.returncode == 2
+    assert "holds no Exercism exercise" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()
+    assert list(tmp_path.iterdir()) == []

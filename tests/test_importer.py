@@ -1,0 +1,90 @@
+"""Exercism exercises, laid out as upstream, become katas; nothing half-written."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tdd_sandbox.acceptance.suite import has_suite
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.importer import import_katas
+from tdd_sandbox.kata import load_kata
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.repo.scaffolding import starting_files
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "exercism"
+PYTHON = FIXTURES / "python" / "exercises" / "practice"
+RUST = FIXTURES / "rust" / "exercises" / "practice"
+SPECS = FIXTURES / "problem-specifications" / "exercises"
+
+
+def _tree(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+
+
+def test_a_python_and_a_rust_track_exercise_and_the_specification_make_one_kata(
+    tmp_path: Path,
+) -> None:
+    report = import_katas([PYTHON, RUST / "leap", SPECS], tmp_path)
+    assert report.problems == []
+    assert report.written == [tmp_path / "leap"]
+    assert _tree(tmp_path / "leap") == [
+        "acceptance/canonical-data.json",
+        "acceptance/python/tests/leap_test.py",
+        "acceptance/rust/tests/leap.rs",
+        "kata.md",
+        "reference/python/leap.py",
+        "reference/rust/src/lib.rs",
+        "scaffold/python/leap.py",
+        "scaffold/rust/Cargo.toml",
+        "scaffold/rust/src/lib.rs",
+    ]
+    kata = load_kata(tmp_path / "leap" / "kata.md")
+    assert kata.title == "Leap"
+    assert "evenly divisible by 4" in kata.text
+    assert "`src/lib.rs`" in kata.text  # where the repository starts, per language
+    assert "is_leap_year" not in kata.text  # nothing of the reference or the tests
+    assert has_suite(tmp_path / "leap", "python")
+    assert has_suite(tmp_path / "leap", "rust")
+    # A run's repository starts from the stub over the scaffold, the crate keeping its name.
+    rust = starting_files(get_language("rust"), tmp_path / "leap")
+    assert 'name = "leap"' in rust["Cargo.toml"]
+    assert "Cargo.lock" not in rust
+    assert "todo!" in rust["src/lib.rs"]
+    python = starting_files(get_language("python"), tmp_path / "leap")
+    assert python["leap.py"] == (PYTHON / "leap" / "leap.py").read_text()
+    assert "tests/test_scaffold.py" in python
+
+
+def test_an_exercise_that_cannot_be_imported_is_a_line_and_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    broken = tmp_path / "src" / "broken"
+    shutil.copytree(PYTHON / "leap", broken)
+    config = json.loads((broken / ".meta" / "config.json").read_text())
+    config["files"]["test"] = ["gone_test.py"]
+    (broken / ".meta" / "config.json").write_text(json.dumps(config))
+    shutil.copytree(PYTHON / "leap", tmp_path / "src" / "leap")
+    out = tmp_path / "out"
+    report = import_katas([tmp_path / "src"], out)
+    assert len(report.problems) == 1
+    assert "broken" in report.problems[0]
+    assert "gone_test.py (named in .meta/config.json) is not a file here" in report.problems[0]
+    assert sorted(p.name for p in out.iterdir()) == ["leap"]  # no half-made kata, no temp
+
+
+def test_a_reimport_replaces_its_language_and_keeps_the_others(tmp_path: Path) -> None:
+    import_katas([PYTHON, RUST], tmp_path)
+    (tmp_path / "leap" / "acceptance" / "python" / "tests" / "stale.py").write_text("x")
+    import_katas([PYTHON], tmp_path)
+    assert not (tmp_path / "leap" / "acceptance" / "python" / "tests" / "stale.py").exists()
+    assert (tmp_path / "leap" / "acceptance" / "rust" / "tests" / "leap.rs").is_file()
+    assert "rust: `Cargo.toml`" in (tmp_path / "leap" / "kata.md").read_text()
+
+
+def test_a_folder_without_exercises_is_refused_in_one_line(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="holds no Exercism exercise"):
+        import_katas([tmp_path], tmp_path / "out")
