@@ -88,7 +88,7 @@ def check_red(
             # Usually the file does not parse: the runner's words say where.
             said = f"\nThe test run said:\n{gate.output_tail[-800:]}"
         raise VerdictError(
-            "no new test found: add one test function (Python: def test_...; Rust: #[test])" + said,
+            f"no new test found: add one test the runner collects ({language.collects})" + said,
             "no_new_test",
         )
     if len(new) > 1:

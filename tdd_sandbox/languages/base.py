@@ -86,6 +86,9 @@ class Language(Protocol):
     """Registry key; also the folder under `images/` holding its Dockerfile."""
     results_path: str | None
     """File the test gate writes machine-readable results to, read after it runs."""
+    collects: str
+    """What counts as a test, as the runner collects it: told to a tester whose new test
+    was not found."""
 
     def gates(self) -> tuple[Gate, ...]:
         """The default gate commands, in running order."""

@@ -61,6 +61,10 @@ class Python:
 
     name = "python"
     results_path: str | None = RESULTS
+    collects = (
+        "in tests/test_*.py or tests/*_test.py: a test_* function, or a test_* method of a "
+        "Test* class without __init__ or of a unittest.TestCase subclass of any name"
+    )
 
     def gates(self) -> tuple[Gate, ...]:
         """ruff format, ruff check, mypy, byte-compile, pytest."""

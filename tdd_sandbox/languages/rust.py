@@ -103,10 +103,11 @@ _RUNNER_CONFIG = frozenset(
 
 
 class Rust:
-    """The Rust plug-in: a library crate named `kata`, integration tests in `tests/`."""
+    """The Rust plug-in: a library crate (any name), integration tests in `tests/`."""
 
     name = "rust"
     results_path: str | None = None
+    collects = "a #[test] fn in a file directly under tests/ (tests/<name>.rs), in any module"
 
     def gates(self) -> tuple[Gate, ...]:
         """cargo fmt, clippy (warnings are errors), build with tests, test."""

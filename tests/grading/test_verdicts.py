@@ -81,6 +81,15 @@ def test_red_needs_exactly_one_new_test() -> None:
         check_red(BASE, {"tests/test_k.py": three}, _report(), PY)
 
 
+def test_no_new_test_says_what_the_runner_collects() -> None:
+    # A test class the runner does not collect used to be "no new test found" and nothing
+    # more: the tester could not tell why its test did not count.
+    checks = b"class Checks:\n    def test_one(self) -> None:\n        pass\n"
+    with pytest.raises(VerdictError, match=r"unittest\.TestCase") as caught:
+        check_red(BASE, {**BASE.files, "tests/test_more.py": checks}, _report(), PY)
+    assert "Test*" in str(caught.value)
+
+
 def test_green_and_refactor() -> None:
     green = _report((OLD, TestStatus.PASSED), (NEW, TestStatus.PASSED))
     check_green(frozenset({OLD, NEW}), green)
