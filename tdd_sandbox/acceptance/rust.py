@@ -106,7 +106,7 @@ def _package(manifest: bytes) -> tuple[str, str]:
     edition = str(package.get("edition", "2021"))
     return (
         name if _CRATE.fullmatch(name) else "kata",
-        edition if edition in ("2015", "2018", "2021") else "2021",
+        edition if edition in ("2015", "2018", "2021", "2024") else "2021",
     )
 
 

@@ -197,3 +197,37 @@ def test_a_rust_crate_of_any_name_without_a_lock_file_and_with_should_panic_is_g
     assert report["ok"] is True, json.dumps(report, indent=1)[-3000:]
     assert report["gates"][-1]["tests"] == {"passed": 4, "failed": 0, "skipped": 0, "errors": 0}
     assert not (repo / "Cargo.lock").exists()  # nothing written into the user's tree
+
+
+MODERN_LIB = """\
+pub fn parts(text: &str) -> Option<u64> {
+    let Some((left, right)) = text.split_once('/') else {
+        return Some(0);
+    };
+    let left: u64 = left.parse().ok()?;
+    let right: u64 = right.parse().ok()?;
+    Some(left.div_ceil(right))
+}
+
+pub fn is_small(value: Option<u64>) -> bool {
+    value.is_some_and(|v| v < 10)
+}
+"""
+MODERN_TESTS = """\
+#[test]
+fn divides_rounding_up() {
+    assert_eq!(modern::parts("7/2"), Some(4));
+    assert!(modern::is_small(modern::parts("7/2")));
+}
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_rust_of_today_builds(tmp_path: Path) -> None:
+    # let-else (1.65), div_ceil (1.73), is_some_and (1.70): Debian 12's rustc 1.63 compiled
+    # none of it, so every modern solution scored 0.
+    toml = '[package]\nedition = "2021"\nname = "modern"\nversion = "0.1.0"\n'
+    files = {"Cargo.toml": toml, "src/lib.rs": MODERN_LIB, "tests/modern.rs": MODERN_TESTS}
+    report = _json(run_cli("gates", "--json", str(write_repo(tmp_path, files))))
+    assert report["ok"] is True, json.dumps(report, indent=1)[-2000:]

@@ -4,7 +4,7 @@ from tdd_sandbox.languages.base import TestStatus
 from tdd_sandbox.languages.rust import RUST
 from tdd_sandbox.sandbox.base import ExecResult
 
-# Captured from `cargo test` 1.65 in the sandbox image.
+# Captured from `cargo test` 1.65 (the format is unchanged in 1.85, the image's toolchain now).
 OUTPUT = """\
     Finished test [unoptimized + debuginfo] target(s) in 0.00s
      Running unittests src/lib.rs (/tmp/target/debug/deps/kata-506b05c635b0b933)
