@@ -96,3 +96,31 @@ def test_import_of_a_folder_without_exercises_is_one_line(tmp_path: Path) -> Non
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "out").exists()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_bench_scores_an_imported_kata_by_its_tracks_tests(tmp_path: Path, imported: Path) -> None:
+    test_path, test_text = TESTS["python"]
+    impl_path, impl_text = SOLUTIONS["python"]
+    script = {
+        "m-tester": [plan((test_path, formatted(test_text)), message="test(leap): 2015"), done()],
+        "m-impl": [plan((impl_path, formatted(impl_text)), message="feat(leap): leap years")],
+        "m-ref": [no_change()],
+    }
+    config = tmp_path / "bench.yaml"
+    config.write_text(
+        "bench:\n  models:\n    m: {tester: custom:m-tester, implementer: custom:m-impl, "
+        "refactorer: custom:m-ref}\n"
+    )
+    out = tmp_path / "out"
+    with FakeLLM(script) as fake:
+        result = run_cli(
+            "bench", "--models", "m", "--katas", str(imported), "--languages", "python",
+            "--cycles", "2", "--out", str(out), "--config", str(config),
+            env={"TDD_SANDBOX_LLM__BASE_URL": fake.base_url},
+        )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    [row] = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert (row["status"], row["acceptance_pass_rate"]) == ("completed", 1.0), row
+    assert row["acceptance"]["total"] == 5  # the track's five tests
