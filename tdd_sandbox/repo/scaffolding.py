@@ -69,7 +69,8 @@ def init_repo(directory: Path, language: Language, *, kata_source: Path | None =
     if not adoptable(directory):
         raise UsageError(
             f"{directory} holds files besides kata.md and tdd.yaml: pick a new directory for "
-            "the kata repo, or make it a git repository first (the run then adds the scaffold)"
+            "the kata repo, or commit those files in a git repository there (a run then adds "
+            "the scaffold in a commit of its own)"
         )
     empty_repo = (directory / ".git").exists()
     files = starting_files(language, kata_source.parent if kata_source else None)
