@@ -16,7 +16,7 @@ def test_init_refuses_a_folder_with_other_files_and_touches_nothing(tmp_path: Pa
     (tmp_path / "notes.txt").write_text("mine\n")
     (tmp_path / "kata.md").write_text("# Mine\n")
     assert not adoptable(tmp_path)
-    with pytest.raises(UsageError, match="holds files besides kata.md and tdd.yaml"):
+    with pytest.raises(UsageError, match=r"holds files besides kata\.md and tdd\.yaml"):
         init_repo(tmp_path, get_language("python"))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kata.md", "notes.txt"]
 
