@@ -1,6 +1,4 @@
-"""Katas from Exercism, as users have them: a track's practice exercise (`.docs/`,
-`.meta/config.json` naming the solution, test and example files, the stub) and a
-problem-specifications exercise (`description.md`, `metadata.toml`, `canonical-data.json`).
+"""Katas from Exercism exercises, as users have them (see `exercism` for the layouts read).
 
 An exercise becomes a kata folder::
 
@@ -16,149 +14,14 @@ failure leaves nothing half-written. The tool needs no network: users clone Exer
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
-import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from tdd_sandbox.errors import UsageError
+from tdd_sandbox.exercism import Exercise, ImportProblem, find_exercises, read_exercise
 
 PARTS = ("acceptance", "scaffold", "reference")
-
-
-@dataclass(frozen=True)
-class Exercise:
-    """One exercise read from disk, in one language (or none: a problem specification)."""
-
-    slug: str
-    title: str
-    instructions: str
-    language: str | None = None
-    tests: dict[str, bytes] = field(default_factory=dict)
-    stub: dict[str, bytes] = field(default_factory=dict)
-    example: dict[str, bytes] = field(default_factory=dict)
-    canonical: bytes | None = None
-
-
-class ImportProblem(UsageError):
-    """An exercise that cannot be imported; the message says why, on one line."""
-
-
-def find_exercises(sources: list[Path]) -> list[Path]:
-    """Every exercise folder among `sources`: an exercise itself, or a folder of them.
-
-    Raises:
-        UsageError: a source is missing or holds no exercise.
-    """
-    found: list[Path] = []
-    for source in sources:
-        if not source.is_dir():
-            raise UsageError(f"{source} is not a directory: pass exercise folders")
-        if _is_exercise(source):
-            found.append(source)
-            continue
-        children = sorted(p for p in source.iterdir() if p.is_dir() and _is_exercise(p))
-        if not children:
-            raise UsageError(
-                f"{source} holds no Exercism exercise (.meta/config.json, or "
-                "canonical-data.json / description.md): pass exercises/practice or one exercise"
-            )
-        found.extend(children)
-    return found
-
-
-def _is_exercise(folder: Path) -> bool:
-    return (folder / ".meta" / "config.json").is_file() or any(
-        (folder / name).is_file() for name in ("canonical-data.json", "description.md")
-    )
-
-
-def read_exercise(folder: Path) -> Exercise:
-    """A track exercise or a problem specification.
-
-    Raises:
-        ImportProblem: the layout is incomplete or names files that are not there.
-    """
-    if not (folder / ".meta" / "config.json").is_file():
-        return _read_specification(folder)
-    try:
-        config = json.loads((folder / ".meta" / "config.json").read_text(encoding="utf-8"))
-        files = config["files"]
-        solution, tests = list(files["solution"]), list(files["test"])
-        example = list(files.get("example", []))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ImportProblem(f".meta/config.json is unreadable or lacks files: {exc}") from None
-    language = _language_of(solution + tests)
-    docs = [folder / ".docs" / n for n in ("introduction.md", "instructions.md")]
-    docs.append(folder / ".docs" / "instructions.append.md")
-    if not docs[1].is_file():
-        raise ImportProblem("no .docs/instructions.md")
-    instructions = "\n\n".join(_demote(p.read_text(encoding="utf-8")) for p in docs if p.is_file())
-    stub_paths = [p for p in solution if p.endswith((".py", ".rs"))]
-    if language == "rust":
-        stub_paths.append("Cargo.toml")
-    test_map = {p: ("tests/" + PurePosixPath(p).name if language == "python" else p) for p in tests}
-    examples = [p for p in example if p.endswith((".py", ".rs"))]
-    sources = [p for p in stub_paths if p != "Cargo.toml"]
-    if len(examples) != len(sources):
-        examples = []  # no one-to-one mapping onto the solution files: keep no reference
-    return Exercise(
-        slug=folder.name,
-        title=_title(folder.name),
-        instructions=instructions,
-        language=language,
-        tests={target: _read(folder, source) for source, target in test_map.items()},
-        stub={path: _read(folder, path) for path in dict.fromkeys(stub_paths)},
-        example={
-            target: _read(folder, source) for source, target in zip(examples, sources, strict=False)
-        },
-    )
-
-
-def _read_specification(folder: Path) -> Exercise:
-    description = folder / "description.md"
-    title = _title(folder.name)
-    if (meta := folder / "metadata.toml").is_file():
-        try:
-            title = str(tomllib.loads(meta.read_text(encoding="utf-8")).get("title", title))
-        except tomllib.TOMLDecodeError as exc:
-            raise ImportProblem(f"metadata.toml: {exc}") from None
-    canonical = folder / "canonical-data.json"
-    return Exercise(
-        slug=folder.name,
-        title=title,
-        instructions=_demote(description.read_text(encoding="utf-8"))
-        if description.is_file()
-        else "",
-        canonical=canonical.read_bytes() if canonical.is_file() else None,
-    )
-
-
-def _language_of(paths: list[str]) -> str:
-    if any(p.endswith(".py") for p in paths):
-        return "python"
-    if any(p.endswith(".rs") or p == "Cargo.toml" for p in paths):
-        return "rust"
-    raise ImportProblem(f"files of a track this tool does not run ({', '.join(paths[:3])})")
-
-
-def _read(folder: Path, relative: str) -> bytes:
-    path = folder / relative
-    if ".." in PurePosixPath(relative).parts or not path.is_file() or path.is_symlink():
-        raise ImportProblem(f"{relative} (named in .meta/config.json) is not a file here")
-    return path.read_bytes()
-
-
-def _title(slug: str) -> str:
-    return " ".join(word.capitalize() for word in slug.split("-"))
-
-
-def _demote(markdown: str) -> str:
-    """Headings one level down, so the kata's own `#` title stays the only top one."""
-    lines = markdown.strip().splitlines()
-    return "\n".join("#" + line if line.startswith("#") else line for line in lines)
 
 
 def kata_markdown(title: str, instructions: str, stubs: dict[str, list[str]]) -> str:
