@@ -17,6 +17,7 @@ from tdd_sandbox.acceptance.suite import Suite, has_calls, load_suite
 from tdd_sandbox.acceptance.testfiles import run_test_files, test_files
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import AcceptanceReport, grade
+from tdd_sandbox.kata import load_kata
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.sandbox.base import ExecResult
@@ -67,7 +68,8 @@ def score_kata(
     if has_calls(kata_dir, language.name):
         return run_acceptance(runtime, language, files, load_suite(kata_dir))
     if hidden := test_files(kata_dir, language.name):
-        return run_test_files(runtime, language, files, hidden)
+        allow = load_kata(kata_dir / "kata.md").allowed_rules
+        return run_test_files(runtime, language, files, hidden, allow)
     raise UsageError(
         f"{kata_dir.name} has no hidden acceptance suite for {language.name}: add "
         f"acceptance/{language.name}/ test files, or canonical data with calls.yaml"

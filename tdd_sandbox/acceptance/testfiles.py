@@ -19,6 +19,7 @@ from tdd_sandbox.gates import run_gates
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.grading.ids import matches
+from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.languages.base import GateKind, Language, TestStatus
 from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.sandbox.snapshot import Snapshot
@@ -40,20 +41,32 @@ def test_files(kata_dir: Path, language: str) -> dict[str, bytes]:
 
 
 def run_test_files(
-    runtime: Runtime, language: Language, files: Mapping[str, bytes], hidden: Mapping[str, bytes]
+    runtime: Runtime,
+    language: Language,
+    files: Mapping[str, bytes],
+    hidden: Mapping[str, bytes],
+    allow: frozenset[str] = frozenset(),
 ) -> AcceptanceReport:
     """Run the hidden test files against the implementation in `files`; one case per test.
+    The code is held to the loop's static policy first (`allow`: the kata's exceptions):
+    here it shares a process with the tests that judge it.
 
     Raises:
         SandboxUnavailable: the sandbox failed.
     """
     suite = {path: _run_ignored(path, data) for path, data in hidden.items()}
     expected = sorted(language.expected_tests(suite))
+    code = implementation_files(language, files)
+    if found := check_policy(language.name, code, is_test=language.is_test_path, allow=allow):
+        problem = f"tampering suspected (policy): {found[0]}"
+        return AcceptanceReport(
+            tuple(CaseResult(i, CaseStatus.NO_RESULT, problem) for i in expected), problem=problem
+        )
     # The runner's configuration: the scaffold's, where the repository has none of its own
     # at the root (a crate keeps its name). No model may write these files.
     config = {p: d.encode() for p, d in language.scaffold().items() if language.is_runner_config(p)}
     config |= {p: d for p, d in files.items() if "/" not in p and language.is_runner_config(p)}
-    snapshot = {**config, **implementation_files(language, files), **suite}
+    snapshot = {**config, **code, **suite}
     with runtime.open(language, Snapshot(snapshot)) as box:
         report = run_gates(box, language, snapshot, only=frozenset({GateKind.TEST}))
     gate = report.gates[0]

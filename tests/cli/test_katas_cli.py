@@ -124,3 +124,33 @@ def test_bench_scores_an_imported_kata_by_its_tracks_tests(tmp_path: Path, impor
     [row] = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert (row["status"], row["acceptance_pass_rate"]) == ("completed", 1.0), row
     assert row["acceptance"]["total"] == 5  # the track's five tests
+
+
+PATCHED_ASSERT = """\
+import unittest
+
+unittest.TestCase.assertIs = lambda self, first, second, msg=None: None
+
+
+def leap_year(year):
+    return None
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_code_that_patches_the_tracks_assertions_scores_nothing(
+    tmp_path: Path, imported: Path
+) -> None:
+    # A track's tests run in the same process as the code they judge: an implementation
+    # that rebinds unittest's assertIs at import made every hidden test pass (5/5).
+    repo = tmp_path / "repo"
+    made = run_cli("init", str(repo), "--kata", str(imported / "leap" / "kata.md"))
+    assert made.returncode == 0, made.stderr
+    (repo / "leap.py").write_text(PATCHED_ASSERT)
+    git(repo, "-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qam", "feat: cheat")
+    score = run_cli("score", str(imported / "leap"), "--repo", str(repo), "--json")
+    assert score.returncode == 0, score.stderr
+    document = json.loads(score.stdout)
+    assert document["passed"] == 0, document
+    assert "policy" in document["why"]
