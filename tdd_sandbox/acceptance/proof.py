@@ -8,10 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tdd_sandbox.acceptance.runner import score_kata
+from tdd_sandbox.gates import run_gates
 from tdd_sandbox.grading.acceptance import AcceptanceReport
+from tdd_sandbox.grading.verdicts import failing_summary
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.scaffolding import starting_files
 from tdd_sandbox.runtime import Runtime
+from tdd_sandbox.sandbox.snapshot import Snapshot
 
 
 @dataclass(frozen=True)
@@ -23,10 +26,12 @@ class Proof:
     reference: AcceptanceReport | None
     """None when the kata has no reference in the language."""
     start: AcceptanceReport
+    start_gates: str = ""
+    """Why the starting files fail their own gates (empty: they pass, so a run can start)."""
 
     @property
-    def ok(self) -> bool:
-        """The reference passes everything and the starting files nothing."""
+    def suite_proved(self) -> bool:
+        """The reference passes every case and the starting files none."""
         return (
             self.reference is not None
             and self.reference.total > 0
@@ -34,35 +39,51 @@ class Proof:
             and self.start.passed == 0
         )
 
+    @property
+    def ok(self) -> bool:
+        """The suite is proved and a run can start from the starting files."""
+        return self.suite_proved and not self.start_gates
+
     def describe(self) -> str:
         """One line for people."""
         head = f"{self.kata} ({self.language})"
         if self.reference is None:
-            return f"{head}: no reference solution; stub {self.start.passed}/{self.start.total}"
+            gates = f"; the starting files fail their gates ({self.start_gates})"
+            gates = gates if self.start_gates else ""
+            return f"{head}: no reference; stub {self.start.passed}/{self.start.total}{gates}"
         shown = (
             f"reference {self.reference.passed}/{self.reference.total}, "
             f"stub {self.start.passed}/{self.start.total}"
         )
         if self.ok:
             return f"{head}: proved ({shown})"
-        why = self.reference.why() if self.reference.rate < 1.0 else "the stub passes cases"
+        if self.start_gates:
+            why = f"the starting files fail their gates ({self.start_gates})"
+        elif self.reference.rate < 1.0:
+            why = self.reference.why()
+        else:
+            why = "the stub passes cases"
         return f"{head}: not proved ({shown}): {why}"
 
 
 def prove(runtime: Runtime, language: Language, kata_dir: Path) -> Proof:
-    """Score the kata's reference and its starting files on its hidden suite.
+    """Score the kata's reference and its starting files on its hidden suite, and check that
+    the starting files pass their own gates (a run's first commit must be green).
 
     Raises:
         UsageError: no suite in the language.
         SandboxUnavailable: the sandbox failed.
     """
     start = _encoded(starting_files(language, kata_dir))
+    with runtime.open(language, Snapshot(start)) as box:
+        gates = run_gates(box, language, start)
+    start_gates = "" if gates.ok else failing_summary(gates, limit=200).splitlines()[0]
     start_report = score_kata(runtime, language, start, kata_dir)
     reference_report = None
     if (kata_dir / "reference" / language.name).is_dir():
         reference = _encoded(starting_files(language, kata_dir, overlay="reference"))
         reference_report = score_kata(runtime, language, reference, kata_dir)
-    return Proof(kata_dir.name, language.name, reference_report, start_report)
+    return Proof(kata_dir.name, language.name, reference_report, start_report, start_gates)
 
 
 def _encoded(files: dict[str, str]) -> dict[str, bytes]:

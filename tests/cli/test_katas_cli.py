@@ -4,6 +4,7 @@ upstream, proved in the sandbox, then played and scored like any kata."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,19 @@ def test_code_that_patches_the_tracks_assertions_scores_nothing(
     document = json.loads(score.stdout)
     assert document["passed"] == 0, document
     assert "policy" in document["why"]
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_stub_that_fails_its_own_gates_is_not_proved(tmp_path: Path) -> None:
+    # A run starts from the stub, and a HEAD that fails its gates cannot start a cycle: the
+    # import must say so, not report the kata proved.
+    source = tmp_path / "leap"
+    shutil.copytree(PYTHON / "leap", source)
+    (source / "leap.py").write_text("def leap_year( year ):\n    pass\n")  # not formatted
+    result = run_cli("katas", "import", str(source), "--out", str(tmp_path / "out"))
+    assert result.returncode == 1, result.stdout + result.stderr[-1500:]
+    assert "not proved" in result.stdout
+    assert "starting files fail their gates (format" in result.stdout
+    # The suite itself is proved (reference 5/5, stub 0/5): the reference stays.
+    assert (tmp_path / "out" / "leap" / "reference" / "python" / "leap.py").is_file()
