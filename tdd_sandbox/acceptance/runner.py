@@ -13,7 +13,7 @@ from pathlib import Path
 from tdd_sandbox.acceptance.base import Driver
 from tdd_sandbox.acceptance.python import PythonDriver
 from tdd_sandbox.acceptance.rust import RustDriver
-from tdd_sandbox.acceptance.suite import Suite, has_calls, load_suite
+from tdd_sandbox.acceptance.suite import Suite, has_calls, load_suite, missing_suite
 from tdd_sandbox.acceptance.testfiles import run_test_files, test_files
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import AcceptanceReport, grade
@@ -70,10 +70,7 @@ def score_kata(
     if hidden := test_files(kata_dir, language.name):
         allow = load_kata(kata_dir / "kata.md").allowed_rules
         return run_test_files(runtime, language, files, hidden, allow)
-    raise UsageError(
-        f"{kata_dir.name} has no hidden acceptance suite for {language.name}: add "
-        f"acceptance/{language.name}/ test files, or canonical data with calls.yaml"
-    )
+    raise missing_suite(kata_dir, language.name)
 
 
 def _describe(result: ExecResult) -> str:

@@ -73,6 +73,14 @@ def has_suite(kata_dir: Path, language: str) -> bool:
     return has_calls(kata_dir, language) or (kata_dir / "acceptance" / language).is_dir()
 
 
+def missing_suite(kata_dir: Path, language: str) -> UsageError:
+    """The error for a kata without a suite in `language`, naming both ways to add one."""
+    return UsageError(
+        f"{kata_dir.name} has no hidden acceptance suite for {language}: add "
+        f"acceptance/{language}/ test files, or canonical data with calls.yaml"
+    )
+
+
 def has_calls(kata_dir: Path, language: str) -> bool:
     """Whether the kata's canonical data has a call mapping for `language`."""
     folder = kata_dir / "acceptance"

@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.acceptance.runner import score_kata
-from tdd_sandbox.acceptance.suite import has_suite
+from tdd_sandbox.acceptance.suite import has_suite, missing_suite
 from tdd_sandbox.bench.jobs import find_katas, plan_jobs, resolve_models, shard
 from tdd_sandbox.bench.report import SKIPPED_FILE, write_reports
 from tdd_sandbox.bench.runner import BenchInterrupted, JobOptions, capacity, run_jobs
-from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.journal import write_atomic
@@ -96,9 +95,6 @@ def score_repo(
     chosen = language or settings.language
     plugin = get_language(chosen) if chosen else detect_language(files)
     if not has_suite(kata_dir, plugin.name):  # said before any container starts
-        raise UsageError(
-            f"{kata_dir.name} has no hidden acceptance suite for {plugin.name}: add "
-            f"acceptance/{plugin.name}/ test files, or canonical data with calls.yaml"
-        )
+        raise missing_suite(kata_dir, plugin.name)
     with Runtime(settings) as runtime:
         return score_kata(runtime, plugin, files, kata_dir)
