@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tdd_sandbox.acceptance.runner import run_acceptance
 from tdd_sandbox.acceptance.suite import load_suite
+from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.settings import load_settings
 from tests.helpers.solutions import SOLUTIONS
 
@@ -36,7 +36,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
-    with Runtime(load_settings(), run_id="bench-acceptance") as runtime:
+    with DockerRuntime(load_settings(), run_id="bench-acceptance") as runtime:
         for language in ("python", "rust"):
             plugin = get_language(language)
             runtime.image_for(plugin)

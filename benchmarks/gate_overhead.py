@@ -29,7 +29,7 @@ import docker
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tdd_sandbox.gates import run_gates
+from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.images.builder import ensure_image
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import GateKind

@@ -22,9 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tdd_sandbox.acceptance.proof import prove
+from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.importer import import_katas
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.settings import load_settings
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "exercism"
@@ -62,7 +62,7 @@ def main() -> int:
         print(f"import of {args.count} exercises x 2 tracks (no proof): {files_s:.2f} s, "
               f"{files_s / args.count * 1000:.1f} ms per kata (median of 3)")  # fmt: skip
         settings = load_settings()
-        with Runtime(settings) as runtime:
+        with DockerRuntime(settings) as runtime:
             for name in ("python", "rust"):
                 language = get_language(name)
                 kata = root / "out-0" / "leap-000"

@@ -19,8 +19,8 @@ from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.agents.team import Team
 from tdd_sandbox.edits import EditRejected, Role, apply_plan, check_on_disk, write_changes
 from tdd_sandbox.errors import SandboxUnavailable
-from tdd_sandbox.formatting import changed_paths, format_files, needs_formatting
-from tdd_sandbox.gates import run_gates
+from tdd_sandbox.execution.base import Runtime
+from tdd_sandbox.execution.formatting import changed_paths
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.verdicts import VerdictError, check_no_test_code, check_policy_of
 from tdd_sandbox.journal import Journal
@@ -30,7 +30,6 @@ from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.race import AttemptResult, AttemptStatus, CancelToken
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.worktrees import create_worktree, remove_worktree
-from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
 
@@ -114,32 +113,17 @@ class Workshop:
         tidy: Sequence[str],
     ) -> tuple[GateReport, dict[str, bytes] | None]:
         started = time.monotonic()
-        formatted = None
-        box = self.runtime.open(self.language, snapshot or Snapshot(dict(files)))
-        try:
-            if token is not None and not token.register(box.close):
-                raise SandboxUnavailable("the attempt was cancelled")
-            report = run_gates(
-                box,
-                self.language,
-                files,
-                override=self.settings.gates.get(self.language.name),
-                only=kinds,
-            )
-            if tidy and needs_formatting(report):
-                # The same sandbox holds these files: formatting here saves opening another.
-                formatted = format_files(box, self.language, files, tidy)
-        finally:
-            if token is not None:
-                token.unregister(box.close)
-            box.close()
+        checked = self.runtime.check(
+            self.language, files, kinds=kinds, snapshot=snapshot, token=token, tidy=tidy
+        )
+        report = checked.report
         self.emit(
             "gates",
             ok=report.ok,
             gates={g.kind.value: g.status.value for g in report.gates},
             seconds=round(time.monotonic() - started, 3),
         )
-        return report, formatted
+        return report, checked.formatted
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from tdd_sandbox.attempts import UNCHANGED, Candidate, Task, Workshop
 from tdd_sandbox.commits import CommitFacts, compose, diff_summary
 from tdd_sandbox.edits import EditRejected, Role, apply_plan, check_on_disk, write_changes
 from tdd_sandbox.errors import Interrupted, TddSandboxError
+from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.verdicts import (
     Baseline,
@@ -44,7 +45,6 @@ from tdd_sandbox.repo.history import (
     head_files,
     last_commit,
 )
-from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.settings import Settings
 
 RED_GATES = frozenset({GateKind.FORMAT, GateKind.TEST})

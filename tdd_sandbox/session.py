@@ -13,7 +13,7 @@ from typing import Any
 
 from tdd_sandbox.agents.team import Team, build_team
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.gc import collect_garbage
+from tdd_sandbox.execution.runtimes import make_runtime
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.journal import TDD_DIR, Journal, read_state
 from tdd_sandbox.kata import load_kata
@@ -27,7 +27,6 @@ from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import commit_paths, dirty_paths, exclude_locally, head_files
 from tdd_sandbox.repo.lock import hold_lock
 from tdd_sandbox.repo.scaffolding import KATA_FILE, USER_FILES, add_scaffold, init_repo
-from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.settings import Settings
 
 
@@ -151,12 +150,15 @@ def open_session(
             progress(f"added the {language.name} scaffold ({', '.join(added)}) in a commit")
         interrupted = read_state(directory)
         journal = Journal(directory, run_id)
-        journal.event("start", kata=kata.title, language=language.name, models=team.models())
-        runtime = stack.enter_context(Runtime(settings, progress=progress, run_id=run_id))
+        runtime = stack.enter_context(make_runtime(settings, progress=progress, run_id=run_id))
+        journal.event("start", kata=kata.title, language=language.name, models=team.models(),
+                      sandbox=runtime.kind)  # fmt: skip
+        if not runtime.runs_code:
+            progress(f"sandbox.type {runtime.kind}: no code runs, every gate is scripted")
         if interrupted is not None and interrupted.get("state") == "running":
             # The last run died (kill, crash, power): clear what it left, go on from HEAD,
             # which only ever holds green commits.
-            reclaimed = collect_garbage(repo_dir=directory, client=runtime.client)
+            reclaimed = runtime.reclaim(directory)
             journal.event("resumed", after=interrupted.get("run_id"),
                           removed=[item.name for item in reclaimed.removed])  # fmt: skip
             progress(f"resuming after interrupted run {interrupted.get('run_id')}")

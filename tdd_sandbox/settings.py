@@ -64,8 +64,12 @@ class Section(BaseModel):
 class SandboxSettings(Section):
     """Limits of every container a gate runs in."""
 
-    type: Literal["docker"] = "docker"
-    """Sandbox backend. Docker is the only one; `DOCKER_HOST` selects a remote engine."""
+    type: Literal["docker", "fake"] = "docker"
+    """Where gates run: `docker` (`DOCKER_HOST` selects a remote engine), or `fake`, which
+    runs nothing and scripts every gate from marks in the files (for testing the engine and
+    measuring its overhead; `bench` refuses it)."""
+    fake_gate_s: float = Field(0.0, ge=0)
+    """How long each gate check of the fake backend takes."""
     timeout_s: float = Field(120.0, gt=0)
     """Wall-clock limit of one gate command; past it the whole process tree is killed."""
     memory: str = "1g"

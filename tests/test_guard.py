@@ -8,12 +8,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from tdd_sandbox.gates import run_gates
+from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateResult, GateStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import GateKind, Language
-from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import load_settings
 from tests.helpers.cheats import CHEATS
@@ -51,13 +51,13 @@ CASES = {
 
 
 @pytest.fixture(scope="module")
-def runtime() -> Iterator[Runtime]:
+def runtime() -> Iterator[DockerRuntime]:
     """One runtime for the module."""
-    with Runtime(load_settings(), run_id="pytest-guard") as made:
+    with DockerRuntime(load_settings(), run_id="pytest-guard") as made:
         yield made
 
 
-def _test_gate(runtime: Runtime, language: Language, files: dict[str, str]) -> GateResult:
+def _test_gate(runtime: DockerRuntime, language: Language, files: dict[str, str]) -> GateResult:
     snapshot = encode(files)
     with runtime.open(language, Snapshot(snapshot)) as box:
         report = run_gates(box, language, snapshot, only=TEST)
@@ -80,7 +80,7 @@ class _Unguarded:
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_a_forged_green_is_caught_by_the_guard(runtime: Runtime, case: str) -> None:
+def test_a_forged_green_is_caught_by_the_guard(runtime: DockerRuntime, case: str) -> None:
     name, cheat, kind = CASES[case]
     language = get_language(name)
     files = dict(language.scaffold())
@@ -97,7 +97,7 @@ def test_a_forged_green_is_caught_by_the_guard(runtime: Runtime, case: str) -> N
 
 
 @pytest.mark.parametrize("name", ["python", "rust"])
-def test_honest_runs_are_unchanged(runtime: Runtime, name: str) -> None:
+def test_honest_runs_are_unchanged(runtime: DockerRuntime, name: str) -> None:
     language = get_language(name)
     files = dict(language.scaffold())
     path, source = SOLUTIONS[("fizzbuzz", name)]

@@ -19,7 +19,7 @@ from types import ModuleType
 import docker
 import pytest
 
-from tdd_sandbox.gates import run_gates
+from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.docker import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot

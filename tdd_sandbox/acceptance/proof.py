@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tdd_sandbox.acceptance.runner import score_kata
-from tdd_sandbox.gates import run_gates
+from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.grading.verdicts import failing_summary
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.scaffolding import starting_files
-from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.sandbox.snapshot import Snapshot
 
 
@@ -66,7 +66,7 @@ class Proof:
         return f"{head}: not proved ({shown}): {why}"
 
 
-def prove(runtime: Runtime, language: Language, kata_dir: Path) -> Proof:
+def prove(runtime: DockerRuntime, language: Language, kata_dir: Path) -> Proof:
     """Score the kata's reference and its starting files on its hidden suite, and check that
     the starting files pass their own gates (a run's first commit must be green).
 

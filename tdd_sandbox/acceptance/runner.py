@@ -16,10 +16,10 @@ from tdd_sandbox.acceptance.rust import RustDriver
 from tdd_sandbox.acceptance.suite import Suite, has_calls, load_suite, missing_suite
 from tdd_sandbox.acceptance.testfiles import run_test_files, test_files
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.grading.acceptance import AcceptanceReport, grade
 from tdd_sandbox.kata import load_kata
 from tdd_sandbox.languages.base import Language
-from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.sandbox.snapshot import Snapshot
 
@@ -30,7 +30,7 @@ DRIVERS: dict[str, Driver] = {
 
 
 def run_acceptance(
-    runtime: Runtime, language: Language, files: Mapping[str, bytes], suite: Suite
+    runtime: DockerRuntime, language: Language, files: Mapping[str, bytes], suite: Suite
 ) -> AcceptanceReport:
     """Perform every case of `suite` on `files` in a sandbox and grade what came back.
 
@@ -56,7 +56,7 @@ def run_acceptance(
 
 
 def score_kata(
-    runtime: Runtime, language: Language, files: Mapping[str, bytes], kata_dir: Path
+    runtime: DockerRuntime, language: Language, files: Mapping[str, bytes], kata_dir: Path
 ) -> AcceptanceReport:
     """The kata's hidden suite for `language` run on `files`: its canonical data where it
     maps them to calls in that language, else its own test files.

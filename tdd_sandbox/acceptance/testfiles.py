@@ -15,13 +15,13 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tdd_sandbox.acceptance.base import implementation_files
-from tdd_sandbox.gates import run_gates
+from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.grading.ids import matches
 from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.languages.base import GateKind, Language, TestStatus
-from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.sandbox.snapshot import Snapshot
 
 SUITE_DIR = "acceptance"
@@ -41,7 +41,7 @@ def test_files(kata_dir: Path, language: str) -> dict[str, bytes]:
 
 
 def run_test_files(
-    runtime: Runtime,
+    runtime: DockerRuntime,
     language: Language,
     files: Mapping[str, bytes],
     hidden: Mapping[str, bytes],

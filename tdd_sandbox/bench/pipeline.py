@@ -12,13 +12,15 @@ from tdd_sandbox.acceptance.suite import has_suite, missing_suite
 from tdd_sandbox.bench.jobs import find_katas, plan_jobs, resolve_models, shard
 from tdd_sandbox.bench.report import SKIPPED_FILE, write_reports
 from tdd_sandbox.bench.runner import BenchInterrupted, JobOptions, capacity, run_jobs
+from tdd_sandbox.errors import ConfigError
+from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.runtimes import RUNTIMES
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.journal import write_atomic
 from tdd_sandbox.languages import detect_language, get_language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files
-from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.sandbox.docker import connect
 from tdd_sandbox.settings import Settings
 
@@ -49,6 +51,11 @@ def run_bench(
         UsageError: bad models, katas, languages or shard.
         PrerequisiteError: Docker or an image is not usable.
     """
+    if not RUNTIMES[settings.sandbox.type].runs_code:
+        raise ConfigError(
+            f"sandbox.type {settings.sandbox.type} runs no code, so it cannot score a model: "
+            "set sandbox.type to docker for a bench"
+        )
     models = resolve_models(options.models, settings.bench)
     katas = find_katas(*options.katas)
     jobs, skipped = plan_jobs(models, katas, options.languages, options.repeats)
@@ -96,5 +103,5 @@ def score_repo(
     plugin = get_language(chosen) if chosen else detect_language(files)
     if not has_suite(kata_dir, plugin.name):  # said before any container starts
         raise missing_suite(kata_dir, plugin.name)
-    with Runtime(settings) as runtime:
+    with DockerRuntime(settings) as runtime:
         return score_kata(runtime, plugin, files, kata_dir)

@@ -23,12 +23,12 @@ from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.bench.jobs import Job
 from tdd_sandbox.bench.metrics import run_metrics
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError, SandboxUnavailable
+from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.journal import write_atomic
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files
-from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.session import run_kata
 from tdd_sandbox.settings import RolesSettings, Settings, parse_memory
 
@@ -123,7 +123,7 @@ def _run_and_score(
         files = head_files(repo)
     finally:
         repo.close()
-    with Runtime(settings, run_id=f"{summary.run_id}-score") as runtime:
+    with DockerRuntime(settings, run_id=f"{summary.run_id}-score") as runtime:
         score = score_kata(runtime, language, files, job.kata)
     return {
         "status": summary.status,

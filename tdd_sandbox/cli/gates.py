@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.table import Table
 
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
+from tdd_sandbox.execution.runtimes import check_directory
 from tdd_sandbox.grading.gates import GateReport, GateStatus
-from tdd_sandbox.runtime import check_directory
 from tdd_sandbox.settings import load_settings
 
 _STYLE = {GateStatus.PASSED: "green", GateStatus.FAILED: "red"}

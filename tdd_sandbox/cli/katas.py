@@ -13,10 +13,10 @@ from tdd_sandbox.acceptance.proof import prove
 from tdd_sandbox.acceptance.suite import has_suite
 from tdd_sandbox.bench.jobs import find_katas
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
+from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.importer import import_katas
 from tdd_sandbox.kata import load_kata
 from tdd_sandbox.languages import LANGUAGES, get_language
-from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.settings import load_settings
 
 
@@ -50,7 +50,7 @@ def import_command(
     failed = bool(report.problems)
     if prove_suites and report.written:
         settings = load_settings(default_config(config, None))
-        with Runtime(settings, progress=progress) as runtime:
+        with DockerRuntime(settings, progress=progress) as runtime:
             for kata_dir in report.written:
                 for name in LANGUAGES:
                     if not (kata_dir / "acceptance" / name).is_dir():

@@ -11,9 +11,9 @@ import pytest
 
 from tdd_sandbox.acceptance.runner import run_acceptance
 from tdd_sandbox.acceptance.suite import Suite, load_suite
+from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.runtime import Runtime
 from tdd_sandbox.settings import load_settings
 from tests.helpers.cheats import CHEATS, Cheat
 from tests.helpers.solutions import SOLUTIONS
@@ -23,14 +23,14 @@ KATAS = Path(__file__).resolve().parents[2] / "katas"
 
 
 @pytest.fixture(scope="module")
-def runtime() -> Iterator[Runtime]:
+def runtime() -> Iterator[DockerRuntime]:
     """One runtime (and warm pool) for the module; its containers go with it."""
-    with Runtime(load_settings(), run_id="pytest-acceptance") as made:
+    with DockerRuntime(load_settings(), run_id="pytest-acceptance") as made:
         yield made
 
 
 def _score(
-    runtime: Runtime, language: str, files: dict[str, str], suite: Suite
+    runtime: DockerRuntime, language: str, files: dict[str, str], suite: Suite
 ) -> AcceptanceReport:
     plugin = get_language(language)
     tree = {name: text.encode() for name, text in plugin.scaffold().items()}
@@ -40,7 +40,7 @@ def _score(
 
 @pytest.mark.parametrize(("kata", "language"), sorted(SOLUTIONS))
 def test_reference_scores_full_and_scaffold_scores_nothing(
-    runtime: Runtime, kata: str, language: str
+    runtime: DockerRuntime, kata: str, language: str
 ) -> None:
     suite = load_suite(KATAS / kata)
     path, solution = SOLUTIONS[(kata, language)]
@@ -52,7 +52,7 @@ def test_reference_scores_full_and_scaffold_scores_nothing(
 
 
 @pytest.mark.parametrize("cheat", CHEATS, ids=lambda cheat: f"{cheat.language}-{cheat.name}")
-def test_every_cheat_scores_nothing(runtime: Runtime, cheat: Cheat) -> None:
+def test_every_cheat_scores_nothing(runtime: DockerRuntime, cheat: Cheat) -> None:
     report = _score(runtime, cheat.language, cheat.files, load_suite(KATAS / cheat.kata))
     assert report.passed == 0, [r for r in report.results if r.status is CaseStatus.PASSED]
 
@@ -94,7 +94,7 @@ def double(n):
 """
 
 
-def test_python_cases_fail_alone(runtime: Runtime, tmp_path: Path) -> None:
+def test_python_cases_fail_alone(runtime: DockerRuntime, tmp_path: Path) -> None:
     cases: list[tuple[int, object]] = [
         (1, 2), (3, 6), (4, 8), (5, 10), (6, [12]), (7, 14), (2, 4)
     ]  # fmt: skip
@@ -130,7 +130,7 @@ pub fn double(n: i64) -> i64 {
 """
 
 
-def test_rust_cases_fail_alone(runtime: Runtime, tmp_path: Path) -> None:
+def test_rust_cases_fail_alone(runtime: DockerRuntime, tmp_path: Path) -> None:
     cases: list[tuple[int, object]] = [(1, 2), (3, 6), (4, 8), (7, {"error": "seven"}), (2, 4)]
     report = _score(runtime, "rust", {"src/lib.rs": RS_DOUBLE}, _suite(tmp_path, cases, RS_CALLS))
     statuses = {r.id: r.status for r in report.results}

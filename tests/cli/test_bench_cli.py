@@ -41,6 +41,19 @@ def test_bench_rejects_an_unknown_model_and_a_bad_shard(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+def test_bench_refuses_the_fake_runtime_before_writing_anything(tmp_path: Path) -> None:
+    # The fake runtime scripts its verdicts: a score from it would mean nothing.
+    out = tmp_path / "o"
+    result = run_cli(
+        "bench", "--models", "openai:x", "--out", str(out),
+        env={"TDD_SANDBOX_SANDBOX__TYPE": "fake"},
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert "sandbox.type fake runs no code" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not out.exists()
+
+
 def test_merge_of_a_folder_without_results(tmp_path: Path) -> None:
     result = run_cli("bench", "merge", str(tmp_path), "--out", str(tmp_path / "m"))
     assert result.returncode == 2

@@ -103,3 +103,10 @@ def fizzbuzz_script(language: str, prefix: str = "") -> dict[str, list[Answer]]:
         f"{prefix}implementer": implementer,
         f"{prefix}refactorer": refactorer,
     }
+
+
+def covering(count: int) -> str:
+    """The implementation of the first `count` tests as the fake runtime judges it: the real
+    code, naming the tests it makes pass (see `tdd_sandbox.execution.fake`)."""
+    names = " ".join(f"test_{name}" for name, _ in PY_TESTS[:count])
+    return f"# passes: {names}\n{PY_IMPLS[count - 1]}"

@@ -13,7 +13,7 @@ from pathlib import Path
 import docker
 import pytest
 
-from tdd_sandbox.gates import run_gates
+from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.gates import GateResult, GateStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import GateKind

@@ -1,0 +1,76 @@
+"""What every runtime provides: gates checked on a set of files, whatever runs them.
+
+The engine asks a runtime one question: "what do the gates say about these files?" The Docker
+runtime answers by running them in a sandbox; the fake runtime answers from a script, so
+engine tests need no Docker. Either way the verdicts come from `grading`, so the rules the
+engine is held to are the same.
+"""
+
+from __future__ import annotations
+
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from tdd_sandbox.closing import Closing
+from tdd_sandbox.gc import GcReport, collect_garbage
+from tdd_sandbox.grading.gates import GateReport
+from tdd_sandbox.images.builder import Progress, quiet
+from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.race import CancelToken
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.settings import Settings
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The gates' report on some files, and those files formatted when that was asked for
+    and the format gate failed (None otherwise)."""
+
+    report: GateReport
+    formatted: dict[str, bytes] | None = None
+
+
+class Runtime(Closing, ABC):
+    """A backend that runs gates, chosen by `sandbox.type`; it owns what it starts."""
+
+    kind: ClassVar[str]
+    """The `sandbox.type` that builds it."""
+    runs_code: ClassVar[bool]
+    """Whether its verdicts come from really running the code (scores need that)."""
+
+    def __init__(
+        self, settings: Settings, *, progress: Progress = quiet, run_id: str | None = None
+    ) -> None:
+        self.settings = settings
+        self.progress = progress
+        self.run_id = run_id or uuid.uuid4().hex[:12]
+
+    @abstractmethod
+    def check(
+        self,
+        language: Language,
+        files: Mapping[str, bytes],
+        *,
+        kinds: frozenset[GateKind] | None = None,
+        snapshot: Snapshot | None = None,
+        token: CancelToken | None = None,
+        tidy: Sequence[str] = (),
+        timeout_s: float | None = None,
+    ) -> Checked:
+        """Run the gates (all, or `kinds`) on `files`, or on `snapshot` of them where the
+        files sit in a worktree. With `tidy`, those paths are formatted when the format
+        gate fails. A cancelled `token` tears the check down.
+
+        Raises:
+            SandboxUnavailable: the backend failed, or the check was cancelled.
+            PrerequisiteError: the backend cannot be used at all (no engine, no image).
+        """
+
+    def reclaim(self, repo_dir: Path) -> GcReport:
+        """Clear what a crashed run in `repo_dir` left behind (its worktrees, and whatever
+        the backend itself started)."""
+        return collect_garbage(repo_dir=repo_dir, client=None)

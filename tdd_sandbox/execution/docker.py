@@ -1,0 +1,102 @@
+"""The Docker runtime: a client, the sandbox provider and the images.
+
+Every command that runs code goes through here, so images are resolved once and every
+container is destroyed when the runtime closes, however the run ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.execution.base import Checked, Runtime
+from tdd_sandbox.execution.formatting import format_files, needs_formatting
+from tdd_sandbox.execution.gates import run_gates
+from tdd_sandbox.gc import GcReport, collect_garbage
+from tdd_sandbox.images.builder import Progress, ensure_image, quiet
+from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.race import CancelToken
+from tdd_sandbox.sandbox.docker import DockerSandbox, DockerSandboxProvider, connect
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.settings import Settings
+
+
+class DockerRuntime(Runtime):
+    """Opens sandboxes for languages, building their images on first use."""
+
+    kind = "docker"
+    runs_code = True
+
+    def __init__(
+        self, settings: Settings, *, progress: Progress = quiet, run_id: str | None = None
+    ) -> None:
+        super().__init__(settings, progress=progress, run_id=run_id)
+        self.client = connect()
+        self.provider = DockerSandboxProvider(
+            settings.sandbox, run_id=self.run_id, client=self.client
+        )
+        self._images: dict[str, str] = {}
+
+    def image_for(self, language: Language) -> str:
+        """The language's image tag, built if missing, and warm containers started for it.
+
+        Raises:
+            PrerequisiteError: the image cannot be found or built.
+        """
+        if language.name not in self._images:
+            self._images[language.name] = ensure_image(
+                self.client, language.name, self.settings.images, self.progress
+            )
+            self.provider.prewarm(self._images[language.name])
+        return self._images[language.name]
+
+    def open(self, language: Language, snapshot: Snapshot) -> DockerSandbox:
+        """A sandbox holding `snapshot`.
+
+        Raises:
+            SandboxUnavailable: no container could be started.
+        """
+        return self.provider.open(self.image_for(language), snapshot)
+
+    def check(
+        self,
+        language: Language,
+        files: Mapping[str, bytes],
+        *,
+        kinds: frozenset[GateKind] | None = None,
+        snapshot: Snapshot | None = None,
+        token: CancelToken | None = None,
+        tidy: Sequence[str] = (),
+        timeout_s: float | None = None,
+    ) -> Checked:
+        """The gates in a fresh sandbox (see `Runtime.check`)."""
+        formatted = None
+        box = self.open(language, snapshot or Snapshot(dict(files)))
+        try:
+            if token is not None and not token.register(box.close):
+                raise SandboxUnavailable("the attempt was cancelled")
+            report = run_gates(
+                box,
+                language,
+                files,
+                override=self.settings.gates.get(language.name),
+                only=kinds,
+                timeout_s=timeout_s,
+            )
+            if tidy and needs_formatting(report):
+                # The same sandbox holds these files: formatting here saves opening another.
+                formatted = format_files(box, language, files, tidy)
+        finally:
+            if token is not None:
+                token.unregister(box.close)
+            box.close()
+        return Checked(report, formatted)
+
+    def reclaim(self, repo_dir: Path) -> GcReport:
+        """A crashed run's worktrees and every container of a run that is not live."""
+        return collect_garbage(repo_dir=repo_dir, client=self.client)
+
+    def close(self) -> None:
+        """Destroy every container of this runtime."""
+        self.provider.close()

@@ -1,0 +1,51 @@
+"""The runtime registry: `sandbox.type` names the backend that runs a run's gates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tdd_sandbox.execution.base import Runtime
+from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.fake import FakeRuntime
+from tdd_sandbox.grading.gates import GateReport
+from tdd_sandbox.images.builder import Progress, quiet
+from tdd_sandbox.languages import detect_language, get_language
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.settings import Settings
+
+RUNTIMES: dict[str, type[Runtime]] = {
+    DockerRuntime.kind: DockerRuntime,
+    FakeRuntime.kind: FakeRuntime,
+}
+
+
+def make_runtime(
+    settings: Settings, *, progress: Progress = quiet, run_id: str | None = None
+) -> Runtime:
+    """The runtime `settings.sandbox.type` names.
+
+    Raises:
+        PrerequisiteError: its backend cannot be used (no Docker engine).
+    """
+    return RUNTIMES[settings.sandbox.type](settings, progress=progress, run_id=run_id)
+
+
+def check_directory(
+    directory: Path,
+    settings: Settings,
+    *,
+    language: str | None = None,
+    timeout_s: float | None = None,
+    progress: Progress = quiet,
+) -> GateReport:
+    """Run every gate of the repo at `directory`.
+
+    Raises:
+        UsageError: the directory or language is wrong.
+        PrerequisiteError, SandboxUnavailable: Docker or an image is not usable.
+    """
+    snapshot = Snapshot.from_directory(directory)
+    chosen = language or settings.language
+    plugin = get_language(chosen) if chosen else detect_language(snapshot.files)
+    with make_runtime(settings, progress=progress) as runtime:
+        return runtime.check(plugin, snapshot.files, snapshot=snapshot, timeout_s=timeout_s).report

@@ -1,0 +1,270 @@
+"""The engine's rules, phase by phase, on the fake runtime: no Docker, a scripted model on a
+real socket, real git repositories. The same rules end to end on Docker: test_session.py."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.repo.hardened import HardenedRepo
+from tdd_sandbox.repo.scaffolding import init_repo
+from tdd_sandbox.repo.worktrees import create_worktree
+from tdd_sandbox.session import RunSummary
+from tests.helpers.fake_llm import Answer, FakeLLM, done, no_change, plan
+from tests.helpers.git import git
+from tests.helpers.katas import PY_TEST_HEAD, PY_TESTS, covering, python_test_file
+from tests.helpers.runs import run_scripted
+
+TEST_FILE = "tests/test_fizzbuzz.py"
+GOOD_TEST = plan((TEST_FILE, python_test_file(1)), message="test(fizzbuzz): one")
+GOOD_IMPL = plan(("fizzbuzz.py", covering(1)), message="feat(fizzbuzz): one")
+WRONG = plan(("fizzbuzz.py", 'def fizzbuzz(n: int) -> str:\n    return "no"\n'))
+
+
+def _run(
+    repo: Path,
+    tester: list[Answer],
+    implementer: list[Answer],
+    refactorer: list[Answer] | None = None,
+    **overrides: Any,
+) -> tuple[RunSummary, FakeLLM]:
+    script = {
+        "tester": tester,
+        "implementer": implementer,
+        "refactorer": refactorer if refactorer is not None else [no_change()] * 8,
+    }
+    sandbox = {"type": "fake", **overrides.pop("sandbox", {})}
+    return run_scripted(repo, "python", script, sandbox=sandbox, **overrides)
+
+
+def _asked(fake: FakeLLM, role: str) -> list[str]:
+    """What each request of `role` said last (the task and the feedback)."""
+    return [r["messages"][1]["content"] for r in fake.requests if r["model"] == role]
+
+
+def _events(repo: Path, name: str) -> list[dict[str, Any]]:
+    logs = sorted((repo / ".tdd" / "runs").glob("*/log.jsonl"))
+    events = [json.loads(line) for line in logs[-1].read_text().splitlines()]
+    return [event for event in events if event["event"] == name]
+
+
+def _kinds(repo: Path) -> list[str]:
+    return [str(event.get("kind")) for event in _events(repo, "rejected")]
+
+
+def test_a_kata_completes_with_one_green_commit_per_cycle(tmp_path: Path) -> None:
+    repo = tmp_path / "kata"
+    tester = [plan((TEST_FILE, python_test_file(n))) for n in range(1, 5)] + [done()]
+    implementer = [plan(("fizzbuzz.py", covering(n))) for n in range(1, 5)]
+    refactor = plan(("fizzbuzz.py", covering(4) + "# tidied\n"), message="refactor(fizzbuzz): x")
+    summary, _ = _run(repo, tester, implementer, [no_change()] * 3 + [refactor])
+    assert (summary.status, summary.cycles, len(summary.commits)) == ("completed", 4, 5)
+    subjects = git(repo, "log", "--format=%s").splitlines()
+    assert subjects[0] == "refactor(fizzbuzz): x"
+    assert git(repo, "status", "--porcelain") == ""
+    assert [e["test"] for e in _events(repo, "red")] == [
+        f"{TEST_FILE}::test_{name}" for name, _ in PY_TESTS
+    ]
+
+
+# -- red ---------------------------------------------------------------------------------------
+
+
+def test_done_before_any_kata_test_is_refused(tmp_path: Path) -> None:
+    summary, fake = _run(tmp_path / "kata", [done(), GOOD_TEST, done()], [GOOD_IMPL])
+    assert (summary.status, summary.cycles) == ("completed", 1)
+    assert "done before any test of the kata" in _asked(fake, "tester")[1]
+    assert _kinds(tmp_path / "kata") == ["premature_done"]
+
+
+def test_a_test_that_already_passes_is_an_overshoot(tmp_path: Path) -> None:
+    repo = tmp_path / "kata"
+    tester = [GOOD_TEST, plan((TEST_FILE, python_test_file(2))), done()]
+    # The first implementation already names test_fizz: the second test passes at once.
+    eager = plan(("fizzbuzz.py", covering(2)))
+    summary, _ = _run(repo, tester, [eager], max_attempts_per_agent=1)
+    assert summary.status == "stuck"
+    assert "overshoot" in summary.reason
+    assert _kinds(repo) == ["overshoot"]
+
+
+ARGUMENT = PY_TEST_HEAD + '\n\ndef test_one(n: int) -> None:\n    assert fizzbuzz(n) == "1"\n'
+
+
+@pytest.mark.parametrize(
+    ("written", "said", "kind"),
+    [
+        (PY_TEST_HEAD, "no new test found", "no_new_test"),
+        (python_test_file(2), "exactly one new test", "rejected"),
+        (ARGUMENT, "argument 'n' that pytest cannot supply", "test_mistake"),
+    ],
+)
+def test_red_needs_exactly_one_new_test_failing_for_the_right_reason(
+    tmp_path: Path, written: str, said: str, kind: str
+) -> None:
+    repo = tmp_path / "kata"
+    summary, fake = _run(repo, [plan((TEST_FILE, written)), GOOD_TEST, done()], [GOOD_IMPL])
+    assert summary.status == "completed", summary.reason
+    assert said in _asked(fake, "tester")[1]
+    assert _kinds(repo) == [kind]
+
+
+def test_a_red_that_removes_a_passing_test_is_refused(tmp_path: Path) -> None:
+    repo = tmp_path / "kata"
+    second = PY_TEST_HEAD + "\n\n" + PY_TESTS[1][1]  # test_one dropped, test_fizz added
+    tester = [GOOD_TEST, plan((TEST_FILE, second)), plan((TEST_FILE, python_test_file(2)))]
+    summary, fake = _run(repo, [*tester, done()], [GOOD_IMPL, plan(("fizzbuzz.py", covering(2)))])
+    assert summary.status == "completed", summary.reason
+    assert "removed or renamed" in _asked(fake, "tester")[2]
+    assert _kinds(repo) == ["removed_test"]
+
+
+def test_unformatted_code_is_formatted_before_it_lands(tmp_path: Path) -> None:
+    repo = tmp_path / "kata"
+    messy = plan(("fizzbuzz.py", covering(1) + "# FAKE:format\n"))
+    summary, _ = _run(repo, [GOOD_TEST, done()], [messy])
+    assert summary.status == "completed", summary.reason
+    assert (repo / "fizzbuzz.py").read_text() == covering(1) + "# \n"
+    assert [e["paths"] for e in _events(repo, "formatted")] == [["fizzbuzz.py"]]
+
+
+def test_with_autoformat_off_unformatted_test_code_is_refused(tmp_path: Path) -> None:
+    messy = plan((TEST_FILE, python_test_file(1) + "# FAKE:format\n"))
+    summary, fake = _run(
+        tmp_path / "kata", [messy, GOOD_TEST, done()], [GOOD_IMPL], autoformat=False
+    )
+    assert summary.status == "completed", summary.reason
+    assert "the test code is not formatted" in _asked(fake, "tester")[1]
+
+
+# -- green -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cheat", "said", "kind"),
+    [
+        (plan((TEST_FILE, "def test_one() -> None:\n    pass\n")), "may not change test",
+         "permission"),
+        (plan(("tdd.yaml", "sandbox: {}\n")), "no agent may write it", "protected"),
+        (plan(("fizzbuzz.py", covering(1) + "\n\ndef test_x() -> None:\n    pass\n")),
+         "holds test code", "test_in_code"),
+        (plan(("fizzbuzz.py", covering(1) + "import builtins\nbuiltins.x = 1\n")),
+         "refused before running", "policy"),
+        (plan(("fizzbuzz.py", covering(1) + "# FAKE:tamper-sentinel\n")),
+         "tampering suspected (sentinel)", "sentinel"),
+        (plan(("fizzbuzz.py", covering(1) + "# FAKE:skip test_one\n")), "not green", "not_green"),
+        (WRONG, "not green", "not_green"),
+        (plan(), "changes nothing", "no_change"),
+    ],
+    ids=["edits-tests", "config", "test-in-code", "policy", "sentinel", "skip", "wrong", "nothing"],
+)  # fmt: skip
+def test_green_refuses_anything_but_the_code_passing_every_test(
+    tmp_path: Path, cheat: Answer, said: str, kind: str
+) -> None:
+    repo = tmp_path / "kata"
+    summary, fake = _run(repo, [GOOD_TEST, done()], [cheat, GOOD_IMPL])
+    assert summary.status == "completed", summary.reason
+    assert said in _asked(fake, "implementer")[1]
+    assert _kinds(repo) == [kind]
+    assert (repo / "fizzbuzz.py").read_text() == covering(1)
+    assert (repo / TEST_FILE).read_text() == python_test_file(1)
+
+
+def test_a_stuck_implementer_gets_a_smaller_test_then_the_run_stops_stuck(tmp_path: Path) -> None:
+    repo = tmp_path / "kata"
+    summary, fake = _run(repo, [GOOD_TEST, GOOD_TEST], [WRONG] * 4, max_attempts_per_agent=2)
+    assert summary.status == "stuck"
+    assert "implementer is stuck" in summary.reason
+    assert "Write a smaller, simpler test" in _asked(fake, "tester")[1]
+    assert len(_events(repo, "smaller-step")) == 1
+    assert summary.commits == []
+    assert git(repo, "status", "--porcelain") == ""
+
+
+# -- refactor ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [WRONG, plan(("fizzbuzz.py", covering(1) + "# FAKE:lint\n"))],
+    ids=["breaks-a-test", "breaks-a-gate"],
+)
+def test_a_refactoring_that_breaks_anything_is_reverted(tmp_path: Path, broken: Answer) -> None:
+    repo = tmp_path / "kata"
+    summary, _ = _run(repo, [GOOD_TEST, done()], [GOOD_IMPL], [broken] * 3)
+    assert summary.status == "completed", summary.reason
+    assert len(summary.commits) == 1
+    assert (repo / "fizzbuzz.py").read_text() == covering(1)
+    assert len(_events(repo, "reverted")) == 1
+
+
+def test_a_refactoring_that_changes_nothing_lands_nothing(tmp_path: Path) -> None:
+    repo = tmp_path / "kata"
+    summary, _ = _run(repo, [GOOD_TEST, done()], [GOOD_IMPL], [plan(("fizzbuzz.py", covering(1)))])
+    assert (summary.status, len(summary.commits)) == ("completed", 1)
+    assert _events(repo, "reverted") == []
+
+
+# -- waves, cancellation, interruption, resumption -----------------------------------------------
+
+
+def _slow(answer: Answer, seconds: float) -> Answer:
+    answer.delay_s = seconds
+    return answer
+
+
+def test_the_first_green_attempt_wins_and_the_others_are_cancelled(tmp_path: Path) -> None:
+    repo = tmp_path / "kata"
+    # Whichever attempt gets which: a slow green, a wrong one, a fast green.
+    slow_green = _slow(plan(("fizzbuzz.py", covering(1) + "# slow\n")), 1.0)
+    summary, _ = _run(
+        repo, [GOOD_TEST, done()], [slow_green, WRONG, GOOD_IMPL], parallel=3,
+        sandbox={"fake_gate_s": 0.2},
+    )  # fmt: skip
+    assert summary.status == "completed", summary.reason
+    race = next(e for e in _events(repo, "race") if e["phase"] == "green")
+    assert sorted(status for _, status, _ in race["results"]) == ["failed", "green", "lost"]
+    assert (repo / "fizzbuzz.py").read_text() == covering(1)
+    assert git(repo, "worktree", "list").count("\n") == 1
+    assert git(repo, "branch", "--list", "tdd/*") == ""
+
+
+def test_a_wave_that_all_fails_starts_another_with_each_failure_fed_back(tmp_path: Path) -> None:
+    summary, fake = _run(
+        tmp_path / "kata", [GOOD_TEST, done()], [WRONG, WRONG, WRONG, GOOD_IMPL], parallel=2
+    )
+    assert summary.status == "completed", summary.reason
+    asked = _asked(fake, "implementer")
+    assert len(asked) == 4
+    assert all("Your previous attempt failed" in text for text in asked[2:])
+
+
+def test_head_that_is_not_green_is_refused_before_any_model_is_asked(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "kata", get_language("python"))
+    (repo / "fizzbuzz.py").write_text("# FAKE:lint\n")
+    git(repo, "add", "fizzbuzz.py")
+    git(repo, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "chore: red")
+    with pytest.raises(Exception, match="HEAD does not pass its own gates"):
+        _run(repo, [GOOD_TEST], [GOOD_IMPL])
+
+
+def test_a_run_after_a_crash_resumes_from_head(tmp_path: Path) -> None:
+    repo = tmp_path / "kata"
+    first, _ = _run(repo, [GOOD_TEST], [GOOD_IMPL], cycles=1)
+    assert first.status == "max_cycles"
+    # A crash leaves the state file saying "running" and a worktree of a racing attempt.
+    state = repo / ".tdd" / "state.json"
+    state.write_text(json.dumps({**json.loads(state.read_text()), "state": "running"}))
+    hardened = HardenedRepo(repo)
+    create_worktree(hardened, "20260101-000000-dead00", 1, "green", 1)
+    hardened.close()
+    second_test = plan((TEST_FILE, python_test_file(2)))
+    second, _ = _run(repo, [second_test, done()], [plan(("fizzbuzz.py", covering(2)))])
+    assert second.status == "completed", second.reason
+    assert len(_events(repo, "resumed")) == 1
+    assert git(repo, "worktree", "list").count("\n") == 1
+    assert "TDD-Cycle: 2" in git(repo, "log", "-1", "--format=%B")
