@@ -19,6 +19,15 @@ from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.agents.team import Team
 from tdd_sandbox.edits import EditRejected, Role, apply_plan, check_on_disk, write_changes
 from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.events import (
+    AttemptEnded,
+    AttemptStarted,
+    Event,
+    Failure,
+    Formatted,
+    GatesRan,
+    Rejected,
+)
 from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.execution.formatting import changed_paths
 from tdd_sandbox.grading.gates import GateReport
@@ -26,6 +35,7 @@ from tdd_sandbox.grading.verdicts import VerdictError, check_no_test_code, check
 from tdd_sandbox.journal import Journal
 from tdd_sandbox.languages.base import GateKind, Language
 from tdd_sandbox.llm.chat import InfrastructureError
+from tdd_sandbox.phases import Phase
 from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.race import AttemptResult, AttemptStatus, CancelToken
 from tdd_sandbox.repo.hardened import HardenedRepo
@@ -33,7 +43,7 @@ from tdd_sandbox.repo.worktrees import create_worktree, remove_worktree
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
 
-Emit = Callable[..., None]
+Emit = Callable[[Event], None]
 
 
 @dataclass(frozen=True)
@@ -100,7 +110,7 @@ class Workshop:
         report, formatted = self._gates(files, kinds, snapshot, token, paths)
         if formatted is None or formatted == files:
             return dict(files), report
-        self.emit("formatted", paths=changed_paths(files, formatted))
+        self.emit(Formatted(changed_paths(files, formatted)))
         snapshot = place(formatted) if place is not None else None
         return formatted, self._gates(formatted, kinds, snapshot, token, ())[0]
 
@@ -117,12 +127,8 @@ class Workshop:
             self.language, files, kinds=kinds, snapshot=snapshot, token=token, tidy=tidy
         )
         report = checked.report
-        self.emit(
-            "gates",
-            ok=report.ok,
-            gates={g.kind.value: g.status.value for g in report.gates},
-            seconds=round(time.monotonic() - started, 3),
-        )
+        gates = {g.kind.value: g.status.value for g in report.gates}
+        self.emit(GatesRan(report.ok, gates, round(time.monotonic() - started, 3)))
         return report, checked.formatted
 
 
@@ -130,7 +136,7 @@ class Workshop:
 class Task:
     """One attempt's assignment."""
 
-    phase: str
+    phase: Phase
     role: Role
     cycle: int
     wave: int
@@ -163,22 +169,21 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
         "phase": task.phase, "cycle": task.cycle, "wave": task.wave,
         "index": task.index, "model": agent.model,
     }  # fmt: skip
-    shop.emit("attempt", cycle=task.cycle, phase=task.phase, attempt=task.wave,
-              index=task.index, count=task.count, model=agent.model)  # fmt: skip
+    shop.emit(AttemptStarted(task.cycle, task.phase, task.wave, task.index, task.count,
+                             agent.model))  # fmt: skip
 
     def end(
-        status: AttemptStatus, error: str = "", payload: Any = None, kind: str = ""
+        status: AttemptStatus, error: str = "", payload: Any = None, kind: Failure | None = None
     ) -> AttemptResult:
         if token.cancelled and status is not AttemptStatus.GREEN:
             status, error = AttemptStatus.LOST, "cancelled: another attempt won"
         seconds = time.monotonic() - started
-        shop.emit("attempt-end", cycle=task.cycle, phase=task.phase, index=task.index,
-                  status=status.value, seconds=round(seconds, 3))  # fmt: skip
-        shop.journal.step(task.step, {**record, "status": status.value, "error": error,
-                                      "kind": kind, "seconds": round(seconds, 3)})  # fmt: skip
+        shop.emit(AttemptEnded(task.cycle, task.phase, task.index, status, round(seconds, 3)))
+        ended = {"status": status.value, "error": error, "kind": kind or ""}
+        shop.journal.step(task.step, {**record, **ended, "seconds": round(seconds, 3)})
         if status in (AttemptStatus.FAILED, AttemptStatus.ERROR) and error != UNCHANGED:
-            shop.emit("rejected", cycle=task.cycle, phase=task.phase, attempt=task.wave,
-                      index=task.index, error=error[:300], kind=kind)  # fmt: skip
+            shop.emit(Rejected(task.cycle, task.phase, task.wave, error[:300],
+                               kind or Failure.OTHER, task.index))  # fmt: skip
         return AttemptResult(task.index, status, agent.model, error, seconds, payload)
 
     worktree = None
@@ -211,7 +216,9 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
                 written = new
                 placed = Snapshot.from_directory(tree)
                 if dict(placed.files) != new:
-                    raise VerdictError("the worktree does not hold the planned files")
+                    raise VerdictError(
+                        "the worktree does not hold the planned files", Failure.SANDBOX
+                    )
                 return placed
 
             snapshot = place(files)
@@ -225,11 +232,11 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
     except (EditRejected, VerdictError) as exc:
         return end(AttemptStatus.FAILED, str(exc), kind=exc.kind)
     except InfrastructureError as exc:
-        return end(AttemptStatus.ERROR, str(exc), kind="infrastructure")
+        return end(AttemptStatus.ERROR, str(exc), kind=Failure.INFRASTRUCTURE)
     except (SandboxUnavailable, git.exc.GitError, OSError) as exc:
         if token.cancelled:
             return end(AttemptStatus.LOST)
-        return end(AttemptStatus.ERROR, f"{type(exc).__name__}: {exc}")
+        return end(AttemptStatus.ERROR, f"{type(exc).__name__}: {exc}", kind=Failure.SANDBOX)
     finally:
         token.unregister(abandon)
         if task.count > 1:
@@ -250,4 +257,4 @@ def _unchanged(
         return None
     if task.role is Role.REFACTORER:
         return end(AttemptStatus.UNCHANGED, UNCHANGED)
-    raise VerdictError("the plan changes nothing: make the failing test pass", "no_change")
+    raise VerdictError("the plan changes nothing: make the failing test pass", Failure.NO_CHANGE)

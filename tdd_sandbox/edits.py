@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from tdd_sandbox.errors import TddSandboxError
+from tdd_sandbox.events import Failure
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.protocol import EditPlan
 
@@ -30,11 +31,10 @@ _ALLOWED_GIT_FILES = {".gitignore"}
 
 
 class EditRejected(TddSandboxError, ValueError):
-    """A plan that may not be applied; the message is fed back to the model. `kind` is
-    `path` (unsafe path), `permission` (a role touching files it may not: tampering),
-    `protected` (the tool's own configuration) or `invalid`."""
+    """A plan that may not be applied; the message is fed back to the model, `kind` says
+    why (an unsafe path, a role touching files it may not, the tool's configuration...)."""
 
-    def __init__(self, message: str, kind: str = "invalid") -> None:
+    def __init__(self, message: str, kind: Failure) -> None:
         super().__init__(message)
         self.kind = kind
 
@@ -55,25 +55,29 @@ def check_path(path: str) -> str:
     """
     if not path or len(path) > MAX_PATH_CHARS:
         raise EditRejected(
-            f"path {path[:60]!r} is empty or longer than {MAX_PATH_CHARS} chars", "path"
+            f"path {path[:60]!r} is empty or longer than {MAX_PATH_CHARS} chars", Failure.PATH
         )
     if any(ord(char) < 32 or char in "\\:\x7f" for char in path):
-        raise EditRejected(f"path {path!r} holds a backslash, colon or control character", "path")
+        raise EditRejected(
+            f"path {path!r} holds a backslash, colon or control character", Failure.PATH
+        )
     if path.startswith("/"):
         raise EditRejected(
-            f"path {path!r} is absolute; paths are relative to the repo root", "path"
+            f"path {path!r} is absolute; paths are relative to the repo root", Failure.PATH
         )
     parts = path.split("/")
     for part in parts:
         if part in ("", ".", ".."):
-            raise EditRejected(f"path {path!r} has an empty, '.' or '..' component", "path")
+            raise EditRejected(f"path {path!r} has an empty, '.' or '..' component", Failure.PATH)
         # Windows and macOS fold case and drop trailing dots and spaces: `.GIT`, `.git.`
         # and `git~1` all name the same directory there (CVE-2014-9390).
         folded = part.casefold().rstrip(". ")
         if _RESERVED.match(folded) or (
             folded.startswith(".git") and folded not in _ALLOWED_GIT_FILES
         ):
-            raise EditRejected(f"path {path!r} touches git or harness internals ({part!r})", "path")
+            raise EditRejected(
+                f"path {path!r} touches git or harness internals ({part!r})", Failure.PATH
+            )
     return path
 
 
@@ -97,7 +101,8 @@ def check_permission(
         # write it could send a host secret to its own server (issue #10). The kata's front
         # matter may allow policy rules.
         raise EditRejected(
-            f"{path} is the kata or the tool's configuration: no agent may write it", "protected"
+            f"{path} is the kata or the tool's configuration: no agent may write it",
+            Failure.PROTECTED,
         )
     if language.is_runner_config(path):
         # Runner configuration decides which tests run and how: changing it could hide a
@@ -108,16 +113,16 @@ def check_permission(
             if content == scaffold.encode():
                 return
             raise EditRejected(
-                f"the tester may create {path} only as the scaffold made it", "permission"
+                f"the tester may create {path} only as the scaffold made it", Failure.PERMISSION
             )
         raise EditRejected(
-            f"the {role} may not change test-runner configuration ({path})", "permission"
+            f"the {role} may not change test-runner configuration ({path})", Failure.PERMISSION
         )
     is_test = language.is_test_path(path)
     if role is Role.TESTER and not is_test:
-        raise EditRejected(f"the tester may only change test files, not {path}", "permission")
+        raise EditRejected(f"the tester may only change test files, not {path}", Failure.PERMISSION)
     if role is not Role.TESTER and is_test:
-        raise EditRejected(f"the {role} may not change test files ({path})", "permission")
+        raise EditRejected(f"the {role} may not change test files ({path})", Failure.PERMISSION)
 
 
 def apply_plan(
@@ -134,7 +139,9 @@ def apply_plan(
         EditRejected: any edit is invalid or not allowed for the role.
     """
     if len(plan.edits) > MAX_EDITS:
-        raise EditRejected(f"{len(plan.edits)} edits is over the limit of {MAX_EDITS}")
+        raise EditRejected(
+            f"{len(plan.edits)} edits is over the limit of {MAX_EDITS}", Failure.INVALID
+        )
     result = dict(files)
     for edit in plan.edits:
         path = check_path(edit.path)
@@ -142,19 +149,23 @@ def apply_plan(
         check_permission(role, path, language, first_cycle=first_cycle, content=content)
         if edit.action == "delete":
             if path not in result:
-                raise EditRejected(f"cannot delete {path}: no such file")
+                raise EditRejected(f"cannot delete {path}: no such file", Failure.INVALID)
             del result[path]
             continue
         data = edit.content.encode("utf-8")
         if len(data) > MAX_FILE_BYTES:
-            raise EditRejected(f"{path} would be {len(data)} bytes, over {MAX_FILE_BYTES}")
+            raise EditRejected(
+                f"{path} would be {len(data)} bytes, over {MAX_FILE_BYTES}", Failure.INVALID
+            )
         if "\0" in edit.content:
-            raise EditRejected(f"{path} holds a NUL byte; only text files may be written")
+            raise EditRejected(
+                f"{path} holds a NUL byte; only text files may be written", Failure.INVALID
+            )
         if any(other.startswith(path + "/") for other in result):
-            raise EditRejected(f"{path} is a directory in the repo")
+            raise EditRejected(f"{path} is a directory in the repo", Failure.INVALID)
         prefix = path.rsplit("/", 1)[0] if "/" in path else ""
         if prefix and any(p == prefix or prefix.startswith(p + "/") for p in result):
-            raise EditRejected(f"a parent of {path} is a file in the repo")
+            raise EditRejected(f"a parent of {path} is a file in the repo", Failure.INVALID)
         result[path] = data
     return result
 
@@ -197,10 +208,10 @@ def check_on_disk(root: Path, before: Mapping[str, bytes], after: Mapping[str, b
                 raise EditRejected(
                     f"{path} goes through a symlink in the repository ({'/'.join(parts[:depth])})"
                     ": it is never written; put the code in another file",
-                    "path",
+                    Failure.PATH,
                 )
             if depth == len(parts) and not stat.S_ISREG(mode):
-                raise EditRejected(f"{path} is not a regular file in the repository", "path")
+                raise EditRejected(f"{path} is not a regular file in the repository", Failure.PATH)
 
 
 @contextlib.contextmanager
@@ -218,7 +229,9 @@ def _parent_fd(root: Path, path: str, *, create: bool) -> Iterator[int | None]:
                 os.mkdir(part, 0o755, dir_fd=fd)
                 next_fd = os.open(part, flags, dir_fd=fd)
             except OSError as exc:
-                raise EditRejected(f"{path}: {part} is not a plain directory (symlink?)") from exc
+                raise EditRejected(
+                    f"{path}: {part} is not a plain directory (symlink?)", Failure.PATH
+                ) from exc
             os.close(fd)
             fd = next_fd
         yield fd
@@ -233,7 +246,9 @@ def _write_file(root: Path, path: str, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode
             if not stat.S_ISREG(mode):
-                raise EditRejected(f"{path} exists and is not a regular file; not replacing it")
+                raise EditRejected(
+                    f"{path} exists and is not a regular file; not replacing it", Failure.PATH
+                )
         temp = f".{name}.tdd-{secrets.token_hex(4)}"
         out = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=fd)
         try:

@@ -13,6 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tdd_sandbox.events import AttemptEnded, AttemptStarted, CycleStarted, Event
+from tdd_sandbox.phases import Phase
+
 TDD_DIR = ".tdd"
 STATE_FILE = "state.json"
 
@@ -38,11 +41,20 @@ class Journal:
         write_atomic(self.root / "latest.json", json.dumps({"run_id": run_id}))
         write_atomic(self.root / STATE_FILE, json.dumps(self._state))
 
-    def event(self, event: str, **data: Any) -> None:
-        """Append one line to `log.jsonl`."""
-        line = json.dumps({"ts": round(time.time(), 3), "event": event, **data}, default=str)
+    def event(self, event: Event) -> None:
+        """Append the event to `log.jsonl`, and keep the state file up to date with it."""
+        data = {"ts": round(time.time(), 3), "event": event.name.value, **event.fields()}
+        line = json.dumps(data, default=str)
         with self._lock, (self.dir / "log.jsonl").open("a", encoding="utf-8") as handle:
             handle.write(line + "\n")
+        match event:
+            case CycleStarted(cycle=cycle):
+                self.state(cycle=cycle, phase=Phase.RED.value, attempts={})
+            case AttemptStarted(phase=phase, attempt=wave, index=index, model=model):
+                self.state(phase=phase.value)
+                self.attempt_state(index, wave=wave, model=model or None, status="running")
+            case AttemptEnded(index=index, status=status):
+                self.attempt_state(index, status=status.value)
 
     def plan(self, step: str, text: str) -> None:
         """Keep the plan a model gave for `step`."""

@@ -18,6 +18,18 @@ from tdd_sandbox.attempts import UNCHANGED, Candidate, Task, Workshop
 from tdd_sandbox.commits import CommitFacts, compose, diff_summary
 from tdd_sandbox.edits import EditRejected, Role, apply_plan, check_on_disk, write_changes
 from tdd_sandbox.errors import Interrupted, TddSandboxError
+from tdd_sandbox.events import (
+    AttemptStarted,
+    Committed,
+    CycleStarted,
+    Event,
+    Failure,
+    RaceEnded,
+    RedFound,
+    Rejected,
+    Reverted,
+    SmallerStepAsked,
+)
 from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.verdicts import (
@@ -48,7 +60,7 @@ from tdd_sandbox.repo.history import (
 from tdd_sandbox.settings import Settings
 
 RED_GATES = frozenset({GateKind.FORMAT, GateKind.TEST})
-Observer = Callable[[str, Mapping[str, Any]], None]
+Observer = Callable[[Event], None]
 
 
 class Loop:
@@ -103,19 +115,11 @@ class Loop:
         if self._stop is not None and self._stop():
             raise Interrupted
 
-    def emit(self, event: str, **data: Any) -> None:
+    def emit(self, event: Event) -> None:
         """Record an event in the run log and the state file; show it to the observer."""
-        self.journal.event(event, **data)
-        if event == "cycle":
-            self.journal.state(cycle=data["cycle"], phase=Phase.RED.value, attempts={})
-        elif event == "attempt":
-            self.journal.state(phase=data["phase"])
-            fields = {"wave": data["attempt"], "model": data.get("model"), "status": "running"}
-            self.journal.attempt_state(int(data.get("index", 0)), **fields)
-        elif event == "attempt-end":
-            self.journal.attempt_state(int(data["index"]), status=data["status"])
+        self.journal.event(event)
         if self._observer is not None:
-            self._observer(event, data)
+            self._observer(event)
 
     def evaluate(self, files: Mapping[str, bytes], kinds: frozenset[GateKind] | None) -> GateReport:
         """Run gates on `files` in a fresh sandbox."""
@@ -171,7 +175,7 @@ class Loop:
         base = self.start()
         for number in range(first_cycle, first_cycle + cycles):
             self.check_stop()
-            self.emit("cycle", cycle=number)
+            self.emit(CycleStarted(number))
             status, base, reason = self.cycle(number, base)
             if status is not None:
                 return RunResult(status, self.cycles_done, self.commits, reason)
@@ -198,7 +202,7 @@ class Loop:
             if second_try:
                 break
             # The supervisor's move: ask once for a smaller step before giving up.
-            self.emit("smaller-step", cycle=number)
+            self.emit(SmallerStepAsked(number))
             hint = (
                 f"The implementer could not make your test {red.new_test} pass in "
                 f"{green_outcome.attempts} attempts (last error: {green_outcome.error[:600]}). "
@@ -225,7 +229,7 @@ class Loop:
     ) -> tuple[Red | None, Outcome]:
         """The tester writes one failing test; the harness checks it is really red."""
         outcome = Outcome()
-        error, kind = hint, ""
+        error, kind = hint, Failure.OTHER
         scaffold = {path: text.encode() for path, text in self.language.scaffold().items()}
         kata_tests = base.expected - self.language.expected_tests(scaffold)
         test_path = self.language.suggest_paths(base.files, self.kata.slug)[0]
@@ -233,7 +237,7 @@ class Loop:
         for attempt in range(1, self.settings.max_attempts_per_agent + 1):
             outcome.attempts = attempt
             step = f"cycle-{number:03d}-red-{attempt}"
-            self.emit("attempt", cycle=number, phase=Phase.RED.value, attempt=attempt)
+            self.emit(AttemptStarted(number, Phase.RED, attempt))
             answer = self.team[Role.TESTER].propose(
                 self._situation(base.files, task, previous_error=error, target=test_path)
             )
@@ -243,7 +247,7 @@ class Loop:
             elif answer.plan.done and not kata_tests:
                 error, kind = (
                     "done before any test of the kata was written: write the first test",
-                    "premature_done",
+                    Failure.PREMATURE_DONE,
                 )
             elif answer.plan.done:
                 self.journal.plan(step, answer.plan.plan)
@@ -264,13 +268,11 @@ class Loop:
                     error, kind = str(exc), exc.kind
                 else:
                     self.journal.step(step, {**record, "ok": True, "new_test": new_test})
-                    self.emit("red", cycle=number, test=new_test, attempts=attempt)
+                    self.emit(RedFound(number, new_test, attempt))
                     output = gate.output_tail if (gate := report.gate(GateKind.TEST)) else ""
                     return Red(files, new_test, output, answer.plan, attempt), outcome
             self.journal.step(step, {**record, "ok": False, "error": error, "kind": kind})
-            self.emit(
-                "rejected", cycle=number, phase="red", attempt=attempt, error=error[:300], kind=kind
-            )
+            self.emit(Rejected(number, Phase.RED, attempt, error[:300], kind))
         outcome.error = error
         return None, outcome
 
@@ -316,7 +318,7 @@ class Loop:
         )  # fmt: skip
         if candidate is None:
             if outcome.error != UNCHANGED:
-                self.emit("reverted", cycle=number, error=outcome.error[:300])
+                self.emit(Reverted(number, outcome.error[:300]))
             return base
         self.land(
             number, "refactor", base.files, candidate.files, candidate.report, candidate.plan,
@@ -344,18 +346,17 @@ class Loop:
         outcome = Outcome()
         for wave in range(1, self.settings.max_attempts_per_agent + 1):
             tasks = [
-                Task(phase.value, role, number, wave, index, count, head, start,
+                Task(phase, role, number, wave, index, count, head, start,
                      situation(errors[index]), check)
                 for index in range(count)
             ]  # fmt: skip
             race = self.racer.run([partial(attempts.attempt, self.shop, task) for task in tasks])
             outcome.attempts = (wave - 1) * count + len(race.results)
-            self.emit(
-                "race", cycle=number, phase=phase.value, wave=wave,
-                winner=race.winner.index if race.winner else None,
-                results=[(r.index, r.status.value, r.model) for r in race.results],
-                cancel_s=round(race.cancel_seconds, 3), seconds=round(race.wall_seconds, 3),
-            )  # fmt: skip
+            self.emit(RaceEnded(
+                number, phase, wave, race.winner.index if race.winner else None,
+                [(r.index, r.status.value, r.model) for r in race.results],
+                round(race.cancel_seconds, 3), round(race.wall_seconds, 3),
+            ))  # fmt: skip
             if race.winner is not None:
                 outcome.attempts = (wave - 1) * count + race.winner.index + 1
                 candidate: Candidate = race.winner.payload
@@ -414,5 +415,5 @@ class Loop:
         )
         sha = commit_paths(self.repo, changed, message, self.settings.commit)
         self.commits.append(sha)
-        self.emit("commit", cycle=number, kind=kind, sha=sha, summary=message.splitlines()[0])
+        self.emit(Committed(number, kind, sha, message.splitlines()[0]))
         return sha

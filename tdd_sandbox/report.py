@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.events import EventName
 from tdd_sandbox.journal import latest_run, read_state
 from tdd_sandbox.repo.hardened import HardenedRepo
 
@@ -25,14 +26,14 @@ def read_status(repo_dir: Path) -> dict[str, Any]:
     events = _events(run_dir / "log.jsonl")
     info: dict[str, Any] = {"run_id": run_dir.name, "state": "running"}
     for event in events:
-        kind = event.get("event")
-        if kind == "cycle":
+        name = event.get("event")
+        if name == EventName.CYCLE:
             info["cycle"] = event["cycle"]
-        elif kind == "attempt":
+        elif name == EventName.ATTEMPT:
             info["phase"] = f"{event['phase']} (attempt {event['attempt']})"
-        elif kind == "rejected":
+        elif name == EventName.REJECTED:
             info["last_failure"] = str(event.get("error", ""))[:300]
-        elif kind == "end":
+        elif name == EventName.END:
             info["state"] = event.get("status")
     state = read_state(repo_dir) or {}
     if state.get("run_id") == run_dir.name and state.get("attempts"):

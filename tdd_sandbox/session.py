@@ -13,6 +13,7 @@ from typing import Any
 
 from tdd_sandbox.agents.team import Team, build_team
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.events import Resumed, RunEnded, RunStarted
 from tdd_sandbox.execution.runtimes import make_runtime
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.journal import TDD_DIR, Journal, read_state
@@ -151,16 +152,15 @@ def open_session(
         interrupted = read_state(directory)
         journal = Journal(directory, run_id)
         runtime = stack.enter_context(make_runtime(settings, progress=progress, run_id=run_id))
-        journal.event("start", kata=kata.title, language=language.name, models=team.models(),
-                      sandbox=runtime.kind)  # fmt: skip
+        journal.event(RunStarted(kata.title, language.name, team.models(), runtime.kind))
         if not runtime.runs_code:
             progress(f"sandbox.type {runtime.kind}: no code runs, every gate is scripted")
         if interrupted is not None and interrupted.get("state") == "running":
             # The last run died (kill, crash, power): clear what it left, go on from HEAD,
             # which only ever holds green commits.
             reclaimed = runtime.reclaim(directory)
-            journal.event("resumed", after=interrupted.get("run_id"),
-                          removed=[item.name for item in reclaimed.removed])  # fmt: skip
+            removed = [item.name for item in reclaimed.removed]
+            journal.event(Resumed(interrupted.get("run_id"), removed))
             progress(f"resuming after interrupted run {interrupted.get('run_id')}")
         loop = Loop(
             repo=repo, kata=kata, kata_path=_kata_path_in_repo(directory, kata_file),
@@ -206,7 +206,7 @@ def run_kata(
             loop.close()  # lost attempts still waiting on a model finish first
             summary = summarise(result, session)
             session.journal.summary(summary.to_json())
-            session.journal.event("end", status=summary.status, reason=summary.reason)
+            session.journal.event(RunEnded(summary.status, summary.reason))
         return summary
 
 

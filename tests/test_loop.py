@@ -99,7 +99,7 @@ ARGUMENT = PY_TEST_HEAD + '\n\ndef test_one(n: int) -> None:\n    assert fizzbuz
     ("written", "said", "kind"),
     [
         (PY_TEST_HEAD, "no new test found", "no_new_test"),
-        (python_test_file(2), "exactly one new test", "rejected"),
+        (python_test_file(2), "exactly one new test", "many_new_tests"),
         (ARGUMENT, "argument 'n' that pytest cannot supply", "test_mistake"),
     ],
 )

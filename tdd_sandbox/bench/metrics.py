@@ -9,7 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.grading.evidence import TAMPER_REJECTIONS
+from tdd_sandbox.events import EventName, Failure
 
 # Two-sided 95% Student t quantiles by degrees of freedom; past 30 the normal's 1.96.
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -26,32 +26,30 @@ def run_metrics(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
         except ValueError:
             continue
     kinds = Counter(event["event"] for event in events)
-    rejections = [e for e in events if e["event"] == "rejected"]
-    # Kinds say what went wrong: truncated, not_json, overshoot, ... and tamper (see
-    # TAMPER_REJECTIONS): permission, protected, policy, sentinel, channel, runner.
-    kinds_seen = Counter(str(e.get("kind") or "other") for e in rejections)
+    rejections = [e for e in events if e["event"] == EventName.REJECTED]
+    kinds_seen = Counter(Failure.read(e.get("kind")) for e in rejections)
     wins = Counter(
         str(int(e["winner"]) + 1)
         for e in events
-        if e["event"] == "race" and e.get("winner") is not None
+        if e["event"] == EventName.RACE and e.get("winner") is not None
     )
-    attempts = Counter(str(e["phase"]) for e in events if e["event"] == "attempt")
+    attempts = Counter(str(e["phase"]) for e in events if e["event"] == EventName.ATTEMPT)
     usage: dict[str, Any] = summary.get("usage", {})
     return {
         "cycles": summary.get("cycles", 0),
         "green_commits": len(summary.get("commits", [])),
-        "red_events": kinds["red"],
-        "overshoot_events": kinds_seen["overshoot"],
-        "tamper_events": sum(kinds_seen[kind] for kind in TAMPER_REJECTIONS),
-        "tamper_by_kind": {k: n for k, n in sorted(kinds_seen.items()) if k in TAMPER_REJECTIONS},
+        "red_events": kinds[EventName.RED],
+        "overshoot_events": kinds_seen[Failure.OVERSHOOT],
+        "tamper_events": sum(n for kind, n in kinds_seen.items() if kind.is_tamper),
+        "tamper_by_kind": {k.value: n for k, n in sorted(kinds_seen.items()) if k.is_tamper},
         "rejected_attempts": len(rejections),
-        "rejections_by_kind": dict(sorted(kinds_seen.items())),
+        "rejections_by_kind": {k.value: n for k, n in sorted(kinds_seen.items())},
         "attempts": dict(sorted(attempts.items())),
         "race_wins_by_attempt": dict(sorted(wins.items())),
         "wall_time_s": round(float(summary.get("wall_time_s", 0.0)), 3),
         "model_time_s": round(sum(float(u.get("model_time_s", 0)) for u in usage.values()), 3),
         "gate_time_s": round(
-            sum(float(e.get("seconds", 0)) for e in events if e["event"] == "gates"), 3
+            sum(float(e.get("seconds", 0)) for e in events if e["event"] == EventName.GATES), 3
         ),
         "tokens": {
             role: int(u.get("prompt_tokens", 0)) + int(u.get("completion_tokens", 0))

@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
-from typing import Any, Self
+from typing import Self
 
 from rich.console import Console
 from rich.markup import escape
 from rich.status import Status
 
 from tdd_sandbox.closing import Closing
+from tdd_sandbox.events import (
+    AttemptEnded,
+    AttemptStarted,
+    Committed,
+    CycleStarted,
+    Event,
+    GatesRan,
+    RaceEnded,
+    RedFound,
+    Rejected,
+    Reverted,
+    SmallerStepAsked,
+)
+from tdd_sandbox.race import AttemptStatus
 
 
 class RunView(Closing):
@@ -46,50 +59,45 @@ class RunView(Closing):
         parts = [f"cycle {self.cycle}", self.phase, f"attempt {self.attempt}", doing, clock]
         return " · ".join(part for part in parts if part)
 
-    def __call__(self, event: str, data: Mapping[str, Any]) -> None:
+    def __call__(self, event: Event) -> None:
         """Observer hook for `Loop`."""
-        if event == "cycle":
-            self.cycle = int(data["cycle"])
-            self.console.print(f"[bold]cycle {self.cycle}[/bold]")
-        elif event == "attempt":
-            self.phase, self.attempt = str(data["phase"]), int(data["attempt"])
-            if int(data.get("count", 1)) > 1:
-                which = f"{int(data['index']) + 1}/{data['count']}"
-                model = escape(str(data.get("model")))
-                self.console.print(f"  {self.phase} wave {self.attempt}: attempt {which} ({model})")
-        elif event == "attempt-end" and data.get("status") == "unchanged":
-            self.console.print(f"  {data.get('phase', self.phase)}: nothing worth changing")
-        elif event == "attempt-end" and data.get("status") in ("green", "lost"):
-            # A loser may end after the next phase began: it is shown under its own phase.
-            phase = data.get("phase", self.phase)
-            self.console.print(
-                f"  {phase} attempt {int(data['index']) + 1}: {data['status']} "
-                f"({data['seconds']:.1f}s)"
-            )
-        elif (
-            event == "race" and data.get("winner") is not None and len(data.get("results", [])) > 1
-        ):
-            self.console.print(
-                f"  [green]attempt {int(data['winner']) + 1} won[/green]; "
-                f"losers cancelled in {data['cancel_s']:.2f}s"
-            )
-        elif event == "gates":
-            verdict = "[green]green[/green]" if data.get("ok") else "[yellow]not green[/yellow]"
-            gates = " ".join(f"{k}={v}" for k, v in dict(data.get("gates", {})).items())
-            self.console.print(
-                f"  {self.phase} #{self.attempt}: {verdict} [dim]{escape(gates)}[/dim]"
-            )
-        elif event == "rejected":
-            self.console.print(
-                f"  [red]rejected[/red] [dim]{escape(str(data['error'])[:160])}[/dim]"
-            )
-        elif event == "red":
-            self.console.print(f"  [red]red[/red]: {escape(str(data['test']))}")
-        elif event == "commit":
-            self.console.print(
-                f"  [green]committed[/green] {str(data['sha'])[:8]} {escape(str(data['summary']))}"
-            )
-        elif event in ("smaller-step", "reverted"):
-            self.console.print(f"  [yellow]{event}[/yellow]")
+        match event:
+            case CycleStarted(cycle=cycle):
+                self.cycle = cycle
+                self.console.print(f"[bold]cycle {cycle}[/bold]")
+            case AttemptStarted(phase=phase, attempt=wave, index=index, count=count, model=model):
+                self.phase, self.attempt = phase.value, wave
+                if count > 1:
+                    self.console.print(
+                        f"  {phase} wave {wave}: attempt {index + 1}/{count} ({escape(model)})"
+                    )
+            case AttemptEnded(phase=phase, status=AttemptStatus.UNCHANGED):
+                self.console.print(f"  {phase}: nothing worth changing")
+            case AttemptEnded(phase=phase, index=index, status=status, seconds=seconds) if (
+                status in (AttemptStatus.GREEN, AttemptStatus.LOST)
+            ):
+                # A loser may end after the next phase began: it is shown under its own phase.
+                self.console.print(f"  {phase} attempt {index + 1}: {status} ({seconds:.1f}s)")
+            case RaceEnded(winner=int(winner), results=results, cancel_s=cancel_s) if (
+                len(results) > 1
+            ):
+                self.console.print(
+                    f"  [green]attempt {winner + 1} won[/green]; "
+                    f"losers cancelled in {cancel_s:.2f}s"
+                )
+            case GatesRan(ok=ok, gates=gates):
+                verdict = "[green]green[/green]" if ok else "[yellow]not green[/yellow]"
+                said = " ".join(f"{k}={v}" for k, v in gates.items())
+                self.console.print(
+                    f"  {self.phase} #{self.attempt}: {verdict} [dim]{escape(said)}[/dim]"
+                )
+            case Rejected(error=error):
+                self.console.print(f"  [red]rejected[/red] [dim]{escape(error[:160])}[/dim]")
+            case RedFound(test=test):
+                self.console.print(f"  [red]red[/red]: {escape(test)}")
+            case Committed(sha=sha, summary=summary):
+                self.console.print(f"  [green]committed[/green] {sha[:8]} {escape(summary)}")
+            case SmallerStepAsked() | Reverted():
+                self.console.print(f"  [yellow]{event.name}[/yellow]")
         if self._status is not None:
             self._status.update(self)

@@ -27,14 +27,6 @@ class TamperKind(enum.StrEnum):
     """The runner's internals changed during the run, or foreign hooks were registered."""
 
 
-TAMPER_REJECTIONS = frozenset(
-    {"permission", "protected", "policy", *(kind.value for kind in TamperKind)}
-)
-"""Rejection kinds that are attempts at a forged verdict, not mistakes: a role touching files
-it may not (`permission`), the kata or the tool's configuration (`protected`), the static
-policy (`policy`), and the guard's evidence (`sentinel`, `channel`, `runner`)."""
-
-
 @dataclass(frozen=True)
 class Tamper:
     """One piece of evidence that a result was forged."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from tdd_sandbox.events import Failure
 from tdd_sandbox.grading.gates import GateReport, GateStatus
 from tdd_sandbox.grading.ids import matches
 from tdd_sandbox.grading.policy import check_policy
@@ -19,9 +20,9 @@ from tdd_sandbox.languages.base import NOT_RUN, GateKind, Language, TestOutcome,
 
 class VerdictError(ValueError):
     """A phase's result that the harness refuses; the message is feedback for the model and
-    `kind` classifies it (overshoot, no_new_test, broken_test, not_green, ...)."""
+    `kind` says why."""
 
-    def __init__(self, message: str, kind: str = "rejected") -> None:
+    def __init__(self, message: str, kind: Failure) -> None:
         super().__init__(message)
         self.kind = kind
 
@@ -64,7 +65,7 @@ def refuse_tamper(report: GateReport) -> None:
             raise VerdictError(
                 f"{gate.tamper}. Results must come from the tests themselves: write code that "
                 "does what the tests ask, and leave the test runner alone",
-                gate.tamper.kind.value,
+                Failure(gate.tamper.kind.value),
             )
 
 
@@ -89,27 +90,29 @@ def check_red(
             said = f"\nThe test run said:\n{gate.output_tail[-800:]}"
         raise VerdictError(
             f"no new test found: add one test the runner collects ({language.collects})" + said,
-            "no_new_test",
+            Failure.NO_NEW_TEST,
         )
     if len(new) > 1:
         raise VerdictError(
-            f"write exactly one new test; found {len(new)}: {', '.join(sorted(new))}"
+            f"write exactly one new test; found {len(new)}: {', '.join(sorted(new))}",
+            Failure.MANY_NEW_TESTS,
         )
     lost = base.expected - expected
     if lost:
         raise VerdictError(
-            f"existing tests were removed or renamed: {', '.join(sorted(lost))}", "removed_test"
+            f"existing tests were removed or renamed: {', '.join(sorted(lost))}",
+            Failure.REMOVED_TEST,
         )
     fmt = report.gate(GateKind.FORMAT)
     if fmt is not None and not fmt.passed:
         raise VerdictError(
-            f"the test code is not formatted:\n{fmt.output_tail[-1200:]}", "not_formatted"
+            f"the test code is not formatted:\n{fmt.output_tail[-1200:]}", Failure.NOT_FORMATTED
         )
     gate = report.gate(GateKind.TEST)
     if gate is None:
-        raise VerdictError("the test gate did not run")
+        raise VerdictError("the test gate did not run", Failure.UNFINISHED_RUN)
     if gate.status in (GateStatus.TIMEOUT, GateStatus.OOM, GateStatus.OUTPUT_LIMIT):
-        raise VerdictError(f"the tests did not end cleanly: {gate.reason}")
+        raise VerdictError(f"the tests did not end cleanly: {gate.reason}", Failure.UNFINISHED_RUN)
     outcomes = {o.id: o for o in gate.tests}
     [new_id] = new
     passed_new = [
@@ -122,11 +125,11 @@ def check_red(
         raise VerdictError(
             f"overshoot: the new test {new_id} passed without any implementation change; "
             "write a test for behaviour the code does not have yet",
-            "overshoot",
+            Failure.OVERSHOOT,
         )
     for outcome in failed_new:
         if mistake := language.test_mistake(files, outcome):
-            raise VerdictError(mistake, "test_mistake")
+            raise VerdictError(mistake, Failure.TEST_MISTAKE)
     # A compile error (Rust) or an import error at collection (Python) stops old tests from
     # running: that is still red. Otherwise every test that passed must still pass.
     reported = [o for o in gate.tests if o.message != NOT_RUN]
@@ -136,7 +139,9 @@ def check_red(
     )
     broken = [t for t in sorted(base.passing) if _broke(outcomes.get(t), build_broken=build_broken)]
     if broken:
-        raise VerdictError(f"tests that passed before now fail: {', '.join(broken)}", "broken_test")
+        raise VerdictError(
+            f"tests that passed before now fail: {', '.join(broken)}", Failure.BROKEN_TEST
+        )
     return new
 
 
@@ -156,11 +161,11 @@ def check_green(expected: frozenset[str], report: GateReport) -> None:
     """
     refuse_tamper(report)
     if not report.ok:
-        raise VerdictError(f"not green:\n{failing_summary(report)}", "not_green")
+        raise VerdictError(f"not green:\n{failing_summary(report)}", Failure.NOT_GREEN)
     passed = passing_ids(report)
     missing = [e for e in sorted(expected) if not any(matches(p, e) for p in passed)]
     if missing:
-        raise VerdictError(f"these tests did not pass: {', '.join(missing)}")
+        raise VerdictError(f"these tests did not pass: {', '.join(missing)}", Failure.NOT_GREEN)
 
 
 def check_refactor(base: Baseline, report: GateReport) -> None:
@@ -171,12 +176,15 @@ def check_refactor(base: Baseline, report: GateReport) -> None:
     """
     refuse_tamper(report)
     if not report.ok:
-        raise VerdictError(f"the refactoring broke a gate:\n{failing_summary(report)}", "not_green")
+        raise VerdictError(
+            f"the refactoring broke a gate:\n{failing_summary(report)}", Failure.NOT_GREEN
+        )
     now = passing_ids(report)
     if now != base.passing:
         changed = sorted(now ^ base.passing)
         raise VerdictError(
-            f"the refactoring changed which tests pass: {', '.join(changed[:10])}", "changed_tests"
+            f"the refactoring changed which tests pass: {', '.join(changed[:10])}",
+            Failure.CHANGED_TESTS,
         )
 
 
@@ -196,7 +204,7 @@ def check_no_test_code(
             raise VerdictError(
                 f"{path} holds test code: write only the code under test there; the tests "
                 "stay in the test files",
-                "test_in_code",
+                Failure.TEST_IN_CODE,
             )
 
 
@@ -218,5 +226,5 @@ def check_policy_of(
         raise VerdictError(
             "refused before running: the code uses what a kata never needs and what could "
             f"forge a test result; solve the kata with plain code instead:\n{listed}",
-            "policy",
+            Failure.POLICY,
         )

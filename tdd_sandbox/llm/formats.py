@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tdd_sandbox.errors import TddSandboxError
+from tdd_sandbox.events import Failure
 from tdd_sandbox.llm.chat import ChatReply
 from tdd_sandbox.protocol import Edit, EditPlan, edit_plan_schema
 
@@ -40,7 +41,7 @@ class EditFormat(enum.StrEnum):
 class PlanError(TddSandboxError, ValueError):
     """A model answer that is not a valid edit plan. The message is feedback for the model."""
 
-    def __init__(self, message: str, kind: str = "invalid") -> None:
+    def __init__(self, message: str, kind: Failure) -> None:
         super().__init__(message)
         self.kind = kind
 
@@ -105,7 +106,9 @@ def repetitive(text: str) -> bool:
 
 def _check_reply(reply: ChatReply) -> None:
     if repetitive(reply.text):
-        raise PlanError("the answer kept repeating itself; answer once, briefly", "repetition")
+        raise PlanError(
+            "the answer kept repeating itself; answer once, briefly", Failure.REPETITION
+        )
 
 
 def first_json_object(text: str) -> Any:
@@ -135,7 +138,7 @@ def first_json_object(text: str) -> Any:
         )
     raise PlanError(
         f"the answer holds no valid JSON object{hint}; answer with one EditPlan JSON object",
-        "not_json",
+        Failure.NOT_JSON,
     )
 
 
@@ -148,7 +151,7 @@ def _validate(data: Any) -> EditPlan:
             for error in exc.errors()[:5]
         )
         raise PlanError(
-            f"the JSON does not match the EditPlan schema: {problems}", "schema"
+            f"the JSON does not match the EditPlan schema: {problems}", Failure.SCHEMA
         ) from None
 
 
@@ -158,9 +161,11 @@ def parse_json(reply: ChatReply) -> EditPlan:
         try:
             return _validate(json.loads(reply.tool_arguments))
         except ValueError:
-            raise PlanError("the tool call's arguments are not valid JSON", "not_json") from None
+            raise PlanError(
+                "the tool call's arguments are not valid JSON", Failure.NOT_JSON
+            ) from None
     if not reply.text.strip():
-        raise PlanError("the answer was empty; answer with one EditPlan", "empty")
+        raise PlanError("the answer was empty; answer with one EditPlan", Failure.EMPTY)
     _check_reply(reply)
     try:
         data = first_json_object(reply.text)
@@ -169,7 +174,7 @@ def parse_json(reply: ChatReply) -> EditPlan:
             raise PlanError(
                 "the answer was cut off at the token limit before the JSON ended; "
                 "send fewer or shorter files",
-                "truncated",
+                Failure.TRUNCATED,
             ) from None
         raise
     return _validate(data)
@@ -192,7 +197,7 @@ def parse_whole(reply: ChatReply, target: str = "") -> EditPlan:
     `target`, the one file the prompt asked for (small models often drop the path line)."""
     text = reply.text
     if not text.strip():
-        raise PlanError("the answer was empty", "empty")
+        raise PlanError("the answer was empty", Failure.EMPTY)
     _check_reply(reply)
     if text.strip() in ("DONE", "DONE."):
         return EditPlan(plan="done", edits=[], commit_message="test: done", done=True)
@@ -212,12 +217,12 @@ def parse_whole(reply: ChatReply, target: str = "") -> EditPlan:
             return parse_json(reply)
         if reply.finish_reason == "length" or text.count("```") % 2:
             raise PlanError(
-                "the answer was cut off before a code block ended; send less", "truncated"
+                "the answer was cut off before a code block ended; send less", Failure.TRUNCATED
             )
         raise PlanError(
             "no file found: write the file's path on its own line, then the whole file in a "
             "fenced code block",
-            "no_files",
+            Failure.NO_FILES,
         )
     commit = _COMMIT.search(text)
     plan = _PLAN.search(text)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tdd_sandbox.events import Failure
 from tdd_sandbox.llm.chat import ChatBackend, ChatReply, ChatRequest, FormatUnsupported
 from tdd_sandbox.llm.formats import (
     TOOL_NAME,
@@ -60,8 +61,8 @@ class PlanAnswer:
     plan: EditPlan | None
     error: str | None
     mode: str
-    kind: str = ""
-    """What kind of failure `error` is (truncated, not_json, schema, repetition, ...)."""
+    kind: Failure = Failure.INVALID
+    """Why `error` (when there is one): truncated, not JSON, not the schema..."""
 
 
 RequestBuilder = Callable[[EditFormat], ChatRequest]

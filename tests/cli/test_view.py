@@ -7,6 +7,9 @@ import io
 from rich.console import Console
 
 from tdd_sandbox.cli.view import RunView
+from tdd_sandbox.events import AttemptEnded, AttemptStarted
+from tdd_sandbox.phases import Phase
+from tdd_sandbox.race import AttemptStatus
 
 
 def _view() -> tuple[RunView, io.StringIO]:
@@ -24,14 +27,14 @@ def test_the_clock_runs_without_events() -> None:
 
 def test_a_loser_ending_after_the_next_phase_began_is_shown_under_its_own_phase() -> None:
     view, out = _view()
-    view("attempt", {"phase": "green", "attempt": 1, "index": 0, "count": 3, "model": "m"})
-    view("attempt", {"phase": "refactor", "attempt": 1})
-    view("attempt-end", {"phase": "green", "index": 2, "status": "lost", "seconds": 1.0})
+    view(AttemptStarted(1, Phase.GREEN, 1, index=0, count=3, model="m"))
+    view(AttemptStarted(1, Phase.REFACTOR, 1))
+    view(AttemptEnded(1, Phase.GREEN, 2, AttemptStatus.LOST, 1.0))
     assert "green attempt 3: lost" in out.getvalue()
 
 
 def test_a_refactorer_with_nothing_to_change_is_not_a_failure() -> None:
     view, out = _view()
-    view("attempt-end", {"phase": "refactor", "index": 0, "status": "unchanged", "seconds": 0.5})
+    view(AttemptEnded(1, Phase.REFACTOR, 0, AttemptStatus.UNCHANGED, 0.5))
     assert "refactor: nothing worth changing" in out.getvalue()
     assert "failed" not in out.getvalue()
