@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tdd_sandbox.acceptance.proof import prove
 from tdd_sandbox.execution.docker import DockerRuntime
-from tdd_sandbox.importer import import_katas
+from tdd_sandbox.katas.importer import import_katas
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.settings import load_settings
 

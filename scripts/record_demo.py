@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tdd_sandbox.session import run_kata  # noqa: E402
+from tdd_sandbox.engine.session import run_kata  # noqa: E402
 from tdd_sandbox.settings import load_settings  # noqa: E402
 from tests.helpers.fake_llm import FakeLLM  # noqa: E402
 from tests.helpers.katas import fizzbuzz_script  # noqa: E402

@@ -19,11 +19,11 @@ from types import ModuleType
 import docker
 import pytest
 
+from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.docker import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
-from tdd_sandbox.session import run_kata
 from tdd_sandbox.settings import SandboxSettings, load_settings
 
 pytestmark = [pytest.mark.docker, pytest.mark.real_model, pytest.mark.usefixtures("images")]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tdd_sandbox.acceptance.suite import CallMap
-from tdd_sandbox.edits import TOOL_CONFIG
+from tdd_sandbox.engine.edits import TOOL_CONFIG
 from tdd_sandbox.grading.acceptance import Case, Observed
 from tdd_sandbox.languages.base import Language
 

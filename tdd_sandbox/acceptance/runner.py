@@ -18,7 +18,7 @@ from tdd_sandbox.acceptance.testfiles import run_test_files, test_files
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.grading.acceptance import AcceptanceReport, grade
-from tdd_sandbox.kata import load_kata
+from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.sandbox.snapshot import Snapshot

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from tdd_sandbox.agents.context import Situation, user_prompt
 from tdd_sandbox.agents.prompts import system_prompt
-from tdd_sandbox.edits import Role
+from tdd_sandbox.engine.edits import Role
 from tdd_sandbox.llm.chat import ChatRequest
 from tdd_sandbox.llm.formats import EditFormat
 from tdd_sandbox.llm.structured import PlanAnswer, PlanAsker

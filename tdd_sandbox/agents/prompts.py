@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tdd_sandbox.edits import Role
+from tdd_sandbox.engine.edits import Role
 from tdd_sandbox.llm.formats import EditFormat, protocol
 
 LANGUAGE_NOTES = {

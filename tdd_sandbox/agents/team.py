@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.agents.agent import Agent
-from tdd_sandbox.edits import Role
+from tdd_sandbox.engine.edits import Role
 from tdd_sandbox.llm.chat import ChatBackend
 from tdd_sandbox.llm.client import OpenAIBackend
 from tdd_sandbox.llm.endpoint import resolve_endpoint

@@ -12,12 +12,12 @@ from tdd_sandbox.acceptance.suite import has_suite, missing_suite
 from tdd_sandbox.bench.jobs import find_katas, plan_jobs, resolve_models, shard
 from tdd_sandbox.bench.report import SKIPPED_FILE, write_reports
 from tdd_sandbox.bench.runner import BenchInterrupted, JobOptions, capacity, run_jobs
+from tdd_sandbox.engine.journal import write_atomic
 from tdd_sandbox.errors import ConfigError
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.execution.runtimes import RUNTIMES
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
-from tdd_sandbox.journal import write_atomic
 from tdd_sandbox.languages import detect_language, get_language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from tdd_sandbox.cli.options import config_option, default_config
-from tdd_sandbox.doctor import diagnose
+from tdd_sandbox.ops.doctor import diagnose
 from tdd_sandbox.settings import load_settings
 
 

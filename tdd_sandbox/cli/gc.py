@@ -11,7 +11,7 @@ from rich.table import Table
 
 from tdd_sandbox.cli.options import UserPath, config_option, default_config
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.gc import collect_garbage, parse_age
+from tdd_sandbox.ops.gc import collect_garbage, parse_age
 from tdd_sandbox.sandbox.docker import connect
 from tdd_sandbox.settings import load_settings
 

@@ -14,8 +14,8 @@ from tdd_sandbox.acceptance.suite import has_suite
 from tdd_sandbox.bench.jobs import find_katas
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
 from tdd_sandbox.execution.docker import DockerRuntime
-from tdd_sandbox.importer import import_katas
-from tdd_sandbox.kata import load_kata
+from tdd_sandbox.katas.importer import import_katas
+from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.settings import load_settings
 

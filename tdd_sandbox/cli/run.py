@@ -18,12 +18,12 @@ from tdd_sandbox.cli.options import (
     transcript_options,
 )
 from tdd_sandbox.cli.view import RunView
+from tdd_sandbox.engine.session import RunSummary, run_kata
+from tdd_sandbox.engine.stepper import step_kata
 from tdd_sandbox.languages import get_language
+from tdd_sandbox.ops.status import read_status
 from tdd_sandbox.repo.scaffolding import init_repo
-from tdd_sandbox.report import read_status
-from tdd_sandbox.session import RunSummary, run_kata
 from tdd_sandbox.settings import load_settings
-from tdd_sandbox.stepper import step_kata
 
 EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6, "interrupted": 130}
 

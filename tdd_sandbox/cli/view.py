@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.status import Status
 
 from tdd_sandbox.closing import Closing
-from tdd_sandbox.events import (
+from tdd_sandbox.engine.events import (
     AttemptEnded,
     AttemptStarted,
     Committed,
@@ -23,7 +23,7 @@ from tdd_sandbox.events import (
     Reverted,
     SmallerStepAsked,
 )
-from tdd_sandbox.race import AttemptStatus
+from tdd_sandbox.engine.race import AttemptStatus
 
 
 class RunView(Closing):

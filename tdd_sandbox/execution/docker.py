@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from tdd_sandbox.engine.race import CancelToken
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import Checked, Runtime
 from tdd_sandbox.execution.formatting import format_files, needs_formatting
 from tdd_sandbox.execution.gates import run_gates
-from tdd_sandbox.gc import GcReport, collect_garbage
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.languages.base import GateKind, Language
-from tdd_sandbox.race import CancelToken
+from tdd_sandbox.ops.gc import GcReport, collect_garbage
 from tdd_sandbox.sandbox.docker import DockerSandbox, DockerSandboxProvider, connect
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings

@@ -21,13 +21,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 
+from tdd_sandbox.engine.race import CancelToken
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import Checked, Runtime
 from tdd_sandbox.execution.gates import plan_gates
 from tdd_sandbox.grading.evidence import Tamper, TamperKind
 from tdd_sandbox.grading.gates import GateReport, GateResult, judge_command, judge_tests
 from tdd_sandbox.languages.base import GateKind, Language, TestOutcome, TestStatus, reconcile
-from tdd_sandbox.race import CancelToken
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.sandbox.snapshot import Snapshot
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tdd_sandbox.events import Failure
+from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.grading.gates import GateReport, GateStatus
 from tdd_sandbox.grading.ids import matches
 from tdd_sandbox.grading.policy import check_policy

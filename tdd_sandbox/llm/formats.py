@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tdd_sandbox.errors import TddSandboxError
-from tdd_sandbox.events import Failure
+from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.llm.chat import ChatReply
 from tdd_sandbox.protocol import Edit, EditPlan, edit_plan_schema
 

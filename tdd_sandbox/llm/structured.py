@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tdd_sandbox.events import Failure
+from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.llm.chat import ChatBackend, ChatReply, ChatRequest, FormatUnsupported
 from tdd_sandbox.llm.formats import (
     TOOL_NAME,

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import yaml
 
+from tdd_sandbox.engine.journal import TDD_DIR
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.journal import TDD_DIR
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.config import CONFIG_FILE
 from tdd_sandbox.repo.hardened import HardenedRepo, init_repository

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from tdd_sandbox.agents.context import Situation, clip_gate_output, relevant_files, user_prompt
 from tdd_sandbox.agents.prompts import system_prompt
-from tdd_sandbox.edits import Role
+from tdd_sandbox.engine.edits import Role
 from tdd_sandbox.languages import get_language
 
 PYTHON = get_language("python")

@@ -15,10 +15,10 @@ import docker
 import pytest
 
 from tests.cli.test_gates_cli import run_cli
+from tests.engine.test_race_e2e import _owned_by
 from tests.helpers.bench_scripts import kata_answers
 from tests.helpers.fake_llm import Answer, FakeLLM
 from tests.helpers.solutions import SOLUTIONS
-from tests.test_race_e2e import _owned_by
 
 KATAS = Path(__file__).resolve().parents[2] / "katas"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.gc import parse_age
+from tdd_sandbox.ops.gc import parse_age
 from tests.cli.test_gates_cli import run_cli
 
 

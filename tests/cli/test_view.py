@@ -7,9 +7,9 @@ import io
 from rich.console import Console
 
 from tdd_sandbox.cli.view import RunView
-from tdd_sandbox.events import AttemptEnded, AttemptStarted
-from tdd_sandbox.phases import Phase
-from tdd_sandbox.race import AttemptStatus
+from tdd_sandbox.engine.events import AttemptEnded, AttemptStarted
+from tdd_sandbox.engine.phases import Phase
+from tdd_sandbox.engine.race import AttemptStatus
 
 
 def _view() -> tuple[RunView, io.StringIO]:

@@ -8,13 +8,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from tdd_sandbox.engine.race import CancelToken
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.execution.runtimes import make_runtime
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import GateKind, TestStatus
-from tdd_sandbox.race import CancelToken
 from tdd_sandbox.settings import load_settings
 
 PYTHON = get_language("python")

@@ -11,7 +11,7 @@ from pathlib import Path
 import docker
 import openai
 
-from tdd_sandbox.edits import Role
+from tdd_sandbox.engine.edits import Role
 from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.images.builder import image_exists, plan_image
 from tdd_sandbox.languages import LANGUAGES

@@ -17,27 +17,27 @@ import git.exc
 
 from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.agents.team import Team
-from tdd_sandbox.edits import EditRejected, Role, apply_plan, check_on_disk, write_changes
-from tdd_sandbox.errors import SandboxUnavailable
-from tdd_sandbox.events import (
+from tdd_sandbox.engine.edits import EditRejected, Role, apply_plan, check_on_disk, write_changes
+from tdd_sandbox.engine.events import (
     AttemptEnded,
     AttemptStarted,
     Event,
-    Failure,
     Formatted,
     GatesRan,
     Rejected,
 )
+from tdd_sandbox.engine.journal import Journal
+from tdd_sandbox.engine.phases import Phase
+from tdd_sandbox.engine.race import AttemptResult, AttemptStatus, CancelToken
+from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.execution.formatting import changed_paths
+from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.verdicts import VerdictError, check_no_test_code, check_policy_of
-from tdd_sandbox.journal import Journal
 from tdd_sandbox.languages.base import GateKind, Language
 from tdd_sandbox.llm.chat import InfrastructureError
-from tdd_sandbox.phases import Phase
 from tdd_sandbox.protocol import EditPlan
-from tdd_sandbox.race import AttemptResult, AttemptStatus, CancelToken
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.worktrees import create_worktree, remove_worktree
 from tdd_sandbox.sandbox.snapshot import Snapshot

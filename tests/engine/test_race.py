@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tdd_sandbox.race import Attempt, AttemptResult, AttemptStatus, CancelToken, Racer
+from tdd_sandbox.engine.race import Attempt, AttemptResult, AttemptStatus, CancelToken, Racer
 
 
 def _attempt(index: int, delay: float, status: AttemptStatus, torn: list[int]) -> Attempt:

@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.events import AttemptEnded, AttemptStarted, CycleStarted, Event
-from tdd_sandbox.phases import Phase
+from tdd_sandbox.engine.events import AttemptEnded, AttemptStarted, CycleStarted, Event
+from tdd_sandbox.engine.phases import Phase
 
 TDD_DIR = ".tdd"
 STATE_FILE = "state.json"

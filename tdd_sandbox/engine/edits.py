@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from tdd_sandbox.errors import TddSandboxError
-from tdd_sandbox.events import Failure
+from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.protocol import EditPlan
 

@@ -5,18 +5,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tdd_sandbox.events import (
+from tdd_sandbox.engine.events import (
     AttemptEnded,
     AttemptStarted,
     CycleStarted,
     EventName,
-    Failure,
     Rejected,
 )
+from tdd_sandbox.engine.journal import Journal, read_state
+from tdd_sandbox.engine.phases import Phase
+from tdd_sandbox.engine.race import AttemptStatus
 from tdd_sandbox.grading.evidence import TamperKind
-from tdd_sandbox.journal import Journal, read_state
-from tdd_sandbox.phases import Phase
-from tdd_sandbox.race import AttemptStatus
+from tdd_sandbox.grading.failures import Failure
 
 
 def test_every_piece_of_guard_evidence_is_a_tamper_kind() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.stepper import step_kata
+from tdd_sandbox.engine.stepper import step_kata
 from tests.helpers.fake_llm import FakeLLM
 from tests.helpers.katas import PY_REFACTOR, fizzbuzz_script
 from tests.helpers.runs import KATAS, scripted_settings

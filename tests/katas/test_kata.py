@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.kata import KataError, load_kata, parse_kata
+from tdd_sandbox.katas.kata import KataError, load_kata, parse_kata
 
-KATAS = Path(__file__).resolve().parents[1] / "katas"
+KATAS = Path(__file__).resolve().parents[2] / "katas"
 
 
 def test_parses_sections_and_front_matter() -> None:

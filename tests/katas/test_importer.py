@@ -10,12 +10,12 @@ import pytest
 
 from tdd_sandbox.acceptance.suite import has_suite
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.importer import import_katas
-from tdd_sandbox.kata import load_kata
+from tdd_sandbox.katas.importer import import_katas
+from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.repo.scaffolding import starting_files
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "exercism"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "exercism"
 PYTHON = FIXTURES / "python" / "exercises" / "practice"
 RUST = FIXTURES / "rust" / "exercises" / "practice"
 SPECS = FIXTURES / "problem-specifications" / "exercises"

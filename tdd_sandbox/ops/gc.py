@@ -20,9 +20,9 @@ import docker
 import docker.errors
 import git.exc
 
+from tdd_sandbox.engine.journal import TDD_DIR, latest_run
 from tdd_sandbox.images.builder import plan_image
 from tdd_sandbox.images.catalog import BOOTSTRAP_IMAGE, LANGUAGE_LABEL, language_folders
-from tdd_sandbox.journal import TDD_DIR, latest_run
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.lock import run_is_live
 from tdd_sandbox.repo.worktrees import Leftover, list_tool_worktrees, remove_worktree

@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tdd_sandbox.exercism import Exercise, ImportProblem, find_exercises, read_exercise
+from tdd_sandbox.katas.exercism import Exercise, ImportProblem, find_exercises, read_exercise
 
 PARTS = ("acceptance", "scaffold", "reference")
 

@@ -11,26 +11,29 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from tdd_sandbox import attempts
 from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.agents.team import Team
-from tdd_sandbox.attempts import UNCHANGED, Candidate, Task, Workshop
-from tdd_sandbox.commits import CommitFacts, compose, diff_summary
-from tdd_sandbox.edits import EditRejected, Role, apply_plan, check_on_disk, write_changes
-from tdd_sandbox.errors import Interrupted, TddSandboxError
-from tdd_sandbox.events import (
+from tdd_sandbox.engine import attempt as attempts
+from tdd_sandbox.engine.attempt import UNCHANGED, Candidate, Task, Workshop
+from tdd_sandbox.engine.commits import CommitFacts, compose, diff_summary
+from tdd_sandbox.engine.edits import EditRejected, Role, apply_plan, check_on_disk, write_changes
+from tdd_sandbox.engine.events import (
     AttemptStarted,
     Committed,
     CycleStarted,
     Event,
-    Failure,
     RaceEnded,
     RedFound,
     Rejected,
     Reverted,
     SmallerStepAsked,
 )
+from tdd_sandbox.engine.journal import Journal
+from tdd_sandbox.engine.phases import NotGreen, Outcome, Phase, Red, RunResult, RunStatus
+from tdd_sandbox.engine.race import AttemptStatus, Racer
+from tdd_sandbox.errors import Interrupted, TddSandboxError
 from tdd_sandbox.execution.base import Runtime
+from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.verdicts import (
     Baseline,
@@ -42,13 +45,10 @@ from tdd_sandbox.grading.verdicts import (
     failing_summary,
     passing_ids,
 )
-from tdd_sandbox.journal import Journal
-from tdd_sandbox.kata import Kata
+from tdd_sandbox.katas.kata import Kata
 from tdd_sandbox.languages.base import GateKind, Language
 from tdd_sandbox.llm.chat import InfrastructureError
-from tdd_sandbox.phases import NotGreen, Outcome, Phase, Red, RunResult, RunStatus
 from tdd_sandbox.protocol import EditPlan
-from tdd_sandbox.race import AttemptStatus, Racer
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import (
     CommitInfo,

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tdd_sandbox.engine.events import EventName
+from tdd_sandbox.engine.journal import latest_run, read_state
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.events import EventName
-from tdd_sandbox.journal import latest_run, read_state
 from tdd_sandbox.repo.hardened import HardenedRepo
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import docker
 import pytest
 
-from tdd_sandbox.gc import collect_garbage
+from tdd_sandbox.ops.gc import collect_garbage
 from tdd_sandbox.sandbox.labels import LABEL, OWNER_LABEL
 from tests.helpers.fake_llm import Answer, FakeLLM, done, no_change, plan
 from tests.helpers.git import git

@@ -12,18 +12,18 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.agents.team import Team, build_team
+from tdd_sandbox.engine.events import Resumed, RunEnded, RunStarted
+from tdd_sandbox.engine.journal import TDD_DIR, Journal, read_state
+from tdd_sandbox.engine.loop import Loop, Observer
+from tdd_sandbox.engine.phases import RunResult, RunStatus
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.events import Resumed, RunEnded, RunStarted
 from tdd_sandbox.execution.runtimes import make_runtime
 from tdd_sandbox.images.builder import Progress, quiet
-from tdd_sandbox.journal import TDD_DIR, Journal, read_state
-from tdd_sandbox.kata import load_kata
+from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.llm.transcript import check_transcript
-from tdd_sandbox.loop import Loop, Observer
-from tdd_sandbox.phases import RunResult, RunStatus
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import commit_paths, dirty_paths, exclude_locally, head_files
 from tdd_sandbox.repo.lock import hold_lock

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from tdd_sandbox.engine.session import RunSummary
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.scaffolding import init_repo
 from tdd_sandbox.repo.worktrees import create_worktree
-from tdd_sandbox.session import RunSummary
 from tests.helpers.fake_llm import Answer, FakeLLM, done, no_change, plan
 from tests.helpers.git import git
 from tests.helpers.katas import PY_TEST_HEAD, PY_TESTS, covering, python_test_file

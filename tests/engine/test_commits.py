@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tdd_sandbox.commits import CommitFacts, compose, diff_summary, summary_line
+from tdd_sandbox.engine.commits import CommitFacts, compose, diff_summary, summary_line
 from tdd_sandbox.grading.gates import GateReport
 
 

@@ -1,0 +1,1 @@
+"""Katas: reading `kata.md`, and importing exercises from Exercism's layouts."""

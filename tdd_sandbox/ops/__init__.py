@@ -1,0 +1,1 @@
+"""Operating the tool: the set-up check, cleaning up, reading a run's status."""
