@@ -6,7 +6,10 @@ gates, git. Prints, per language, the seconds per cycle, the gate seconds within
 prompt tokens per cycle against a context that sends every file of the repository.
 Start-up (images, the scaffold, the first gate run on HEAD) is reported apart.
 
-Usage: python benchmarks/loop_overhead.py [--repeats 3]
+The `fake` row runs the same Python cycles on the fake runtime (no container, no gate run):
+the harness's own share of a cycle, apart from Docker.
+
+Usage: python benchmarks/loop_overhead.py [--repeats 3] [--only fake]
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,16 +30,22 @@ sys.path.insert(0, str(ROOT))
 from tdd_sandbox.agents import context  # noqa: E402
 from tdd_sandbox.engine.session import run_kata  # noqa: E402
 from tests.helpers.fake_llm import FakeLLM  # noqa: E402
-from tests.helpers.katas import fizzbuzz_script  # noqa: E402
+from tests.helpers.katas import fake_fizzbuzz_script, fizzbuzz_script  # noqa: E402
 from tests.helpers.runs import KATAS, scripted_settings  # noqa: E402
 
+ROWS = ("python", "rust", "fake")
 
-def one_run(language: str, *, every_file: bool) -> dict[str, float]:
+
+def one_run(row: str, *, every_file: bool) -> dict[str, float]:
     """One scripted run; returns seconds per cycle, gate seconds per cycle, tokens per cycle."""
-    with FakeLLM(fizzbuzz_script(language)) as fake, tempfile.TemporaryDirectory() as scratch:
-        overrides = (
+    language = "python" if row == "fake" else row
+    script = fake_fizzbuzz_script() if row == "fake" else fizzbuzz_script(language)
+    with FakeLLM(script) as fake, tempfile.TemporaryDirectory() as scratch:
+        overrides: dict[str, Any] = (
             {"llm": {"base_url": fake.base_url, "context_chars": 10**9}} if every_file else {}
         )
+        if row == "fake":
+            overrides["sandbox"] = {"type": "fake"}
         settings = scripted_settings(fake.base_url, language, **overrides)
         # The counterfactual: no file is left out of the prompt and nothing is cut.
         hidden = frozenset() if every_file else context._NOT_CONTEXT
@@ -62,13 +72,14 @@ def one_run(language: str, *, every_file: bool) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", choices=ROWS, help="measure one row")
     args = parser.parse_args()
     print(f"loop overhead, instant scripted model, median of {args.repeats} runs")
     print(
         f"{'kata':<8}{'start s':>9}{'s/cycle':>9}{'gates s':>9}"
         f"{'tokens':>8}{'all-files':>11}{'ratio':>7}"
     )
-    for language in ("python", "rust"):
+    for language in [args.only] if args.only else ROWS:
         runs = [one_run(language, every_file=False) for _ in range(args.repeats)]
         full = one_run(language, every_file=True)
         start = statistics.median(r["start_s"] for r in runs)

@@ -18,7 +18,8 @@ from tdd_sandbox.cli.options import (
     transcript_options,
 )
 from tdd_sandbox.cli.view import RunView
-from tdd_sandbox.engine.session import RunSummary, run_kata
+from tdd_sandbox.engine.phases import RunSummary
+from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.engine.stepper import step_kata
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.ops.status import read_status

@@ -30,6 +30,8 @@ class AttemptStatus(enum.StrEnum):
     """The model endpoint failed: infrastructure, not the model."""
     UNCHANGED = "unchanged"
     """A refactorer that found nothing worth changing: not a failure."""
+    DONE = "done"
+    """The tester found nothing left to test: the run is complete."""
 
 
 @dataclass

@@ -7,15 +7,14 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from tdd_sandbox.agents.team import Team, build_team
 from tdd_sandbox.engine.events import Resumed, RunEnded, RunStarted
 from tdd_sandbox.engine.journal import TDD_DIR, Journal, read_state
 from tdd_sandbox.engine.loop import Loop, Observer
-from tdd_sandbox.engine.phases import RunResult, RunStatus
+from tdd_sandbox.engine.phases import RunResult, RunStatus, RunSummary
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.runtimes import make_runtime
 from tdd_sandbox.images.builder import Progress, quiet
@@ -29,40 +28,6 @@ from tdd_sandbox.repo.history import commit_paths, dirty_paths, exclude_locally,
 from tdd_sandbox.repo.lock import hold_lock
 from tdd_sandbox.repo.scaffolding import KATA_FILE, USER_FILES, add_scaffold, init_repo
 from tdd_sandbox.settings import Settings
-
-
-@dataclass
-class RunSummary:
-    """What `run --json` prints."""
-
-    status: str
-    cycles: int
-    commits: list[str]
-    tokens: dict[str, Any]
-    cost: float
-    run_id: str
-    repo: str
-    reason: str = ""
-    branch: str = ""
-    """The branch the commits went to."""
-    wall_time_s: float = 0.0
-    usage: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """The summary document."""
-        return {
-            "status": self.status,
-            "cycles": self.cycles,
-            "commits": self.commits,
-            "tokens": self.tokens,
-            "cost": round(self.cost, 6),
-            "run_id": self.run_id,
-            "repo": self.repo,
-            "reason": self.reason,
-            "branch": self.branch,
-            "wall_time_s": round(self.wall_time_s, 3),
-            "usage": self.usage,
-        }
 
 
 def next_cycle(repo: HardenedRepo) -> int:

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.engine.edits import EditRejected, Role, apply_plan, check_path, write_changes
+from tdd_sandbox.engine.edits import EditRejected, Role, apply_plan, check_path
+from tdd_sandbox.engine.writing import check_on_disk, write_changes
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.protocol import Edit, EditPlan
 
@@ -158,8 +159,6 @@ def test_the_first_tester_may_create_runner_config_only_as_the_scaffold_made_it(
 
 
 def test_check_on_disk_refuses_links_anywhere_on_the_path(tmp_path: Path) -> None:
-    from tdd_sandbox.engine.edits import check_on_disk
-
     (tmp_path / "real").mkdir()
     (tmp_path / "linkdir").symlink_to(tmp_path / "real")
     (tmp_path / "link.py").symlink_to(tmp_path / "real" / "x.py")

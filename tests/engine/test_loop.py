@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tdd_sandbox.engine.session import RunSummary
+from tdd_sandbox.engine.journal import latest_run
+from tdd_sandbox.engine.phases import RunSummary
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.scaffolding import init_repo
@@ -47,8 +48,9 @@ def _asked(fake: FakeLLM, role: str) -> list[str]:
 
 
 def _events(repo: Path, name: str) -> list[dict[str, Any]]:
-    logs = sorted((repo / ".tdd" / "runs").glob("*/log.jsonl"))
-    events = [json.loads(line) for line in logs[-1].read_text().splitlines()]
+    run = latest_run(repo)  # run ids of the same second do not sort by time
+    assert run is not None
+    events = [json.loads(line) for line in (run / "log.jsonl").read_text().splitlines()]
     return [event for event in events if event["event"] == name]
 
 

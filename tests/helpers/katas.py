@@ -110,3 +110,19 @@ def covering(count: int) -> str:
     code, naming the tests it makes pass (see `tdd_sandbox.execution.fake`)."""
     names = " ".join(f"test_{name}" for name, _ in PY_TESTS[:count])
     return f"# passes: {names}\n{PY_IMPLS[count - 1]}"
+
+
+def fake_fizzbuzz_script() -> dict[str, list[Answer]]:
+    """The Python FizzBuzz script as the fake runtime judges it: each implementation names
+    the tests it makes pass (see `covering`), and the refactoring keeps naming them."""
+    script = fizzbuzz_script("python")
+    count = len(PY_TESTS)
+    script["implementer"] = [
+        plan(("fizzbuzz.py", covering(n)), message=f"feat(fizzbuzz): {PY_TESTS[n - 1][0]}")
+        for n in range(1, count + 1)
+    ]
+    names = covering(count).splitlines()[0]
+    refactored = plan(("fizzbuzz.py", f"{names}\n{PY_REFACTOR}"),
+                      message="refactor(fizzbuzz): one expression", note="simplify")  # fmt: skip
+    script["refactorer"] = [no_change()] * (count - 1) + [refactored]
+    return script

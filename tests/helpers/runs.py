@@ -6,7 +6,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.engine.session import RunSummary, run_kata
+from tdd_sandbox.engine.phases import RunSummary
+from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.settings import Settings, load_settings
 from tests.helpers.fake_llm import Answer, FakeLLM
 

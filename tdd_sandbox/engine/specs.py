@@ -1,0 +1,124 @@
+"""The phases as specs: what each role is asked, on which files, and what it is held to.
+
+The wording of every task lives here, and each phase's check comes from `grading.verdicts`,
+so a rule of the game is read in one place and decided in another, never in the loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from tdd_sandbox.agents.context import Situation
+from tdd_sandbox.engine.edits import Role
+from tdd_sandbox.engine.phases import Outcome, Phase, PhaseSpec, Red, Unchanged
+from tdd_sandbox.grading.gates import GateReport
+from tdd_sandbox.grading.verdicts import Baseline, check_green, check_red, check_refactor
+from tdd_sandbox.katas.kata import Kata
+from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.repo.history import CommitInfo
+
+RED_GATES = frozenset({GateKind.FORMAT, GateKind.TEST})
+"""A failing test is judged on its layout and its run: the other gates fail by design while
+the code it calls does not exist yet."""
+
+
+@dataclass(frozen=True)
+class Brief:
+    """What every phase of a run is told: the kata, where it is, and the last commit."""
+
+    kata: Kata
+    kata_path: str
+    language: Language
+    last_commit: CommitInfo | None
+
+    def situation(
+        self,
+        files: Mapping[str, bytes],
+        task: str,
+        *,
+        target: str = "",
+        focus: Sequence[str] = (),
+        gate_output: str = "",
+    ) -> Situation:
+        """A prompt's situation: the kata, `files`, the one-line `task`, the file the role
+        most likely writes, the files to show first, and the failing run's output."""
+        return Situation(
+            kata_text=self.kata.text, kata_path=self.kata_path, files=files,
+            language=self.language, task=task, last_commit=self.last_commit, focus=focus,
+            gate_output=gate_output, target=target,
+        )  # fmt: skip
+
+
+def red(brief: Brief, base: Baseline, *, first_cycle: bool, hint: str = "") -> PhaseSpec:
+    """The tester writes exactly one new test, which must fail for the right reason."""
+    language = brief.language
+    scaffold = {path: text.encode() for path, text in language.scaffold().items()}
+    kata_tests = base.expected - language.expected_tests(scaffold)
+    test_path = language.suggest_paths(base.files, brief.kata.slug)[0]
+    if test_path not in base.files:
+        task = f"Create {test_path} with the imports it needs and one failing test."
+    else:
+        task = (
+            f"Write the next failing test in {test_path}: the whole file, with its imports "
+            "and every test already in it, plus one new test."
+        )
+
+    def grade(files: Mapping[str, bytes], report: GateReport) -> str:
+        [new_test] = check_red(base, files, report, language)
+        return new_test
+
+    return PhaseSpec(
+        Phase.RED, Role.TESTER, base.files, base.files,
+        brief.situation(base.files, task, target=test_path), grade,
+        gates=RED_GATES, first_cycle=first_cycle, code_only=False,
+        unchanged=Unchanged.JUDGED, may_finish=True, hint=hint,
+        too_early="" if kata_tests else (
+            "done before any test of the kata was written: write the first test"
+        ),
+    )  # fmt: skip
+
+
+def green(brief: Brief, base: Baseline, failing: Red, *, count: int) -> PhaseSpec:
+    """The implementer makes the new test pass with every gate green, tests untouched."""
+    language = brief.language
+    expected = language.expected_tests(failing.files)
+    _, sources = language.suggest_paths(failing.files, brief.kata.slug)
+    where = f" Write the code in {', '.join(sources)}." if sources else ""
+    task = f"Make the failing test pass: {failing.new_test}.{where} Change only non-test files."
+
+    def grade(files: Mapping[str, bytes], report: GateReport) -> str:
+        check_green(expected, report)
+        return ""
+
+    context = brief.situation(
+        failing.files, task, focus=[failing.new_test.split("::")[0]],
+        gate_output=failing.test_output, target=sources[0] if sources else "",
+    )  # fmt: skip
+    return PhaseSpec(Phase.GREEN, Role.IMPLEMENTER, base.files, failing.files, context, grade,
+                     count=count)  # fmt: skip
+
+
+def refactor(brief: Brief, base: Baseline, *, count: int) -> PhaseSpec:
+    """The refactorer may improve structure; exactly the same tests must pass after."""
+    sources = brief.language.suggest_paths(base.files, brief.kata.slug)[1]
+
+    def grade(files: Mapping[str, bytes], report: GateReport) -> str:
+        check_refactor(base, report)
+        return ""
+
+    context = brief.situation(
+        base.files, "Refactor if it helps; keep behaviour.", target=sources[0] if sources else ""
+    )
+    return PhaseSpec(Phase.REFACTOR, Role.REFACTORER, base.files, base.files, context, grade,
+                     count=count, unchanged=Unchanged.QUIET)  # fmt: skip
+
+
+def smaller_test(failing: Red, stuck: Outcome) -> str:
+    """The supervisor's move when the implementer is stuck: ask the tester once for a
+    smaller test (the hint opens the next RED)."""
+    return (
+        f"The implementer could not make your test {failing.new_test} pass in "
+        f"{stuck.attempts} attempts (last error: {stuck.error[:600]}). "
+        "Write a smaller, simpler test instead."
+    )

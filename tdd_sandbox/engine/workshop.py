@@ -1,0 +1,95 @@
+"""What every attempt works with, and judging candidates in the runtime.
+
+Judging is where formatting happens: when the format gate fails (and `autoformat` is on),
+the changed files are formatted in the sandbox and judged again from scratch.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from tdd_sandbox.agents.team import Team
+from tdd_sandbox.engine.events import Event, Formatted, GatesRan
+from tdd_sandbox.engine.journal import Journal
+from tdd_sandbox.engine.race import CancelToken
+from tdd_sandbox.engine.workspace import Workspace
+from tdd_sandbox.execution.base import Runtime
+from tdd_sandbox.execution.formatting import changed_paths
+from tdd_sandbox.grading.gates import GateReport
+from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.repo.hardened import HardenedRepo
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.settings import Settings
+
+Emit = Callable[[Event], None]
+
+
+@dataclass(frozen=True)
+class Workshop:
+    """What every attempt works with."""
+
+    repo: HardenedRepo
+    language: Language
+    runtime: Runtime
+    settings: Settings
+    team: Team
+    journal: Journal
+    emit: Emit
+    run_id: str
+    allow: frozenset[str] = frozenset()
+    """Policy rules the kata allows (its front matter's `allow:`)."""
+
+    def evaluate(self, files: Mapping[str, bytes]) -> GateReport:
+        """Every gate on `files` in a fresh sandbox.
+
+        Raises:
+            SandboxUnavailable: the sandbox failed.
+        """
+        return self._gates(files, None, None, None, ())[0]
+
+    def judge(
+        self,
+        before: Mapping[str, bytes],
+        files: Mapping[str, bytes],
+        kinds: frozenset[GateKind] | None,
+        *,
+        workspace: Workspace,
+        token: CancelToken | None = None,
+    ) -> tuple[dict[str, bytes], GateReport]:
+        """Place a model's `files` (changed from `before`) in `workspace` and run gates on
+        them. When the format gate fails (and `autoformat` is on), the changed files are
+        formatted in the sandbox, placed, and judged again from scratch.
+
+        Returns:
+            The files judged (formatted or as written) and their report.
+
+        Raises:
+            SandboxUnavailable: the sandbox failed, or was torn down by a cancellation.
+            VerdictError, OSError: the workspace could not hold the files.
+        """
+        paths = changed_paths(before, files) if self.settings.autoformat else []
+        report, formatted = self._gates(files, kinds, workspace.place(files), token, paths)
+        if formatted is None or formatted == files:
+            return dict(files), report
+        self.emit(Formatted(changed_paths(files, formatted)))
+        placed = workspace.place(formatted)
+        return formatted, self._gates(formatted, kinds, placed, token, ())[0]
+
+    def _gates(
+        self,
+        files: Mapping[str, bytes],
+        kinds: frozenset[GateKind] | None,
+        snapshot: Snapshot | None,
+        token: CancelToken | None,
+        tidy: Sequence[str],
+    ) -> tuple[GateReport, dict[str, bytes] | None]:
+        started = time.monotonic()
+        checked = self.runtime.check(
+            self.language, files, kinds=kinds, snapshot=snapshot, token=token, tidy=tidy
+        )
+        report = checked.report
+        gates = {g.kind.value: g.status.value for g in report.gates}
+        self.emit(GatesRan(report.ok, gates, round(time.monotonic() - started, 3)))
+        return report, checked.formatted
