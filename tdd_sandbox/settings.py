@@ -94,9 +94,12 @@ class SandboxSettings(Section):
     """Extra variables for the container: `KATA_*` for the kata's own code, `TZ`, `LANG`,
     `LANGUAGE`, `LC_*`. Only these reach it: never the host environment, never a variable
     that steers a toolchain (`PYTHON*`, `PYTEST_*`, `RUST*`, `CARGO*`, `LD_*`...)."""
-    warm: int = Field(1, ge=0, le=16)
+    warm: int = Field(2, ge=0, le=16)
     """Fresh containers kept started ahead of need, so a gate costs little more than its
-    command. Each serves one snapshot and is then destroyed: none is reused across attempts."""
+    command. Each serves one snapshot and is then destroyed: none is reused across attempts.
+    Two, because the pool refills only when a sandbox closes (a start would compete with the
+    command for the CPU) and a container takes ~0.4 s to start: with one, a check that
+    follows another at once (a fast model, a replay, a second racer) waits for it."""
 
     @field_validator("memory", "work_size", "tmp_size", "fsize", "output_limit", "flood_limit")
     @classmethod
