@@ -10,7 +10,6 @@ README says so.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -25,7 +24,6 @@ from tdd_sandbox.languages.base import GateKind, Language, TestStatus
 from tdd_sandbox.sandbox.snapshot import Snapshot
 
 SUITE_DIR = "acceptance"
-_IGNORE = re.compile(r"^[ \t]*#\[ignore(?:\s*=\s*\"[^\"]*\")?\][ \t]*\n", re.MULTILINE)
 
 
 def test_files(kata_dir: Path, language: str) -> dict[str, bytes]:
@@ -54,7 +52,7 @@ def run_test_files(
     Raises:
         SandboxUnavailable: the sandbox failed.
     """
-    suite = {path: _run_ignored(path, data) for path, data in hidden.items()}
+    suite = {path: language.hidden_test(path, data) for path, data in hidden.items()}
     expected = sorted(language.expected_tests(suite))
     code = implementation_files(language, files)
     if found := check_policy(language.name, code, is_test=language.is_test_path, allow=allow):
@@ -91,13 +89,6 @@ def run_test_files(
         first = next((line for line in lines if "error" in line.lower()), lines[0] if lines else "")
         problem = f"no test ran ({gate.reason}): {first.strip()[:300]}"
     return AcceptanceReport(tuple(results), problem=problem)
-
-
-def _run_ignored(path: str, data: bytes) -> bytes:
-    """The hidden suite runs every test: Exercism's Rust files ignore all but the first."""
-    if not path.endswith(".rs"):
-        return data
-    return _IGNORE.sub("", data.decode("utf-8", "replace")).encode()
 
 
 def _failed(test_id: str, detail: str) -> CaseResult:

@@ -36,9 +36,7 @@ class Agent:
         user = user_prompt(situation, self.role, budget_chars=self.context_chars)
 
         def build(edit_format: EditFormat) -> ChatRequest:
-            system = system_prompt(
-                self.role, situation.language.name, edit_format, situation.target
-            )
+            system = system_prompt(self.role, situation.language, edit_format, situation.target)
             return ChatRequest(
                 role=self.role.value,
                 model=split_model(self.model)[1],

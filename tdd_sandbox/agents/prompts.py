@@ -3,20 +3,8 @@
 from __future__ import annotations
 
 from tdd_sandbox.engine.edits import Role
+from tdd_sandbox.languages.base import Language
 from tdd_sandbox.llm.formats import EditFormat, protocol
-
-LANGUAGE_NOTES = {
-    "python": (
-        "Python 3.11. Tests are pytest functions in tests/test_*.py that import the module "
-        "from the repository root (e.g. `from fizzbuzz import fizzbuzz`). Code must pass "
-        "`ruff format`, `ruff check` and `mypy`: type-annotate every function, use double quotes."
-    ),
-    "rust": (
-        "Rust 2021 (rustc 1.63). The library crate is `kata` (src/lib.rs); tests are files "
-        "tests/*.rs using `use kata::...;` and `#[test]` functions. Code must pass `cargo fmt`, "
-        "and `cargo clippy -- -D warnings`."
-    ),
-}
 
 ROLE_RULES = {
     Role.TESTER: """\
@@ -46,9 +34,8 @@ Commit message: "refactor(<scope>): <what improved>".""",
 
 
 def system_prompt(
-    role: Role, language: str, edit_format: EditFormat = EditFormat.JSON, path: str = ""
+    role: Role, language: Language, edit_format: EditFormat = EditFormat.JSON, path: str = ""
 ) -> str:
     """The system message for `role` working in `language`, answering in `edit_format`
     (`path`: the file it most likely writes, used in the format's example)."""
-    note = LANGUAGE_NOTES.get(language, "")
-    return f"{ROLE_RULES[role]}\n\n{note}\n\n{protocol(edit_format, path)}"
+    return f"{ROLE_RULES[role]}\n\n{language.prompt_note}\n\n{protocol(edit_format, path)}"

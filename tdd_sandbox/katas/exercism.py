@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.languages import LANGUAGES
+from tdd_sandbox.languages.base import Language
 
 
 @dataclass(frozen=True)
@@ -75,24 +77,23 @@ def read_exercise(folder: Path) -> Exercise:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ImportProblem(f".meta/config.json is unreadable or lacks files: {exc}") from None
     language = _language_of(solution + tests)
+    code = language.source_suffixes
     docs = [folder / ".docs" / n for n in ("introduction.md", "instructions.md")]
     docs.append(folder / ".docs" / "instructions.append.md")
     if not docs[1].is_file():
         raise ImportProblem("no .docs/instructions.md")
     instructions = "\n\n".join(_demote(p.read_text(encoding="utf-8")) for p in docs if p.is_file())
-    stub_paths = [p for p in solution if p.endswith((".py", ".rs"))]
-    if language == "rust":
-        stub_paths.append("Cargo.toml")
-    test_map = {p: ("tests/" + PurePosixPath(p).name if language == "python" else p) for p in tests}
-    examples = [p for p in example if p.endswith((".py", ".rs"))]
-    sources = [p for p in stub_paths if p != "Cargo.toml"]
+    sources = [p for p in solution if p.endswith(code)]
+    stub_paths = sources + list(language.project_files)
+    test_map = {p: language.track_test_path(p) for p in tests}
+    examples = [p for p in example if p.endswith(code)]
     if len(examples) != len(sources):
         examples = []  # no one-to-one mapping onto the solution files: keep no reference
     return Exercise(
         slug=folder.name,
         title=_title(folder.name),
         instructions=instructions,
-        language=language,
+        language=language.name,
         tests={target: _read(folder, source) for source, target in test_map.items()},
         stub={path: _read(folder, path) for path in dict.fromkeys(stub_paths)},
         example={
@@ -120,11 +121,10 @@ def _read_specification(folder: Path) -> Exercise:
     )
 
 
-def _language_of(paths: list[str]) -> str:
-    if any(p.endswith(".py") for p in paths):
-        return "python"
-    if any(p.endswith(".rs") or p == "Cargo.toml" for p in paths):
-        return "rust"
+def _language_of(paths: list[str]) -> Language:
+    for language in LANGUAGES.values():
+        if any(p.endswith(language.source_suffixes) or p in language.project_files for p in paths):
+            return language
     raise ImportProblem(f"files of a track this tool does not run ({', '.join(paths[:3])})")
 
 

@@ -89,6 +89,12 @@ class Language(Protocol):
     collects: str
     """What counts as a test, as the runner collects it: told to a tester whose new test
     was not found."""
+    prompt_note: str
+    """What every prompt says about the language: toolchain, layout, the gates code meets."""
+    source_suffixes: tuple[str, ...]
+    """How the names of the language's code files end."""
+    project_files: tuple[str, ...]
+    """Files an Exercism exercise's stub carries beside its code (its manifest)."""
 
     def gates(self) -> tuple[Gate, ...]:
         """The default gate commands, in running order."""
@@ -149,6 +155,30 @@ class Language(Protocol):
         Never raises on malformed input: what cannot be understood becomes an ERROR outcome.
         """
         ...
+
+    def track_test_path(self, path: str) -> str:
+        """Where an Exercism track's test file goes in a kata repository."""
+        ...
+
+    def hidden_test(self, path: str, data: bytes) -> bytes:
+        """A hidden acceptance test file as the judge runs it (every test enabled)."""
+        ...
+
+
+class Defaults:
+    """What most plug-ins share: inherit it and override what differs (as pre-commit's
+    `lang_base` does), so a language module holds only its own facts."""
+
+    results_path: str | None = None
+    project_files: tuple[str, ...] = ()
+
+    def track_test_path(self, path: str) -> str:
+        """A track's test file goes where the track has it."""
+        return path
+
+    def hidden_test(self, path: str, data: bytes) -> bytes:
+        """A hidden test file runs as it is written."""
+        return data
 
 
 NOT_RUN = "expected test did not run"

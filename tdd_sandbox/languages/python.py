@@ -10,7 +10,14 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from tdd_sandbox.languages.base import Evidence, Gate, GateKind, TestOutcome, TestStatus
+from tdd_sandbox.languages.base import (
+    Defaults,
+    Evidence,
+    Gate,
+    GateKind,
+    TestOutcome,
+    TestStatus,
+)
 from tdd_sandbox.sandbox.base import ExecResult
 
 _GUARD = (Path(__file__).with_name("python_guard.py")).read_text(encoding="utf-8")
@@ -56,15 +63,25 @@ def test_scaffold() -> None:
 '''
 
 
-class Python:
+class Python(Defaults):
     """The Python plug-in."""
 
     name = "python"
     results_path: str | None = RESULTS
+    source_suffixes: tuple[str, ...] = (".py",)
+    prompt_note = (
+        "Python 3.11. Tests are pytest functions in tests/test_*.py that import the module "
+        "from the repository root (e.g. `from fizzbuzz import fizzbuzz`). Code must pass "
+        "`ruff format`, `ruff check` and `mypy`: type-annotate every function, use double quotes."
+    )
     collects = (
         "in tests/test_*.py or tests/*_test.py: a test_* function, or a test_* method of a "
         "Test* class without __init__ or of a unittest.TestCase subclass of any name"
     )
+
+    def track_test_path(self, path: str) -> str:
+        """A track's tests go under tests/, where the scaffold's pytest finds them."""
+        return "tests/" + PurePosixPath(path).name
 
     def gates(self) -> tuple[Gate, ...]:
         """ruff format, ruff check, mypy, byte-compile, pytest."""

@@ -8,7 +8,14 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
-from tdd_sandbox.languages.base import Evidence, Gate, GateKind, TestOutcome, TestStatus
+from tdd_sandbox.languages.base import (
+    Defaults,
+    Evidence,
+    Gate,
+    GateKind,
+    TestOutcome,
+    TestStatus,
+)
 from tdd_sandbox.sandbox.base import ExecResult
 
 # The guarded test gate. It works on a copy of the crate (the snapshot is read-only) with a
@@ -97,17 +104,30 @@ _SCAFFOLD_TEST = """\
 fn scaffold() {}
 """
 
+_IGNORE = re.compile(r"^[ \t]*#\[ignore(?:\s*=\s*\"[^\"]*\")?\][ \t]*\n", re.MULTILINE)
 _RUNNER_CONFIG = frozenset(
     {"Cargo.toml", "Cargo.lock", "build.rs", "rust-toolchain", "rust-toolchain.toml"}
 )
 
 
-class Rust:
+class Rust(Defaults):
     """The Rust plug-in: a library crate (any name), integration tests in `tests/`."""
 
     name = "rust"
-    results_path: str | None = None
     collects = "a #[test] fn in a file directly under tests/ (tests/<name>.rs), in any module"
+    source_suffixes: tuple[str, ...] = (".rs",)
+    project_files: tuple[str, ...] = ("Cargo.toml",)
+    prompt_note = (
+        "Rust 2021 (rustc 1.85). The library crate is the one Cargo.toml names (`kata` in a "
+        "new repository), in src/lib.rs; tests are files tests/*.rs using `use <crate>::...;` "
+        "and `#[test]` functions. Code must pass `cargo fmt` and `cargo clippy -- -D warnings`."
+    )
+
+    def hidden_test(self, path: str, data: bytes) -> bytes:
+        """The hidden suite runs every test: Exercism's Rust files ignore all but the first."""
+        if not path.endswith(".rs"):
+            return data
+        return _IGNORE.sub("", data.decode("utf-8", "replace")).encode()
 
     def gates(self) -> tuple[Gate, ...]:
         """cargo fmt, clippy (warnings are errors), build with tests, test."""

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 from tdd_sandbox.agents.context import Situation, clip_gate_output, relevant_files, user_prompt
 from tdd_sandbox.agents.prompts import system_prompt
 from tdd_sandbox.engine.edits import Role
@@ -51,7 +53,16 @@ def test_budget_lists_what_does_not_fit() -> None:
 
 
 def test_system_prompts_name_the_protocol_and_rules() -> None:
-    prompt = system_prompt(Role.IMPLEMENTER, "rust")
+    prompt = system_prompt(Role.IMPLEMENTER, get_language("rust"))
     assert "Never change test files" in prompt
     assert '"commit_message"' in prompt
-    assert "crate is `kata`" in prompt
+    assert "(`kata` in a new repository)" in prompt
+
+
+def test_each_prompt_names_the_toolchain_its_image_has() -> None:
+    # The Rust note said rustc 1.63 after the image moved to Debian 13's 1.85 (#11): the
+    # note now lives in the plug-in, beside the image it describes.
+    dockerfile = (Path(__file__).parents[2] / "images" / "rust" / "Dockerfile").read_text()
+    assert "trixie" in dockerfile
+    assert "rustc 1.85" in system_prompt(Role.TESTER, get_language("rust"))
+    assert "Python 3.11" in system_prompt(Role.TESTER, get_language("python"))

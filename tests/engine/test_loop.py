@@ -11,6 +11,8 @@ import pytest
 
 from tdd_sandbox.engine.journal import latest_run
 from tdd_sandbox.engine.phases import RunSummary
+from tdd_sandbox.engine.session import run_kata
+from tdd_sandbox.errors import Interrupted
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.scaffolding import init_repo
@@ -18,7 +20,7 @@ from tdd_sandbox.repo.worktrees import create_worktree
 from tests.helpers.fake_llm import Answer, FakeLLM, done, no_change, plan
 from tests.helpers.git import git
 from tests.helpers.katas import PY_TEST_HEAD, PY_TESTS, covering, python_test_file
-from tests.helpers.runs import run_scripted
+from tests.helpers.runs import KATAS, run_scripted, scripted_settings
 
 TEST_FILE = "tests/test_fizzbuzz.py"
 GOOD_TEST = plan((TEST_FILE, python_test_file(1)), message="test(fizzbuzz): one")
@@ -270,3 +272,25 @@ def test_a_run_after_a_crash_resumes_from_head(tmp_path: Path) -> None:
     assert len(_events(repo, "resumed")) == 1
     assert git(repo, "worktree", "list").count("\n") == 1
     assert "TDD-Cycle: 2" in git(repo, "log", "-1", "--format=%B")
+
+
+def test_a_stop_asked_for_between_phases_ends_the_run_interrupted_with_its_commits(
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "kata"
+    script = {
+        "tester": [GOOD_TEST, plan((TEST_FILE, python_test_file(2)))],
+        "implementer": [GOOD_IMPL],
+        "refactorer": [no_change()],
+    }
+    with FakeLLM(script) as fake:
+        settings = scripted_settings(fake.base_url, "python", sandbox={"type": "fake"})
+        # Asked before each phase: yes once the first cycle's commit has landed.
+        stop = lambda: bool(git(repo, "log", "--format=%s").count("\n") >= 2)  # noqa: E731
+        with pytest.raises(Interrupted):
+            run_kata(KATAS / "fizzbuzz" / "kata.md", settings, repo_dir=repo, stop=stop)
+    run = latest_run(repo)
+    assert run is not None
+    summary = json.loads((run / "summary.json").read_text())
+    assert (summary["status"], len(summary["commits"])) == ("interrupted", 1)
+    assert git(repo, "status", "--porcelain") == ""
