@@ -224,10 +224,10 @@ def _slow(answer: Answer, seconds: float) -> Answer:
 def test_the_first_green_attempt_wins_and_the_others_are_cancelled(tmp_path: Path) -> None:
     repo = tmp_path / "kata"
     # Whichever attempt gets which: a slow green, a wrong one, a fast green.
-    slow_green = _slow(plan(("fizzbuzz.py", covering(1) + "# slow\n")), 1.0)
+    slow_green = _slow(plan(("fizzbuzz.py", covering(1) + "# slow\n")), 0.5)
     summary, _ = _run(
         repo, [GOOD_TEST, done()], [slow_green, WRONG, GOOD_IMPL], parallel=3,
-        sandbox={"fake_gate_s": 0.2},
+        sandbox={"fake_gate_s": 0.1},
     )  # fmt: skip
     assert summary.status == "completed", summary.reason
     race = next(e for e in _events(repo, "race") if e["phase"] == "green")
