@@ -118,7 +118,7 @@ def fake_fizzbuzz_script() -> dict[str, list[Answer]]:
     script = fizzbuzz_script("python")
     count = len(PY_TESTS)
     script["implementer"] = [
-        plan(("fizzbuzz.py", covering(n)), message=f"feat(fizzbuzz): {PY_TESTS[n - 1][0]}")
+        plan(("fizzbuzz.py", covering(n)), message=f"feat(fizzbuzz): handle {PY_TESTS[n - 1][0]}")
         for n in range(1, count + 1)
     ]
     names = covering(count).splitlines()[0]
