@@ -32,6 +32,8 @@ class CommitFacts:
     rationale: str
     diff_summary: str
     report: GateReport
+    scripted: bool = False
+    """The gates were scripted by the fake runtime: no code ran."""
 
 
 def _clean(text: str) -> str:
@@ -79,7 +81,9 @@ def compose(facts: CommitFacts) -> str:
         "Diff summary:",
         facts.diff_summary or "-",
         "",
-        "Verification:",
+        "Verification (scripted by the fake runtime: no code ran):"
+        if facts.scripted
+        else "Verification:",
         *verification_lines(facts.report),
         "",
         f"TDD-Run: {facts.run_id}",

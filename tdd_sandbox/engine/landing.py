@@ -44,6 +44,8 @@ class Lander:
     run_id: str
     settings: CommitSettings
     emit: Callable[[Event], None]
+    scripted: bool = False
+    """The runtime scripts its verdicts (the fake): every message says so."""
     commits: list[str] = field(default_factory=list)
 
     def land(
@@ -80,6 +82,7 @@ class Lander:
                 rationale=landing.rationale,
                 diff_summary=diff_summary(before, after),
                 report=report,
+                scripted=self.scripted,
             )
         )
         sha = commit_paths(self.repo, changed, message, self.settings)

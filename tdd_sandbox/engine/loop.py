@@ -64,7 +64,8 @@ class Loop:
             repo=repo, language=language, runtime=runtime, settings=settings, team=team,
             journal=journal, emit=self.emit, run_id=journal.run_id, allow=kata.allowed_rules,
         )  # fmt: skip
-        self.lander = Lander(repo, kata, team, journal.run_id, settings.commit, self.emit)
+        self.lander = Lander(repo, kata, team, journal.run_id, settings.commit, self.emit,
+                             scripted=not runtime.runs_code)  # fmt: skip
 
     @property
     def commits(self) -> list[str]:

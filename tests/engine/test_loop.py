@@ -70,6 +70,8 @@ def test_a_kata_completes_with_one_green_commit_per_cycle(tmp_path: Path) -> Non
     subjects = git(repo, "log", "--format=%s").splitlines()
     assert subjects[0] == "refactor(fizzbuzz): x"
     assert git(repo, "status", "--porcelain") == ""
+    # A commit made on scripted verdicts says so.
+    assert "scripted by the fake runtime" in git(repo, "log", "-1", "--format=%B")
     assert [e["test"] for e in _events(repo, "red")] == [
         f"{TEST_FILE}::test_{name}" for name, _ in PY_TESTS
     ]
