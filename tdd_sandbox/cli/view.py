@@ -23,6 +23,7 @@ from tdd_sandbox.engine.events import (
     Reverted,
     SmallerStepAsked,
 )
+from tdd_sandbox.engine.phases import Phase
 from tdd_sandbox.engine.race import AttemptStatus
 
 
@@ -74,8 +75,8 @@ class RunView(Closing):
             case AttemptEnded(phase=phase, status=AttemptStatus.UNCHANGED):
                 self.console.print(f"  {phase}: nothing worth changing")
             case AttemptEnded(phase=phase, index=index, status=status, seconds=seconds) if (
-                status in (AttemptStatus.GREEN, AttemptStatus.LOST)
-            ):
+                status in (AttemptStatus.GREEN, AttemptStatus.LOST) and phase is not Phase.RED
+            ):  # a RED attempt that lands is shown by its failing test
                 # A loser may end after the next phase began: it is shown under its own phase.
                 self.console.print(f"  {phase} attempt {index + 1}: {status} ({seconds:.1f}s)")
             case RaceEnded(winner=int(winner), results=results, cancel_s=cancel_s) if (

@@ -38,3 +38,10 @@ def test_a_refactorer_with_nothing_to_change_is_not_a_failure() -> None:
     view(AttemptEnded(1, Phase.REFACTOR, 0, AttemptStatus.UNCHANGED, 0.5))
     assert "refactor: nothing worth changing" in out.getvalue()
     assert "failed" not in out.getvalue()
+
+
+def test_a_red_attempt_that_lands_is_shown_by_its_test_alone() -> None:
+    # RED runs through the same attempt() as every phase now; its end is not a second line.
+    view, out = _view()
+    view(AttemptEnded(1, Phase.RED, 0, AttemptStatus.GREEN, 0.5))
+    assert out.getvalue() == ""
