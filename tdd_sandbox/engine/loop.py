@@ -154,7 +154,7 @@ class Loop:
             if second_try:
                 break
             self.emit(SmallerStepAsked(number))
-            hint = specs.smaller_test(failing, stuck)
+            hint = specs.ask_smaller_test(failing, stuck)
         return RunStatus.STUCK, base, f"the implementer is stuck: {stuck.error}"
 
     # -- phases -----------------------------------------------------------------------------
@@ -163,7 +163,7 @@ class Loop:
         self, number: int, base: Baseline, *, first_cycle: bool, hint: str = ""
     ) -> tuple[Red | None, Outcome]:
         """The tester writes one failing test; the harness checks it is really red."""
-        spec = specs.red(self._brief(), base, first_cycle=first_cycle, hint=hint)
+        spec = specs.specify_red(self._brief(), base, first_cycle=first_cycle, hint=hint)
         found, outcome = self._play(spec, number)
         if found is None:
             return None, outcome
@@ -175,7 +175,7 @@ class Loop:
     def green(self, number: int, base: Baseline, failing: Red) -> tuple[Candidate | None, Outcome]:
         """The implementer makes the new test pass; every gate must be green. With
         `parallel` > 1, that many attempts race in each wave."""
-        spec = specs.green(self._brief(), base, failing, count=self.settings.parallel)
+        spec = specs.specify_green(self._brief(), base, failing, count=self.settings.parallel)
         return self._play(spec, number)
 
     def land_green(
@@ -192,7 +192,9 @@ class Loop:
     def refactor(self, number: int, base: Baseline) -> Baseline:
         """The refactorer may improve structure; anything not exactly as green is dropped."""
         count = self.settings.parallel_refactor
-        better, outcome = self._play(specs.refactor(self._brief(), base, count=count), number)
+        better, outcome = self._play(
+            specs.specify_refactor(self._brief(), base, count=count), number
+        )
         if better is None:
             if outcome.error != UNCHANGED:
                 self.emit(Reverted(number, outcome.error[:300]))

@@ -50,7 +50,7 @@ class Brief:
         )  # fmt: skip
 
 
-def red(brief: Brief, base: Baseline, *, first_cycle: bool, hint: str = "") -> PhaseSpec:
+def specify_red(brief: Brief, base: Baseline, *, first_cycle: bool, hint: str = "") -> PhaseSpec:
     """The tester writes exactly one new test, which must fail for the right reason."""
     language = brief.language
     scaffold = {path: text.encode() for path, text in language.scaffold().items()}
@@ -79,7 +79,7 @@ def red(brief: Brief, base: Baseline, *, first_cycle: bool, hint: str = "") -> P
     )  # fmt: skip
 
 
-def green(brief: Brief, base: Baseline, failing: Red, *, count: int) -> PhaseSpec:
+def specify_green(brief: Brief, base: Baseline, failing: Red, *, count: int) -> PhaseSpec:
     """The implementer makes the new test pass with every gate green, tests untouched."""
     language = brief.language
     expected = language.expected_tests(failing.files)
@@ -99,7 +99,7 @@ def green(brief: Brief, base: Baseline, failing: Red, *, count: int) -> PhaseSpe
                      count=count)  # fmt: skip
 
 
-def refactor(brief: Brief, base: Baseline, *, count: int) -> PhaseSpec:
+def specify_refactor(brief: Brief, base: Baseline, *, count: int) -> PhaseSpec:
     """The refactorer may improve structure; exactly the same tests must pass after."""
     sources = brief.language.suggest_paths(base.files, brief.kata.slug)[1]
 
@@ -114,7 +114,7 @@ def refactor(brief: Brief, base: Baseline, *, count: int) -> PhaseSpec:
                      count=count, unchanged=Unchanged.QUIET)  # fmt: skip
 
 
-def smaller_test(failing: Red, stuck: Outcome) -> str:
+def ask_smaller_test(failing: Red, stuck: Outcome) -> str:
     """The supervisor's move when the implementer is stuck: ask the tester once for a
     smaller test (the hint opens the next RED)."""
     return (

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from typing_extensions import override
+
 from tdd_sandbox.closing import Closing
 from tdd_sandbox.engine.writing import write_changes
 from tdd_sandbox.grading.failures import Failure
@@ -60,6 +62,7 @@ class WorktreeSpace(Workspace):
             raise
         self._written: Mapping[str, bytes] = start
 
+    @override
     def place(self, files: Mapping[str, bytes]) -> Snapshot:
         """Write what changed since the last placing, and read the tree back."""
         write_changes(self._tree.path, self._written, files)
@@ -69,6 +72,7 @@ class WorktreeSpace(Workspace):
             raise VerdictError("the worktree does not hold the planned files", Failure.SANDBOX)
         return placed
 
+    @override
     def close(self) -> None:
         """Remove the worktree and its branch."""
         remove_worktree(self._repo, self._tree)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from typing_extensions import override
+
 from tdd_sandbox.engine.race import CancelToken
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import Checked, Runtime
@@ -59,6 +61,7 @@ class DockerRuntime(Runtime):
         """
         return self.provider.open(self.image_for(language), snapshot)
 
+    @override
     def check(
         self,
         language: Language,
@@ -93,10 +96,12 @@ class DockerRuntime(Runtime):
             box.close()
         return Checked(report, formatted)
 
+    @override
     def reclaim(self, repo_dir: Path) -> GcReport:
         """A crashed run's worktrees and every container of a run that is not live."""
         return collect_garbage(repo_dir=repo_dir, client=self.client)
 
+    @override
     def close(self) -> None:
         """Destroy every container of this runtime."""
         self.provider.close()

@@ -21,6 +21,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 
+from typing_extensions import override
+
 from tdd_sandbox.engine.race import CancelToken
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import Checked, Runtime
@@ -42,6 +44,7 @@ class FakeRuntime(Runtime):
     kind = "fake"
     runs_code = False
 
+    @override
     def check(
         self,
         language: Language,
@@ -85,6 +88,7 @@ class FakeRuntime(Runtime):
             if token is not None:
                 token.unregister(cancelled.set)
 
+    @override
     def close(self) -> None:
         """Nothing to release: the fake starts nothing."""
 
