@@ -8,8 +8,9 @@ Only the running is faked. Expected tests come from the language plug-in's real 
 discovery, and each gate's result is judged by `grading.gates`, as the Docker runtime's are.
 The script is the files' own text:
 
-- a test passes when its name (`test_one` of `tests/test_x.py::test_one`) appears in a file
-  that is not a test file, and fails otherwise; the scaffold's own tests always pass;
+- a test passes when its name (`test_one` of `tests/test_x.py::test_one`) appears as a word
+  in a file that is not a test file, and fails otherwise; the scaffold's own tests always
+  pass;
 - `FAKE:skip test_one` anywhere skips that test;
 - `FAKE:format`, `FAKE:lint`, `FAKE:typecheck` or `FAKE:build` anywhere fails that gate
   (a failed build runs no test); formatting a path removes `FAKE:format` from it;
@@ -18,6 +19,7 @@ The script is the files' own text:
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping, Sequence
 
@@ -134,6 +136,6 @@ def _outcome(
     name = test_id.rsplit("::", 1)[-1].split("[", 1)[0]
     if _marked(files, b"skip " + name.encode()):
         return TestOutcome(test_id, TestStatus.SKIPPED, "skipped by FAKE:skip")
-    if test_id in given or name.encode() in code:
+    if test_id in given or re.search(rb"(?<!\w)" + re.escape(name.encode()) + rb"(?!\w)", code):
         return TestOutcome(test_id, TestStatus.PASSED)
     return TestOutcome(test_id, TestStatus.FAILED, f"no code file names {name}")

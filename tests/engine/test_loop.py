@@ -19,7 +19,13 @@ from tdd_sandbox.repo.scaffolding import init_repo
 from tdd_sandbox.repo.worktrees import create_worktree
 from tests.helpers.fake_llm import Answer, FakeLLM, done, no_change, plan
 from tests.helpers.git import git
-from tests.helpers.katas import PY_TEST_HEAD, PY_TESTS, covering, python_test_file
+from tests.helpers.katas import (
+    PY_TEST_HEAD,
+    PY_TESTS,
+    covering,
+    fake_fizzbuzz_script,
+    python_test_file,
+)
 from tests.helpers.runs import KATAS, run_scripted, scripted_settings
 
 TEST_FILE = "tests/test_fizzbuzz.py"
@@ -58,6 +64,15 @@ def _events(repo: Path, name: str) -> list[dict[str, Any]]:
 
 def _kinds(repo: Path) -> list[str]:
     return [str(event.get("kind")) for event in _events(repo, "rejected")]
+
+
+@pytest.mark.parametrize("language", ["python", "rust"])
+def test_the_whole_kata_in_each_language(tmp_path: Path, language: str) -> None:
+    repo = tmp_path / "kata"
+    script = fake_fizzbuzz_script(language)
+    summary, _ = run_scripted(repo, language, script, sandbox={"type": "fake"})
+    assert (summary.status, summary.cycles, len(summary.commits)) == ("completed", 4, 5)
+    assert len(_events(repo, "red")) == 4
 
 
 def test_a_kata_completes_with_one_green_commit_per_cycle(tmp_path: Path) -> None:

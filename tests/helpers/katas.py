@@ -105,24 +105,32 @@ def fizzbuzz_script(language: str, prefix: str = "") -> dict[str, list[Answer]]:
     }
 
 
-def covering(count: int) -> str:
+def covering(count: int, language: str = "python") -> str:
     """The implementation of the first `count` tests as the fake runtime judges it: the real
     code, naming the tests it makes pass (see `tdd_sandbox.execution.fake`)."""
+    if language == "rust":
+        names = " ".join(body.split("fn ", 1)[1].split("(", 1)[0] for _, body in RS_TESTS[:count])
+        return f"// passes: {names}\n{RS_IMPLS[count - 1]}"
     names = " ".join(f"test_{name}" for name, _ in PY_TESTS[:count])
     return f"# passes: {names}\n{PY_IMPLS[count - 1]}"
 
 
-def fake_fizzbuzz_script() -> dict[str, list[Answer]]:
-    """The Python FizzBuzz script as the fake runtime judges it: each implementation names
-    the tests it makes pass (see `covering`), and the refactoring keeps naming them."""
-    script = fizzbuzz_script("python")
+def fake_fizzbuzz_script(language: str = "python") -> dict[str, list[Answer]]:
+    """The FizzBuzz script as the fake runtime judges it: each implementation names the tests
+    it makes pass (see `covering`), and the refactoring keeps naming them."""
+    script = fizzbuzz_script(language)
+    source, refactor = (
+        ("src/lib.rs", RS_REFACTOR) if language == "rust" else ("fizzbuzz.py", PY_REFACTOR)
+    )
     count = len(PY_TESTS)
     script["implementer"] = [
-        plan(("fizzbuzz.py", covering(n)), message=f"feat(fizzbuzz): handle {PY_TESTS[n - 1][0]}")
+        plan(
+            (source, covering(n, language)), message=f"feat(fizzbuzz): handle {PY_TESTS[n - 1][0]}"
+        )
         for n in range(1, count + 1)
     ]
-    names = covering(count).splitlines()[0]
-    refactored = plan(("fizzbuzz.py", f"{names}\n{PY_REFACTOR}"),
+    names = covering(count, language).splitlines()[0]
+    refactored = plan((source, f"{names}\n{refactor}"),
                       message="refactor(fizzbuzz): one expression", note="simplify")  # fmt: skip
     script["refactorer"] = [no_change()] * (count - 1) + [refactored]
     return script
