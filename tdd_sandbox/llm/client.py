@@ -7,10 +7,13 @@ retries is an infrastructure error, never a model failure.
 
 from __future__ import annotations
 
+import functools
+import ssl
 import time
 from collections.abc import Callable
 from typing import Any
 
+import httpx2
 import openai
 from tenacity import (
     RetryCallState,
@@ -61,6 +64,14 @@ def _wait(state: RetryCallState) -> float:
     return float(_backoff(state))
 
 
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """The TLS settings every client shares, made as the HTTP library makes them (its CA
+    bundle, `SSL_CERT_FILE`): loading the CAs takes ~35 ms, and every role and every racing
+    attempt has a client of its own."""
+    return httpx2.create_ssl_context()
+
+
 class OpenAIBackend:
     """Sends requests to one endpoint."""
 
@@ -81,6 +92,7 @@ class OpenAIBackend:
             api_key=endpoint.api_key or "unused",  # local servers take any key
             timeout=timeout_s,
             max_retries=0,  # retries are ours, so they are bounded and logged the same way
+            http_client=openai.DefaultHttpxClient(verify=_tls_context()),
         )
 
     def complete(self, request: ChatRequest) -> ChatReply:
