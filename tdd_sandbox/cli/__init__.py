@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import signal
 import sys
 import tempfile
@@ -11,22 +12,41 @@ from pathlib import Path
 from types import FrameType
 
 import click
+from typing_extensions import override
 
 from tdd_sandbox import __version__
-from tdd_sandbox.cli.bench import bench, score
-from tdd_sandbox.cli.doctor import doctor
-from tdd_sandbox.cli.gates import gates
-from tdd_sandbox.cli.gc import gc
-from tdd_sandbox.cli.images import images
-from tdd_sandbox.cli.katas import katas
-from tdd_sandbox.cli.run import init, run, status, step
 from tdd_sandbox.errors import TddSandboxError
 
 EXIT_INTERRUPTED = 130
 EXIT_CRASH = 70
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+COMMANDS = {
+    "run": "run", "step": "run", "init": "repo", "status": "repo", "bench": "bench",
+    "score": "bench", "gates": "gates", "doctor": "doctor", "gc": "gc", "images": "images",
+    "katas": "katas",
+}  # fmt: skip
+"""Each command and the `tdd_sandbox.cli` module defining it: a command imports only its own
+module, so `status` does not wait for the model client and the bench to load."""
+
+
+class _Commands(click.Group):
+    """The commands of `COMMANDS`, imported when used."""
+
+    @override
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    @override
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module = importlib.import_module(f"tdd_sandbox.cli.{COMMANDS[cmd_name]}")
+        command: click.Command = getattr(module, cmd_name)
+        return command
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tdd-sandbox")
 def cli() -> None:
     """Strict test-driven development for LLM agents, with every gate in a Docker sandbox.
@@ -36,19 +56,6 @@ def cli() -> None:
     3 a prerequisite is missing (Docker, an image, an API key); 4 the sandbox is unusable;
     6 the model endpoint failed; 70 internal error (a crash log is written); 130 interrupted.
     """
-
-
-cli.add_command(run)
-cli.add_command(step)
-cli.add_command(init)
-cli.add_command(status)
-cli.add_command(bench)
-cli.add_command(score)
-cli.add_command(gates)
-cli.add_command(doctor)
-cli.add_command(gc)
-cli.add_command(images)
-cli.add_command(katas)
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:

@@ -1,4 +1,4 @@
-"""`tdd-sandbox run`, `step`, `init` and `status`."""
+"""`tdd-sandbox run` and `step`."""
 
 from __future__ import annotations
 
@@ -21,9 +21,6 @@ from tdd_sandbox.cli.view import RunView
 from tdd_sandbox.engine.phases import RunSummary
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.engine.stepper import step_kata
-from tdd_sandbox.languages import get_language
-from tdd_sandbox.ops.status import read_status
-from tdd_sandbox.repo.scaffolding import init_repo
 from tdd_sandbox.settings import load_settings
 
 EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6, "interrupted": 130}
@@ -139,37 +136,3 @@ def step(
         if result.next_phase:
             click.echo(f"next: {result.next_phase}")
     return 0 if result.status in ("ok", "completed") else EXIT_BY_STATUS.get(result.status, 1)
-
-
-@click.command()
-@click.argument("directory", type=UserPath(), default=".")
-@click.option("--language", "-l", default="python", show_default=True, help="python or rust.")
-@click.option(
-    "--kata",
-    type=UserPath(dir_okay=False, exists=True),
-    help="Copy this kata.md in.",
-)
-def init(directory: Path, language: str, kata: Path | None) -> int:
-    """Create a kata repository: git, scaffold, kata.md, tdd.yaml, a first green commit."""
-    made = init_repo(directory, get_language(language), kata_source=kata)
-    click.echo(
-        f"initialised a {language} kata in {made}; describe it in {made / 'kata.md'}, "
-        f"then: cd {made} && tdd-sandbox run kata.md"
-    )
-    return 0
-
-
-@click.command()
-@click.option("--repo", type=UserPath(file_okay=False), default=".", help="Kata repository.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def status(repo: Path, as_json: bool) -> int:
-    """The latest run: cycle, phase, last commit, last failure, tokens and cost."""
-    info = read_status(repo)
-    if as_json:
-        click.echo(json.dumps(info, indent=2))
-        return 0
-    table = Table(title=f"{repo}: run {info.get('run_id', '-')}", show_header=False)
-    for key, value in info.items():
-        table.add_row(key, str(value))
-    Console().print(table)
-    return 0

@@ -1,0 +1,49 @@
+"""`tdd-sandbox init` and `status`: a kata repository, and what its latest run did."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from tdd_sandbox.cli.options import UserPath
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.ops.status import read_status
+from tdd_sandbox.repo.scaffolding import init_repo
+
+
+@click.command()
+@click.argument("directory", type=UserPath(), default=".")
+@click.option("--language", "-l", default="python", show_default=True, help="python or rust.")
+@click.option(
+    "--kata",
+    type=UserPath(dir_okay=False, exists=True),
+    help="Copy this kata.md in.",
+)
+def init(directory: Path, language: str, kata: Path | None) -> int:
+    """Create a kata repository: git, scaffold, kata.md, tdd.yaml, a first green commit."""
+    made = init_repo(directory, get_language(language), kata_source=kata)
+    click.echo(
+        f"initialised a {language} kata in {made}; describe it in {made / 'kata.md'}, "
+        f"then: cd {made} && tdd-sandbox run kata.md"
+    )
+    return 0
+
+
+@click.command()
+@click.option("--repo", type=UserPath(file_okay=False), default=".", help="Kata repository.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def status(repo: Path, as_json: bool) -> int:
+    """The latest run: cycle, phase, last commit, last failure, tokens and cost."""
+    info = read_status(repo)
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return 0
+    table = Table(title=f"{repo}: run {info.get('run_id', '-')}", show_header=False)
+    for key, value in info.items():
+        table.add_row(key, str(value))
+    Console().print(table)
+    return 0
