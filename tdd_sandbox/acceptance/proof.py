@@ -9,12 +9,10 @@ from pathlib import Path
 
 from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.execution.docker import DockerRuntime
-from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.grading.verdicts import failing_summary
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.scaffolding import starting_files
-from tdd_sandbox.sandbox.snapshot import Snapshot
 
 
 @dataclass(frozen=True)
@@ -75,8 +73,7 @@ def prove(runtime: DockerRuntime, language: Language, kata_dir: Path) -> Proof:
         SandboxUnavailable: the sandbox failed.
     """
     start = _encoded(starting_files(language, kata_dir))
-    with runtime.open(language, Snapshot(start)) as box:
-        gates = run_gates(box, language, start)
+    gates = runtime.check(language, start).report  # as a run checks its HEAD
     start_gates = "" if gates.ok else failing_summary(gates, limit=200).splitlines()[0]
     start_report = score_kata(runtime, language, start, kata_dir)
     reference_report = None

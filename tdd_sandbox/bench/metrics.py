@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.engine.events import EventName
-from tdd_sandbox.engine.phases import Phase
 from tdd_sandbox.grading.failures import Failure
 
 # Two-sided 95% Student t quantiles by degrees of freedom; past 30 the normal's 1.96.
@@ -33,8 +32,7 @@ def run_metrics(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
     wins = Counter(
         str(int(e["winner"]) + 1)
         for e in events
-        # RED is never raced: its one attempt per wave winning says nothing.
-        if e["event"] == EventName.RACE and e.get("winner") is not None and e["phase"] != Phase.RED
+        if e["event"] == EventName.RACE and e.get("winner") is not None
     )
     attempts = Counter(str(e["phase"]) for e in events if e["event"] == EventName.ATTEMPT)
     usage: dict[str, Any] = summary.get("usage", {})

@@ -18,8 +18,8 @@ import git.exc
 from tdd_sandbox.agents.agent import Agent
 from tdd_sandbox.engine.edits import EditRejected, apply_plan
 from tdd_sandbox.engine.events import AttemptEnded, AttemptStarted, Rejected
-from tdd_sandbox.engine.phases import PhaseSpec, Unchanged
 from tdd_sandbox.engine.race import AttemptResult, AttemptStatus, CancelToken
+from tdd_sandbox.engine.specs import PhaseSpec, Unchanged
 from tdd_sandbox.engine.workshop import Workshop
 from tdd_sandbox.engine.workspace import Workspace, WorktreeSpace
 from tdd_sandbox.engine.writing import check_on_disk

@@ -7,8 +7,9 @@ from functools import partial
 
 from tdd_sandbox.engine.attempt import UNCHANGED, Candidate, Task, attempt
 from tdd_sandbox.engine.events import RaceEnded
-from tdd_sandbox.engine.phases import Outcome, PhaseSpec, Unchanged
+from tdd_sandbox.engine.phases import Outcome
 from tdd_sandbox.engine.race import AttemptStatus, Racer
+from tdd_sandbox.engine.specs import PhaseSpec, Unchanged
 from tdd_sandbox.engine.workshop import Workshop
 from tdd_sandbox.llm.chat import InfrastructureError
 
@@ -28,11 +29,12 @@ def contest(
         tasks = [Task(spec, cycle, wave, index, errors[index]) for index in range(count)]
         race = racer.run([partial(attempt, shop, task) for task in tasks])
         outcome.attempts = (wave - 1) * count + len(race.results)
-        shop.emit(RaceEnded(
-            cycle, spec.phase, wave, race.winner.index if race.winner else None,
-            [(r.index, r.status.value, r.model) for r in race.results],
-            round(race.cancel_seconds, 3), round(race.wall_seconds, 3),
-        ))  # fmt: skip
+        if spec.raced:
+            shop.emit(RaceEnded(
+                cycle, spec.phase, wave, race.winner.index if race.winner else None,
+                [(r.index, r.status.value, r.model) for r in race.results],
+                round(race.cancel_seconds, 3), round(race.wall_seconds, 3),
+            ))  # fmt: skip
         if race.winner is not None:
             outcome.attempts = (wave - 1) * count + race.winner.index + 1
             winner: Candidate = race.winner.payload

@@ -17,8 +17,9 @@ from tdd_sandbox.engine.contest import contest
 from tdd_sandbox.engine.events import CycleStarted, Event, RedFound, Reverted, SmallerStepAsked
 from tdd_sandbox.engine.journal import Journal
 from tdd_sandbox.engine.landing import Lander, Landing
-from tdd_sandbox.engine.phases import NotGreen, Outcome, PhaseSpec, Red, RunResult, RunStatus
+from tdd_sandbox.engine.phases import NotGreen, Outcome, Red, RunResult, RunStatus
 from tdd_sandbox.engine.race import Racer
+from tdd_sandbox.engine.specs import PhaseSpec
 from tdd_sandbox.engine.workshop import Workshop
 from tdd_sandbox.errors import Interrupted
 from tdd_sandbox.execution.base import Runtime

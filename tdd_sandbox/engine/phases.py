@@ -1,18 +1,13 @@
-"""The phases of a cycle, what each asks and checks (a `PhaseSpec`), and what a phase and a
-run end with."""
+"""The phases of a cycle, and what a phase and a run end with (`engine.specs` says what each
+phase asks and checks)."""
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tdd_sandbox.agents.context import Situation
-from tdd_sandbox.engine.edits import Role
 from tdd_sandbox.errors import TddSandboxError
-from tdd_sandbox.grading.gates import GateReport
-from tdd_sandbox.languages.base import GateKind
 from tdd_sandbox.protocol import EditPlan
 
 
@@ -33,53 +28,6 @@ class Phase(enum.StrEnum):
     RED = "red"
     GREEN = "green"
     REFACTOR = "refactor"
-
-
-class Unchanged(enum.Enum):
-    """What an attempt whose plan changes nothing comes to."""
-
-    JUDGED = "judged"
-    """Judged like any other (a tester's: the verdict says no new test was found)."""
-    REFUSED = "refused"
-    """Told to change something (an implementer's)."""
-    QUIET = "quiet"
-    """Ends quietly: nothing worth changing (a refactorer's)."""
-
-
-Grade = Callable[[Mapping[str, bytes], GateReport], str]
-"""A phase's check of a judged candidate (from `grading.verdicts`): raises VerdictError
-unless it may land, and returns the new test's id (RED) or ""."""
-
-
-@dataclass(frozen=True)
-class PhaseSpec:
-    """One phase, as data: who acts, on which files, told what, judged by which gates and
-    which check. `engine.attempt` runs any of them; `engine.specs` builds them."""
-
-    phase: Phase
-    role: Role
-    head: Mapping[str, bytes]
-    """The files at HEAD (a racing attempt's worktree starts there)."""
-    start: Mapping[str, bytes]
-    """The files the attempt changes: HEAD, or HEAD with the RED test."""
-    context: Situation
-    """What the model is shown (its `previous_error` is filled in per attempt)."""
-    grade: Grade
-    gates: frozenset[GateKind] | None = None
-    """The gates that judge it (None: every gate)."""
-    count: int = 1
-    """Attempts racing in each wave."""
-    first_cycle: bool = False
-    """The tester may create the scaffold's runner config, exactly as the scaffold has it."""
-    code_only: bool = True
-    """Refuse test code written into non-test files."""
-    unchanged: Unchanged = Unchanged.REFUSED
-    may_finish: bool = False
-    """The role may answer "done" (nothing left to test), which ends the run."""
-    too_early: str = ""
-    """Why "done" may not end the run yet (before the kata's first test)."""
-    hint: str = ""
-    """The first attempt's feedback (the supervisor's request for a smaller test)."""
 
 
 class NotGreen(TddSandboxError):

@@ -6,17 +6,69 @@ so a rule of the game is read in one place and decided in another, never in the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import enum
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.engine.edits import Role
-from tdd_sandbox.engine.phases import Outcome, Phase, PhaseSpec, Red, Unchanged
+from tdd_sandbox.engine.phases import Outcome, Phase, Red
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.verdicts import Baseline, check_green, check_red, check_refactor
 from tdd_sandbox.katas.kata import Kata
 from tdd_sandbox.languages.base import GateKind, Language
 from tdd_sandbox.repo.history import CommitInfo
+
+
+class Unchanged(enum.Enum):
+    """What an attempt whose plan changes nothing comes to."""
+
+    JUDGED = "judged"
+    """Judged like any other (a tester's: the verdict says no new test was found)."""
+    REFUSED = "refused"
+    """Told to change something (an implementer's)."""
+    QUIET = "quiet"
+    """Ends quietly: nothing worth changing (a refactorer's)."""
+
+
+Grade = Callable[[Mapping[str, bytes], GateReport], str]
+"""A phase's check of a judged candidate (from `grading.verdicts`): raises VerdictError
+unless it may land, and returns the new test's id (RED) or ""."""
+
+
+@dataclass(frozen=True)
+class PhaseSpec:
+    """One phase, as data: who acts, on which files, told what, judged by which gates and
+    which check. `engine.attempt` runs any of them; the functions below build them."""
+
+    phase: Phase
+    role: Role
+    head: Mapping[str, bytes]
+    """The files at HEAD (a racing attempt's worktree starts there)."""
+    start: Mapping[str, bytes]
+    """The files the attempt changes: HEAD, or HEAD with the RED test."""
+    context: Situation
+    """What the model is shown (its `previous_error` is filled in per attempt)."""
+    grade: Grade
+    gates: frozenset[GateKind] | None = None
+    """The gates that judge it (None: every gate)."""
+    count: int = 1
+    """Attempts racing in each wave."""
+    raced: bool = True
+    """Whether the phase is one that races (RED never does: its waves are retries, and no
+    race is recorded for them)."""
+    first_cycle: bool = False
+    """The tester may create the scaffold's runner config, exactly as the scaffold has it."""
+    code_only: bool = True
+    """Refuse test code written into non-test files."""
+    unchanged: Unchanged = Unchanged.REFUSED
+    may_finish: bool = False
+    """The role may answer "done" (nothing left to test), which ends the run."""
+    too_early: str = ""
+    """Why "done" may not end the run yet (before the kata's first test)."""
+    hint: str = ""
+    """The first attempt's feedback (the supervisor's request for a smaller test)."""
+
 
 RED_GATES = frozenset({GateKind.FORMAT, GateKind.TEST})
 """A failing test is judged on its layout and its run: the other gates fail by design while
@@ -72,7 +124,7 @@ def specify_red(brief: Brief, base: Baseline, *, first_cycle: bool, hint: str = 
         Phase.RED, Role.TESTER, base.files, base.files,
         brief.situation(base.files, task, target=test_path), grade,
         gates=RED_GATES, first_cycle=first_cycle, code_only=False,
-        unchanged=Unchanged.JUDGED, may_finish=True, hint=hint,
+        unchanged=Unchanged.JUDGED, may_finish=True, hint=hint, raced=False,
         too_early="" if kata_tests else (
             "done before any test of the kata was written: write the first test"
         ),
