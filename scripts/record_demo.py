@@ -3,7 +3,7 @@
 A scripted model (tests/helpers) completes FizzBuzz through the real sandbox while `--record`
 keeps every exchange; `tdd-sandbox run ... --replay` then repeats the run with no endpoint.
 
-Usage: python scripts/record_demo.py
+Usage: python scripts/record_demo.py [LANGUAGE...]   (default: every language)
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ sys.path.insert(0, str(ROOT))
 from tdd_sandbox.engine.session import run_kata  # noqa: E402
 from tdd_sandbox.settings import load_settings  # noqa: E402
 from tests.helpers.fake_llm import FakeLLM  # noqa: E402
-from tests.helpers.katas import fizzbuzz_script  # noqa: E402
+from tests.helpers.katas import STEPS, fizzbuzz_script  # noqa: E402
 
 ROLES = ("tester", "implementer", "refactorer")
 
 
-def main() -> None:
+def main(languages: list[str]) -> None:
     """Record one transcript per language."""
-    for language in ("python", "rust"):
+    for language in languages or sorted(STEPS):
         with FakeLLM(fizzbuzz_script(language, prefix="scripted-")) as fake:
             settings = load_settings(
                 overrides={
@@ -46,4 +46,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -44,14 +44,18 @@ fi
 say "installing tdd-sandbox with its dev extras"
 python3 -m pip install -q --disable-pip-version-check -e '.[dev]'
 
-# The language images build on debian:bookworm-slim; where no registry answers, on a base
-# made with debootstrap instead (the tool picks whichever the engine has).
-if ! docker image inspect debian:bookworm-slim >/dev/null 2>&1 \
-  && ! docker image inspect tdd-sandbox/base:bookworm >/dev/null 2>&1; then
-  if ! timeout 60 docker pull -q debian:bookworm-slim >/dev/null 2>&1; then
-    say "no registry: bootstrapping the base image with debootstrap"
-    tdd-sandbox images bootstrap
-  fi
+# Each language image builds on the Debian release its Dockerfile names (debian:<release>-slim);
+# where no registry answers, on a base made with debootstrap instead (the tool picks whichever
+# the engine has). `images bootstrap` makes only the bases still missing.
+missing_base=0
+for release in $(sed -n 's/^ARG BASE_IMAGE=debian:\([a-z]*\)-slim$/\1/p' images/*/Dockerfile | sort -u); do
+  docker image inspect "debian:$release-slim" >/dev/null 2>&1 && continue
+  docker image inspect "tdd-sandbox/base:$release" >/dev/null 2>&1 && continue
+  timeout 60 docker pull -q "debian:$release-slim" >/dev/null 2>&1 || missing_base=1
+done
+if [ "$missing_base" = 1 ]; then
+  say "no registry: bootstrapping the missing base images with debootstrap"
+  tdd-sandbox images bootstrap
 fi
 
 say "building the sandbox images (reused when unchanged)"

@@ -123,12 +123,17 @@ class SandboxSettings(Section):
         return value
 
 
+DebianRelease = Literal["bookworm", "trixie"]
+"""The Debian releases a sandbox image may build on (12 and 13)."""
+
+
 class ImageSettings(Section):
     """Where sandbox images come from."""
 
-    base: str = "debian:bookworm-slim"
-    """Base of every language image. When it cannot be found or pulled, the image made by
-    `tdd-sandbox images bootstrap` is used instead."""
+    bases: dict[DebianRelease, str] = {}
+    """The image to build on, by Debian release (`{trixie: mirror.local/debian:13}`); a
+    release not named here builds on `debian:<release>-slim`. When that cannot be found or
+    pulled, the image made by `tdd-sandbox images bootstrap` is used instead."""
     mirror: str = "http://deb.debian.org/debian"
     """Debian mirror for `images bootstrap`."""
     auto_build: bool = True

@@ -32,6 +32,22 @@ def test_fizz() -> None:
     assert fizzbuzz(3) == "Fizz"
 """
 RS_RED = 'use kata::fizzbuzz;\n\n#[test]\nfn fizz() {\n    assert_eq!(fizzbuzz(3), "Fizz");\n}\n'
+GO_RED = """\
+package kata
+
+import "testing"
+
+func TestFizz(t *testing.T) {
+	if got := FizzBuzz(3); got != "Fizz" {
+		t.Fatalf("FizzBuzz(3) = %q", got)
+	}
+}
+"""
+RED = {
+    "python": ("tests/test_fizzbuzz.py", PY_RED),
+    "rust": ("tests/fizzbuzz.rs", RS_RED),
+    "go": ("fizzbuzz_test.go", GO_RED),
+}
 
 _CONFTEST_ONLY = {
     "fizzbuzz.py": "def fizzbuzz(n: int) -> str:\n    return '?'\n",
@@ -47,6 +63,8 @@ CASES = {
     "python-conftest-hook": ("python", _CONFTEST_ONLY, TamperKind.RUNNER),
     "rust-forge-stdout": ("rust", CHEAT[("rust", "forge libtest lines on stdout")].files,
                           TamperKind.SENTINEL),
+    "go-forge-stdout": ("go", CHEAT[("go", "forge test events on stdout")].files,
+                        TamperKind.SENTINEL),
 }  # fmt: skip
 
 
@@ -85,9 +103,8 @@ def test_a_forged_green_is_caught_by_the_guard(runtime: DockerRuntime, case: str
     language = get_language(name)
     files = dict(language.scaffold())
     files.update(cheat)
-    files["tests/test_fizzbuzz.py" if name == "python" else "tests/fizzbuzz.rs"] = (
-        PY_RED if name == "python" else RS_RED
-    )
+    path, red = RED[name]
+    files[path] = red
     unguarded = _test_gate(runtime, _Unguarded(language), files)  # type: ignore[arg-type]
     assert unguarded.status is GateStatus.PASSED, unguarded.reason
     guarded = _test_gate(runtime, language, files)
@@ -96,14 +113,14 @@ def test_a_forged_green_is_caught_by_the_guard(runtime: DockerRuntime, case: str
     assert guarded.tamper.kind is kind, guarded.reason
 
 
-@pytest.mark.parametrize("name", ["python", "rust"])
+@pytest.mark.parametrize("name", sorted(RED))
 def test_honest_runs_are_unchanged(runtime: DockerRuntime, name: str) -> None:
     language = get_language(name)
     files = dict(language.scaffold())
     path, source = SOLUTIONS[("fizzbuzz", name)]
     files[path] = source
-    red = PY_RED if name == "python" else RS_RED
-    files["tests/test_fizzbuzz.py" if name == "python" else "tests/fizzbuzz.rs"] = red
+    test_path, red = RED[name]
+    files[test_path] = red
     green = _test_gate(runtime, language, files)
     assert green.status is GateStatus.PASSED, green.reason
     assert green.counts.passed == 2  # the scaffold's and the kata's: no sentinel shows

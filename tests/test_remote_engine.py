@@ -19,7 +19,6 @@ from testcontainers.core.container import DockerContainer
 
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
 from tdd_sandbox.images.builder import resolve_base
-from tdd_sandbox.images.catalog import BOOTSTRAP_IMAGE
 from tdd_sandbox.sandbox.labels import LABEL, RUN_LABEL
 from tdd_sandbox.settings import ImageSettings, load_settings
 from tests.helpers.bench_scripts import bench_script
@@ -62,7 +61,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def remote_engine(docker_client: docker.DockerClient, images: dict[str, str]) -> Iterator[str]:
     """`tcp://127.0.0.1:PORT` of a second engine holding the base and Python images."""
-    base_ref, _ = resolve_base(docker_client, ImageSettings())
+    base_ref, _ = resolve_base(docker_client, ImageSettings(), "bookworm")
     engine_image, _ = docker_client.images.build(
         path=str(HERE / "remote"), buildargs={"BASE_IMAGE": base_ref}, rm=True,
         tag="tdd-sandbox-test/engine:latest", labels={TEST_LABEL: "1"},
@@ -98,7 +97,7 @@ def remote_engine(docker_client: docker.DockerClient, images: dict[str, str]) ->
                     raise AssertionError("the second engine did not come up") from None
                 time.sleep(0.5)
         # Images reach the remote engine through the API, as they would a real one.
-        for tag in (BOOTSTRAP_IMAGE if base_ref == BOOTSTRAP_IMAGE else base_ref, images["python"]):
+        for tag in (base_ref, images["python"]):
             remote.api.load_image(docker_client.api.get_image(tag))  # type: ignore[no-untyped-call]
         remote.close()
         yield url

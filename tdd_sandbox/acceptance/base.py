@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -11,6 +13,7 @@ from tdd_sandbox.engine.edits import TOOL_CONFIG
 from tdd_sandbox.grading.acceptance import Case, Observed
 from tdd_sandbox.languages.base import Language
 
+_COMPILER_ERROR = re.compile(r"error|\S+:\d+:\d+: ")
 DRIVER_DIR = ".tdd/acceptance"
 """Where the driver and the inputs go in the sandbox's snapshot: a path no agent may write."""
 
@@ -68,3 +71,36 @@ def observed_from(report: Any) -> Observed:
     if set(report) == {"value"}:
         return Observed(value=report["value"])
     return Observed(failure="a malformed report")
+
+
+def read_framed(
+    data: bytes | None, nonce: str, cases: Sequence[Case]
+) -> tuple[dict[str, Observed], str]:
+    """What a compiled language's driver reported: one `@@<nonce> <index> <json>` line per
+    case, each from its own process, or `@@<nonce> build-failed` and the build's output.
+    Conflicting lines for one case make it a failure."""
+    text = (data or b"").decode("utf-8", "replace")
+    if text.startswith(f"@@{nonce} build-failed"):
+        # rustc's `error[E0425]: ...` or go's `./kata.go:3:9: undefined: x`
+        errors = [line for line in text.splitlines()[1:] if _COMPILER_ERROR.match(line)]
+        return {}, "did not compile: " + (errors[0] if errors else text[-300:].strip())
+    seen: dict[int, Any] = {}
+    conflicting: set[int] = set()
+    for match in re.finditer(rf"^@@{re.escape(nonce)} (\d+) (.*)$", text, re.MULTILINE):
+        index = int(match.group(1))
+        try:
+            report = json.loads(match.group(2))
+        except ValueError:
+            report = {"failure": "an unreadable report"}
+        if index in seen and seen[index] != report:
+            conflicting.add(index)
+        seen[index] = report
+    observed = {}
+    for index, case in enumerate(cases):
+        if index in conflicting:
+            observed[case.id] = Observed(failure="conflicting reports for one case")
+        elif index in seen:
+            observed[case.id] = observed_from(seen[index])
+        else:
+            observed[case.id] = Observed(failure="no result: crashed or ran out of time")
+    return observed, ""

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tdd_sandbox.acceptance.base import Driver
+from tdd_sandbox.acceptance.go import GoDriver
 from tdd_sandbox.acceptance.python import PythonDriver
 from tdd_sandbox.acceptance.rust import RustDriver
 from tdd_sandbox.acceptance.suite import Suite, has_calls, load_suite, missing_suite
@@ -26,6 +27,7 @@ from tdd_sandbox.sandbox.snapshot import Snapshot
 DRIVERS: dict[str, Driver] = {
     "python": PythonDriver(),
     "rust": RustDriver(),
+    "go": GoDriver(),
 }
 
 

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, observed_from
+from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, read_framed
 from tdd_sandbox.acceptance.suite import CallMap
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import Case, Observed
@@ -69,31 +68,8 @@ class RustDriver:
     def read(
         self, data: bytes | None, nonce: str, cases: Sequence[Case]
     ) -> tuple[dict[str, Observed], str]:
-        """Each case's framed line; conflicting lines for one case make it a failure."""
-        text = (data or b"").decode("utf-8", "replace")
-        if text.startswith(f"@@{nonce} build-failed"):
-            errors = [line for line in text.splitlines()[1:] if line.startswith("error")]
-            return {}, "did not compile: " + (errors[0] if errors else text[-300:].strip())
-        seen: dict[int, Any] = {}
-        conflicting: set[int] = set()
-        for match in re.finditer(rf"^@@{re.escape(nonce)} (\d+) (.*)$", text, re.MULTILINE):
-            index = int(match.group(1))
-            try:
-                report = json.loads(match.group(2))
-            except ValueError:
-                report = {"failure": "an unreadable report"}
-            if index in seen and seen[index] != report:
-                conflicting.add(index)
-            seen[index] = report
-        observed = {}
-        for index, case in enumerate(cases):
-            if index in conflicting:
-                observed[case.id] = Observed(failure="conflicting reports for one case")
-            elif index in seen:
-                observed[case.id] = observed_from(seen[index])
-            else:
-                observed[case.id] = Observed(failure="no result: crashed or ran out of time")
-        return observed, ""
+        """Each case's framed line (see `read_framed`)."""
+        return read_framed(data, nonce, cases)
 
 
 def _package(manifest: bytes) -> tuple[str, str]:

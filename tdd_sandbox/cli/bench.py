@@ -127,7 +127,7 @@ def merge_command(folders: tuple[Path, ...], out: Path) -> int:
 @click.command()
 @click.argument("kata", type=UserPath(exists=True))
 @click.option("--repo", type=UserPath(file_okay=False), default=".", show_default=True)
-@click.option("--language", "-l", help="python or rust (default: detected).")
+@click.option("--language", "-l", help="The kata's language (default: detected).")
 @click.option(
     "--min-rate",
     type=click.FloatRange(0, 1),

@@ -19,7 +19,7 @@ _STYLE = {GateStatus.PASSED: "green", GateStatus.FAILED: "red"}
 
 @click.command()
 @click.argument("directory", type=UserPath())
-@click.option("--language", "-l", help="python or rust (default: detected from the repo).")
+@click.option("--language", "-l", help="The repo's language (default: detected from the repo).")
 @click.option("--timeout", type=click.FloatRange(min=0.1), help="Seconds each gate may run.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @config_option

@@ -10,7 +10,8 @@ from rich.table import Table
 
 from tdd_sandbox.cli.options import config_option, default_config, progress
 from tdd_sandbox.images.bootstrap import bootstrap_base
-from tdd_sandbox.images.inventory import build_images, list_images
+from tdd_sandbox.images.catalog import RELEASES
+from tdd_sandbox.images.inventory import build_images, list_images, missing_bases
 from tdd_sandbox.sandbox.docker import connect
 from tdd_sandbox.settings import load_settings
 
@@ -48,9 +49,16 @@ def list_(config: Path | None) -> int:
 
 
 @images.command("bootstrap")
+@click.argument("releases", nargs=-1, type=click.Choice(RELEASES))
 @config_option
-def bootstrap(config: Path | None) -> int:
-    """Build a Debian base image with debootstrap when no registry is reachable."""
+def bootstrap(releases: tuple[str, ...], config: Path | None) -> int:
+    """Build Debian base images with debootstrap when no registry is reachable: RELEASES,
+    or by default each release an image builds on that the engine has no base for."""
     settings = load_settings(default_config(config, Path.cwd()))
-    click.echo(bootstrap_base(connect(), settings.images, progress))
+    client = connect()
+    chosen = list(releases) or missing_bases(client, settings.images)
+    if not chosen:
+        click.echo("every base image is present")
+    for release in chosen:
+        click.echo(bootstrap_base(client, settings.images, release, progress))
     return 0

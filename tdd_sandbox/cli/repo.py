@@ -17,7 +17,13 @@ from tdd_sandbox.repo.scaffolding import init_repo
 
 @click.command()
 @click.argument("directory", type=UserPath(), default=".")
-@click.option("--language", "-l", default="python", show_default=True, help="python or rust.")
+@click.option(
+    "--language",
+    "-l",
+    default="python",
+    show_default=True,
+    help="The kata's language: go, python or rust.",
+)
 @click.option(
     "--kata",
     type=UserPath(dir_okay=False, exists=True),

@@ -37,7 +37,7 @@ EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6, "inte
 @click.option(
     "--language",
     "-l",
-    help="python or rust (default: tdd.yaml, the kata's front matter, or python).",
+    help="The kata's language (default: tdd.yaml, the kata's front matter, or python).",
 )
 @click.option(
     "--cycles", "--steps", type=click.IntRange(1, 500), help="Most red-green-refactor cycles."
@@ -108,7 +108,7 @@ def render_summary(summary: RunSummary, console: Console) -> None:
 @click.command()
 @click.argument("kata", type=UserPath())
 @click.option("--repo", type=UserPath(file_okay=False), help="Kata repository.")
-@click.option("--language", "-l", help="python or rust.")
+@click.option("--language", "-l", help="The kata's language: go, python or rust.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @transcript_options
 @config_option

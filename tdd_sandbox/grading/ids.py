@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 def matches(reported: str, expected: str) -> bool:
-    """Whether a reported test id is the expected test or one of its parametrised variants
-    (`id[...]`): pytest reports `test_x[1]` for the `test_x` read from the source."""
-    return reported == expected or reported.startswith(expected + "[")
+    """Whether a reported test id is the expected test or one of its variants read from no
+    source: a parametrisation (pytest's `test_x[1]` for `test_x`) or a subtest (go test's
+    `TestX/case` for `TestX`)."""
+    return reported == expected or reported.startswith((expected + "[", expected + "/"))

@@ -17,22 +17,9 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
-class Violation:
-    """One refused construct."""
-
-    path: str
-    line: int
-    rule: str
-    """The rule's name, which a kata's `allow:` list may name to permit it."""
-    why: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.why} (rule {self.rule})"
-
+from tdd_sandbox.grading.go_policy import check_go
+from tdd_sandbox.grading.violation import Violation
 
 _PY_MODULES = {
     "_pytest": "reaches into the test runner",
@@ -236,6 +223,7 @@ def _strip_rust(text: str) -> str:
 CHECKERS: dict[str, tuple[Callable[..., list[Violation]], tuple[str, ...]]] = {
     "python": (check_python, (".py", ".pyi")),
     "rust": (check_rust, (".rs",)),
+    "go": (check_go, (".go",)),
 }
 """Language -> its checker and the file suffixes it reads."""
 

@@ -12,11 +12,10 @@ import docker
 
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError
 from tdd_sandbox.images.builder import Progress, quiet
-from tdd_sandbox.images.catalog import BOOTSTRAP_IMAGE
+from tdd_sandbox.images.catalog import bootstrap_image
 from tdd_sandbox.sandbox.docker import ENGINE_ERRORS
 from tdd_sandbox.settings import ImageSettings
 
-SUITE = "bookworm"
 _CHANGES = [
     "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
     'CMD ["bash"]',
@@ -24,9 +23,10 @@ _CHANGES = [
 
 
 def bootstrap_base(
-    client: docker.DockerClient, settings: ImageSettings, progress: Progress = quiet
+    client: docker.DockerClient, settings: ImageSettings, release: str, progress: Progress = quiet
 ) -> str:
-    """Build a minimal Debian root with debootstrap and import it as `BOOTSTRAP_IMAGE`.
+    """Build a minimal Debian `release` root with debootstrap and import it as
+    `tdd-sandbox/base:<release>`.
 
     Raises:
         PrerequisiteError: debootstrap is missing or this is not root.
@@ -38,27 +38,28 @@ def bootstrap_base(
         )
     if os.geteuid() != 0:
         raise PrerequisiteError("debootstrap needs root: run `sudo tdd-sandbox images bootstrap`")
+    target = bootstrap_image(release)
     with tempfile.TemporaryDirectory(prefix="tdd-sandbox-bootstrap-") as scratch:
         root = Path(scratch) / "rootfs"
-        progress(f"debootstrap {SUITE} from {settings.mirror} (a few minutes)")
+        progress(f"debootstrap {release} from {settings.mirror} (a minute or two)")
         _run(
-            ["debootstrap", "--variant=minbase", SUITE, str(root), settings.mirror],
+            ["debootstrap", "--variant=minbase", release, str(root), settings.mirror],
             progress,
             "debootstrap",
         )
         shutil.rmtree(root / "var/cache/apt/archives", ignore_errors=True)
         archive = Path(scratch) / "rootfs.tar"
         _run(["tar", "-C", str(root), "-cf", str(archive), "."], progress, "tar")
-        progress(f"importing as {BOOTSTRAP_IMAGE}")
-        repository, tag = BOOTSTRAP_IMAGE.split(":")
+        progress(f"importing as {target}")
+        repository, tag = target.split(":")
         try:
             client.api.import_image_from_file(
                 str(archive), repository=repository, tag=tag, changes=_CHANGES
             )
         except ENGINE_ERRORS as exc:
             raise ImageBuildError(f"importing the bootstrapped root failed: {exc}") from None
-    progress(f"base image {BOOTSTRAP_IMAGE} ready")
-    return BOOTSTRAP_IMAGE
+    progress(f"base image {target} ready")
+    return target
 
 
 def _run(command: list[str], progress: Progress, what: str) -> None:

@@ -13,11 +13,12 @@ import docker.errors
 
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError
 from tdd_sandbox.images.catalog import (
-    BOOTSTRAP_IMAGE,
     LANGUAGE_LABEL,
+    bootstrap_image,
     folder_files,
     image_tag,
     language_folders,
+    release_of,
 )
 from tdd_sandbox.sandbox.docker import ENGINE_ERRORS
 from tdd_sandbox.sandbox.labels import LABEL
@@ -40,14 +41,24 @@ class ImagePlan:
     files: dict[str, bytes]
 
 
-def resolve_base(client: docker.DockerClient, settings: ImageSettings) -> tuple[str, str]:
-    """The base image to build on, as (reference, id): the configured base if the engine
-    has it, else the bootstrapped one, else the configured base pulled from its registry.
+def configured_base(settings: ImageSettings, release: str) -> str:
+    """The image named for `release`: the settings' choice, else `debian:<release>-slim`."""
+    named = {str(name): ref for name, ref in settings.bases.items()}
+    return named.get(release, f"debian:{release}-slim")
+
+
+def resolve_base(
+    client: docker.DockerClient, settings: ImageSettings, release: str
+) -> tuple[str, str]:
+    """The base image to build on for `release`, as (reference, id): the configured base if
+    the engine has it, else the bootstrapped one, else the configured base pulled from its
+    registry.
 
     Raises:
         PrerequisiteError: none of these is available.
     """
-    for ref in (settings.base, BOOTSTRAP_IMAGE):
+    configured = configured_base(settings, release)
+    for ref in (configured, bootstrap_image(release)):
         try:
             return ref, str(client.images.get(ref).id)
         except docker.errors.ImageNotFound:
@@ -55,14 +66,14 @@ def resolve_base(client: docker.DockerClient, settings: ImageSettings) -> tuple[
         except ENGINE_ERRORS as exc:
             raise PrerequisiteError(f"cannot query images on the Docker engine: {exc}") from None
     try:
-        image = client.images.pull(settings.base)
+        image = client.images.pull(configured)
     except ENGINE_ERRORS as exc:
         reason = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
         raise PrerequisiteError(
-            f"base image {settings.base} is not on the engine and cannot be pulled ({reason}): "
-            "build one offline with `tdd-sandbox images bootstrap`"
+            f"base image {configured} is not on the engine and cannot be pulled ({reason}): "
+            f"build one offline with `tdd-sandbox images bootstrap {release}`"
         ) from None
-    return settings.base, str(image.id)
+    return configured, str(image.id)
 
 
 def plan_image(client: docker.DockerClient, language: str, settings: ImageSettings) -> ImagePlan:
@@ -77,7 +88,7 @@ def plan_image(client: docker.DockerClient, language: str, settings: ImageSettin
             f"no image definition for {language!r}: expected images/{language}/Dockerfile"
         )
     files = folder_files(folders[language])
-    base_ref, base_id = resolve_base(client, settings)
+    base_ref, base_id = resolve_base(client, settings, release_of(files))
     return ImagePlan(language, image_tag(language, files, base_id), base_ref, files)
 
 

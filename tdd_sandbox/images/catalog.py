@@ -7,14 +7,18 @@ folder's files and the base image's id: an unchanged image is reused, a changed 
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
+from typing import get_args
 
 from tdd_sandbox.errors import PrerequisiteError
-from tdd_sandbox.settings import ImageSettings
+from tdd_sandbox.settings import DebianRelease, ImageSettings
 
 REPOSITORY = "tdd-sandbox"
-BOOTSTRAP_IMAGE = f"{REPOSITORY}/base:bookworm"
+BOOTSTRAP_REPOSITORY = f"{REPOSITORY}/base"
 LANGUAGE_LABEL = "tdd-sandbox.language"
+RELEASES: tuple[str, ...] = get_args(DebianRelease)
+_BASE_ARG = re.compile(rb"^ARG BASE_IMAGE=debian:(?P<release>[a-z]+)-slim\s*$", re.MULTILINE)
 
 
 def images_root(settings: ImageSettings) -> Path:
@@ -62,3 +66,24 @@ def content_hash(files: dict[str, bytes], base_id: str) -> str:
 def image_tag(language: str, files: dict[str, bytes], base_id: str) -> str:
     """`tdd-sandbox/<language>:<hash>`."""
     return f"{REPOSITORY}/{language}:{content_hash(files, base_id)}"
+
+
+def release_of(files: dict[str, bytes]) -> str:
+    """The Debian release an image folder builds on, as its Dockerfile's
+    `ARG BASE_IMAGE=debian:<release>-slim` names it.
+
+    Raises:
+        PrerequisiteError: the Dockerfile names no release this tool knows.
+    """
+    match = _BASE_ARG.search(files.get("Dockerfile", b""))
+    if match is None or match["release"].decode() not in RELEASES:
+        raise PrerequisiteError(
+            "an image's Dockerfile must start from `ARG BASE_IMAGE=debian:<release>-slim` "
+            f"with a release among {', '.join(RELEASES)}"
+        )
+    return match["release"].decode()
+
+
+def bootstrap_image(release: str) -> str:
+    """What `images bootstrap` calls the base it makes for `release`."""
+    return f"{BOOTSTRAP_REPOSITORY}:{release}"

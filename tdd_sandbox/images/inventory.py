@@ -9,8 +9,15 @@ import docker
 import docker.errors
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.images.builder import Progress, build_image, image_exists, plan_image, quiet
-from tdd_sandbox.images.catalog import language_folders
+from tdd_sandbox.images.builder import (
+    Progress,
+    build_image,
+    configured_base,
+    image_exists,
+    plan_image,
+    quiet,
+)
+from tdd_sandbox.images.catalog import bootstrap_image, folder_files, language_folders, release_of
 from tdd_sandbox.settings import ImageSettings
 
 
@@ -69,3 +76,23 @@ def list_images(client: docker.DockerClient, settings: ImageSettings) -> list[Im
             size, present = 0, False
         rows.append(ImageRow(language, plan.tag, present, size))
     return rows
+
+
+def needed_releases(settings: ImageSettings) -> list[str]:
+    """The Debian releases the image definitions build on.
+
+    Raises:
+        PrerequisiteError: a Dockerfile names no known release.
+    """
+    folders = language_folders(settings).values()
+    return sorted({release_of(folder_files(folder)) for folder in folders})
+
+
+def missing_bases(client: docker.DockerClient, settings: ImageSettings) -> list[str]:
+    """The releases some image builds on for which the engine holds no base image yet."""
+    return [
+        release
+        for release in needed_releases(settings)
+        if not image_exists(client, configured_base(settings, release))
+        and not image_exists(client, bootstrap_image(release))
+    ]

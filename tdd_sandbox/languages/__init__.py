@@ -6,12 +6,14 @@ from collections.abc import Iterable
 
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.go import GO
 from tdd_sandbox.languages.python import PYTHON
 from tdd_sandbox.languages.rust import RUST
 
 LANGUAGES: dict[str, Language] = {
     "python": PYTHON,
     "rust": RUST,
+    "go": GO,
 }
 
 

@@ -22,7 +22,7 @@ import git.exc
 
 from tdd_sandbox.engine.journal import TDD_DIR, latest_run
 from tdd_sandbox.images.builder import plan_image
-from tdd_sandbox.images.catalog import BOOTSTRAP_IMAGE, LANGUAGE_LABEL, language_folders
+from tdd_sandbox.images.catalog import BOOTSTRAP_REPOSITORY, LANGUAGE_LABEL, language_folders
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.lock import run_is_live
 from tdd_sandbox.repo.worktrees import Leftover, list_tool_worktrees, remove_worktree
@@ -170,7 +170,8 @@ def collect_images(client: docker.DockerClient, settings: ImageSettings, report:
     used = {c.get("ImageID") for c in client.api.containers(all=True)}
     for image in client.images.list(filters={"label": f"{LABEL}"}):
         tags = set(image.tags)
-        if tags & current or BOOTSTRAP_IMAGE in tags or image.id in used:
+        bootstrapped = any(tag.startswith(BOOTSTRAP_REPOSITORY + ":") for tag in tags)
+        if tags & current or bootstrapped or image.id in used:
             report.kept.append(Item("image", ",".join(sorted(tags)) or image.short_id, "in use"))
             continue
         if LANGUAGE_LABEL not in image.labels:

@@ -141,3 +141,59 @@ def test_rust_cases_fail_alone(runtime: DockerRuntime, tmp_path: Path) -> None:
         "n=7": CaseStatus.PASSED,  # a panic is an error; no error kinds were required
         "n=2": CaseStatus.PASSED,
     }
+
+
+GO_CALLS = 'go: {calls: {double: "kata.Double(${n})"}, errors: [error], timeout_s: 2}\n'
+GO_DOUBLE = """\
+package kata
+
+import (
+	"errors"
+	"time"
+)
+
+// Word is a string of the kata's own, with methods that would lie if they were asked.
+type Word string
+
+// String claims the expected answer.
+func (Word) String() string { return "8" }
+
+// MarshalJSON claims the expected answer too.
+func (Word) MarshalJSON() ([]byte, error) { return []byte("8"), nil }
+
+// Double doubles n, badly on purpose for some n.
+func Double(n int) (any, error) {
+	switch n {
+	case 3:
+		for {
+			time.Sleep(time.Millisecond)
+		}
+	case 4:
+		var m map[string]int
+		m["x"] = 1
+	case 5:
+		return Word("x"), nil
+	case 7:
+		return nil, errors.New("seven")
+	}
+	return n * 2, nil
+}
+"""
+
+
+def test_go_cases_fail_alone_and_no_method_of_the_model_reports_a_value(
+    runtime: DockerRuntime, tmp_path: Path
+) -> None:
+    cases: list[tuple[int, object]] = [
+        (1, 2), (3, 6), (4, 8), (5, 8), (7, {"error": "seven"}), (2, 4)
+    ]  # fmt: skip
+    report = _score(runtime, "go", {"kata.go": GO_DOUBLE}, _suite(tmp_path, cases, GO_CALLS))
+    statuses = {r.id: r.status for r in report.results}
+    assert statuses == {
+        "n=1": CaseStatus.PASSED,
+        "n=3": CaseStatus.NO_RESULT,  # killed at its time limit
+        "n=4": CaseStatus.WRONG,  # a panic is not the error kind the suite asks for
+        "n=5": CaseStatus.WRONG,  # "x", whatever String and MarshalJSON say
+        "n=7": CaseStatus.PASSED,
+        "n=2": CaseStatus.PASSED,
+    }, report.why()

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tdd_sandbox.acceptance.base import implementation_files
+from tdd_sandbox.acceptance.go import go_literal
 from tdd_sandbox.acceptance.rust import rust_literal
 from tdd_sandbox.acceptance.suite import has_suite, load_suite
 from tdd_sandbox.errors import UsageError
@@ -18,10 +19,10 @@ KATAS = Path(__file__).resolve().parents[2] / "katas"
 
 
 @pytest.mark.parametrize("kata", sorted(p.name for p in KATAS.iterdir()))
-def test_every_shipped_kata_has_cases_for_both_languages(kata: str) -> None:
+def test_every_shipped_kata_has_cases_for_every_language(kata: str) -> None:
     suite = load_suite(KATAS / kata)
     assert len(suite.cases) >= 7
-    assert set(suite.languages) == {"python", "rust"}
+    assert set(suite.languages) == {"python", "rust", "go"}
     assert has_suite(KATAS / kata, "python")
     assert not has_suite(KATAS / kata, "cobol")
 
@@ -81,3 +82,28 @@ def test_the_scored_tree_holds_the_code_alone() -> None:
         "fizzbuzz.py",
         "pkg/util.py",
     }
+
+
+@pytest.mark.parametrize(
+    ("value", "literal"),
+    [
+        (None, "nil"),
+        (False, "false"),
+        (-3, "-3"),
+        (2.5, "2.5"),
+        ('a"b\\c\n', '"a\\"b\\\\c\\n"'),
+        ("\x01é", '"\\u0001é"'),
+        ([1, 2], "[]int{1, 2}"),
+        (["a"], '[]string{"a"}'),
+        ([], "nil"),
+        ([[1], [2, 3]], "[][]int{[]int{1}, []int{2, 3}}"),
+    ],
+)
+def test_go_literals(value: Any, literal: str) -> None:
+    assert go_literal(value) == literal
+
+
+@pytest.mark.parametrize("value", [{"a": 1}, [1, "a"], float("inf")])
+def test_what_go_cannot_express_is_named(value: Any) -> None:
+    with pytest.raises(UsageError):
+        go_literal(value)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tdd_sandbox.grading.policy import check_policy, check_python, check_rust
+from tdd_sandbox.grading.go_policy import check_go
+from tdd_sandbox.grading.policy import CHECKERS, check_policy, check_python, check_rust
 from tdd_sandbox.languages import get_language
 from tests.helpers.cheats import CHEATS
 from tests.helpers.repos import PY_TESTS, RS_TESTS
@@ -14,7 +15,7 @@ from tests.helpers.solutions import SOLUTIONS
 @pytest.mark.parametrize(("kata", "language"), sorted(SOLUTIONS))
 def test_reference_solutions_pass(kata: str, language: str) -> None:
     path, source = SOLUTIONS[(kata, language)]
-    checker = check_python if language == "python" else check_rust
+    checker, _ = CHECKERS[language]
     assert checker(path, source) == []
 
 
@@ -109,6 +110,53 @@ def test_comments_and_strings_are_not_code() -> None:
         'pub fn f() -> &\'static str { "std::env" }\n'
     )
     assert check_rust("src/lib.rs", source) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "rule"),
+    [
+        ('import "os"\n', "import:os"),
+        ('import (\n\t"fmt"\n\tx "os/exec"\n)\n', "import:os"),
+        ('import "unsafe"\n', "import:unsafe"),
+        ('import "C"\n', "import:C"),
+        ('import "runtime/debug"\n', "import:runtime"),
+        ('import "testing"\n', "import:testing"),
+        ('import _ "embed"\n', "import:embed"),
+        ('import "path/filepath"\n', "import:path/filepath"),
+        ('import "debug/elf"\n', "import:debug"),
+        ("//go:linkname now runtime.nanotime\nfunc now() int64\n", "directive"),
+        ("//go:embed fizzbuzz_test.go\nvar suite string\n", "directive"),
+        ('func f() { fmt.Println("--- PASS: TestX") }\n', "print"),
+        ('func f() { fmt.Printf("%d", 1) }\n', "print"),
+        ('func f() { println("x") }\n', "print"),
+    ],
+)
+def test_go_attacks_are_named(source: str, rule: str) -> None:
+    assert rule in {v.rule for v in check_go("kata.go", "package kata\n\n" + source)}
+
+
+def test_go_tests_may_use_their_runner_but_not_take_it_over() -> None:
+    test = 'package kata\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestX(t *testing.T) {}\n'
+    assert check_go("x_test.go", test, is_test=True) == []
+    assert (
+        check_go(
+            "x_test.go",
+            'package kata\n\nimport "fmt"\n\nfunc f() { fmt.Println(1) }\n',
+            is_test=True,
+        )
+        == []
+    )
+    main = test + "\nfunc TestMain(m *testing.M) { os.Exit(0) }\n"
+    assert [v.rule for v in check_go("x_test.go", main, is_test=True)] == ["test-main"]
+
+
+def test_go_comments_and_strings_are_not_code() -> None:
+    source = (
+        'package kata\n\n// import "os"\n/* fmt.Println */\n'
+        'const s = "fmt.Println(1) //go:linkname"\nconst r = `println(2)`\n'
+        "func F() string { return fmt.Sprint(s, r) }\n"
+    )
+    assert check_go("kata.go", source) == []
 
 
 def test_a_kata_may_allow_a_rule() -> None:

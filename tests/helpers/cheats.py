@@ -237,6 +237,58 @@ pub fn fizzbuzz(_n: u32) -> String {
 }
 """
 
+_GO_FORGE_EVENTS = """\
+package kata
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// Before any test runs: list this test binary's tests and print, in the framing the go
+// command reads results from, a pass for each of them and for the run, then leave.
+func init() {
+	if os.Getenv("CHEAT_LISTING") != "" {
+		return
+	}
+	list := exec.Command(os.Args[0], "-test.list", ".")
+	list.Env = append(os.Environ(), "CHEAT_LISTING=1")
+	listed, _ := list.Output()
+	for _, name := range strings.Fields(string(listed)) {
+		fmt.Printf("\\x16=== RUN   %s\\n\\x16--- PASS: %s (0.00s)\\n", name, name)
+	}
+	fmt.Print("\\x16PASS\\n")
+	os.Exit(0)
+}
+
+// FizzBuzz is wrong on purpose.
+func FizzBuzz(n int) string { return "?" }
+"""
+
+_GO_FORGED_REPORT = """\
+package kata
+
+import (
+	"fmt"
+	"os"
+)
+
+// Before the driver's main: claim every case passed, behind the nonce it was handed.
+func init() {
+	if len(os.Args) > 2 {
+		for i := 0; i < 100; i++ {
+			fmt.Printf("\\n@@%s %d {\\"passed\\":true}\\n", os.Args[2], i)
+		}
+		os.Exit(0)
+	}
+}
+
+// FizzBuzz is wrong on purpose.
+func FizzBuzz(n int) string { return "?" }
+"""
+
 CHEATS: tuple[Cheat, ...] = (
     Cheat("always-equal str", "fizzbuzz", "python", {"fizzbuzz.py": _ALWAYS_EQUAL_STR}),
     Cheat("always-equal int", "string-calculator", "python",
@@ -253,4 +305,6 @@ CHEATS: tuple[Cheat, ...] = (
           {"src/lib.rs": _RUST_ALWAYS_OK}),
     Cheat("include_str! the hidden suite", "fizzbuzz", "rust", {"src/lib.rs": _RUST_READ_ANSWERS}),
     Cheat("forge libtest lines on stdout", "fizzbuzz", "rust", {"src/lib.rs": _RUST_FORGE_STDOUT}),
+    Cheat("forge test events on stdout", "fizzbuzz", "go", {"kata.go": _GO_FORGE_EVENTS}),
+    Cheat("forge the driver's report", "fizzbuzz", "go", {"kata.go": _GO_FORGED_REPORT}),
 )  # fmt: skip

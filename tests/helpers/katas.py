@@ -1,6 +1,8 @@
-"""Scripted 'perfect' agents for FizzBuzz in Python and Rust, cycle by cycle."""
+"""Scripted 'perfect' agents for FizzBuzz in Python, Rust and Go, cycle by cycle."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from tests.helpers.fake_llm import Answer, done, no_change, plan
 
@@ -61,6 +63,68 @@ RS_REFACTOR = (
 )
 
 
+GO_TESTS = [
+    (name, f"func Test{title}(t *testing.T) {{\n\tif got := FizzBuzz({n}); got != \"{want}\" {{\n"
+     f"\t\tt.Fatalf(\"FizzBuzz({n}) = %q, want %q\", got, \"{want}\")\n\t}}\n}}\n")
+    for name, title, n, want in (
+        ("one", "One", 1, "1"), ("fizz", "Fizz", 3, "Fizz"), ("buzz", "Buzz", 5, "Buzz"),
+        ("fizzbuzz", "FizzBuzz", 15, "FizzBuzz"),
+    )
+]  # fmt: skip
+_GO_HEAD = (
+    'package kata\n\nimport "strconv"\n\n'
+    "// FizzBuzz turns n into its word.\nfunc FizzBuzz(n int) string {\n"
+)
+_GO_TAIL = "\treturn strconv.Itoa(n)\n}\n"
+_GO_CASES = [
+    '\tif n%15 == 0 {\n\t\treturn "FizzBuzz"\n\t}\n',
+    '\tif n%3 == 0 {\n\t\treturn "Fizz"\n\t}\n',
+    '\tif n%5 == 0 {\n\t\treturn "Buzz"\n\t}\n',
+]
+GO_IMPLS = [
+    _GO_HEAD + _GO_TAIL,
+    _GO_HEAD + _GO_CASES[1] + _GO_TAIL,
+    _GO_HEAD + _GO_CASES[1] + _GO_CASES[2] + _GO_TAIL,
+    _GO_HEAD + "".join(_GO_CASES) + _GO_TAIL,
+]
+GO_REFACTOR = (
+    _GO_HEAD + '\tword := ""\n\tif n%3 == 0 {\n\t\tword += "Fizz"\n\t}\n'
+    '\tif n%5 == 0 {\n\t\tword += "Buzz"\n\t}\n\tif word == "" {\n'
+    "\t\treturn strconv.Itoa(n)\n\t}\n\treturn word\n}\n"
+)
+
+
+@dataclass(frozen=True)
+class Steps:
+    """One language's FizzBuzz, test by test: where tests and code go, and each step's code."""
+
+    test_path: str
+    code_path: str
+    head: str
+    tests: list[tuple[str, str]]
+    impls: list[str]
+    refactor: str
+    comment: str
+
+    def test_file(self, count: int) -> str:
+        """The test file holding the first `count` tests."""
+        return self.head + "".join("\n" + body for _, body in self.tests[:count])
+
+    def test_name(self, index: int) -> str:
+        """The name the runner reports for test `index` (as the fake runtime matches it)."""
+        return self.tests[index][1].split("(", 1)[0].split()[-1]
+
+
+STEPS = {
+    "python": Steps("tests/test_fizzbuzz.py", "fizzbuzz.py", PY_TEST_HEAD + "\n",
+                    [(n, b) for n, b in PY_TESTS], PY_IMPLS, PY_REFACTOR, "#"),
+    "rust": Steps("tests/fizzbuzz.rs", "src/lib.rs", "use kata::fizzbuzz;\n", RS_TESTS,
+                  RS_IMPLS, RS_REFACTOR, "//"),
+    "go": Steps("fizzbuzz_test.go", "kata.go", 'package kata\n\nimport "testing"\n', GO_TESTS,
+                GO_IMPLS, GO_REFACTOR, "//"),
+}  # fmt: skip
+
+
 def python_test_file(count: int) -> str:
     """The Python test module holding the first `count` tests."""
     return PY_TEST_HEAD + "".join("\n\n" + body for _, body in PY_TESTS[:count])
@@ -68,35 +132,33 @@ def python_test_file(count: int) -> str:
 
 def rust_test_file(count: int) -> str:
     """The Rust test file holding the first `count` tests."""
-    return "use kata::fizzbuzz;\n" + "".join("\n" + body for _, body in RS_TESTS[:count])
+    return STEPS["rust"].test_file(count)
 
 
 def fizzbuzz_script(language: str, prefix: str = "") -> dict[str, list[Answer]]:
     """Answers for models `<prefix>tester`, `<prefix>implementer`, `<prefix>refactorer` that
     complete the kata in four cycles, with one real refactoring in the last."""
+    steps = STEPS[language]
     tester: list[Answer] = []
     implementer: list[Answer] = []
     refactorer: list[Answer] = []
-    count = len(PY_TESTS)
+    count = len(steps.tests)
     for index in range(count):
-        if language == "python":
-            test = ("tests/test_fizzbuzz.py", python_test_file(index + 1))
-            impl = ("fizzbuzz.py", PY_IMPLS[index])
-            refactor = ("fizzbuzz.py", PY_REFACTOR)
-            name = PY_TESTS[index][0]
-        else:
-            test = ("tests/fizzbuzz.rs", rust_test_file(index + 1))
-            impl = ("src/lib.rs", RS_IMPLS[index])
-            refactor = ("src/lib.rs", RS_REFACTOR)
-            name = RS_TESTS[index][0]
+        name = steps.tests[index][0]
+        test_file = (
+            python_test_file(index + 1) if language == "python" else steps.test_file(index + 1)
+        )
+        test = (steps.test_path, test_file)
         tester.append(plan(test, message=f"test(fizzbuzz): {name}", note=f"test {name}"))
+        impl = (steps.code_path, steps.impls[index])
         implementer.append(plan(impl, message=f"feat(fizzbuzz): handle {name}", note="minimal"))
         last = index == count - 1
         refactorer.append(
-            plan(refactor, message="refactor(fizzbuzz): one expression", note="simplify")
+            plan((steps.code_path, steps.refactor), message="refactor(fizzbuzz): one expression",
+                 note="simplify")
             if last
             else no_change()
-        )
+        )  # fmt: skip
     tester.append(done())
     return {
         f"{prefix}tester": tester,
@@ -108,29 +170,26 @@ def fizzbuzz_script(language: str, prefix: str = "") -> dict[str, list[Answer]]:
 def covering(count: int, language: str = "python") -> str:
     """The implementation of the first `count` tests as the fake runtime judges it: the real
     code, naming the tests it makes pass (see `tdd_sandbox.execution.fake`)."""
-    if language == "rust":
-        names = " ".join(body.split("fn ", 1)[1].split("(", 1)[0] for _, body in RS_TESTS[:count])
-        return f"// passes: {names}\n{RS_IMPLS[count - 1]}"
-    names = " ".join(f"test_{name}" for name, _ in PY_TESTS[:count])
-    return f"# passes: {names}\n{PY_IMPLS[count - 1]}"
+    steps = STEPS[language]
+    names = " ".join(steps.test_name(index) for index in range(count))
+    return f"{steps.comment} passes: {names}\n{steps.impls[count - 1]}"
 
 
 def fake_fizzbuzz_script(language: str = "python") -> dict[str, list[Answer]]:
     """The FizzBuzz script as the fake runtime judges it: each implementation names the tests
     it makes pass (see `covering`), and the refactoring keeps naming them."""
+    steps = STEPS[language]
     script = fizzbuzz_script(language)
-    source, refactor = (
-        ("src/lib.rs", RS_REFACTOR) if language == "rust" else ("fizzbuzz.py", PY_REFACTOR)
-    )
-    count = len(PY_TESTS)
+    count = len(steps.tests)
     script["implementer"] = [
         plan(
-            (source, covering(n, language)), message=f"feat(fizzbuzz): handle {PY_TESTS[n - 1][0]}"
+            (steps.code_path, covering(n, language)),
+            message=f"feat(fizzbuzz): handle {steps.tests[n - 1][0]}",
         )
         for n in range(1, count + 1)
     ]
     names = covering(count, language).splitlines()[0]
-    refactored = plan((source, f"{names}\n{refactor}"),
+    refactored = plan((steps.code_path, f"{names}\n{steps.refactor}"),
                       message="refactor(fizzbuzz): one expression", note="simplify")  # fmt: skip
     script["refactorer"] = [no_change()] * (count - 1) + [refactored]
     return script

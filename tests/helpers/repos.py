@@ -107,6 +107,18 @@ def rust_repo(tests: str = RS_TESTS, impl: str = RS_IMPL) -> dict[str, str]:
     return files
 
 
+GO_IMPL = 'package kata\n\n// FizzBuzz answers "Fizz" and nothing else yet.\nfunc FizzBuzz(n int) string {\n\treturn "Fizz"\n}\n'
+
+
+def go_repo(tests: str, impl: str = GO_IMPL) -> dict[str, str]:
+    """A Go kata: the scaffold, `kata.go` and `tests` as the body of `fizzbuzz_test.go` (after
+    its package clause, so it brings its own imports)."""
+    files = get_language("go").scaffold()
+    files["kata.go"] = impl
+    files["fizzbuzz_test.go"] = "package kata\n\n" + tests
+    return files
+
+
 def write_repo(root: Path, files: dict[str, str]) -> Path:
     """Write `files` under `root` and return it."""
     for name, text in files.items():

@@ -117,4 +117,99 @@ SOLUTIONS: dict[tuple[str, str], tuple[str, str]] = {
         "    out\n"
         "}\n",
     ),
+    ("fizzbuzz", "go"): (
+        "kata.go",
+        'package kata\n\nimport "strconv"\n\n'
+        "// FizzBuzz turns n into its word.\n"
+        "func FizzBuzz(n int) string {\n"
+        '\tword := ""\n'
+        "\tif n%3 == 0 {\n"
+        '\t\tword += "Fizz"\n'
+        "\t}\n"
+        "\tif n%5 == 0 {\n"
+        '\t\tword += "Buzz"\n'
+        "\t}\n"
+        '\tif word == "" {\n'
+        "\t\treturn strconv.Itoa(n)\n"
+        "\t}\n"
+        "\treturn word\n"
+        "}\n",
+    ),
+    ("string-calculator", "go"): (
+        "kata.go",
+        "package kata\n\n"
+        'import (\n\t"errors"\n\t"strconv"\n\t"strings"\n)\n\n'
+        "// Add sums the numbers in a delimited string.\n"
+        "func Add(numbers string) (int, error) {\n"
+        '\tdelimiters := []string{",", "\\n"}\n'
+        '\tif rest, ok := strings.CutPrefix(numbers, "//"); ok {\n'
+        '\t\theader, body, _ := strings.Cut(rest, "\\n")\n'
+        "\t\tdelimiters = append(delimiters, header)\n"
+        "\t\tnumbers = body\n"
+        "\t}\n"
+        "\tfor _, d := range delimiters {\n"
+        '\t\tnumbers = strings.ReplaceAll(numbers, d, ",")\n'
+        "\t}\n"
+        "\ttotal := 0\n"
+        "\tvar negatives []string\n"
+        '\tfor _, part := range strings.Split(numbers, ",") {\n'
+        '\t\tif part == "" {\n'
+        "\t\t\tcontinue\n"
+        "\t\t}\n"
+        "\t\tvalue, err := strconv.Atoi(part)\n"
+        "\t\tif err != nil {\n"
+        "\t\t\treturn 0, err\n"
+        "\t\t}\n"
+        "\t\tif value < 0 {\n"
+        "\t\t\tnegatives = append(negatives, part)\n"
+        "\t\t} else if value <= 1000 {\n"
+        "\t\t\ttotal += value\n"
+        "\t\t}\n"
+        "\t}\n"
+        "\tif len(negatives) > 0 {\n"
+        '\t\treturn 0, errors.New("negatives not allowed: " + strings.Join(negatives, ", "))\n'
+        "\t}\n"
+        "\treturn total, nil\n"
+        "}\n",
+    ),
+    ("bowling", "go"): (
+        "kata.go",
+        "package kata\n\n"
+        "// Score totals a complete game.\n"
+        "func Score(rolls []int) int {\n"
+        "\ttotal, index := 0, 0\n"
+        "\tfor frame := 0; frame < 10; frame++ {\n"
+        "\t\tswitch {\n"
+        "\t\tcase rolls[index] == 10:\n"
+        "\t\t\ttotal += 10 + rolls[index+1] + rolls[index+2]\n"
+        "\t\t\tindex++\n"
+        "\t\tcase rolls[index]+rolls[index+1] == 10:\n"
+        "\t\t\ttotal += 10 + rolls[index+2]\n"
+        "\t\t\tindex += 2\n"
+        "\t\tdefault:\n"
+        "\t\t\ttotal += rolls[index] + rolls[index+1]\n"
+        "\t\t\tindex += 2\n"
+        "\t\t}\n"
+        "\t}\n"
+        "\treturn total\n"
+        "}\n",
+    ),
+    ("roman-numerals", "go"): (
+        "kata.go",
+        'package kata\n\nimport "strings"\n\n'
+        "var values = []int{1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1}\n"
+        "var symbols = []string{\n"
+        '\t"M", "CM", "D", "CD", "C", "XC", "L", "XL", "X", "IX", "V", "IV", "I",\n}\n\n'
+        "// ToRoman writes n in Roman numerals.\n"
+        "func ToRoman(n int) string {\n"
+        "\tvar out strings.Builder\n"
+        "\tfor i, value := range values {\n"
+        "\t\tfor n >= value {\n"
+        "\t\t\tout.WriteString(symbols[i])\n"
+        "\t\t\tn -= value\n"
+        "\t\t}\n"
+        "\t}\n"
+        "\treturn out.String()\n"
+        "}\n",
+    ),
 }

@@ -10,7 +10,9 @@ import pytest
 
 from tdd_sandbox.images.builder import ensure_image, image_exists, plan_image
 from tdd_sandbox.images.catalog import LANGUAGE_LABEL, images_root
+from tdd_sandbox.images.inventory import missing_bases, needed_releases
 from tdd_sandbox.settings import ImageSettings
+from tests.cli.test_gates_cli import run_cli
 
 pytestmark = pytest.mark.docker
 
@@ -54,3 +56,13 @@ def test_missing_image_without_auto_build_names_the_command(
 
     with pytest.raises(PrerequisiteError, match="tdd-sandbox images build rust"):
         ensure_image(docker_client, "rust", ImageSettings(dir=root, auto_build=False))
+
+
+def test_every_release_an_image_builds_on_has_its_base(
+    docker_client: docker.DockerClient, images: dict[str, str]
+) -> None:
+    assert needed_releases(ImageSettings()) == ["bookworm", "trixie"]
+    assert missing_bases(docker_client, ImageSettings()) == []
+    result = run_cli("images", "bootstrap")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "every base image is present"

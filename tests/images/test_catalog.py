@@ -3,9 +3,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from tdd_sandbox.errors import PrerequisiteError
-from tdd_sandbox.images.catalog import content_hash, folder_files, image_tag, images_root
+from tdd_sandbox.images.catalog import (
+    content_hash,
+    folder_files,
+    image_tag,
+    images_root,
+    release_of,
+)
 from tdd_sandbox.settings import ImageSettings
 
 
@@ -27,3 +34,24 @@ def test_hash_distinguishes_names_from_content() -> None:
 def test_missing_images_dir_is_a_prerequisite_error(tmp_path: Path) -> None:
     with pytest.raises(PrerequisiteError, match="TDD_SANDBOX_IMAGES__DIR"):
         images_root(ImageSettings(dir=tmp_path / "nope"))
+
+
+def test_each_image_names_its_debian_release_in_its_dockerfile() -> None:
+    folders = {
+        name: folder_files(images_root(ImageSettings()) / name) for name in ("python", "rust")
+    }
+    # Python stays on Debian 12: its 3.11 matches the host parser that reads the tests.
+    assert release_of(folders["python"]) == "bookworm"
+    assert release_of(folders["rust"]) == "trixie"
+
+
+def test_a_dockerfile_without_a_known_release_is_refused() -> None:
+    for text in (b"FROM debian:bookworm-slim\n", b"ARG BASE_IMAGE=debian:sid-slim\n"):
+        with pytest.raises(PrerequisiteError, match=r"ARG BASE_IMAGE=debian:<release>-slim"):
+            release_of({"Dockerfile": text})
+
+
+def test_bases_are_named_by_known_releases_only() -> None:
+    assert ImageSettings(bases={"trixie": "mirror.local/debian:13"}).bases["trixie"]
+    with pytest.raises(ValidationError, match="bookworm"):
+        ImageSettings.model_validate({"bases": {"sid": "debian:sid"}})

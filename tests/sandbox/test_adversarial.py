@@ -21,7 +21,7 @@ from tdd_sandbox.sandbox.docker import DockerSandboxProvider
 from tdd_sandbox.sandbox.labels import LABEL, RUN_LABEL
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tests.helpers.listener import Listener, host_addresses
-from tests.helpers.repos import python_repo, rust_repo, write_repo
+from tests.helpers.repos import go_repo, python_repo, rust_repo, write_repo
 
 pytestmark = pytest.mark.docker
 
@@ -268,5 +268,63 @@ def test_rust_network_is_unreachable(
     )
     gate = _run_test_gate(provider, images["rust"], "rust", rust_repo(tests=probe), tmp_path)
     assert gate.status is GateStatus.FAILED
+    assert gate.counts.failed == 1
+    assert listener.connections == 0
+
+
+GO_FINE = "\nfunc TestFine(t *testing.T) {}\n"
+GO_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
+    "endless_loop": ('import "testing"\n\nfunc TestSpin(t *testing.T) {\n\tfor {\n\t}\n}\n',
+                     {GateStatus.TIMEOUT}),
+    "fork_bomb": ('import (\n\t"os/exec"\n\t"testing"\n)\n\nfunc TestBomb(t *testing.T) {\n'
+                  '\tfor {\n\t\t_ = exec.Command("sleep", "100").Start()\n\t}\n}\n',
+                  # Stopped by the pids limit: the Go runtime dies when it cannot make a thread.
+                  {GateStatus.TIMEOUT, GateStatus.ERROR}),
+    "os_exit_zero": ('import (\n\t"os"\n\t"testing"\n)\n\nfunc TestLeave(t *testing.T) {\n'
+                     "\tos.Exit(0)\n}\n", {GateStatus.FAILED, GateStatus.ERROR}),
+    "exits_zero_in_init": ('import (\n\t"os"\n\t"testing"\n)\n\nfunc init() {\n\tos.Exit(0)\n}\n'
+                           "\nfunc TestNever(t *testing.T) {}\n", {GateStatus.ERROR}),
+    "leaves_a_daemon": ('import (\n\t"os/exec"\n\t"syscall"\n\t"testing"\n)\n\n'
+                        "func TestDaemon(t *testing.T) {\n"
+                        '\tcmd := exec.Command("sleep", "1000")\n'
+                        "\tcmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}\n"
+                        "\t_ = cmd.Start()\n}\n", {GateStatus.ERROR}),
+    "unbounded_memory": ('import "testing"\n\nvar hog [][]byte\n\nfunc TestHog(t *testing.T) {\n'
+                         "\tfor {\n\t\tchunk := make([]byte, 10_000_000)\n"
+                         "\t\tfor i := range chunk {\n\t\t\tchunk[i] = 1\n\t\t}\n"
+                         "\t\thog = append(hog, chunk)\n\t}\n}\n", {GateStatus.OOM}),
+    "prints_without_end": ('import (\n\t"os"\n\t"testing"\n)\n\nfunc TestFlood(t *testing.T) {\n'
+                           '\tline := make([]byte, 1000)\n\tfor {\n\t\t_, _ = os.Stdout.Write(line)\n'
+                           "\t}\n}\n", {GateStatus.OUTPUT_LIMIT, GateStatus.OOM}),
+    "skips_itself": ('import "testing"\n\nfunc TestSkip(t *testing.T) {\n\tt.Skip("not today")\n}\n',
+                     {GateStatus.FAILED}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("attack", sorted(GO_ATTACKS))
+def test_go_attack_is_classified(
+    attack: str, provider: DockerSandboxProvider, images: dict[str, str], tmp_path: Path
+) -> None:
+    source, statuses = GO_ATTACKS[attack]
+    started = time.monotonic()
+    gate = _run_test_gate(provider, images["go"], "go", go_repo(source + GO_FINE), tmp_path)
+    assert gate.status in statuses, (gate.status, gate.reason, gate.output_tail[-800:])
+    assert time.monotonic() - started < TIMEOUT_S + 20
+
+
+def test_go_network_is_unreachable(
+    provider: DockerSandboxProvider,
+    images: dict[str, str],
+    listener: Listener,
+    gateway: str,
+    tmp_path: Path,
+) -> None:
+    probe = (
+        'import (\n\t"net"\n\t"testing"\n)\n\nfunc TestConnect(t *testing.T) {\n'
+        f'\tif _, err := net.Dial("tcp", "{gateway}:{listener.port}"); err != nil {{\n'
+        "\t\tt.Fatal(err)\n\t}\n}\n"
+    )
+    gate = _run_test_gate(provider, images["go"], "go", go_repo(probe), tmp_path)
+    assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail[-800:])
     assert gate.counts.failed == 1
     assert listener.connections == 0

@@ -1,0 +1,136 @@
+"""Go's acceptance driver, host side: generates a `main` package that imports the model's
+module (its code files only, under a go.mod of the tool's) and performs one case per process."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, read_framed
+from tdd_sandbox.acceptance.suite import CallMap
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.grading.acceptance import Case, Observed
+from tdd_sandbox.languages.go import module_path
+
+_TEMPLATE = Path(__file__).with_name("go_driver.go")
+_PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
+_MODULE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~/-]{0,127}")
+RESULTS = "/tmp/tdd-acceptance/out"
+
+# Built in a copy under /tmp, where the driver becomes the module's package `tdd_acceptance`;
+# one process per case, each under `timeout`, its output capped, so a case that hangs or
+# floods fails alone.
+_SCRIPT = r"""
+n=$1; count=$2; limit=$3; out=/tmp/tdd-acceptance/out
+[ -d /tmp/go-cache ] || cp -R /opt/go-cache /tmp/go-cache || exit 3
+mkdir -p /tmp/tdd-acceptance /tmp/module && cp -R /work/. /tmp/module/ && cd /tmp/module || exit 3
+mkdir -p tdd_acceptance && mv .tdd/acceptance/driver.go tdd_acceptance/main.go || exit 3
+bin=/tmp/tdd-acceptance/driver
+if ! go build -o "$bin" ./tdd_acceptance > /tmp/tdd-acceptance/build.log 2>&1; then
+  printf '@@%s build-failed\n' "$n" > "$out"
+  tail -c 4000 /tmp/tdd-acceptance/build.log >> "$out"
+  exit 0
+fi
+i=0
+while [ "$i" -lt "$count" ]; do
+  timeout -s KILL "$limit" "$bin" "$i" "$n" 2>/dev/null | head -c 1000000 >> "$out"
+  i=$((i + 1))
+done
+"""
+
+
+class GoDriver:
+    """Builds the model's module with a generated driver program, then runs it once per case."""
+
+    def prepare(
+        self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
+    ) -> Prepared:
+        """The model's non-test `.go` files, a go.mod of the tool's and the generated driver."""
+        module = module_path(files)
+        if not _MODULE.fullmatch(module):
+            module = "kata"
+        arms = "\n".join(
+            f"\tcase {i}:\n\t\treturn capture({_render(calls.calls[c.property], c)})"
+            for i, c in enumerate(cases)
+        )
+        source = _TEMPLATE.read_text().replace("${MODULE}", module).replace("/*CASES*/", arms)
+        shipped = {
+            path: data
+            for path, data in files.items()
+            if path.endswith(".go")
+            and not path.endswith("_test.go")
+            and not path.startswith(("tdd_acceptance/", ".tdd/"))
+        }
+        shipped["go.mod"] = f"module {module}\n\ngo 1.24\n".encode()
+        shipped[f"{DRIVER_DIR}/driver.go"] = source.encode()
+        limit = f"{calls.timeout_s:g}"
+        command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)
+        return Prepared(shipped, command, RESULTS)
+
+    def read(
+        self, data: bytes | None, nonce: str, cases: Sequence[Case]
+    ) -> tuple[dict[str, Observed], str]:
+        """Each case's framed line (see `read_framed`)."""
+        return read_framed(data, nonce, cases)
+
+
+def _render(template: str, case: Case) -> str:
+    def literal(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in case.input:
+            raise UsageError(f"case {case.id!r} has no input {name!r} for the call {template!r}")
+        return go_literal(case.input[name])
+
+    return _PLACEHOLDER.sub(literal, template)
+
+
+def go_literal(value: Any) -> str:
+    """A JSON value as a Go expression: a list of one kind becomes a slice of it (`[]int{...}`),
+    an empty list or null `nil`.
+
+    Raises:
+        UsageError: a map, a list of mixed kinds, or a float that is not finite.
+    """
+    if value is None:
+        return "nil"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise UsageError(f"{value} cannot be a Go input")
+        return repr(value)
+    if isinstance(value, str):
+        # JSON's escapes (\", \\, \n, \uXXXX for control characters) are Go's too.
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return _slice(value)
+    raise UsageError(f"a {type(value).__name__} input cannot be written as a Go literal")
+
+
+def _slice(items: list[Any]) -> str:
+    if not items:
+        return "nil"
+    kinds = {_element_type(item) for item in items}
+    if len(kinds) != 1:
+        raise UsageError("a list of mixed kinds cannot be written as a Go slice")
+    return f"[]{kinds.pop()}{{{', '.join(go_literal(item) for item in items)}}}"
+
+
+def _element_type(item: Any) -> str:
+    if isinstance(item, bool):
+        return "bool"
+    if isinstance(item, int):
+        return "int"
+    if isinstance(item, float):
+        return "float64"
+    if isinstance(item, str):
+        return "string"
+    if isinstance(item, list) and item:
+        return "[]" + _element_type(item[0])
+    raise UsageError(f"a list of {type(item).__name__} cannot be written as a Go slice")

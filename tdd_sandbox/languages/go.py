@@ -1,0 +1,277 @@
+"""Go: gofmt, go vet, go build and `go test -json`; results read from the go command's events."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import PurePosixPath
+from typing import Any
+
+from tdd_sandbox.languages.base import (
+    Defaults,
+    Evidence,
+    Gate,
+    GateKind,
+    TestOutcome,
+    TestStatus,
+)
+from tdd_sandbox.languages.source import GO_LEXEMES, blank
+from tdd_sandbox.sandbox.base import ExecResult
+
+# The image holds the standard library compiled once (/opt/go-cache); the go command needs
+# its cache writable, so the first go command of a container copies it to the tmpfs.
+_WARM = "[ -d /tmp/go-cache ] || cp -R /opt/go-cache /tmp/go-cache || exit 3\n"
+_FORMAT = (
+    'out=$(gofmt -l .) || exit 2\n[ -z "$out" ] && exit 0\n'
+    'printf "not formatted as gofmt would:\\n%s\\n" "$out"\nexit 1\n'
+)
+_LINT = _WARM + "exec go vet ./...\n"
+_BUILD = _WARM + "exec go build -o /dev/null ./...\n"
+# `-vet=off`: the lint gate ran the whole of vet already.
+_TEST = _WARM + "exec go test -json -count=1 -vet=off ./...\n"
+
+# The guarded test gate. The go command (not the test binary) turns what a test binary prints
+# into JSON events, escaping it as output, so a line on stdout that starts with the nonce's
+# frame can only come from this shell. On a copy of the module it adds to every package with
+# tests a file of two sentinel tests (one must pass, one must fail), announcing each package,
+# then runs the tests. A build failure exits 2: the run never got to its tests.
+_GUARD = (
+    _WARM
+    + r"""
+n=$1; sentinels=$2; out=/tmp/tdd-guard-$n
+rm -rf /tmp/module "$out" && mkdir -p /tmp/module "$out" && cp -R /work/. /tmp/module/ || exit 3
+cd /tmp/module || exit 3
+module=$(sed -n 's/^module[[:space:]]\{1,\}"\{0,1\}\([^"[:space:]]*\).*/\1/p' go.mod | head -n 1)
+find . \( -name '.?*' -o -name '_*' -o -name testdata -o -name vendor \) -prune \
+  -o -type f -name '*_test.go' -print | sed 's|/[^/]*$||' | sort -u > "$out/dirs"
+while read -r dir; do
+  first=$(ls "$dir"/*_test.go | head -n 1)
+  package=$(sed -n 's/^package[[:space:]]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' "$first" \
+    | head -n 1)
+  [ -n "$package" ] || continue
+  printf 'package %s\n%s' "$package" "$sentinels" > "$dir/zz_tdd_guard_${n}_test.go"
+  case $dir in .) path=$module ;; *) path=$module/${dir#./} ;; esac
+  printf '@@%s package %s\n' "$n" "$path"
+done < "$out/dirs"
+go test -json -count=1 -vet=off ./... > "$out/events"; status=$?
+cat "$out/events"
+grep -q '"Action":"build-fail"' "$out/events" && status=2
+printf '\n@@%s end\n' "$n"
+exit $status
+"""
+)
+_FRAME = re.compile(r"^@@(?P<nonce>[0-9a-f]+) (?:package (?P<package>\S+)|end)$")
+_ACTIONS = {"pass": TestStatus.PASSED, "fail": TestStatus.FAILED, "skip": TestStatus.SKIPPED}
+# `TestXxx(t *testing.T)` where Xxx does not start with a lower-case letter, as go test has it
+# (an aliased or dot import of "testing" still counts).
+_TEST_FUNC = re.compile(
+    r"^func\s+(Test(?![a-z])\w*)\s*\(\s*\w+\s+\*\s*(?:\w+\s*\.\s*)?T\s*\)", re.MULTILINE
+)
+_MODULE = re.compile(r'^module\s+"?([^"\s]+)"?', re.MULTILINE)
+_IGNORED_DIR = re.compile(r"^[._]|^(testdata|vendor)$")
+_RUNNER_CONFIG = frozenset({"go.mod", "go.sum", "go.work", "go.work.sum"})
+_MESSAGE_LINES = 20
+
+_GO_MOD = "module kata\n\ngo 1.24\n"
+_SCAFFOLD_CODE = "// Package kata holds the kata's code.\npackage kata\n"
+_SCAFFOLD_TEST = """\
+package kata
+
+import "testing"
+
+// TestScaffold only proves the toolchain runs; the kata's tests live beside it.
+func TestScaffold(t *testing.T) {}
+"""
+
+
+class Go(Defaults):
+    """The Go plug-in: one module (`kata` in a new repository), tests in `*_test.go` files."""
+
+    name = "go"
+    collects = (
+        "a func TestXxx(t *testing.T) in a *_test.go file (Xxx not starting with a lower-case "
+        "letter), outside testdata/, vendor/ and folders starting with . or _"
+    )
+    source_suffixes: tuple[str, ...] = (".go",)
+    project_files: tuple[str, ...] = ("go.mod",)
+    prompt_note = (
+        "Go 1.24, standard library only, no cgo. The module is the one go.mod names (`kata` in "
+        "a new repository); the code is package kata in kata.go at the root, and tests are "
+        "`func TestXxx(t *testing.T)` in *_test.go files of the same package. Code must pass "
+        "gofmt and go vet."
+    )
+
+    def gates(self) -> tuple[Gate, ...]:
+        """gofmt (no file may change), go vet, go build, go test."""
+        return (
+            Gate(GateKind.FORMAT, ("sh", "-c", _FORMAT)),
+            Gate(GateKind.LINT, ("sh", "-c", _LINT)),
+            Gate(GateKind.BUILD, ("sh", "-c", _BUILD)),
+            Gate(GateKind.TEST, ("sh", "-c", _TEST)),
+        )
+
+    def format_command(self, path: str) -> tuple[str, ...] | None:
+        """gofmt printing the formatted file."""
+        return ("gofmt", path) if path.endswith(".go") else None
+
+    def is_test_path(self, path: str) -> bool:
+        """`*_test.go` files, and anything under a `testdata/` folder (tests' fixtures)."""
+        return path.endswith("_test.go") or "testdata" in PurePosixPath(path).parts[:-1]
+
+    def is_runner_config(self, path: str) -> bool:
+        """The module and workspace files (a `replace` or `toolchain` line changes the build)."""
+        return PurePosixPath(path).name in _RUNNER_CONFIG
+
+    def scaffold(self) -> dict[str, str]:
+        """The module `kata` with an empty package and one toolchain test."""
+        return {"go.mod": _GO_MOD, "kata.go": _SCAFFOLD_CODE, "scaffold_test.go": _SCAFFOLD_TEST}
+
+    def detect(self, paths: Iterable[str]) -> bool:
+        """A go.mod at the root."""
+        return "go.mod" in set(paths)
+
+    def expected_tests(self, files: Mapping[str, bytes]) -> frozenset[str]:
+        """Test functions of every `*_test.go` that `./...` reaches, as `<import path>::<name>`."""
+        module = module_path(files)
+        found: set[str] = set()
+        for path, data in files.items():
+            pure = PurePosixPath(path)
+            if not path.endswith("_test.go") or any(
+                _IGNORED_DIR.search(part) for part in pure.parts[:-1]
+            ):
+                continue
+            package = "/".join([module, *pure.parts[:-1]])
+            code = blank(data.decode("utf-8", "replace"), GO_LEXEMES)
+            found.update(f"{package}::{name}" for name in _TEST_FUNC.findall(code))
+        return frozenset(found)
+
+    def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
+        """The kata's test file at the root (or `<slug>_test.go`) and the root's code files."""
+        scaffold = set(self.scaffold())
+        root = [p for p in sorted(files) if "/" not in p and p.endswith(".go")]
+        tests = [p for p in root if p.endswith("_test.go") and p not in scaffold]
+        code = [p for p in root if not p.endswith("_test.go")] or ["kata.go"]
+        return (tests[0] if tests else f"{slug.replace('-', '_')}_test.go"), code
+
+    def defines_tests(self, path: str, text: str) -> bool:
+        """A code file that imports "testing": tests belong in `*_test.go` files."""
+        code = blank(text, re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL))
+        return path.endswith(".go") and re.search(r'"testing"', code) is not None
+
+    def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
+        """None: an undefined name is a build failure, which is how every Go RED starts."""
+        return None
+
+    def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
+        """The guarded test run (see `_GUARD`); None for other commands and configured ones."""
+        if command != ("sh", "-c", _TEST):
+            return None
+        return ("sh", "-c", _GUARD, "guard", nonce, _sentinel_tests(nonce))
+
+    def evidence(self, result: ExecResult, nonce: str) -> Evidence:
+        """The packages the shell announced, and each test's end as the go command saw it."""
+        passing, failing = _sentinel_names(nonce)
+        sentinels: dict[str, TestStatus] = {}
+        ended = False
+        for line in result.stdout.splitlines():
+            frame = _FRAME.match(line.strip())
+            if frame is None or frame["nonce"] != nonce:
+                continue
+            if frame["package"] is None:
+                ended = True
+            else:
+                sentinels[f"{frame['package']}::{passing}"] = TestStatus.PASSED
+                sentinels[f"{frame['package']}::{failing}"] = TestStatus.FAILED
+        events = list(_events(result.stdout))
+        outcomes: dict[str, TestStatus] = {}
+        conflicts: list[str] = []
+        finished = {e.get("Package") for e in events if "Test" not in e and e["Action"] in _ACTIONS}
+        for event in events:
+            if "Test" in event and event["Action"] in _ACTIONS:
+                test_id = f"{event.get('Package')}::{event['Test']}"
+                status = _ACTIONS[event["Action"]]
+                if outcomes.get(test_id, status) is not status:
+                    conflicts.append(test_id)
+                outcomes[test_id] = status
+        announced = {key.partition("::")[0] for key in sentinels}
+        built = not any(e["Action"] == "build-fail" for e in events)
+        return Evidence(
+            outcomes=outcomes,
+            ended=ended and built and announced <= finished,
+            sentinels=sentinels,
+            conflicts=tuple(conflicts),
+        )
+
+    def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
+        """One outcome per test end in the go command's events (subtests by their full name,
+        `TestX/case`), and an error per package that failed to build or died outside a test."""
+        outcomes: list[TestOutcome] = []
+        output: dict[tuple[str, str], list[str]] = {}
+        tested: set[str] = set()
+        built: set[str] = set()  # packages whose build failed: already one error each
+        for event in _events(result.stdout):
+            action, package = event["Action"], str(event.get("Package", ""))
+            test = str(event.get("Test", ""))
+            if action == "output":
+                output.setdefault((package, test), []).append(str(event.get("Output", "")))
+            elif action in _ACTIONS and test:
+                tested.add(package)
+                lines = output.get((package, test), []) if action == "fail" else []
+                message = "".join(lines[-_MESSAGE_LINES:]).strip()
+                outcomes.append(TestOutcome(f"{package}::{test}", _ACTIONS[action], message))
+            elif action == "build-output":
+                key = (_import_path(event), "<build>")
+                output.setdefault(key, []).append(str(event.get("Output", "")))
+            elif action == "build-fail":
+                path = _import_path(event)
+                message = "".join(output.get((path, "<build>"), [])[-_MESSAGE_LINES:]).strip()
+                built.add(path)
+                outcomes.append(TestOutcome(f"{path}::<build>", TestStatus.ERROR, message))
+            elif action == "fail" and not test and package not in tested | built:
+                # The binary failed with no test ending: it crashed in init or in TestMain.
+                message = "".join(output.get((package, ""), [])[-_MESSAGE_LINES:]).strip()
+                outcomes.append(TestOutcome(f"{package}::<package>", TestStatus.ERROR, message))
+        return outcomes
+
+
+def module_path(files: Mapping[str, bytes]) -> str:
+    """The module path go.mod declares (`kata` when there is none)."""
+    match = _MODULE.search(files.get("go.mod", b"").decode("utf-8", "replace"))
+    return match.group(1) if match else "kata"
+
+
+def _import_path(event: dict[str, Any]) -> str:
+    """`kata/x` from a build event's `kata/x [kata/x.test]`."""
+    return str(event.get("ImportPath", "")).split(" ", 1)[0]
+
+
+def _sentinel_names(nonce: str) -> tuple[str, str]:
+    return f"TestTddCheck{nonce[:6]}", f"TestTddCheck{nonce[6:12]}"
+
+
+def _sentinel_tests(nonce: str) -> str:
+    """The sentinel file after its package clause: one test must pass, one must fail."""
+    passing, failing = _sentinel_names(nonce)
+    a, b = int(nonce[:4], 16), int(nonce[4:8], 16)
+    return (
+        '\nimport "testing"\n\n'
+        f"func {passing}(t *testing.T) {{\n\tif {a}+{b} != {a + b} {{\n\t\tt.Fatal(1)\n\t}}\n}}\n\n"
+        f"func {failing}(t *testing.T) {{\n\tif {a}*{b} == {a * b} {{\n\t\tt.Fatal(2)\n\t}}\n}}\n"
+    )
+
+
+def _events(stdout: str) -> Iterable[dict[str, Any]]:
+    """The go command's JSON events, one per line; anything else is skipped."""
+    for line in stdout.splitlines():
+        if not line.startswith("{"):
+            continue
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict) and isinstance(event.get("Action"), str):
+            yield event
+
+
+GO = Go()
