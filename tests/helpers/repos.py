@@ -107,7 +107,10 @@ def rust_repo(tests: str = RS_TESTS, impl: str = RS_IMPL) -> dict[str, str]:
     return files
 
 
-GO_IMPL = 'package kata\n\n// FizzBuzz answers "Fizz" and nothing else yet.\nfunc FizzBuzz(n int) string {\n\treturn "Fizz"\n}\n'
+GO_IMPL = (
+    'package kata\n\n// FizzBuzz answers "Fizz" and nothing else yet.\n'
+    'func FizzBuzz(n int) string {\n\treturn "Fizz"\n}\n'
+)
 
 
 def go_repo(tests: str, impl: str = GO_IMPL) -> dict[str, str]:

@@ -294,10 +294,11 @@ GO_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
                          "\t\tfor i := range chunk {\n\t\t\tchunk[i] = 1\n\t\t}\n"
                          "\t\thog = append(hog, chunk)\n\t}\n}\n", {GateStatus.OOM}),
     "prints_without_end": ('import (\n\t"os"\n\t"testing"\n)\n\nfunc TestFlood(t *testing.T) {\n'
-                           '\tline := make([]byte, 1000)\n\tfor {\n\t\t_, _ = os.Stdout.Write(line)\n'
-                           "\t}\n}\n", {GateStatus.OUTPUT_LIMIT, GateStatus.OOM}),
-    "skips_itself": ('import "testing"\n\nfunc TestSkip(t *testing.T) {\n\tt.Skip("not today")\n}\n',
-                     {GateStatus.FAILED}),
+                           '\tline := make([]byte, 1000)\n\tfor {\n'
+                           "\t\t_, _ = os.Stdout.Write(line)\n\t}\n}\n",
+                           {GateStatus.OUTPUT_LIMIT, GateStatus.OOM}),
+    "skips_itself": ('import "testing"\n\nfunc TestSkip(t *testing.T) {\n'
+                     '\tt.Skip("not today")\n}\n', {GateStatus.FAILED}),
 }  # fmt: skip
 
 
