@@ -43,10 +43,20 @@ func TestFizz(t *testing.T) {
 	}
 }
 """
+JS_RED = """\
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fizzBuzz } from "../kata.js";
+
+test("fizz", () => {
+  assert.equal(fizzBuzz(3), "Fizz");
+});
+"""
 RED = {
     "python": ("tests/test_fizzbuzz.py", PY_RED),
     "rust": ("tests/fizzbuzz.rs", RS_RED),
     "go": ("fizzbuzz_test.go", GO_RED),
+    "javascript": ("test/fizzbuzz.test.js", JS_RED),
 }
 
 _CONFTEST_ONLY = {
@@ -65,6 +75,9 @@ CASES = {
                           TamperKind.SENTINEL),
     "go-forge-stdout": ("go", CHEAT[("go", "forge test events on stdout")].files,
                         TamperKind.SENTINEL),
+    "javascript-patch-assert": ("javascript",
+                                CHEAT[("javascript", "patch assert at import")].files,
+                                TamperKind.SENTINEL),
 }  # fmt: skip
 
 

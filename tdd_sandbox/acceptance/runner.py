@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tdd_sandbox.acceptance.base import Driver
 from tdd_sandbox.acceptance.go import GoDriver
+from tdd_sandbox.acceptance.javascript import JavaScriptDriver
 from tdd_sandbox.acceptance.python import PythonDriver
 from tdd_sandbox.acceptance.rust import RustDriver
 from tdd_sandbox.acceptance.suite import Suite, has_calls, load_suite, missing_suite
@@ -28,6 +29,7 @@ DRIVERS: dict[str, Driver] = {
     "python": PythonDriver(),
     "rust": RustDriver(),
     "go": GoDriver(),
+    "javascript": JavaScriptDriver(),
 }
 
 

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 
 from tdd_sandbox.grading.go_policy import check_go
+from tdd_sandbox.grading.js_policy import check_javascript
 from tdd_sandbox.grading.violation import Violation
 
 _PY_MODULES = {
@@ -224,6 +225,7 @@ CHECKERS: dict[str, tuple[Callable[..., list[Violation]], tuple[str, ...]]] = {
     "python": (check_python, (".py", ".pyi")),
     "rust": (check_rust, (".rs",)),
     "go": (check_go, (".go",)),
+    "javascript": (check_javascript, (".js", ".mjs", ".cjs")),
 }
 """Language -> its checker and the file suffixes it reads."""
 

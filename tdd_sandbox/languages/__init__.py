@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.languages.go import GO
+from tdd_sandbox.languages.javascript import JAVASCRIPT
 from tdd_sandbox.languages.python import PYTHON
 from tdd_sandbox.languages.rust import RUST
 
@@ -14,6 +15,7 @@ LANGUAGES: dict[str, Language] = {
     "python": PYTHON,
     "rust": RUST,
     "go": GO,
+    "javascript": JAVASCRIPT,
 }
 
 

@@ -19,3 +19,10 @@ def blank(text: str, lexemes: re.Pattern[str]) -> str:
         return re.sub(r"[^\n]", " ", match.group(0))
 
     return lexemes.sub(spaces, text)
+
+
+JS_LEXEMES = re.compile(
+    r"//[^\n]*|/\*.*?\*/|`(?:\\.|[^`\\])*`|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL
+)
+"""JavaScript's comments, template literals and strings (regular expression literals are
+taken as code: telling them from a division needs a parser)."""

@@ -10,6 +10,7 @@ import pytest
 
 from tdd_sandbox.acceptance.base import implementation_files
 from tdd_sandbox.acceptance.go import go_literal
+from tdd_sandbox.acceptance.javascript import js_literal
 from tdd_sandbox.acceptance.rust import rust_literal
 from tdd_sandbox.acceptance.suite import has_suite, load_suite
 from tdd_sandbox.errors import UsageError
@@ -22,7 +23,7 @@ KATAS = Path(__file__).resolve().parents[2] / "katas"
 def test_every_shipped_kata_has_cases_for_every_language(kata: str) -> None:
     suite = load_suite(KATAS / kata)
     assert len(suite.cases) >= 7
-    assert set(suite.languages) == {"python", "rust", "go"}
+    assert set(suite.languages) == {"python", "rust", "go", "javascript"}
     assert has_suite(KATAS / kata, "python")
     assert not has_suite(KATAS / kata, "cobol")
 
@@ -107,3 +108,9 @@ def test_go_literals(value: Any, literal: str) -> None:
 def test_what_go_cannot_express_is_named(value: Any) -> None:
     with pytest.raises(UsageError):
         go_literal(value)
+
+
+def test_javascript_literals_are_json() -> None:
+    assert js_literal({"a": [1, "b\n", None, True]}) == '{"a": [1, "b\\n", null, true]}'
+    with pytest.raises(UsageError):
+        js_literal(float("nan"))

@@ -74,24 +74,33 @@ def test_python_kata_completes_and_every_commit_on_main_is_green(
     assert ".tdd" not in git(repo, "ls-files")
 
 
-def test_go_kata_completes_and_every_commit_on_main_is_green(
-    docker_client: docker.DockerClient, images: dict[str, str], tmp_path: Path
+@pytest.mark.parametrize(("name", "code", "refactored"), [
+    ("go", "kata.go", 'word += "Fizz"'),
+    ("javascript", "kata.js", "return word || String(n);"),
+])  # fmt: skip
+def test_a_kata_completes_and_every_commit_on_main_is_green(
+    docker_client: docker.DockerClient,
+    images: dict[str, str],
+    tmp_path: Path,
+    name: str,
+    code: str,
+    refactored: str,
 ) -> None:
     repo = tmp_path / "kata"
-    summary, _ = run_scripted(repo, "go", fizzbuzz_script("go"))
+    summary, _ = run_scripted(repo, name, fizzbuzz_script(name))
     assert summary.status == "completed", summary.reason
     assert len(summary.commits) == 5
-    assert 'word += "Fizz"' in (repo / "kata.go").read_text()
-    go = get_language("go")
-    with DockerSandboxProvider(SandboxSettings(warm=0), run_id="pytest-go-main",
+    assert refactored in (repo / code).read_text()
+    language = get_language(name)
+    with DockerSandboxProvider(SandboxSettings(warm=0), run_id="pytest-every-commit",
                                client=docker_client) as provider:  # fmt: skip
         for sha in git(repo, "rev-list", "HEAD").split():
             git(repo, "checkout", "-q", sha)
             snapshot = Snapshot.from_directory(repo)
-            with provider.open(images["go"], snapshot) as box:
-                report = run_gates(box, go, snapshot.files)
+            with provider.open(images[name], snapshot) as box:
+                report = run_gates(box, language, snapshot.files)
             assert report.ok, (sha, [(g.kind, g.reason) for g in report.gates])
-    assert_no_containers(docker_client, "pytest-go-main")
+    assert_no_containers(docker_client, "pytest-every-commit")
 
 
 def test_rust_kata_completes(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tdd_sandbox.grading.go_policy import check_go
+from tdd_sandbox.grading.js_policy import check_javascript
 from tdd_sandbox.grading.policy import CHECKERS, check_policy, check_python, check_rust
 from tdd_sandbox.languages import get_language
 from tests.helpers.cheats import CHEATS
@@ -157,6 +158,50 @@ def test_go_comments_and_strings_are_not_code() -> None:
         "func F() string { return fmt.Sprint(s, r) }\n"
     )
     assert check_go("kata.go", source) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "rule"),
+    [
+        ('import fs from "node:fs";\n', "import:node:fs"),
+        ('import { execSync } from "child_process";\n', "import:child_process"),
+        ('export { x } from "left-pad";\n', "import:left-pad"),
+        ('const m = await import("./k.js");\n', "dynamic-import"),
+        ("process.exit(0);\n", "name:process"),
+        ("globalThis.x = 1;\n", "name:globalThis"),
+        ('const f = new Function("return 1");\n', "name:Function"),
+        ('eval("1");\n', "name:eval"),
+        ("const p = new Proxy({}, {});\n", "name:Proxy"),
+        ('console.log("ok 1 - one");\n', "name:console"),
+        ("setTimeout(() => {}, 0);\n", "name:setTimeout"),
+        ('String.prototype.trim = () => "";\n', "prototype"),
+        ('Object.defineProperty(String.prototype, "x", {});\n', "prototype"),
+    ],
+)
+def test_javascript_attacks_are_named(source: str, rule: str) -> None:
+    assert rule in {v.rule for v in check_javascript("kata.js", source)}
+
+
+def test_javascript_tests_may_import_their_runner_and_print() -> None:
+    test = (
+        'import { test } from "node:test";\nimport assert from "node:assert/strict";\n'
+        'import { f } from "../kata.js";\n\ntest("x", () => {\n  console.log(f());\n'
+        "  assert.equal(f(), 1);\n});\n"
+    )
+    assert check_javascript("test/k.test.js", test, is_test=True) == []
+    rigged = test + "process.exit(0);\n"
+    assert [v.rule for v in check_javascript("test/k.test.js", rigged, is_test=True)] == [
+        "name:process"
+    ]
+
+
+def test_javascript_comments_and_strings_are_not_code() -> None:
+    source = (
+        '// import fs from "node:fs";\n/* process.exit(0) */\n'
+        'export const s = "console.log(1)";\nexport const t = `globalThis`;\n'
+        'export const user = { name: "x" }.name;\n'
+    )
+    assert check_javascript("kata.js", source) == []
 
 
 def test_a_kata_may_allow_a_rule() -> None:

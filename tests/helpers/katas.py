@@ -94,6 +94,37 @@ GO_REFACTOR = (
 )
 
 
+JS_TESTS = [
+    (name, f'test("{title}", () => {{\n  assert.equal(fizzBuzz({n}), "{want}");\n}});\n')
+    for name, title, n, want in (
+        # Not the bare words: kata.md, a code file to the fake runtime, holds "fizzbuzz".
+        ("one", "answers one", 1, "1"), ("fizz", "answers fizz", 3, "Fizz"),
+        ("buzz", "answers buzz", 5, "Buzz"), ("fizzbuzz", "answers fizzbuzz", 15, "FizzBuzz"),
+    )
+]  # fmt: skip
+_JS_CASES = [
+    '  if (n % 15 === 0) {\n    return "FizzBuzz";\n  }\n',
+    '  if (n % 3 === 0) {\n    return "Fizz";\n  }\n',
+    '  if (n % 5 === 0) {\n    return "Buzz";\n  }\n',
+]
+_JS_HEAD, _JS_TAIL = "export function fizzBuzz(n) {\n", "  return String(n);\n}\n"
+JS_IMPLS = [
+    _JS_HEAD + _JS_TAIL,
+    _JS_HEAD + _JS_CASES[1] + _JS_TAIL,
+    _JS_HEAD + _JS_CASES[1] + _JS_CASES[2] + _JS_TAIL,
+    _JS_HEAD + "".join(_JS_CASES) + _JS_TAIL,
+]
+JS_REFACTOR = (
+    "export function fizzBuzz(n) {\n"
+    '  const word = (n % 3 === 0 ? "Fizz" : "") + (n % 5 === 0 ? "Buzz" : "");\n'
+    "  return word || String(n);\n}\n"
+)
+_JS_HEAD_TEST = (
+    'import { test } from "node:test";\nimport assert from "node:assert/strict";\n'
+    'import { fizzBuzz } from "../kata.js";\n'
+)
+
+
 @dataclass(frozen=True)
 class Steps:
     """One language's FizzBuzz, test by test: where tests and code go, and each step's code."""
@@ -112,7 +143,10 @@ class Steps:
 
     def test_name(self, index: int) -> str:
         """The name the runner reports for test `index` (as the fake runtime matches it)."""
-        return self.tests[index][1].split("(", 1)[0].split()[-1]
+        body = self.tests[index][1]
+        if body.startswith("test("):
+            return body.split('"')[1]
+        return body.split("(", 1)[0].split()[-1]
 
 
 STEPS = {
@@ -120,6 +154,8 @@ STEPS = {
                     [(n, b) for n, b in PY_TESTS], PY_IMPLS, PY_REFACTOR, "#"),
     "rust": Steps("tests/fizzbuzz.rs", "src/lib.rs", "use kata::fizzbuzz;\n", RS_TESTS,
                   RS_IMPLS, RS_REFACTOR, "//"),
+    "javascript": Steps("test/fizzbuzz.test.js", "kata.js", _JS_HEAD_TEST, JS_TESTS, JS_IMPLS,
+                        JS_REFACTOR, "//"),
     "go": Steps("fizzbuzz_test.go", "kata.go", 'package kata\n\nimport "testing"\n', GO_TESTS,
                 GO_IMPLS, GO_REFACTOR, "//"),
 }  # fmt: skip

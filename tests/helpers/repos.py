@@ -122,6 +122,17 @@ def go_repo(tests: str, impl: str = GO_IMPL) -> dict[str, str]:
     return files
 
 
+def javascript_repo(
+    tests: str, impl: str = 'export function fizzBuzz() {\n  return "Fizz";\n}\n'
+) -> dict[str, str]:
+    """A JavaScript kata: the scaffold, `kata.js` and `tests` after the runner's import in
+    `test/fizzbuzz.test.js`."""
+    files = get_language("javascript").scaffold()
+    files["kata.js"] = impl
+    files["test/fizzbuzz.test.js"] = 'import { test } from "node:test";\n' + tests
+    return files
+
+
 def write_repo(root: Path, files: dict[str, str]) -> Path:
     """Write `files` under `root` and return it."""
     for name, text in files.items():

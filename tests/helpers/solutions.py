@@ -213,3 +213,93 @@ SOLUTIONS: dict[tuple[str, str], tuple[str, str]] = {
         "}\n",
     ),
 }
+
+
+# JavaScript, as Prettier prints it.
+_JS_FIZZBUZZ = """\
+export function fizzBuzz(n) {
+  const word = (n % 3 === 0 ? "Fizz" : "") + (n % 5 === 0 ? "Buzz" : "");
+  return word || String(n);
+}
+"""
+_JS_STRING_CALCULATOR = """\
+export function add(numbers) {
+  let body = numbers;
+  const delimiters = [",", "\\n"];
+  if (body.startsWith("//")) {
+    const end = body.indexOf("\\n");
+    delimiters.push(body.slice(2, end));
+    body = body.slice(end + 1);
+  }
+  for (const delimiter of delimiters) {
+    body = body.split(delimiter).join(",");
+  }
+  const values = body
+    .split(",")
+    .filter((part) => part !== "")
+    .map(Number);
+  const negatives = values.filter((value) => value < 0);
+  if (negatives.length > 0) {
+    throw new Error(`negatives not allowed: ${negatives.join(", ")}`);
+  }
+  return values
+    .filter((value) => value <= 1000)
+    .reduce((sum, value) => sum + value, 0);
+}
+"""
+_JS_BOWLING = """\
+export function score(rolls) {
+  let total = 0;
+  let index = 0;
+  for (let frame = 0; frame < 10; frame += 1) {
+    if (rolls[index] === 10) {
+      total += 10 + rolls[index + 1] + rolls[index + 2];
+      index += 1;
+    } else if (rolls[index] + rolls[index + 1] === 10) {
+      total += 10 + rolls[index + 2];
+      index += 2;
+    } else {
+      total += rolls[index] + rolls[index + 1];
+      index += 2;
+    }
+  }
+  return total;
+}
+"""
+_JS_ROMAN_NUMERALS = """\
+const SYMBOLS = [
+  [1000, "M"],
+  [900, "CM"],
+  [500, "D"],
+  [400, "CD"],
+  [100, "C"],
+  [90, "XC"],
+  [50, "L"],
+  [40, "XL"],
+  [10, "X"],
+  [9, "IX"],
+  [5, "V"],
+  [4, "IV"],
+  [1, "I"],
+];
+
+export function toRoman(n) {
+  let rest = n;
+  let out = "";
+  for (const [value, symbol] of SYMBOLS) {
+    while (rest >= value) {
+      out += symbol;
+      rest -= value;
+    }
+  }
+  return out;
+}
+"""
+SOLUTIONS.update(
+    {
+        ("fizzbuzz", "javascript"): ("kata.js", _JS_FIZZBUZZ),
+        ("string-calculator", "javascript"): ("kata.js", _JS_STRING_CALCULATOR),
+        ("bowling", "javascript"): ("kata.js", _JS_BOWLING),
+        ("roman-numerals", "javascript"): ("kata.js", _JS_ROMAN_NUMERALS),
+    }
+)

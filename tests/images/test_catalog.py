@@ -38,11 +38,13 @@ def test_missing_images_dir_is_a_prerequisite_error(tmp_path: Path) -> None:
 
 def test_each_image_names_its_debian_release_in_its_dockerfile() -> None:
     folders = {
-        name: folder_files(images_root(ImageSettings()) / name) for name in ("python", "rust")
+        name: folder_files(images_root(ImageSettings()) / name)
+        for name in ("python", "rust", "go", "javascript")
     }
     # Python stays on Debian 12: its 3.11 matches the host parser that reads the tests.
     assert release_of(folders["python"]) == "bookworm"
-    assert release_of(folders["rust"]) == "trixie"
+    for name in ("rust", "go", "javascript"):
+        assert release_of(folders[name]) == "trixie", name
 
 
 def test_a_dockerfile_without_a_known_release_is_refused() -> None:

@@ -21,7 +21,7 @@ from tdd_sandbox.sandbox.docker import DockerSandboxProvider
 from tdd_sandbox.sandbox.labels import LABEL, RUN_LABEL
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tests.helpers.listener import Listener, host_addresses
-from tests.helpers.repos import go_repo, python_repo, rust_repo, write_repo
+from tests.helpers.repos import go_repo, javascript_repo, python_repo, rust_repo, write_repo
 
 pytestmark = pytest.mark.docker
 
@@ -326,6 +326,62 @@ def test_go_network_is_unreachable(
         "\t\tt.Fatal(err)\n\t}\n}\n"
     )
     gate = _run_test_gate(provider, images["go"], "go", go_repo(probe), tmp_path)
+    assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail[-800:])
+    assert gate.counts.failed == 1
+    assert listener.connections == 0
+
+
+JS_FINE = '\ntest("fine", () => {});\n'
+_SPAWN = 'import { spawn } from "node:child_process";\n'
+JS_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
+    "endless_loop": ('test("spin", () => {\n  for (;;) {}\n});\n', {GateStatus.TIMEOUT}),
+    "fork_bomb": (_SPAWN + 'test("bomb", () => {\n  for (;;) {\n    try {\n'
+                  '      spawn("sleep", ["100"]);\n    } catch {}\n  }\n});\n',
+                  {GateStatus.TIMEOUT, GateStatus.ERROR}),
+    "process_exit_zero": ('test("leave", () => {\n  process.exit(0);\n});\n',
+                          {GateStatus.FAILED, GateStatus.ERROR}),
+    "exits_zero_at_import": ("process.exit(0);\n", {GateStatus.FAILED, GateStatus.ERROR}),
+    "leaves_a_daemon": (_SPAWN + 'test("daemon", () => {\n  spawn("sleep", ["1000"], '
+                        '{ detached: true, stdio: "ignore" }).unref();\n});\n',
+                        {GateStatus.ERROR}),
+    "unbounded_memory": ('const hog = [];\ntest("hog", () => {\n  for (;;) {\n'
+                         "    hog.push(Buffer.alloc(10_000_000, 1));\n  }\n});\n",
+                         {GateStatus.OOM}),
+    "prints_without_end": ('test("flood", () => {\n  for (;;) {\n'
+                           '    process.stdout.write("x".repeat(1000));\n  }\n});\n',
+                           {GateStatus.OUTPUT_LIMIT, GateStatus.OOM, GateStatus.TIMEOUT}),
+    "skips_itself": ('test("skip", (t) => {\n  t.skip("not today");\n});\n',
+                     {GateStatus.FAILED}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("attack", sorted(JS_ATTACKS))
+def test_javascript_attack_is_classified(
+    attack: str, provider: DockerSandboxProvider, images: dict[str, str], tmp_path: Path
+) -> None:
+    source, statuses = JS_ATTACKS[attack]
+    started = time.monotonic()
+    files = javascript_repo(source + JS_FINE)
+    gate = _run_test_gate(provider, images["javascript"], "javascript", files, tmp_path)
+    assert gate.status in statuses, (gate.status, gate.reason, gate.output_tail[-800:])
+    assert time.monotonic() - started < TIMEOUT_S + 20
+
+
+def test_javascript_network_is_unreachable(
+    provider: DockerSandboxProvider,
+    images: dict[str, str],
+    listener: Listener,
+    gateway: str,
+    tmp_path: Path,
+) -> None:
+    probe = (
+        'import net from "node:net";\n\ntest("connect", async () => {\n'
+        "  await new Promise((resolve, reject) => {\n"
+        f'    net.connect({listener.port}, "{gateway}", resolve).on("error", reject);\n'
+        "  });\n});\n"
+    )
+    files = javascript_repo(probe)
+    gate = _run_test_gate(provider, images["javascript"], "javascript", files, tmp_path)
     assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail[-800:])
     assert gate.counts.failed == 1
     assert listener.connections == 0

@@ -1,0 +1,102 @@
+"""JavaScript's acceptance driver, host side: a generated module beside the model's code files
+(under a package.json of the tool's) that performs one case per process."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, read_framed
+from tdd_sandbox.acceptance.suite import CallMap
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.grading.acceptance import Case, Observed
+from tdd_sandbox.languages.javascript import JAVASCRIPT
+
+_TEMPLATE = Path(__file__).with_name("javascript_driver.mjs")
+_PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
+RESULTS = "/tmp/tdd-acceptance/out"
+_ERROR = re.compile(r"\w*Error: ")
+
+# Run from a copy under /tmp, the driver at its root so that the setup's `./kata.js` resolves;
+# one process per case, each under `timeout`, its output capped, so a case that hangs or
+# floods fails alone. A module that does not load fails every case the same way.
+_SCRIPT = r"""
+n=$1; count=$2; limit=$3; out=/tmp/tdd-acceptance/out
+mkdir -p /tmp/tdd-acceptance /tmp/package && cp -R /work/. /tmp/package/ || exit 3
+cd /tmp/package || exit 3
+mv .tdd/acceptance/driver.mjs tdd_acceptance_driver.mjs || exit 3
+: > "$out"
+i=0
+while [ "$i" -lt "$count" ]; do
+  timeout -s KILL "$limit" node tdd_acceptance_driver.mjs "$i" "$n" 2>>/tmp/tdd-acceptance/err \
+    | head -c 1000000 >> "$out"
+  i=$((i + 1))
+done
+if ! grep -q "^@@$n " "$out"; then
+  printf '@@%s build-failed\n' "$n" > "$out"
+  tail -c 4000 /tmp/tdd-acceptance/err >> "$out"
+fi
+"""
+
+
+class JavaScriptDriver:
+    """Runs a generated module, once per case, beside the model's code."""
+
+    def prepare(
+        self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
+    ) -> Prepared:
+        """The model's code files, a package.json of the tool's and the generated driver."""
+        arms = "\n".join(
+            f"    case {i}:\n      return ({_render(calls.calls[c.property], c)});"
+            for i, c in enumerate(cases)
+        )
+        source = _TEMPLATE.read_text().replace("/*SETUP*/", calls.setup).replace("/*CASES*/", arms)
+        shipped = {
+            path: data
+            for path, data in files.items()
+            if path.endswith(JAVASCRIPT.source_suffixes)
+            and not JAVASCRIPT.is_test_path(path)
+            and not JAVASCRIPT.is_runner_config(path)
+            and not PurePosixPath(path).parts[0].startswith(".")
+        }
+        shipped["package.json"] = b'{"private": true, "type": "module"}\n'
+        shipped[f"{DRIVER_DIR}/driver.mjs"] = source.encode()
+        limit = f"{calls.timeout_s:g}"
+        command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)
+        return Prepared(shipped, command, RESULTS)
+
+    def read(
+        self, data: bytes | None, nonce: str, cases: Sequence[Case]
+    ) -> tuple[dict[str, Observed], str]:
+        """Each case's framed line (see `read_framed`)."""
+        observed, problem = read_framed(data, nonce, cases)
+        if problem:
+            text = (data or b"").decode("utf-8", "replace")
+            errors = [line for line in text.splitlines() if _ERROR.match(line)]
+            problem = "the code did not import: " + (errors[0] if errors else problem)[:300]
+        return observed, problem
+
+
+def _render(template: str, case: Case) -> str:
+    def literal(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in case.input:
+            raise UsageError(f"case {case.id!r} has no input {name!r} for the call {template!r}")
+        return js_literal(case.input[name])
+
+    return _PLACEHOLDER.sub(literal, template)
+
+
+def js_literal(value: Any) -> str:
+    """A JSON value as a JavaScript expression (JSON is one, maps included).
+
+    Raises:
+        UsageError: a float that is not finite.
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        raise UsageError(f"{value} cannot be a JavaScript input")
+    return json.dumps(value, ensure_ascii=False)

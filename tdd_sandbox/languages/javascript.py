@@ -1,0 +1,354 @@
+"""JavaScript: Prettier, ESLint, `tsc --checkJs` and `node --test`; results from the image's
+own reporter, which runs in the runner's process, not in a test file's."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import PurePosixPath
+from typing import Any
+
+from tdd_sandbox.languages.base import (
+    Defaults,
+    Evidence,
+    Gate,
+    GateKind,
+    TestOutcome,
+    TestStatus,
+)
+from tdd_sandbox.languages.source import JS_LEXEMES, blank
+from tdd_sandbox.sandbox.base import ExecResult
+
+RESULTS = "/tmp/tdd-node-results.jsonl"
+# Test files: `*.test.js` (or .mjs/.cjs) anywhere but node_modules and hidden folders. The
+# shell finds them and names them to `node --test`, so the files run are the files announced.
+_FIND = (
+    "find . \\( -name node_modules -o -name '.?*' \\) -prune -o -type f "
+    "\\( -name '*.test.js' -o -name '*.test.mjs' -o -name '*.test.cjs' \\) -print | sort"
+)
+_RUN = (
+    "node --test --test-reporter=/opt/js/tdd-reporter.mjs "
+    f"--test-reporter-destination={RESULTS} --test-reporter=spec "
+    "--test-reporter-destination=stdout"
+)
+_TEST = f'files=$({_FIND})\n[ -n "$files" ] || exit 0\nexec {_RUN} $files\n'
+# The tool's formatting and lint rules alone: no config, ignore file or inline directive of
+# the repo's takes part.
+_PRETTIER = "prettier --no-config --no-editorconfig --ignore-path /dev/null"
+_FORMAT = (
+    f"exec {_PRETTIER} --check --log-level warn --no-error-on-unmatched-pattern "
+    "'**/*.js' '**/*.mjs' '**/*.cjs'\n"
+)
+_LINT = (
+    "exec eslint --config /opt/js/eslint.config.mjs --no-inline-config --max-warnings 0 "
+    "--no-warn-ignored .\n"
+)
+_TYPECHECK = (
+    "files=$(find . \\( -name node_modules -o -name '.?*' \\) -prune -o -type f "
+    "\\( -name '*.js' -o -name '*.mjs' \\) -print)\n"
+    '[ -n "$files" ] || exit 0\n'
+    "exec tsc --noEmit --pretty false --skipLibCheck --allowJs --checkJs --module nodenext "
+    "--target es2022 --types node --typeRoots /opt/js/node_modules/@types $files\n"
+)
+
+# The guarded test gate. It works on a copy of the package (the snapshot is read-only): a
+# sentinel module is imported first into every test file's process, where it takes note of
+# the runner's and `assert`'s functions before the test file and the code it imports are
+# loaded; a line appended to each test file registers, after the file's own tests, two
+# sentinel tests named after it (one must pass, one must fail), so a process that forges or
+# rigs its results must forge or rig theirs too without knowing their names. The shell
+# announces each file behind the nonce, then hands back the reporter's file.
+_GUARD = (
+    r"""
+n=$1; out=/tmp/tdd-guard-$n
+rm -rf /tmp/package "$out" && mkdir -p /tmp/package "$out" && cp -R /work/. /tmp/package/ || exit 3
+printf '%s' "$2" > "$out/sentinels.mjs" && cd /tmp/package || exit 3
+"""
+    + f"files=$({_FIND})\n"
+    + r"""for file in $files; do
+  printf '@@%s file %s\n' "$n" "${file#./}"
+  printf '\nimport { register as tdd_%s } from "%s";\ntdd_%s("%s");\n' \
+    "$n" "$out/sentinels.mjs" "$n" "${file#./}" >> "$file"
+done
+if [ -z "$files" ]; then printf '\n@@%s end\n' "$n"; exit 0; fi
+"""
+    + f'{_RUN} --import "$out/sentinels.mjs" $files; status=$?\n'
+    + f"printf '\\n@@%s report ' \"$n\"; base64 -w0 < {RESULTS}; printf ' end\\n'\n"
+    # A file that did not load ran no test, its sentinels included: the run never got to its
+    # tests (as with a build failure), and its `<load>` error says why.
+    + f"grep -q '\"diagnostic\"' {RESULTS} && status=2\n"
+    + r"""printf '@@%s end\n' "$n"
+exit $status
+"""
+)
+_FRAME = re.compile(
+    r"^@@(?P<nonce>[0-9a-f]+) (?:file (?P<file>.+)|report (?P<report>\S*) end|end)$"
+)
+_STATUS = {"passed": TestStatus.PASSED, "failed": TestStatus.FAILED, "skipped": TestStatus.SKIPPED}
+_TEST_FILE = re.compile(r"\.test\.[cm]?js$")
+_CALL = re.compile(
+    r"(?<![\w.$])(?P<kind>describe|suite|test|it)(?:\s*\.\s*(?:skip|todo|only))?\s*\("
+)
+_RUNNER_CONFIG = re.compile(
+    r"(^|/)(package(-lock)?\.json|npm-shrinkwrap\.json|\.npmrc|\.nvmrc|\.node-version|"
+    r"tsconfig(\.\w+)?\.json|jsconfig\.json|\.prettier(rc|ignore)(\.\w+)?|prettier\.config\.\w+|"
+    r"\.eslintrc(\.\w+)?|eslint\.config\.\w+|\.eslintignore|\.editorconfig)$"
+)
+
+_PACKAGE = '{\n  "name": "kata",\n  "private": true,\n  "type": "module"\n}\n'
+_SCAFFOLD_CODE = "// The kata.\nexport {};\n"
+_SCAFFOLD_TEST = """\
+// Only proves the toolchain runs; the kata's tests live beside it.
+import { test } from "node:test";
+
+test("scaffold", () => {});
+"""
+
+
+class JavaScript(Defaults):
+    """The JavaScript plug-in: an ES module package, tests in `test/*.test.js`."""
+
+    name = "javascript"
+    results_path: str | None = RESULTS
+    collects = (
+        "a test('name', ...) or it('name', ...) call with a literal name, inside describe() "
+        "blocks or not, in a *.test.js file (outside node_modules)"
+    )
+    source_suffixes: tuple[str, ...] = (".js", ".mjs", ".cjs")
+    project_files: tuple[str, ...] = ("package.json",)
+    prompt_note = (
+        'JavaScript on Node.js 20, ES modules ("type": "module"), no packages. The code is '
+        "kata.js at the root (export what the tests import); tests are test/*.test.js files "
+        'using `import { test } from "node:test"`, `import assert from "node:assert/strict"` '
+        'and `import { ... } from "../kata.js"`. Code must pass Prettier (defaults), ESLint '
+        "(recommended rules) and the TypeScript compiler's check of JavaScript."
+    )
+
+    def gates(self) -> tuple[Gate, ...]:
+        """Prettier, ESLint, tsc over the JavaScript, node --test."""
+        return (
+            Gate(GateKind.FORMAT, ("sh", "-c", _FORMAT)),
+            Gate(GateKind.LINT, ("sh", "-c", _LINT)),
+            Gate(GateKind.TYPECHECK, ("sh", "-c", _TYPECHECK)),
+            Gate(GateKind.TEST, ("sh", "-c", _TEST)),
+        )
+
+    def format_command(self, path: str) -> tuple[str, ...] | None:
+        """Prettier printing the file formatted."""
+        if not path.endswith(self.source_suffixes):
+            return None
+        return ("sh", "-c", f'exec {_PRETTIER} --stdin-filepath "$1" < "$1"', "format", path)
+
+    def is_test_path(self, path: str) -> bool:
+        """`*.test.js` files and anything under a `test/` folder (their helpers)."""
+        return bool(_TEST_FILE.search(path)) or "test" in PurePosixPath(path).parts[:-1]
+
+    def is_runner_config(self, path: str) -> bool:
+        """The package and lock files, and any Node, TypeScript, Prettier or ESLint config."""
+        return bool(_RUNNER_CONFIG.search(path)) or "node_modules" in PurePosixPath(path).parts
+
+    def scaffold(self) -> dict[str, str]:
+        """An ES module package `kata`, an empty `kata.js` and one toolchain test."""
+        return {
+            "package.json": _PACKAGE,
+            "kata.js": _SCAFFOLD_CODE,
+            "test/scaffold.test.js": _SCAFFOLD_TEST,
+        }
+
+    def detect(self, paths: Iterable[str]) -> bool:
+        """A package.json at the root."""
+        return "package.json" in set(paths)
+
+    def expected_tests(self, files: Mapping[str, bytes]) -> frozenset[str]:
+        """`test`/`it` calls with a literal name, under their `describe` blocks, as
+        `<file>::<suite> > <name>`."""
+        found: set[str] = set()
+        for path, data in files.items():
+            parts = PurePosixPath(path).parts
+            if not _TEST_FILE.search(path) or any(
+                p == "node_modules" or p.startswith(".") for p in parts[:-1]
+            ):
+                continue
+            text = data.decode("utf-8", "replace")
+            found.update(f"{path}::{name}" for name in literal_test_names(text))
+        return frozenset(found)
+
+    def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
+        """The kata's test file (or `test/<slug>.test.js`) and the root's code files."""
+        scaffold = set(self.scaffold())
+        tests = sorted(p for p in files if _TEST_FILE.search(p) and p not in scaffold)
+        code = [p for p in sorted(files) if "/" not in p and p.endswith(".js")] or ["kata.js"]
+        return (tests[0] if tests else f"test/{slug}.test.js"), code
+
+    def defines_tests(self, path: str, text: str) -> bool:
+        """A code file that imports the test runner."""
+        code = blank(text, re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL))
+        return re.search(r"['\"]node:test['\"]", code) is not None
+
+    def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
+        """None: a missing export fails the test file's import, which is how a RED starts."""
+        return None
+
+    def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
+        """The guarded test run (see `_GUARD`); None for other commands and configured ones."""
+        if command != ("sh", "-c", _TEST):
+            return None
+        return ("sh", "-c", _GUARD, "guard", nonce, _sentinel_module(nonce))
+
+    def evidence(self, result: ExecResult, nonce: str) -> Evidence:
+        """The files the shell announced, and the reporter's file as the shell read it back
+        after the runner exited."""
+        passing, failing = _sentinel_names(nonce)
+        sentinels: dict[str, TestStatus] = {}
+        outcomes: dict[str, TestStatus] = {}
+        conflicts: list[str] = []
+        ended = reported = False
+        for line in result.stdout.splitlines():
+            frame = _FRAME.match(line.strip())
+            if frame is None or frame["nonce"] != nonce:
+                continue
+            if frame["file"] is not None:
+                sentinels[f"{passing} {frame['file']}"] = TestStatus.PASSED
+                sentinels[f"{failing} {frame['file']}"] = TestStatus.FAILED
+            elif frame["report"] is not None:
+                try:
+                    report = base64.b64decode(frame["report"], validate=True)
+                except (ValueError, binascii.Error):
+                    conflicts.append("<report>")
+                    continue
+                for outcome in self.parse_results(result, report):
+                    if outcomes.get(outcome.id, outcome.status) is not outcome.status:
+                        conflicts.append(outcome.id)
+                    outcomes[outcome.id] = outcome.status
+                reported = "<node>" not in outcomes
+            else:
+                ended = True
+        # The channel names a sentinel as the reporter does (`<its module>::<name>`); the
+        # cross-check looks it up by its name.
+        for test_id in list(outcomes):
+            if (key := test_id.rpartition("::")[2]) in sentinels:
+                outcomes[key] = outcomes.pop(test_id)
+        return Evidence(
+            outcomes=outcomes,
+            ended=ended and reported,
+            sentinels=sentinels,
+            conflicts=tuple(conflicts),
+        )
+
+    def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
+        """One outcome per line of the reporter's file; a file that failed outside any test
+        (an import that does not resolve) is an error; no end line means the run was cut."""
+        outcomes: list[TestOutcome] = []
+        ended = False
+        for entry in _entries(report):
+            if entry.get("end") is True:
+                ended = True
+            elif "diagnostic" in entry:
+                where = str(entry.get("file") or "<run>")
+                outcomes.append(
+                    TestOutcome(f"{where}::<load>", TestStatus.ERROR, str(entry["diagnostic"]))
+                )
+            elif isinstance(entry.get("path"), list) and entry.get("status") in _STATUS:
+                name = " > ".join(str(part) for part in entry["path"])
+                test_id = f"{entry.get('file', '')}::{name}"
+                outcomes.append(
+                    TestOutcome(test_id, _STATUS[entry["status"]], str(entry.get("message", "")))
+                )
+        if report is not None and not ended:
+            outcomes.append(TestOutcome("<node>", TestStatus.ERROR, "the runner did not finish"))
+        return outcomes
+
+
+def literal_test_names(text: str) -> Iterable[str]:
+    """Test names with their suites (`suite > name`), for calls whose name is a literal."""
+    code = blank(text, JS_LEXEMES)
+    spans: list[tuple[int, int, str, str]] = []  # start, end, kind, name
+    for match in _CALL.finditer(code):
+        start = match.end()
+        while start < len(text) and text[start].isspace():
+            start += 1
+        name = _literal(text, start)
+        if name is None:
+            continue
+        spans.append((match.start(), _closing(code, code.index("(", match.start())),
+                      match["kind"], name))  # fmt: skip
+    for start, _end, kind, name in spans:
+        if kind in ("test", "it"):
+            suites = [n for s, e, k, n in spans if k in ("describe", "suite") and s < start < e]
+            yield " > ".join([*suites, name])
+
+
+def _literal(text: str, at: int) -> str | None:
+    """The string literal starting at `at` if it has no escapes or interpolation."""
+    quote = text[at : at + 1]
+    if quote not in ("'", '"', "`"):
+        return None
+    end = text.find(quote, at + 1)
+    body = text[at + 1 : end] if end > 0 else ""
+    if end < 0 or "\\" in body or "\n" in body or (quote == "`" and "${" in body):
+        return None
+    return body
+
+
+def _closing(code: str, opening: int) -> int:
+    depth = 0
+    for index in range(opening, len(code)):
+        if code[index] == "(":
+            depth += 1
+        elif code[index] == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+    return len(code)
+
+
+def _sentinel_names(nonce: str) -> tuple[str, str]:
+    return f"tdd_check_{nonce[:6]}", f"tdd_check_{nonce[6:12]}"
+
+
+def _sentinel_module(nonce: str) -> str:
+    """The guard's module: imported first into each test file's process, it takes note of the
+    runner's and `assert`'s functions; `register(file)`, called at the end of the test file,
+    adds two tests named after it. The first passes unless one of those functions was
+    replaced since; the second must fail, through `assert`, so an `assert` made to let
+    everything through gives itself away."""
+    passing, failing = _sentinel_names(nonce)
+    a, b = int(nonce[:4], 16), int(nonce[4:8], 16)
+    return f"""import * as runner from "node:test";
+import assert from "node:assert";
+import strict from "node:assert/strict";
+
+const owners = [runner, assert, strict];
+const taken = owners.map((owner) => Object.entries(owner));
+const test = runner.test;
+
+export function register(file) {{
+  test(`{passing} ${{file}}`, () => {{
+    owners.forEach((owner, i) => {{
+      for (const [name, value] of taken[i]) {{
+        if (owner[name] !== value) throw new Error(`${{name}} was replaced`);
+      }}
+    }});
+    strict.equal({a} + {b}, {a + b});
+  }});
+  test(`{failing} ${{file}}`, () => {{
+    strict.equal({a} * {b}, {a * b + 1});
+  }});
+}}
+"""
+
+
+def _entries(report: bytes | None) -> Iterable[dict[str, Any]]:
+    for line in (report or b"").decode("utf-8", "replace").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict):
+            yield entry
+
+
+JAVASCRIPT = JavaScript()
