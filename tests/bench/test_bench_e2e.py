@@ -13,7 +13,9 @@ from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
 from tdd_sandbox.bench.report import merge
 from tdd_sandbox.settings import load_settings
 from tests.helpers.bench_scripts import bench_script
-from tests.helpers.fake_llm import Answer, FakeLLM
+from tests.helpers.fake_llm import Answer, FakeLLM, done, no_change, plan
+from tests.helpers.katas import STEPS
+from tests.helpers.solutions import SOLUTIONS
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 KATAS = Path(__file__).resolve().parents[2] / "katas"
@@ -94,3 +96,36 @@ def test_bench_ranks_models_resumes_replays_and_merges_shards(tmp_path: Path) ->
     merge([tmp_path / "shard1", tmp_path / "shard2"], tmp_path / "merged")
     scored = [row for row in _stable(out) if not row["model"].startswith("down")]
     assert _stable(tmp_path / "merged") == scored
+
+
+LANGUAGES = ["python", "rust", "go", "javascript"]
+
+
+def test_bench_scores_every_language_and_breaks_the_score_down_by_language(
+    tmp_path: Path,
+) -> None:
+    katas = tmp_path / "katas"
+    shutil.copytree(KATAS / "fizzbuzz", katas / "fizzbuzz")
+    script: dict[str, list[Answer]] = {"good-tester": [], "good-impl": [], "good-ref": []}
+    for language in sorted(LANGUAGES):  # the order a sequential bench runs its jobs in
+        steps = STEPS[language]
+        path, solution = SOLUTIONS[("fizzbuzz", language)]
+        script["good-tester"] += [plan((steps.test_path, steps.test_file(1))), done()]
+        script["good-impl"] += [plan((path, solution), message="feat(fizzbuzz): solve")]
+        script["good-ref"] += [no_change()]
+    with FakeLLM(script) as fake:
+        settings = load_settings(
+            overrides={"llm": {"base_url": fake.base_url}, "bench": {"models": _models("good")}}
+        )
+        options = BenchOptions(
+            models=["good"], katas=[katas], languages=list(LANGUAGES), repeats=1,
+            out=tmp_path / "out", jobs=1,
+        )  # fmt: skip
+        summary = run_bench(options, settings)
+    [good] = summary["models"]
+    assert good["acceptance_by_language"] == dict.fromkeys(LANGUAGES, 1.0), good
+    assert (good["completed"], good["scored_jobs"]) == (4, 4)
+    leaderboard = (tmp_path / "out" / "leaderboard.md").read_text()
+    assert "Acceptance by language" in leaderboard
+    for language in LANGUAGES:
+        assert language in leaderboard
