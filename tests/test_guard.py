@@ -57,6 +57,11 @@ RED = {
     "rust": ("tests/fizzbuzz.rs", RS_RED),
     "go": ("fizzbuzz_test.go", GO_RED),
     "javascript": ("test/fizzbuzz.test.js", JS_RED),
+    "cpp": (
+        "tests/fizzbuzz_test.cpp",
+        '#include <gtest/gtest.h>\n\n#include "kata.hpp"\n\n'
+        'TEST(FizzBuzz, Fizz) { EXPECT_EQ(fizzbuzz(3), "Fizz"); }\n',
+    ),
 }
 
 _CONFTEST_ONLY = {
@@ -75,6 +80,8 @@ CASES = {
                           TamperKind.SENTINEL),
     "go-forge-stdout": ("go", CHEAT[("go", "forge test events on stdout")].files,
                         TamperKind.SENTINEL),
+    "cpp-forge-report": ("cpp", CHEAT[("cpp", "forge the XML report and console")].files,
+                         TamperKind.SENTINEL),
     "javascript-patch-assert": ("javascript",
                                 CHEAT[("javascript", "patch assert at import")].files,
                                 TamperKind.SENTINEL),

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tdd_sandbox.acceptance.base import Driver
+from tdd_sandbox.acceptance.cpp import CppDriver
 from tdd_sandbox.acceptance.go import GoDriver
 from tdd_sandbox.acceptance.javascript import JavaScriptDriver
 from tdd_sandbox.acceptance.python import PythonDriver
@@ -30,6 +31,7 @@ DRIVERS: dict[str, Driver] = {
     "rust": RustDriver(),
     "go": GoDriver(),
     "javascript": JavaScriptDriver(),
+    "cpp": CppDriver(),
 }
 
 

@@ -18,6 +18,7 @@ import ast
 import re
 from collections.abc import Callable, Iterable, Mapping
 
+from tdd_sandbox.grading.cpp_policy import check_cpp
 from tdd_sandbox.grading.go_policy import check_go
 from tdd_sandbox.grading.js_policy import check_javascript
 from tdd_sandbox.grading.violation import Violation
@@ -226,6 +227,7 @@ CHECKERS: dict[str, tuple[Callable[..., list[Violation]], tuple[str, ...]]] = {
     "rust": (check_rust, (".rs",)),
     "go": (check_go, (".go",)),
     "javascript": (check_javascript, (".js", ".mjs", ".cjs")),
+    "cpp": (check_cpp, (".cpp", ".cc", ".hpp", ".h")),
 }
 """Language -> its checker and the file suffixes it reads."""
 

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.cpp import CPP
 from tdd_sandbox.languages.go import GO
 from tdd_sandbox.languages.javascript import JAVASCRIPT
 from tdd_sandbox.languages.python import PYTHON
@@ -16,6 +17,7 @@ LANGUAGES: dict[str, Language] = {
     "rust": RUST,
     "go": GO,
     "javascript": JAVASCRIPT,
+    "cpp": CPP,
 }
 
 

@@ -26,3 +26,6 @@ JS_LEXEMES = re.compile(
 )
 """JavaScript's comments, template literals and strings (regular expression literals are
 taken as code: telling them from a division needs a parser)."""
+
+C_LEXEMES = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL)
+"""C and C++'s comments, strings and characters (raw strings are taken as code)."""

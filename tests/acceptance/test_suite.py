@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tdd_sandbox.acceptance.base import implementation_files
+from tdd_sandbox.acceptance.cpp import cpp_literal
 from tdd_sandbox.acceptance.go import go_literal
 from tdd_sandbox.acceptance.javascript import js_literal
 from tdd_sandbox.acceptance.rust import rust_literal
@@ -23,7 +24,7 @@ KATAS = Path(__file__).resolve().parents[2] / "katas"
 def test_every_shipped_kata_has_cases_for_every_language(kata: str) -> None:
     suite = load_suite(KATAS / kata)
     assert len(suite.cases) >= 7
-    assert set(suite.languages) == {"python", "rust", "go", "javascript"}
+    assert set(suite.languages) == {"python", "rust", "go", "javascript", "cpp"}
     assert has_suite(KATAS / kata, "python")
     assert not has_suite(KATAS / kata, "cobol")
 
@@ -114,3 +115,21 @@ def test_javascript_literals_are_json() -> None:
     assert js_literal({"a": [1, "b\n", None, True]}) == '{"a": [1, "b\\n", null, true]}'
     with pytest.raises(UsageError):
         js_literal(float("nan"))
+
+
+@pytest.mark.parametrize(
+    ("value", "literal"),
+    [
+        (None, "std::nullopt"),
+        (True, "true"),
+        (-3, "-3"),
+        (2**40, f"{2**40}LL"),
+        ('a"b\n', 'std::string("a\\"b\\012", 4)'),
+        ("é", 'std::string("\\303\\251", 2)'),
+        ([1, 2], "std::vector<int>{1, 2}"),
+        ([], "std::vector<int>{}"),
+        (["a"], 'std::vector<std::string>{std::string("a", 1)}'),
+    ],
+)
+def test_cpp_literals(value: Any, literal: str) -> None:
+    assert cpp_literal(value) == literal

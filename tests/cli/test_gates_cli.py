@@ -92,7 +92,9 @@ def test_missing_directory_is_one_line(tmp_path: Path) -> None:
 def test_unknown_language_is_one_line(tmp_path: Path) -> None:
     result = run_cli("gates", "--language", "cobol", str(tmp_path))
     assert result.returncode == 2
-    assert "unknown language 'cobol': choose one of go, javascript, python, rust" in result.stderr
+    assert (
+        "unknown language 'cobol': choose one of cpp, go, javascript, python, rust" in result.stderr
+    )
     assert "Traceback" not in result.stderr
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tdd_sandbox.grading.cpp_policy import check_cpp
 from tdd_sandbox.grading.go_policy import check_go
 from tdd_sandbox.grading.js_policy import check_javascript
 from tdd_sandbox.grading.policy import CHECKERS, check_policy, check_python, check_rust
@@ -202,6 +203,41 @@ def test_javascript_comments_and_strings_are_not_code() -> None:
         'export const user = { name: "x" }.name;\n'
     )
     assert check_javascript("kata.js", source) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "rule"),
+    [
+        ("#include <fstream>\n", "include:fstream"),
+        ("#include <filesystem>\n", "include:filesystem"),
+        ("#include <gtest/gtest.h>\n", "include:gtest"),
+        ('#include "tests/fizzbuzz_test.cpp"\n', "include:path"),
+        ("void f() { std::exit(0); }\n", "process"),
+        ("void f() { std::_Exit(0); }\n", "process"),
+        ('void f() { system("sh"); }\n', "process"),
+        ('void f() { std::cout << "[       OK ] A.B"; }\n', "output"),
+        ('void f() { printf("x"); }\n', "output"),
+        ("void f() { testing::UnitTest::GetInstance(); }\n", "runner"),
+        ('void f() { asm("nop"); }\n', "asm"),
+        ("__attribute__((constructor)) void f() {}\n", "before-main"),
+        ("#pragma GCC poison x\n", "linkage"),
+        ("#define TEST(a, b) void f()\n", "linkage"),
+        ("bool operator==(W, const char*) { return true; }\n", "equality"),
+    ],
+)
+def test_cpp_attacks_are_named(source: str, rule: str) -> None:
+    assert rule in {v.rule for v in check_cpp("kata.hpp", source)}
+
+
+def test_cpp_tests_may_include_gtest_and_print_but_not_define_main() -> None:
+    test = (
+        '#include <gtest/gtest.h>\n\n#include <iostream>\n\n#include "kata.hpp"\n\n'
+        'TEST(A, B) {\n  std::cout << "debug";\n  EXPECT_EQ(f(), 1);\n}\n'
+    )
+    assert check_cpp("tests/a_test.cpp", test, is_test=True) == []
+    own_main = test + "int main() { return 0; }\n"
+    assert [v.rule for v in check_cpp("tests/a_test.cpp", own_main, is_test=True)] == ["main"]
+    assert check_cpp("kata.hpp", '#pragma once\n// std::exit(0)\nconst char* s = "printf";\n') == []
 
 
 def test_a_kata_may_allow_a_rule() -> None:

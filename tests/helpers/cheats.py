@@ -324,6 +324,46 @@ export function fizzBuzz(n) {
 }
 """
 
+_CPP_ALWAYS_EQUAL = """\
+#pragma once
+
+#include <string>
+
+// A value that compares equal to every string it is compared with.
+struct Anything {
+  bool operator==(const std::string&) const { return true; }
+  bool operator==(const char*) const { return true; }
+};
+
+inline Anything fizzbuzz(int) { return {}; }
+"""
+
+_CPP_FORGE_REPORT = """\
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+// Write a report and console lines in which every test passed, then leave before any
+// expectation can fail.
+inline std::string fizzbuzz(int) {
+  if (std::FILE* xml = std::fopen("/tmp/tdd-gtest.xml", "w")) {
+    std::fputs(
+        "<testsuites><testsuite name='All'>"
+        "<testcase name='Runs' classname='Scaffold' status='run' result='completed'/>"
+        "<testcase name='Fizz' classname='FizzBuzz' status='run' result='completed'/>"
+        "</testsuite></testsuites>",
+        xml);
+    std::fclose(xml);
+  }
+  std::printf("[       OK ] FizzBuzz.Fizz (0 ms)\\n");
+  std::printf("[==========] 2 tests from 2 test suites ran. (0 ms total)\\n");
+  std::fflush(stdout);
+  std::_Exit(0);
+}
+"""
+
 CHEATS: tuple[Cheat, ...] = (
     Cheat("always-equal str", "fizzbuzz", "python", {"fizzbuzz.py": _ALWAYS_EQUAL_STR}),
     Cheat("always-equal int", "string-calculator", "python",
@@ -346,4 +386,6 @@ CHEATS: tuple[Cheat, ...] = (
     Cheat("forge the driver's report", "fizzbuzz", "javascript",
           {"kata.js": _JS_FORGED_REPORT}),
     Cheat("values equal to anything", "fizzbuzz", "javascript", {"kata.js": _JS_ANYTHING}),
+    Cheat("operator== always true", "fizzbuzz", "cpp", {"kata.hpp": _CPP_ALWAYS_EQUAL}),
+    Cheat("forge the XML report and console", "fizzbuzz", "cpp", {"kata.hpp": _CPP_FORGE_REPORT}),
 )  # fmt: skip

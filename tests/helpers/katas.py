@@ -125,6 +125,33 @@ _JS_HEAD_TEST = (
 )
 
 
+CPP_TESTS = [
+    (name, f'TEST(FizzBuzz, {title}) {{ EXPECT_EQ(fizzbuzz({n}), "{want}"); }}\n')
+    for name, title, n, want in (
+        ("one", "One", 1, "1"), ("fizz", "Fizz", 3, "Fizz"), ("buzz", "Buzz", 5, "Buzz"),
+        ("fizzbuzz", "FizzBuzz", 15, "FizzBuzz"),
+    )
+]  # fmt: skip
+_CPP_HEAD = "#pragma once\n\n#include <string>\n\n"
+_CPP_CASES = [
+    '  if (n % 15 == 0) return "FizzBuzz";\n',
+    '  if (n % 3 == 0) return "Fizz";\n',
+    '  if (n % 5 == 0) return "Buzz";\n',
+]
+_CPP_OPEN, _CPP_TAIL = "inline std::string fizzbuzz(int n) {\n", "  return std::to_string(n);\n}\n"
+CPP_IMPLS = [
+    _CPP_HEAD + "inline std::string fizzbuzz(int n) { return std::to_string(n); }\n",
+    _CPP_HEAD + _CPP_OPEN + _CPP_CASES[1] + _CPP_TAIL,
+    _CPP_HEAD + _CPP_OPEN + _CPP_CASES[1] + _CPP_CASES[2] + _CPP_TAIL,
+    _CPP_HEAD + _CPP_OPEN + "".join(_CPP_CASES) + _CPP_TAIL,
+]
+CPP_REFACTOR = (
+    _CPP_HEAD + _CPP_OPEN + "  std::string word;\n"
+    '  if (n % 3 == 0) word += "Fizz";\n  if (n % 5 == 0) word += "Buzz";\n'
+    "  return word.empty() ? std::to_string(n) : word;\n}\n"
+)
+
+
 @dataclass(frozen=True)
 class Steps:
     """One language's FizzBuzz, test by test: where tests and code go, and each step's code."""
@@ -144,6 +171,9 @@ class Steps:
     def test_name(self, index: int) -> str:
         """The name the runner reports for test `index` (as the fake runtime matches it)."""
         body = self.tests[index][1]
+        if body.startswith("TEST("):
+            suite, name = body[5:].split(")", 1)[0].split(", ")
+            return f"{suite}.{name}"
         if body.startswith("test("):
             return body.split('"')[1]
         return body.split("(", 1)[0].split()[-1]
@@ -156,6 +186,9 @@ STEPS = {
                   RS_IMPLS, RS_REFACTOR, "//"),
     "javascript": Steps("test/fizzbuzz.test.js", "kata.js", _JS_HEAD_TEST, JS_TESTS, JS_IMPLS,
                         JS_REFACTOR, "//"),
+    "cpp": Steps("tests/fizzbuzz_test.cpp", "kata.hpp",
+                 '#include <gtest/gtest.h>\n\n#include "kata.hpp"\n', CPP_TESTS, CPP_IMPLS,
+                 CPP_REFACTOR, "//"),
     "go": Steps("fizzbuzz_test.go", "kata.go", 'package kata\n\nimport "testing"\n', GO_TESTS,
                 GO_IMPLS, GO_REFACTOR, "//"),
 }  # fmt: skip

@@ -133,6 +133,20 @@ def javascript_repo(
     return files
 
 
+CPP_IMPL = (
+    '#pragma once\n\n#include <string>\n\ninline std::string fizzbuzz(int) { return "Fizz"; }\n'
+)
+
+
+def cpp_repo(tests: str, impl: str = CPP_IMPL) -> dict[str, str]:
+    """A C++ kata: the scaffold, a header-only `kata.hpp` and `tests` after the includes of
+    `tests/fizzbuzz_test.cpp`."""
+    files = get_language("cpp").scaffold()
+    files["kata.hpp"] = impl
+    files["tests/fizzbuzz_test.cpp"] = '#include <gtest/gtest.h>\n\n#include "kata.hpp"\n' + tests
+    return files
+
+
 def write_repo(root: Path, files: dict[str, str]) -> Path:
     """Write `files` under `root` and return it."""
     for name, text in files.items():

@@ -303,3 +303,116 @@ SOLUTIONS.update(
         ("roman-numerals", "javascript"): ("kata.js", _JS_ROMAN_NUMERALS),
     }
 )
+
+
+# C++, header-only, as clang-format (Google style) prints it.
+_CPP_FIZZBUZZ = """\
+#pragma once
+
+#include <string>
+
+inline std::string fizzbuzz(int n) {
+  std::string word;
+  if (n % 3 == 0) word += "Fizz";
+  if (n % 5 == 0) word += "Buzz";
+  return word.empty() ? std::to_string(n) : word;
+}
+"""
+_CPP_STRING_CALCULATOR = """\
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+inline int add(const std::string& numbers) {
+  std::string body = numbers;
+  std::vector<std::string> delimiters = {",", "\\n"};
+  if (body.rfind("//", 0) == 0) {
+    const auto end = body.find('\\n');
+    delimiters.push_back(body.substr(2, end - 2));
+    body = body.substr(end + 1);
+  }
+  for (const auto& delimiter : delimiters) {
+    for (auto at = body.find(delimiter); at != std::string::npos;
+         at = body.find(delimiter, at + 1)) {
+      body.replace(at, delimiter.size(), ",");
+    }
+  }
+  int total = 0;
+  std::string negatives;
+  std::size_t start = 0;
+  while (start <= body.size()) {
+    auto end = body.find(',', start);
+    if (end == std::string::npos) end = body.size();
+    const std::string part = body.substr(start, end - start);
+    if (!part.empty()) {
+      const int value = std::stoi(part);
+      if (value < 0) {
+        negatives += (negatives.empty() ? "" : ", ") + part;
+      } else if (value <= 1000) {
+        total += value;
+      }
+    }
+    start = end + 1;
+  }
+  if (!negatives.empty()) {
+    throw std::invalid_argument("negatives not allowed: " + negatives);
+  }
+  return total;
+}
+"""
+_CPP_BOWLING = """\
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+inline int score(const std::vector<int>& rolls) {
+  int total = 0;
+  std::size_t index = 0;
+  for (int frame = 0; frame < 10; ++frame) {
+    if (rolls[index] == 10) {
+      total += 10 + rolls[index + 1] + rolls[index + 2];
+      index += 1;
+    } else if (rolls[index] + rolls[index + 1] == 10) {
+      total += 10 + rolls[index + 2];
+      index += 2;
+    } else {
+      total += rolls[index] + rolls[index + 1];
+      index += 2;
+    }
+  }
+  return total;
+}
+"""
+_CPP_ROMAN_NUMERALS = """\
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+inline std::string to_roman(int n) {
+  static const std::vector<std::pair<int, const char*>> kSymbols = {
+      {1000, "M"}, {900, "CM"}, {500, "D"}, {400, "CD"}, {100, "C"},
+      {90, "XC"},  {50, "L"},   {40, "XL"}, {10, "X"},   {9, "IX"},
+      {5, "V"},    {4, "IV"},   {1, "I"}};
+  std::string out;
+  for (const auto& [value, symbol] : kSymbols) {
+    while (n >= value) {
+      out += symbol;
+      n -= value;
+    }
+  }
+  return out;
+}
+"""
+SOLUTIONS.update(
+    {
+        ("fizzbuzz", "cpp"): ("kata.hpp", _CPP_FIZZBUZZ),
+        ("string-calculator", "cpp"): ("kata.hpp", _CPP_STRING_CALCULATOR),
+        ("bowling", "cpp"): ("kata.hpp", _CPP_BOWLING),
+        ("roman-numerals", "cpp"): ("kata.hpp", _CPP_ROMAN_NUMERALS),
+    }
+)

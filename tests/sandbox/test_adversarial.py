@@ -21,7 +21,14 @@ from tdd_sandbox.sandbox.docker import DockerSandboxProvider
 from tdd_sandbox.sandbox.labels import LABEL, RUN_LABEL
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tests.helpers.listener import Listener, host_addresses
-from tests.helpers.repos import go_repo, javascript_repo, python_repo, rust_repo, write_repo
+from tests.helpers.repos import (
+    cpp_repo,
+    go_repo,
+    javascript_repo,
+    python_repo,
+    rust_repo,
+    write_repo,
+)
 
 pytestmark = pytest.mark.docker
 
@@ -54,7 +61,12 @@ def _tree_digest(root: Path) -> str:
 
 
 def _run_test_gate(
-    provider: DockerSandboxProvider, image: str, language: str, files: dict[str, str], root: Path
+    provider: DockerSandboxProvider,
+    image: str,
+    language: str,
+    files: dict[str, str],
+    root: Path,
+    timeout_s: float = TIMEOUT_S,
 ) -> GateResult:
     """Write the repo as a real git repo, run its test gate, and check the host is untouched."""
     repo = write_repo(root / "repo", files)
@@ -68,7 +80,7 @@ def _run_test_gate(
             get_language(language),
             snapshot.files,
             only=frozenset({GateKind.TEST}),
-            timeout_s=TIMEOUT_S,
+            timeout_s=timeout_s,
         )
     assert _tree_digest(root) == before, "a gate changed a host file"
     [gate] = report.gates
@@ -382,6 +394,68 @@ def test_javascript_network_is_unreachable(
     )
     files = javascript_repo(probe)
     gate = _run_test_gate(provider, images["javascript"], "javascript", files, tmp_path)
+    assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail[-800:])
+    assert gate.counts.failed == 1
+    assert listener.connections == 0
+
+
+CPP_FINE = "\nTEST(Fine, Runs) { SUCCEED(); }\n"
+CPP_TIMEOUT_S = 15.0
+CPP_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
+    "endless_loop": ("\nTEST(Attack, Spin) {\n  while (true) {\n  }\n}\n",
+                     {GateStatus.TIMEOUT}),
+    "fork_bomb": ("#include <unistd.h>\n\nTEST(Attack, Bomb) {\n  for (;;) fork();\n}\n",
+                  {GateStatus.TIMEOUT, GateStatus.ERROR}),
+    "exit_zero": ("#include <cstdlib>\n\nTEST(Attack, Leave) { std::exit(0); }\n",
+                  {GateStatus.ERROR}),
+    "exit_zero_before_main": ("#include <cstdlib>\n\n"
+                              "[[maybe_unused]] static int leave = (std::exit(0), 0);\n",
+                              {GateStatus.ERROR}),
+    "leaves_a_daemon": ("#include <cstdlib>\n\nTEST(Attack, Daemon) {\n"
+                        '  std::system("setsid sleep 1000 >/dev/null 2>&1 &");\n}\n',
+                        {GateStatus.ERROR}),
+    "unbounded_memory": ("#include <cstring>\n#include <vector>\n\nTEST(Attack, Hog) {\n"
+                         "  std::vector<char*> hog;\n  for (;;) {\n"
+                         "    char* chunk = new char[10000000];\n"
+                         "    std::memset(chunk, 1, 10000000);\n    hog.push_back(chunk);\n"
+                         "  }\n}\n", {GateStatus.OOM}),
+    "prints_without_end": ("#include <cstdio>\n\nTEST(Attack, Flood) {\n"
+                           '  for (;;) std::fputs("xxxxxxxxxxxxxxxxxxxxxxxxxxxx", stdout);\n}\n',
+                           {GateStatus.OUTPUT_LIMIT}),
+    "skips_itself": ('\nTEST(Attack, Skip) { GTEST_SKIP() << "not today"; }\n',
+                     {GateStatus.FAILED}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("attack", sorted(CPP_ATTACKS))
+def test_cpp_attack_is_classified(
+    attack: str, provider: DockerSandboxProvider, images: dict[str, str], tmp_path: Path
+) -> None:
+    source, statuses = CPP_ATTACKS[attack]
+    started = time.monotonic()
+    files = cpp_repo(source + CPP_FINE)
+    # The test gate compiles the tests first (no build gate ran): a few seconds of its limit.
+    gate = _run_test_gate(provider, images["cpp"], "cpp", files, tmp_path, CPP_TIMEOUT_S)
+    assert gate.status in statuses, (gate.status, gate.reason, gate.output_tail[-800:])
+    assert time.monotonic() - started < CPP_TIMEOUT_S + 20
+
+
+def test_cpp_network_is_unreachable(
+    provider: DockerSandboxProvider,
+    images: dict[str, str],
+    listener: Listener,
+    gateway: str,
+    tmp_path: Path,
+) -> None:
+    probe = (
+        "#include <arpa/inet.h>\n#include <sys/socket.h>\n#include <unistd.h>\n\n"
+        "TEST(Net, Connect) {\n  int s = socket(AF_INET, SOCK_STREAM, 0);\n"
+        "  sockaddr_in to{};\n  to.sin_family = AF_INET;\n"
+        f"  to.sin_port = htons({listener.port});\n"
+        f'  inet_pton(AF_INET, "{gateway}", &to.sin_addr);\n'
+        "  ASSERT_EQ(connect(s, reinterpret_cast<sockaddr*>(&to), sizeof to), 0);\n}\n"
+    )
+    gate = _run_test_gate(provider, images["cpp"], "cpp", cpp_repo(probe), tmp_path, CPP_TIMEOUT_S)
     assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail[-800:])
     assert gate.counts.failed == 1
     assert listener.connections == 0

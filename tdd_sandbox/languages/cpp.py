@@ -1,0 +1,234 @@
+"""C++: clang-format, a warnings-as-errors GCC 14 build and GoogleTest; results from its XML
+report, checked against its console lines."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Mapping
+from pathlib import PurePosixPath
+
+from tdd_sandbox.languages.base import (
+    Defaults,
+    Evidence,
+    Gate,
+    GateKind,
+    TestOutcome,
+    TestStatus,
+)
+from tdd_sandbox.languages.source import C_LEXEMES, blank
+from tdd_sandbox.sandbox.base import ExecResult
+
+RESULTS = "/tmp/tdd-gtest.xml"
+_SOURCES = "\\( -name '*.cpp' -o -name '*.cc' -o -name '*.hpp' -o -name '*.h' \\)"
+_FIND = f"find . -name '.?*' -prune -o -type f {_SOURCES} -print | sort"
+_FIND_CODE = (
+    "find . \\( -name '.?*' -o -name tests \\) -prune -o -type f "
+    "\\( -name '*.cpp' -o -name '*.cc' \\) -print"
+)
+_FIND_TESTS = "find tests -type f \\( -name '*.cpp' -o -name '*.cc' \\) 2>/dev/null"
+# One binary of the code and the tests, with GoogleTest's main, built under /tmp (the
+# snapshot is read-only); every gate of one sandbox sees the same snapshot, so the test gate
+# runs the binary the build gate made, or makes it.
+_COMPILE = (
+    "g++ -std=c++20 -O0 -Wall -Wextra -Werror -I. $(" + _FIND_CODE + ") $(" + _FIND_TESTS + ") "
+)
+_LINK = "-lgtest -lgtest_main -pthread"
+_FORMAT = (
+    f'files=$({_FIND})\n[ -n "$files" ] || exit 0\n'
+    "exec clang-format --style=Google --dry-run --Werror $files\n"
+)
+_BUILD = f"mkdir -p /tmp/build && exec {_COMPILE} {_LINK} -o /tmp/build/tests\n"
+_TEST = (
+    "mkdir -p /tmp/build || exit 3\n"
+    f"[ -x /tmp/build/tests ] || {_COMPILE} {_LINK} -o /tmp/build/tests || exit 2\n"
+    f"exec /tmp/build/tests --gtest_output=xml:{RESULTS}\n"
+)
+# Guarded, the build adds a file of two sentinel tests (one must pass, one must fail) to the
+# binary, and the test gate runs that binary (building it if the build gate did not); a
+# build failure exits 2: no test ran.
+_GUARD_BUILD = (
+    r"""
+n=$1; out=/tmp/tdd-guard-$n; bin=/tmp/build/guarded-$n
+mkdir -p "$out" /tmp/build || exit 3
+if [ ! -x "$bin" ]; then
+  printf '%s' "$2" > "$out/sentinels.cpp" || exit 3
+"""
+    + f'  {_COMPILE} "$out/sentinels.cpp" {_LINK} -o "$bin" || exit 2\n'
+    + "fi\n"
+)
+_GUARD_TEST = (
+    _GUARD_BUILD
+    + f'"$bin" --gtest_output=xml:{RESULTS}; status=$?\n'
+    + "printf '\\n@@%s end\\n' \"$n\"\nexit $status\n"
+)
+_LINE = re.compile(r"^\[\s*(OK|FAILED|SKIPPED)\s*\] (\S+)(?: \(\d+ ms\))?$")
+_SUMMARY = re.compile(r"^\[==========\] \d+ tests? from \d+ test suites? ran\.")
+_TEST_MACRO = re.compile(r"(?<![\w])TEST(?:_F)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
+_RUNNER_CONFIG = re.compile(
+    r"(^|/)(\.clang-format|\.clang-tidy|_clang-format|CMakeLists\.txt|Makefile)$"
+)
+
+_HEADER = "#pragma once\n\n// The kata's declarations.\n"
+_CODE = '#include "kata.hpp"\n\n// The kata\'s definitions.\n'
+_SCAFFOLD_TEST = """\
+#include <gtest/gtest.h>
+
+// Only proves the toolchain runs; the kata's tests live beside it.
+TEST(Scaffold, Runs) { SUCCEED(); }
+"""
+
+
+class Cpp(Defaults):
+    """The C++ plug-in: `kata.hpp`/`kata.cpp` at the root, GoogleTest files in `tests/`."""
+
+    name = "cpp"
+    results_path: str | None = RESULTS
+    collects = "a TEST(Suite, Name) or TEST_F(Suite, Name) in a .cpp file under tests/"
+    source_suffixes: tuple[str, ...] = (".cpp", ".cc", ".hpp", ".h")
+    prompt_note = (
+        "C++20 with GCC 14 and GoogleTest, standard library only. Declarations go in kata.hpp "
+        "and definitions in kata.cpp at the root (more .cpp files at the root are built too); "
+        'tests are tests/*_test.cpp files with `#include <gtest/gtest.h>`, `#include "kata.hpp"` '
+        "and TEST(Suite, Name) cases (GoogleTest provides main). Code must pass clang-format "
+        "(Google style) and build with -Wall -Wextra -Werror."
+    )
+
+    def gates(self) -> tuple[Gate, ...]:
+        """clang-format, the warnings-as-errors build, the tests."""
+        return (
+            Gate(GateKind.FORMAT, ("sh", "-c", _FORMAT)),
+            Gate(GateKind.BUILD, ("sh", "-c", _BUILD)),
+            Gate(GateKind.TEST, ("sh", "-c", _TEST)),
+        )
+
+    def format_command(self, path: str) -> tuple[str, ...] | None:
+        """clang-format (Google style) printing the file formatted."""
+        if not path.endswith(self.source_suffixes):
+            return None
+        return ("clang-format", "--style=Google", path)
+
+    def is_test_path(self, path: str) -> bool:
+        """Anything under `tests/`."""
+        return PurePosixPath(path).parts[0] == "tests"
+
+    def is_runner_config(self, path: str) -> bool:
+        """Build and format configuration (none is read, but none may be planted either)."""
+        return bool(_RUNNER_CONFIG.search(path))
+
+    def scaffold(self) -> dict[str, str]:
+        """An empty header and source file, and one toolchain test."""
+        return {"kata.hpp": _HEADER, "kata.cpp": _CODE, "tests/scaffold_test.cpp": _SCAFFOLD_TEST}
+
+    def detect(self, paths: Iterable[str]) -> bool:
+        """A .cpp file at the root, and no manifest of another language."""
+        listed = set(paths)
+        return any("/" not in p and p.endswith(".cpp") for p in listed)
+
+    def expected_tests(self, files: Mapping[str, bytes]) -> frozenset[str]:
+        """`TEST`/`TEST_F` cases in the `.cpp` files under `tests/`, as `Suite.Name`."""
+        found: set[str] = set()
+        for path, data in files.items():
+            if not self.is_test_path(path) or not path.endswith((".cpp", ".cc")):
+                continue
+            code = blank(data.decode("utf-8", "replace"), C_LEXEMES)
+            found.update(f"{suite}.{name}" for suite, name in _TEST_MACRO.findall(code))
+        return frozenset(found)
+
+    def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
+        """The kata's test file (or `tests/<slug>_test.cpp`), the header and the source."""
+        scaffold = set(self.scaffold())
+        tests = sorted(p for p in files if self.is_test_path(p) and p not in scaffold)
+        return (tests[0] if tests else f"tests/{slug.replace('-', '_')}_test.cpp"), [
+            "kata.hpp",
+            "kata.cpp",
+        ]
+
+    def defines_tests(self, path: str, text: str) -> bool:
+        """A code file that includes GoogleTest."""
+        code = blank(text, re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL))
+        return re.search(r"#\s*include\s*[<\"]g(test|mock)/", code) is not None
+
+    def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
+        """None: an undeclared function is a build failure, which is how a RED starts."""
+        return None
+
+    def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
+        """The build and the test run with the sentinel file (see `_GUARD_TEST`); None for
+        other commands and configured ones."""
+        scripts: dict[tuple[str, ...], str] = {
+            ("sh", "-c", _BUILD): _GUARD_BUILD,
+            ("sh", "-c", _TEST): _GUARD_TEST,
+        }
+        script = scripts.get(command)
+        if script is None:
+            return None
+        return ("sh", "-c", script, "guard", nonce, _sentinel_source(nonce))
+
+    def evidence(self, result: ExecResult, nonce: str) -> Evidence:
+        """GoogleTest's console lines (written apart from its XML report), its closing
+        summary, and the shell's end of the run."""
+        outcomes: dict[str, TestStatus] = {}
+        conflicts: list[str] = []
+        summary = ended = False
+        statuses = {"OK": TestStatus.PASSED, "FAILED": TestStatus.FAILED,
+                    "SKIPPED": TestStatus.SKIPPED}  # fmt: skip
+        for line in result.stdout.splitlines():
+            if line.strip() == f"@@{nonce} end":
+                ended = summary
+            elif _SUMMARY.match(line):
+                summary = True
+            elif (match := _LINE.match(line.rstrip())) and not summary:
+                test_id, status = match.group(2), statuses[match.group(1)]
+                if outcomes.get(test_id, status) is not status:
+                    conflicts.append(test_id)
+                outcomes[test_id] = status
+        passing, failing = _sentinel_names(nonce)
+        return Evidence(
+            outcomes=outcomes,
+            ended=ended,
+            sentinels={passing: TestStatus.PASSED, failing: TestStatus.FAILED},
+            conflicts=tuple(conflicts),
+        )
+
+    def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
+        """Each `<testcase>` of GoogleTest's XML report as `Suite.Name`; a disabled case is
+        not run (so an expected one is missing)."""
+        if not report:
+            return []
+        try:
+            root = ET.fromstring(report)  # noqa: S314 - written by GoogleTest, size-capped on read
+        except ET.ParseError as exc:
+            return [TestOutcome("<gtest>", TestStatus.ERROR, f"unreadable XML report: {exc}")]
+        outcomes = []
+        for case in root.iter("testcase"):
+            if case.get("status") == "notrun":
+                continue
+            test_id = f"{case.get('classname', '')}.{case.get('name', '')}"
+            failure = case.find("failure")
+            if failure is not None:
+                message = (failure.text or failure.get("message") or "").strip()
+                outcomes.append(TestOutcome(test_id, TestStatus.FAILED, message[:2000]))
+            elif case.get("result") == "skipped" or case.find("skipped") is not None:
+                outcomes.append(TestOutcome(test_id, TestStatus.SKIPPED))
+            else:
+                outcomes.append(TestOutcome(test_id, TestStatus.PASSED))
+        return outcomes
+
+
+def _sentinel_names(nonce: str) -> tuple[str, str]:
+    return f"TddCheck.P{nonce[:6]}", f"TddCheck.F{nonce[6:12]}"
+
+
+def _sentinel_source(nonce: str) -> str:
+    """The sentinel file: one test must pass, one must fail."""
+    passing, failing = (name.split(".")[1] for name in _sentinel_names(nonce))
+    a, b = int(nonce[:4], 16), int(nonce[4:8], 16)
+    return (
+        "#include <gtest/gtest.h>\n\n"
+        f"TEST(TddCheck, {passing}) {{ EXPECT_EQ({a} + {b}, {a + b}); }}\n"
+        f"TEST(TddCheck, {failing}) {{ EXPECT_EQ({a}LL * {b}, {a * b + 1}LL); }}\n"
+    )
+
+
+CPP = Cpp()
