@@ -8,8 +8,8 @@ For a FizzBuzz kata with 20 tests in each language, prints the median over N run
   +open  - the same with opening the sandbox counted in (a warm container taken from the
            pool, the snapshot shipped as a tar: paid once per sandbox, not per gate);
   cold   - the same with the container started on the critical path too;
-and their ratios to the limit. Rust runs `cargo build --tests` then `cargo test` on both sides
-with an empty target dir each time: the tool never reuses a build cache across snapshots, so the
+and their ratios to the limit. Rust, C++ and Java build then test on both sides
+from nothing each time: the tool never reuses a build cache across snapshots, so the
 floor must not either. The warm pool is refilled between runs, as model latency does in a
 real run; the cold figure (container started on the critical path) is printed too. Go's floor
 starts from the image's standard-library cache each time, as every sandbox does.
@@ -45,6 +45,8 @@ PY_IMPL = SOLUTIONS[("fizzbuzz", "python")][1]
 RS_IMPL = SOLUTIONS[("fizzbuzz", "rust")][1]
 GO_IMPL = SOLUTIONS[("fizzbuzz", "go")][1]
 JS_IMPL = SOLUTIONS[("fizzbuzz", "javascript")][1]
+CPP_IMPL = SOLUTIONS[("fizzbuzz", "cpp")][1]
+JAVA_IMPL = SOLUTIONS[("fizzbuzz", "java")][1]
 
 
 def _expected(n: int) -> str:
@@ -103,11 +105,45 @@ def javascript_kata(tests: int = 20) -> Snapshot:
     return Snapshot(files)
 
 
+def cpp_kata(tests: int = 20) -> Snapshot:
+    """A green fizzbuzz header with `tests` GoogleTest cases."""
+    files = {k: v.encode() for k, v in get_language("cpp").scaffold().items()}
+    files["kata.hpp"] = CPP_IMPL.encode()
+    body = '#include <gtest/gtest.h>\n\n#include "kata.hpp"\n' + "".join(
+        f'\nTEST(FizzBuzz, N{n}) {{ EXPECT_EQ(fizzbuzz({n}), "{_expected(n)}"); }}\n'
+        for n in range(1, tests + 1)
+    )
+    files["tests/fizzbuzz_test.cpp"] = body.encode()
+    return Snapshot(files)
+
+
+def java_kata(tests: int = 20) -> Snapshot:
+    """A green fizzbuzz class with `tests` JUnit tests."""
+    files = {k: v.encode() for k, v in get_language("java").scaffold().items()}
+    files["src/Kata.java"] = JAVA_IMPL.encode()
+    body = (
+        (
+            "import static org.junit.jupiter.api.Assertions.assertEquals;\n\n"
+            "import org.junit.jupiter.api.Test;\n\nclass KataTest {\n"
+        )
+        + "".join(
+            f'  @Test\n  void n{n}() {{\n    assertEquals("{_expected(n)}", '
+            f"Kata.fizzbuzz({n}));\n  }}\n"
+            for n in range(1, tests + 1)
+        )
+        + "}\n"
+    )
+    files["test/KataTest.java"] = body.encode()
+    return Snapshot(files)
+
+
 KATAS: dict[str, Callable[[], Snapshot]] = {
     "python": python_kata,
     "rust": rust_kata,
     "go": go_kata,
     "javascript": javascript_kata,
+    "cpp": cpp_kata,
+    "java": java_kata,
 }
 
 
@@ -126,7 +162,8 @@ def measure_tool(
 ) -> tuple[float, float]:
     """Medians of (the test gate on an open sandbox, opening the sandbox) through the tool."""
     plugin = get_language(language)
-    kinds = frozenset({GateKind.BUILD, GateKind.TEST} if language == "rust" else {GateKind.TEST})
+    compiled = language in ("rust", "cpp", "java")
+    kinds = frozenset({GateKind.BUILD, GateKind.TEST} if compiled else {GateKind.TEST})
     gates, opens = [], []
     with DockerSandboxProvider(
         SandboxSettings(warm=warm), run_id="bench-gate", client=client
@@ -155,6 +192,11 @@ def measure_limit(
         command = ["sh", "-c", " && ".join(steps)]
     elif language == "go":
         command = ["sh", "-c", "rm -rf /tmp/go-cache\n" + command[2]]
+    elif language in ("cpp", "java"):
+        # The build and the tests, from nothing each time, as a sandbox does.
+        build = get_language(language).gates()[-2].command[2]
+        command = ["sh", "-c", "rm -rf /tmp/build /tmp/classes\n" + build.replace("exec ", "")
+                   + command[2]]  # fmt: skip
     settings = SandboxSettings(warm=0)
     with (
         DockerSandboxProvider(settings, run_id="bench-gate", client=client) as provider,

@@ -57,6 +57,12 @@ RED = {
     "rust": ("tests/fizzbuzz.rs", RS_RED),
     "go": ("fizzbuzz_test.go", GO_RED),
     "javascript": ("test/fizzbuzz.test.js", JS_RED),
+    "java": (
+        "test/KataTest.java",
+        "import static org.junit.jupiter.api.Assertions.assertEquals;\n\n"
+        "import org.junit.jupiter.api.Test;\n\nclass KataTest {\n  @Test\n  void fizz() {\n"
+        '    assertEquals("Fizz", Kata.fizzbuzz(3));\n  }\n}\n',
+    ),
     "cpp": (
         "tests/fizzbuzz_test.cpp",
         '#include <gtest/gtest.h>\n\n#include "kata.hpp"\n\n'
@@ -82,6 +88,8 @@ CASES = {
                         TamperKind.SENTINEL),
     "cpp-forge-report": ("cpp", CHEAT[("cpp", "forge the XML report and console")].files,
                          TamperKind.SENTINEL),
+    "java-forge-report": ("java", CHEAT[("java", "forge the XML report and halt")].files,
+                          TamperKind.SENTINEL),
     "javascript-patch-assert": ("javascript",
                                 CHEAT[("javascript", "patch assert at import")].files,
                                 TamperKind.SENTINEL),

@@ -13,6 +13,7 @@ from pathlib import Path
 from tdd_sandbox.acceptance.base import Driver
 from tdd_sandbox.acceptance.cpp import CppDriver
 from tdd_sandbox.acceptance.go import GoDriver
+from tdd_sandbox.acceptance.java import JavaDriver
 from tdd_sandbox.acceptance.javascript import JavaScriptDriver
 from tdd_sandbox.acceptance.python import PythonDriver
 from tdd_sandbox.acceptance.rust import RustDriver
@@ -32,6 +33,7 @@ DRIVERS: dict[str, Driver] = {
     "go": GoDriver(),
     "javascript": JavaScriptDriver(),
     "cpp": CppDriver(),
+    "java": JavaDriver(),
 }
 
 

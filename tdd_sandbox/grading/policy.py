@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from tdd_sandbox.grading.cpp_policy import check_cpp
 from tdd_sandbox.grading.go_policy import check_go
+from tdd_sandbox.grading.java_policy import check_java
 from tdd_sandbox.grading.js_policy import check_javascript
 from tdd_sandbox.grading.violation import Violation
 
@@ -228,6 +229,7 @@ CHECKERS: dict[str, tuple[Callable[..., list[Violation]], tuple[str, ...]]] = {
     "go": (check_go, (".go",)),
     "javascript": (check_javascript, (".js", ".mjs", ".cjs")),
     "cpp": (check_cpp, (".cpp", ".cc", ".hpp", ".h")),
+    "java": (check_java, (".java",)),
 }
 """Language -> its checker and the file suffixes it reads."""
 

@@ -8,6 +8,7 @@ from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.languages.cpp import CPP
 from tdd_sandbox.languages.go import GO
+from tdd_sandbox.languages.java import JAVA
 from tdd_sandbox.languages.javascript import JAVASCRIPT
 from tdd_sandbox.languages.python import PYTHON
 from tdd_sandbox.languages.rust import RUST
@@ -18,6 +19,7 @@ LANGUAGES: dict[str, Language] = {
     "go": GO,
     "javascript": JAVASCRIPT,
     "cpp": CPP,
+    "java": JAVA,
 }
 
 

@@ -44,17 +44,25 @@ _TEST = (
     f"[ -x /tmp/build/tests ] || {_COMPILE} {_LINK} -o /tmp/build/tests || exit 2\n"
     f"exec /tmp/build/tests --gtest_output=xml:{RESULTS}\n"
 )
-# Guarded, the build adds a file of two sentinel tests (one must pass, one must fail) to the
-# binary, and the test gate runs that binary (building it if the build gate did not); a
-# build failure exits 2: no test ran.
+# Guarded, the build appends two sentinel tests (one must pass, one must fail) to a copy of the
+# first test file (a `#line` keeps its diagnostics under its own name), so they cost no
+# translation unit of their own, and the test gate runs that binary (building it if the build
+# gate did not); a build failure exits 2: no test ran.
 _GUARD_BUILD = (
     r"""
 n=$1; out=/tmp/tdd-guard-$n; bin=/tmp/build/guarded-$n
 mkdir -p "$out" /tmp/build || exit 3
 if [ ! -x "$bin" ]; then
-  printf '%s' "$2" > "$out/sentinels.cpp" || exit 3
+  tests=$(find tests -type f \( -name '*.cpp' -o -name '*.cc' \) 2>/dev/null | sort)
+  first=$(printf '%s\n' $tests | head -n 1); rest=$(printf '%s\n' $tests | tail -n +2)
+  if [ -n "$first" ]; then
+    { printf '#line 1 "%s"\n' "$first"; cat "$first"; printf '%s' "$2"; } > "$out/guarded.cpp"
+  else
+    printf '%s' "$2" > "$out/guarded.cpp"
+  fi || exit 3
 """
-    + f'  {_COMPILE} "$out/sentinels.cpp" {_LINK} -o "$bin" || exit 2\n'
+    + '  g++ -std=c++20 -O0 -Wall -Wextra -Werror -I. -iquote "$(dirname "${first:-./x}")" '
+    + f'$({_FIND_CODE}) $rest "$out/guarded.cpp" {_LINK} -o "$bin" || exit 2\n'
     + "fi\n"
 )
 _GUARD_TEST = (
@@ -221,11 +229,11 @@ def _sentinel_names(nonce: str) -> tuple[str, str]:
 
 
 def _sentinel_source(nonce: str) -> str:
-    """The sentinel file: one test must pass, one must fail."""
+    """The sentinel tests: one must pass, one must fail."""
     passing, failing = (name.split(".")[1] for name in _sentinel_names(nonce))
     a, b = int(nonce[:4], 16), int(nonce[4:8], 16)
     return (
-        "#include <gtest/gtest.h>\n\n"
+        "\n#include <gtest/gtest.h>\n\n"
         f"TEST(TddCheck, {passing}) {{ EXPECT_EQ({a} + {b}, {a + b}); }}\n"
         f"TEST(TddCheck, {failing}) {{ EXPECT_EQ({a}LL * {b}, {a * b + 1}LL); }}\n"
     )

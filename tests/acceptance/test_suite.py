@@ -11,6 +11,7 @@ import pytest
 from tdd_sandbox.acceptance.base import implementation_files
 from tdd_sandbox.acceptance.cpp import cpp_literal
 from tdd_sandbox.acceptance.go import go_literal
+from tdd_sandbox.acceptance.java import java_literal
 from tdd_sandbox.acceptance.javascript import js_literal
 from tdd_sandbox.acceptance.rust import rust_literal
 from tdd_sandbox.acceptance.suite import has_suite, load_suite
@@ -24,7 +25,7 @@ KATAS = Path(__file__).resolve().parents[2] / "katas"
 def test_every_shipped_kata_has_cases_for_every_language(kata: str) -> None:
     suite = load_suite(KATAS / kata)
     assert len(suite.cases) >= 7
-    assert set(suite.languages) == {"python", "rust", "go", "javascript", "cpp"}
+    assert set(suite.languages) == {"python", "rust", "go", "javascript", "cpp", "java"}
     assert has_suite(KATAS / kata, "python")
     assert not has_suite(KATAS / kata, "cobol")
 
@@ -133,3 +134,19 @@ def test_javascript_literals_are_json() -> None:
 )
 def test_cpp_literals(value: Any, literal: str) -> None:
     assert cpp_literal(value) == literal
+
+
+@pytest.mark.parametrize(
+    ("value", "literal"),
+    [
+        (None, "null"),
+        (-3, "-3"),
+        (2**40, f"{2**40}L"),
+        ('a"b\n', '"a\\"b\\n"'),
+        ("é😀", '"\\u00e9\\ud83d\\ude00"'),
+        ([1, 2], "new int[] {1, 2}"),
+        (["a"], 'new String[] {"a"}'),
+    ],
+)
+def test_java_literals(value: Any, literal: str) -> None:
+    assert java_literal(value) == literal

@@ -98,7 +98,7 @@ def test_bench_ranks_models_resumes_replays_and_merges_shards(tmp_path: Path) ->
     assert _stable(tmp_path / "merged") == scored
 
 
-LANGUAGES = ["python", "rust", "go", "javascript", "cpp"]
+LANGUAGES = ["python", "rust", "go", "javascript", "cpp", "java"]
 
 
 def test_bench_scores_every_language_and_breaks_the_score_down_by_language(
@@ -124,7 +124,7 @@ def test_bench_scores_every_language_and_breaks_the_score_down_by_language(
         summary = run_bench(options, settings)
     [good] = summary["models"]
     assert good["acceptance_by_language"] == dict.fromkeys(LANGUAGES, 1.0), good
-    assert (good["completed"], good["scored_jobs"]) == (5, 5)
+    assert (good["completed"], good["scored_jobs"]) == (6, 6)
     leaderboard = (tmp_path / "out" / "leaderboard.md").read_text()
     assert "Acceptance by language" in leaderboard
     for language in LANGUAGES:

@@ -93,7 +93,8 @@ def test_unknown_language_is_one_line(tmp_path: Path) -> None:
     result = run_cli("gates", "--language", "cobol", str(tmp_path))
     assert result.returncode == 2
     assert (
-        "unknown language 'cobol': choose one of cpp, go, javascript, python, rust" in result.stderr
+        "unknown language 'cobol': choose one of cpp, go, java, javascript, python, rust"
+        in result.stderr
     )
     assert "Traceback" not in result.stderr
 

@@ -17,7 +17,7 @@ KATA = ROOT / "katas" / "fizzbuzz" / "kata.md"
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
-@pytest.mark.parametrize("language", ["python", "rust", "go", "javascript", "cpp"])
+@pytest.mark.parametrize("language", ["python", "rust", "go", "javascript", "cpp", "java"])
 def test_the_shipped_demo_replays_a_whole_run_without_any_endpoint(
     tmp_path: Path, language: str
 ) -> None:

@@ -66,7 +66,7 @@ def _kinds(repo: Path) -> list[str]:
     return [str(event.get("kind")) for event in _events(repo, "rejected")]
 
 
-@pytest.mark.parametrize("language", ["python", "rust", "go", "javascript", "cpp"])
+@pytest.mark.parametrize("language", ["python", "rust", "go", "javascript", "cpp", "java"])
 def test_the_whole_kata_in_each_language(tmp_path: Path, language: str) -> None:
     repo = tmp_path / "kata"
     script = fake_fizzbuzz_script(language)

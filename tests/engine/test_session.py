@@ -78,6 +78,7 @@ def test_python_kata_completes_and_every_commit_on_main_is_green(
     ("go", "kata.go", 'word += "Fizz"'),
     ("javascript", "kata.js", "return word || String(n);"),
     ("cpp", "kata.hpp", "return word.empty() ? std::to_string(n) : word;"),
+    ("java", "src/Kata.java", "return word.isEmpty() ? Integer.toString(n) : word;"),
 ])  # fmt: skip
 def test_a_kata_completes_and_every_commit_on_main_is_green(
     docker_client: docker.DockerClient,

@@ -6,6 +6,7 @@ import pytest
 
 from tdd_sandbox.grading.cpp_policy import check_cpp
 from tdd_sandbox.grading.go_policy import check_go
+from tdd_sandbox.grading.java_policy import check_java
 from tdd_sandbox.grading.js_policy import check_javascript
 from tdd_sandbox.grading.policy import CHECKERS, check_policy, check_python, check_rust
 from tdd_sandbox.languages import get_language
@@ -238,6 +239,38 @@ def test_cpp_tests_may_include_gtest_and_print_but_not_define_main() -> None:
     own_main = test + "int main() { return 0; }\n"
     assert [v.rule for v in check_cpp("tests/a_test.cpp", own_main, is_test=True)] == ["main"]
     assert check_cpp("kata.hpp", '#pragma once\n// std::exit(0)\nconst char* s = "printf";\n') == []
+
+
+@pytest.mark.parametrize(
+    ("source", "rule"),
+    [
+        ("class K { void f() { System.exit(0); } }", "process"),
+        ("class K { void f() { Runtime.getRuntime().halt(0); } }", "process"),
+        ('class K { String f() { return System.getenv("X"); } }', "process"),
+        ('class K { void f() { System.out.println("x"); } }', "output"),
+        ('class K { void f() throws Exception { Files.readString(Path.of("x")); } }', "files"),
+        ("import java.lang.reflect.Field;\nclass K {}", "reflection"),
+        ('class K { void f() throws Exception { Class.forName("x"); } }', "reflection"),
+        ("class K { void f() { new Thread(() -> {}).start(); } }", "threads"),
+        ("import org.junit.jupiter.api.Assertions;\nclass K {}", "runner"),
+        ("class K { native void f(); }", "native"),
+        ("class K { public boolean equals(Object o) { return true; } }", "equality"),
+    ],
+)
+def test_java_attacks_are_named(source: str, rule: str) -> None:
+    assert rule in {v.rule for v in check_java("src/Kata.java", source)}
+
+
+def test_java_tests_may_use_junit_and_print_but_not_end_the_jvm() -> None:
+    test = (
+        "import org.junit.jupiter.api.Test;\n\nclass KataTest {\n  @Test\n  void one() {\n"
+        '    System.out.println("debug");\n  }\n}\n'
+    )
+    assert check_java("test/KataTest.java", test, is_test=True) == []
+    ends = test.replace('System.out.println("debug")', "System.exit(0)")
+    assert [v.rule for v in check_java("test/KataTest.java", ends, is_test=True)] == ["process"]
+    launcher = "import org.junit.platform.launcher.Launcher;\n" + test
+    assert [v.rule for v in check_java("test/KataTest.java", launcher, is_test=True)] == ["runner"]
 
 
 def test_a_kata_may_allow_a_rule() -> None:

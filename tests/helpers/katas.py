@@ -152,6 +152,38 @@ CPP_REFACTOR = (
 )
 
 
+JAVA_TESTS = [
+    (name, f"  @Test\n  void {name}() {{\n"
+           f"    assertEquals(\"{want}\", Kata.fizzbuzz({n}));\n  }}\n")
+    for name, n, want in (("one", 1, "1"), ("fizz", 3, "Fizz"), ("buzz", 5, "Buzz"),
+                          ("fizzBuzz", 15, "FizzBuzz"))
+]  # fmt: skip
+_JAVA_OPEN = (
+    "/** FizzBuzz. */\npublic final class Kata {\n  private Kata() {}\n\n"
+    "  public static String fizzbuzz(int n) {\n"
+)
+_JAVA_CASES = [
+    '    if (n % 15 == 0) {\n      return "FizzBuzz";\n    }\n',
+    '    if (n % 3 == 0) {\n      return "Fizz";\n    }\n',
+    '    if (n % 5 == 0) {\n      return "Buzz";\n    }\n',
+]
+_JAVA_TAIL = "    return Integer.toString(n);\n  }\n}\n"
+JAVA_IMPLS = [
+    _JAVA_OPEN + _JAVA_TAIL,
+    _JAVA_OPEN + _JAVA_CASES[1] + _JAVA_TAIL,
+    _JAVA_OPEN + _JAVA_CASES[1] + _JAVA_CASES[2] + _JAVA_TAIL,
+    _JAVA_OPEN + "".join(_JAVA_CASES) + _JAVA_TAIL,
+]
+JAVA_REFACTOR = (
+    _JAVA_OPEN + '    String word = (n % 3 == 0 ? "Fizz" : "") + (n % 5 == 0 ? "Buzz" : "");\n'
+    "    return word.isEmpty() ? Integer.toString(n) : word;\n  }\n}\n"
+)
+_JAVA_HEAD = (
+    "import static org.junit.jupiter.api.Assertions.assertEquals;\n\n"
+    "import org.junit.jupiter.api.Test;\n\nclass KataTest {\n"
+)
+
+
 @dataclass(frozen=True)
 class Steps:
     """One language's FizzBuzz, test by test: where tests and code go, and each step's code."""
@@ -166,11 +198,15 @@ class Steps:
 
     def test_file(self, count: int) -> str:
         """The test file holding the first `count` tests."""
+        if self.head.endswith("{\n"):  # a class: its methods go inside it
+            return self.head + "\n".join(body for _, body in self.tests[:count]) + "}\n"
         return self.head + "".join("\n" + body for _, body in self.tests[:count])
 
     def test_name(self, index: int) -> str:
         """The name the runner reports for test `index` (as the fake runtime matches it)."""
         body = self.tests[index][1]
+        if body.startswith("  @Test"):
+            return "KataTest." + body.split("void ", 1)[1].split("(", 1)[0]
         if body.startswith("TEST("):
             suite, name = body[5:].split(")", 1)[0].split(", ")
             return f"{suite}.{name}"
@@ -189,6 +225,8 @@ STEPS = {
     "cpp": Steps("tests/fizzbuzz_test.cpp", "kata.hpp",
                  '#include <gtest/gtest.h>\n\n#include "kata.hpp"\n', CPP_TESTS, CPP_IMPLS,
                  CPP_REFACTOR, "//"),
+    "java": Steps("test/KataTest.java", "src/Kata.java", _JAVA_HEAD, JAVA_TESTS, JAVA_IMPLS,
+                  JAVA_REFACTOR, "//"),
     "go": Steps("fizzbuzz_test.go", "kata.go", 'package kata\n\nimport "testing"\n', GO_TESTS,
                 GO_IMPLS, GO_REFACTOR, "//"),
 }  # fmt: skip

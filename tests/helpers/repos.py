@@ -147,6 +147,24 @@ def cpp_repo(tests: str, impl: str = CPP_IMPL) -> dict[str, str]:
     return files
 
 
+JAVA_IMPL = (
+    "/** Answers Fizz. */\npublic final class Kata {\n  private Kata() {}\n\n"
+    '  public static String fizzbuzz(int n) {\n    return "Fizz";\n  }\n}\n'
+)
+
+
+def java_repo(tests: str, impl: str = JAVA_IMPL) -> dict[str, str]:
+    """A Java kata: the scaffold, `src/Kata.java` and `tests` as the body of the class
+    `KataTest` (after JUnit's imports)."""
+    files = get_language("java").scaffold()
+    files["src/Kata.java"] = impl
+    files["test/KataTest.java"] = (
+        "import org.junit.jupiter.api.Assumptions;\nimport org.junit.jupiter.api.Test;\n\n"
+        f"class KataTest {{\n{tests}\n  @Test\n  void fine() {{}}\n}}\n"
+    )
+    return files
+
+
 def write_repo(root: Path, files: dict[str, str]) -> Path:
     """Write `files` under `root` and return it."""
     for name, text in files.items():

@@ -416,3 +416,114 @@ SOLUTIONS.update(
         ("roman-numerals", "cpp"): ("kata.hpp", _CPP_ROMAN_NUMERALS),
     }
 )
+
+
+# Java, the class Kata.
+_JAVA_FIZZBUZZ = """\
+/** FizzBuzz. */
+public final class Kata {
+  private Kata() {}
+
+  public static String fizzbuzz(int n) {
+    String word = (n % 3 == 0 ? "Fizz" : "") + (n % 5 == 0 ? "Buzz" : "");
+    return word.isEmpty() ? Integer.toString(n) : word;
+  }
+}
+"""
+_JAVA_STRING_CALCULATOR = """\
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** The string calculator. */
+public final class Kata {
+  private Kata() {}
+
+  public static int add(String numbers) {
+    String body = numbers;
+    List<String> delimiters = new ArrayList<>(List.of(",", "\\n"));
+    if (body.startsWith("//")) {
+      int end = body.indexOf('\\n');
+      delimiters.add(body.substring(2, end));
+      body = body.substring(end + 1);
+    }
+    List<String> quoted = new ArrayList<>();
+    for (String delimiter : delimiters) {
+      quoted.add(Pattern.quote(delimiter));
+    }
+    int total = 0;
+    List<String> negatives = new ArrayList<>();
+    for (String part : body.split(String.join("|", quoted))) {
+      if (part.isEmpty()) {
+        continue;
+      }
+      int value = Integer.parseInt(part);
+      if (value < 0) {
+        negatives.add(part);
+      } else if (value <= 1000) {
+        total += value;
+      }
+    }
+    if (!negatives.isEmpty()) {
+      throw new IllegalArgumentException(
+          "negatives not allowed: " + String.join(", ", negatives));
+    }
+    return total;
+  }
+}
+"""
+_JAVA_BOWLING = """\
+/** Bowling. */
+public final class Kata {
+  private Kata() {}
+
+  public static int score(int[] rolls) {
+    int total = 0;
+    int index = 0;
+    for (int frame = 0; frame < 10; frame++) {
+      if (rolls[index] == 10) {
+        total += 10 + rolls[index + 1] + rolls[index + 2];
+        index += 1;
+      } else if (rolls[index] + rolls[index + 1] == 10) {
+        total += 10 + rolls[index + 2];
+        index += 2;
+      } else {
+        total += rolls[index] + rolls[index + 1];
+        index += 2;
+      }
+    }
+    return total;
+  }
+}
+"""
+_JAVA_ROMAN_NUMERALS = """\
+/** Roman numerals. */
+public final class Kata {
+  private static final int[] VALUES = {1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1};
+  private static final String[] SYMBOLS = {
+    "M", "CM", "D", "CD", "C", "XC", "L", "XL", "X", "IX", "V", "IV", "I"
+  };
+
+  private Kata() {}
+
+  public static String toRoman(int n) {
+    StringBuilder out = new StringBuilder();
+    int rest = n;
+    for (int i = 0; i < VALUES.length; i++) {
+      while (rest >= VALUES[i]) {
+        out.append(SYMBOLS[i]);
+        rest -= VALUES[i];
+      }
+    }
+    return out.toString();
+  }
+}
+"""
+SOLUTIONS.update(
+    {
+        ("fizzbuzz", "java"): ("src/Kata.java", _JAVA_FIZZBUZZ),
+        ("string-calculator", "java"): ("src/Kata.java", _JAVA_STRING_CALCULATOR),
+        ("bowling", "java"): ("src/Kata.java", _JAVA_BOWLING),
+        ("roman-numerals", "java"): ("src/Kata.java", _JAVA_ROMAN_NUMERALS),
+    }
+)

@@ -19,7 +19,7 @@ def test_registry_keys_match_plugin_names() -> None:
 def test_unknown_language_lists_the_known_ones() -> None:
     with pytest.raises(
         UsageError,
-        match="unknown language 'cobol': choose one of cpp, go, javascript, python, rust",
+        match="unknown language 'cobol': choose one of cpp, go, java, javascript, python, rust",
     ):
         get_language("cobol")
 

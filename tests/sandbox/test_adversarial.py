@@ -24,6 +24,7 @@ from tests.helpers.listener import Listener, host_addresses
 from tests.helpers.repos import (
     cpp_repo,
     go_repo,
+    java_repo,
     javascript_repo,
     python_repo,
     rust_repo,
@@ -456,6 +457,62 @@ def test_cpp_network_is_unreachable(
         "  ASSERT_EQ(connect(s, reinterpret_cast<sockaddr*>(&to), sizeof to), 0);\n}\n"
     )
     gate = _run_test_gate(provider, images["cpp"], "cpp", cpp_repo(probe), tmp_path, CPP_TIMEOUT_S)
+    assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail[-800:])
+    assert gate.counts.failed == 1
+    assert listener.connections == 0
+
+
+JAVA_TIMEOUT_S = 15.0
+JAVA_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
+    "endless_loop": ("  @Test\n  void spin() {\n    while (true) {}\n  }\n", {GateStatus.TIMEOUT}),
+    "exit_zero": ("  @Test\n  void leave() {\n    System.exit(0);\n  }\n", {GateStatus.ERROR}),
+    "halt_zero_at_load": ("  static {\n    Runtime.getRuntime().halt(0);\n  }\n",
+                          {GateStatus.ERROR}),
+    "fork_bomb": ("  @Test\n  void bomb() throws Exception {\n    while (true) {\n"
+                  '      try {\n        new ProcessBuilder("sleep", "100").start();\n'
+                  "      } catch (Exception e) {\n      }\n"
+                  "    }\n  }\n", {GateStatus.TIMEOUT, GateStatus.ERROR}),
+    "leaves_a_daemon": ("  @Test\n  void daemon() throws Exception {\n"
+                        '    new ProcessBuilder("setsid", "sleep", "1000").start();\n  }\n',
+                        {GateStatus.ERROR}),
+    "unbounded_memory": ("  @Test\n  void hog() {\n"
+                         "    java.util.List<byte[]> hog = new java.util.ArrayList<>();\n"
+                         "    while (true) {\n      hog.add(new byte[10_000_000]);\n    }\n  }\n",
+                         {GateStatus.OOM, GateStatus.FAILED}),
+    "prints_without_end": ("  @Test\n  void flood() {\n    while (true) {\n"
+                           '      System.out.print("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");\n'
+                           "    }\n  }\n", {GateStatus.OUTPUT_LIMIT}),
+    "skips_itself": ('  @Test\n  void skip() {\n    Assumptions.assumeTrue(false, "not today");\n'
+                     "  }\n", {GateStatus.FAILED}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("attack", sorted(JAVA_ATTACKS))
+def test_java_attack_is_classified(
+    attack: str, provider: DockerSandboxProvider, images: dict[str, str], tmp_path: Path
+) -> None:
+    source, statuses = JAVA_ATTACKS[attack]
+    started = time.monotonic()
+    files = java_repo(source)
+    # The test gate compiles the tests first (no build gate ran): a second or two of its limit.
+    gate = _run_test_gate(provider, images["java"], "java", files, tmp_path, JAVA_TIMEOUT_S)
+    assert gate.status in statuses, (gate.status, gate.reason, gate.output_tail[-800:])
+    assert time.monotonic() - started < JAVA_TIMEOUT_S + 20
+
+
+def test_java_network_is_unreachable(
+    provider: DockerSandboxProvider,
+    images: dict[str, str],
+    listener: Listener,
+    gateway: str,
+    tmp_path: Path,
+) -> None:
+    probe = (
+        "  @Test\n  void connect() throws Exception {\n"
+        f'    new java.net.Socket("{gateway}", {listener.port}).close();\n  }}\n'
+    )
+    files = java_repo(probe)
+    gate = _run_test_gate(provider, images["java"], "java", files, tmp_path, JAVA_TIMEOUT_S)
     assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail[-800:])
     assert gate.counts.failed == 1
     assert listener.connections == 0

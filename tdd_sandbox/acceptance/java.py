@@ -1,0 +1,128 @@
+"""Java's acceptance driver, host side: a generated class compiled with the model's code
+(never its tests) that performs one case per JVM."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, read_framed
+from tdd_sandbox.acceptance.suite import CallMap
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.grading.acceptance import Case, Observed
+
+_TEMPLATE = Path(__file__).with_name("java_driver.java")
+_PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
+RESULTS = "/tmp/tdd-acceptance/out"
+
+# Compiled in /tmp from the code under src/ alone; one JVM per case, each under `timeout`, its
+# output capped, so a case that hangs or floods fails alone.
+_SCRIPT = r"""
+n=$1; count=$2; limit=$3; out=/tmp/tdd-acceptance/out; classes=/tmp/tdd-acceptance/classes
+mkdir -p "$classes" && cp .tdd/acceptance/TddAcceptance.java /tmp/tdd-acceptance/ || exit 3
+if ! javac -J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1 -encoding UTF-8 -nowarn -d "$classes" \
+    $(find src -name '*.java' 2>/dev/null) /tmp/tdd-acceptance/TddAcceptance.java \
+    > /tmp/tdd-acceptance/build.log 2>&1; then
+  printf '@@%s build-failed\n' "$n" > "$out"
+  tail -c 4000 /tmp/tdd-acceptance/build.log >> "$out"
+  exit 0
+fi
+i=0
+while [ "$i" -lt "$count" ]; do
+  timeout -s KILL "$limit" java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xmx256m \
+    -cp "$classes" TddAcceptance "$i" "$n" 2>/dev/null | head -c 1000000 >> "$out"
+  i=$((i + 1))
+done
+"""
+
+
+class JavaDriver:
+    """Compiles the model's code with a generated driver class, then runs it once per case."""
+
+    def prepare(
+        self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
+    ) -> Prepared:
+        """The model's `src/` and the generated driver."""
+        arms = "\n".join(
+            f"      case {i}:\n        return report({_render(calls.calls[c.property], c)});"
+            for i, c in enumerate(cases)
+        )
+        source = _TEMPLATE.read_text().replace("/*CASES*/", arms)
+        shipped = {p: d for p, d in files.items() if p.startswith("src/") and p.endswith(".java")}
+        shipped[f"{DRIVER_DIR}/TddAcceptance.java"] = source.encode()
+        limit = f"{calls.timeout_s:g}"
+        command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)
+        return Prepared(shipped, command, RESULTS)
+
+    def read(
+        self, data: bytes | None, nonce: str, cases: Sequence[Case]
+    ) -> tuple[dict[str, Observed], str]:
+        """Each case's framed line (see `read_framed`)."""
+        return read_framed(data, nonce, cases)
+
+
+def _render(template: str, case: Case) -> str:
+    def literal(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in case.input:
+            raise UsageError(f"case {case.id!r} has no input {name!r} for the call {template!r}")
+        return java_literal(case.input[name])
+
+    return _PLACEHOLDER.sub(literal, template)
+
+
+def java_literal(value: Any) -> str:
+    """A JSON value as a Java expression: a list of one kind becomes an array of it
+    (`new int[] {1, 2}`), null `null`.
+
+    Raises:
+        UsageError: a map, a list of mixed kinds, or a float that is not finite.
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"{value}L" if abs(value) > 2**31 - 1 else str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise UsageError(f"{value} cannot be a Java input")
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + "".join(_char(c) for c in value) + '"'
+    if isinstance(value, list):
+        kinds = {_element_type(item) for item in value}
+        if len(kinds) > 1:
+            raise UsageError("a list of mixed kinds cannot be written as a Java array")
+        kind = kinds.pop() if kinds else "int"
+        return f"new {kind}[] {{{', '.join(java_literal(item) for item in value)}}}"
+    raise UsageError(f"a {type(value).__name__} input cannot be written as a Java literal")
+
+
+def _char(char: str) -> str:
+    escapes = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    if char in escapes:
+        return escapes[char]
+    if ord(char) < 0x20 or ord(char) > 0x7E:
+        return "".join(f"\\u{unit:04x}" for unit in _utf16(char))
+    return char
+
+
+def _utf16(char: str) -> list[int]:
+    data = char.encode("utf-16-be")
+    return [int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data), 2)]
+
+
+def _element_type(item: Any) -> str:
+    if isinstance(item, bool):
+        return "boolean"
+    if isinstance(item, int):
+        return "int"
+    if isinstance(item, float):
+        return "double"
+    if isinstance(item, str):
+        return "String"
+    raise UsageError(f"a list of {type(item).__name__} cannot be written as a Java array")
