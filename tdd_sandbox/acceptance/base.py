@@ -4,18 +4,39 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tdd_sandbox.acceptance.suite import CallMap
 from tdd_sandbox.engine.edits import TOOL_CONFIG
+from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import Case, Observed
 from tdd_sandbox.languages.base import Language
 
 _COMPILER_ERROR = re.compile(r"error|\S+:\d+:\d+: ")
 DRIVER_DIR = ".tdd/acceptance"
 """Where the driver and the inputs go in the sandbox's snapshot: a path no agent may write."""
+RESULTS = "/tmp/tdd-acceptance/out"
+"""Where a compiled language's driver script collects every case's framed line."""
+_PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
+
+# The shell that a compiled language's driver script shares, run as
+# `sh -c SCRIPT acceptance <nonce> <cases> <seconds per case>`: its build, whose failure is
+# reported behind the nonce with the end of its output, and one process per case, each under
+# `timeout`, its output capped, so a case that hangs or floods fails alone.
+_BUILD = r"""if ! {build} > /tmp/tdd-acceptance/build.log 2>&1; then
+  printf '@@%s build-failed\n' "$n" > "$out"
+  tail -c 4000 /tmp/tdd-acceptance/build.log >> "$out"
+  exit 0
+fi
+"""
+_CASES = r"""i=0
+while [ "$i" -lt "$count" ]; do
+  timeout -s KILL "$limit" {run} "$i" "$n" 2>/dev/null | head -c 1000000 >> "$out"
+  i=$((i + 1))
+done
+"""
 
 
 @dataclass(frozen=True)
@@ -104,3 +125,38 @@ def read_framed(
         else:
             observed[case.id] = Observed(failure="no result: crashed or ran out of time")
     return observed, ""
+
+
+def case_script(setup: str, build: str | None, run: str) -> str:
+    """A driver script: `setup` (shell, run first), `build` (a command whose failure ends the
+    run as `build-failed`) and `run` (the command each case's index and the nonce are passed
+    to)."""
+    head = f"n=$1; count=$2; limit=$3; out={RESULTS}\nmkdir -p /tmp/tdd-acceptance || exit 3\n"
+    built = _BUILD.format(build=build) if build else ""
+    return head + setup.strip("\n") + "\n" + built + _CASES.format(run=run)
+
+
+def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str:
+    """`template` with each `${name}` replaced by the case's input `name` as a literal.
+
+    Raises:
+        UsageError: the case has no such input, or it cannot be written as a literal.
+    """
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in case.input:
+            raise UsageError(f"case {case.id!r} has no input {name!r} for the call {template!r}")
+        return literal(case.input[name])
+
+    return _PLACEHOLDER.sub(replace, template)
+
+
+class FramedDriver:
+    """What the drivers that print one framed line per case share: reading them back."""
+
+    def read(
+        self, data: bytes | None, nonce: str, cases: Sequence[Case]
+    ) -> tuple[dict[str, Observed], str]:
+        """Each case's framed line (see `read_framed`)."""
+        return read_framed(data, nonce, cases)

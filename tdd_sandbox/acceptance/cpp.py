@@ -4,52 +4,45 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, read_framed
+from tdd_sandbox.acceptance.base import (
+    DRIVER_DIR,
+    RESULTS,
+    FramedDriver,
+    Prepared,
+    case_script,
+    render_call,
+)
 from tdd_sandbox.acceptance.suite import CallMap
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.grading.acceptance import Case, Observed
+from tdd_sandbox.grading.acceptance import Case
 from tdd_sandbox.languages.cpp import CPP
 
 _TEMPLATE = Path(__file__).with_name("cpp_driver.cpp")
-_PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
-RESULTS = "/tmp/tdd-acceptance/out"
 
 # Built in /tmp from the code files alone (the driver has its own main); one process per case,
 # each under `timeout`, its output capped, so a case that hangs or floods fails alone.
-_SCRIPT = r"""
-n=$1; count=$2; limit=$3; out=/tmp/tdd-acceptance/out; bin=/tmp/tdd-acceptance/driver
-mkdir -p /tmp/tdd-acceptance
-code=$(find . \( -name '.?*' -o -name tests \) -prune -o -type f \
-  \( -name '*.cpp' -o -name '*.cc' \) -print)
-if ! g++ -std=c++20 -O1 -I. $code .tdd/acceptance/driver.cpp -o "$bin" \
-    > /tmp/tdd-acceptance/build.log 2>&1; then
-  printf '@@%s build-failed\n' "$n" > "$out"
-  tail -c 4000 /tmp/tdd-acceptance/build.log >> "$out"
-  exit 0
-fi
-i=0
-while [ "$i" -lt "$count" ]; do
-  timeout -s KILL "$limit" "$bin" "$i" "$n" 2>/dev/null | head -c 1000000 >> "$out"
-  i=$((i + 1))
-done
-"""
+_SCRIPT = case_script(
+    "code=$(find . \\( -name '.?*' -o -name tests \\) -prune -o -type f "
+    "\\( -name '*.cpp' -o -name '*.cc' \\) -print)",
+    "g++ -std=c++20 -O1 -I. $code .tdd/acceptance/driver.cpp -o /tmp/tdd-acceptance/driver",
+    "/tmp/tdd-acceptance/driver",
+)
 
 
-class CppDriver:
+class CppDriver(FramedDriver):
     """Builds the model's code with a generated driver program, then runs it once per case."""
 
     def prepare(
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """The model's code files and headers, and the generated driver."""
+        rendered = [render_call(calls.calls[c.property], c, cpp_literal) for c in cases]
         arms = "\n".join(
-            f"    case {i}:\n      return report({_render(calls.calls[c.property], c)});"
-            for i, c in enumerate(cases)
+            f"    case {i}:\n      return report({call});" for i, call in enumerate(rendered)
         )
         source = _TEMPLATE.read_text().replace("/*SETUP*/", calls.setup).replace("/*CASES*/", arms)
         shipped = {
@@ -63,22 +56,6 @@ class CppDriver:
         limit = f"{calls.timeout_s:g}"
         command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)
         return Prepared(shipped, command, RESULTS)
-
-    def read(
-        self, data: bytes | None, nonce: str, cases: Sequence[Case]
-    ) -> tuple[dict[str, Observed], str]:
-        """Each case's framed line (see `read_framed`)."""
-        return read_framed(data, nonce, cases)
-
-
-def _render(template: str, case: Case) -> str:
-    def literal(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in case.input:
-            raise UsageError(f"case {case.id!r} has no input {name!r} for the call {template!r}")
-        return cpp_literal(case.input[name])
-
-    return _PLACEHOLDER.sub(literal, template)
 
 
 def cpp_literal(value: Any) -> str:

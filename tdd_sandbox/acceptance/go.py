@@ -10,40 +10,35 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, read_framed
+from tdd_sandbox.acceptance.base import (
+    DRIVER_DIR,
+    RESULTS,
+    FramedDriver,
+    Prepared,
+    case_script,
+    render_call,
+)
 from tdd_sandbox.acceptance.suite import CallMap
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.grading.acceptance import Case, Observed
+from tdd_sandbox.grading.acceptance import Case
 from tdd_sandbox.languages.go import module_path
 
 _TEMPLATE = Path(__file__).with_name("go_driver.go")
-_PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
 _MODULE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~/-]{0,127}")
-RESULTS = "/tmp/tdd-acceptance/out"
 
 # Built in a copy under /tmp, where the driver becomes the module's package `tdd_acceptance`;
 # one process per case, each under `timeout`, its output capped, so a case that hangs or
 # floods fails alone.
-_SCRIPT = r"""
-n=$1; count=$2; limit=$3; out=/tmp/tdd-acceptance/out
-[ -d /tmp/go-cache ] || cp -R /opt/go-cache /tmp/go-cache || exit 3
-mkdir -p /tmp/tdd-acceptance /tmp/module && cp -R /work/. /tmp/module/ && cd /tmp/module || exit 3
-mkdir -p tdd_acceptance && mv .tdd/acceptance/driver.go tdd_acceptance/main.go || exit 3
-bin=/tmp/tdd-acceptance/driver
-if ! go build -o "$bin" ./tdd_acceptance > /tmp/tdd-acceptance/build.log 2>&1; then
-  printf '@@%s build-failed\n' "$n" > "$out"
-  tail -c 4000 /tmp/tdd-acceptance/build.log >> "$out"
-  exit 0
-fi
-i=0
-while [ "$i" -lt "$count" ]; do
-  timeout -s KILL "$limit" "$bin" "$i" "$n" 2>/dev/null | head -c 1000000 >> "$out"
-  i=$((i + 1))
-done
-"""
+_SCRIPT = case_script(
+    "[ -d /tmp/go-cache ] || cp -R /opt/go-cache /tmp/go-cache || exit 3\n"
+    "mkdir -p /tmp/module && cp -R /work/. /tmp/module/ && cd /tmp/module || exit 3\n"
+    "mkdir -p tdd_acceptance && mv .tdd/acceptance/driver.go tdd_acceptance/main.go || exit 3",
+    "go build -o /tmp/tdd-acceptance/driver ./tdd_acceptance",
+    "/tmp/tdd-acceptance/driver",
+)
 
 
-class GoDriver:
+class GoDriver(FramedDriver):
     """Builds the model's module with a generated driver program, then runs it once per case."""
 
     def prepare(
@@ -53,9 +48,9 @@ class GoDriver:
         module = module_path(files)
         if not _MODULE.fullmatch(module):
             module = "kata"
+        rendered = [render_call(calls.calls[c.property], c, go_literal) for c in cases]
         arms = "\n".join(
-            f"\tcase {i}:\n\t\treturn capture({_render(calls.calls[c.property], c)})"
-            for i, c in enumerate(cases)
+            f"\tcase {i}:\n\t\treturn capture({call})" for i, call in enumerate(rendered)
         )
         source = _TEMPLATE.read_text().replace("${MODULE}", module).replace("/*CASES*/", arms)
         shipped = {
@@ -70,22 +65,6 @@ class GoDriver:
         limit = f"{calls.timeout_s:g}"
         command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)
         return Prepared(shipped, command, RESULTS)
-
-    def read(
-        self, data: bytes | None, nonce: str, cases: Sequence[Case]
-    ) -> tuple[dict[str, Observed], str]:
-        """Each case's framed line (see `read_framed`)."""
-        return read_framed(data, nonce, cases)
-
-
-def _render(template: str, case: Case) -> str:
-    def literal(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in case.input:
-            raise UsageError(f"case {case.id!r} has no input {name!r} for the call {template!r}")
-        return go_literal(case.input[name])
-
-    return _PLACEHOLDER.sub(literal, template)
 
 
 def go_literal(value: Any) -> str:

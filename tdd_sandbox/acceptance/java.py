@@ -4,51 +4,46 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, read_framed
+from tdd_sandbox.acceptance.base import (
+    DRIVER_DIR,
+    RESULTS,
+    FramedDriver,
+    Prepared,
+    case_script,
+    render_call,
+)
 from tdd_sandbox.acceptance.suite import CallMap
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.grading.acceptance import Case, Observed
+from tdd_sandbox.grading.acceptance import Case
 
 _TEMPLATE = Path(__file__).with_name("java_driver.java")
-_PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
-RESULTS = "/tmp/tdd-acceptance/out"
 
 # Compiled in /tmp from the code under src/ alone; one JVM per case, each under `timeout`, its
 # output capped, so a case that hangs or floods fails alone.
-_SCRIPT = r"""
-n=$1; count=$2; limit=$3; out=/tmp/tdd-acceptance/out; classes=/tmp/tdd-acceptance/classes
-mkdir -p "$classes" && cp .tdd/acceptance/TddAcceptance.java /tmp/tdd-acceptance/ || exit 3
-if ! javac -J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1 -encoding UTF-8 -nowarn -d "$classes" \
-    $(find src -name '*.java' 2>/dev/null) /tmp/tdd-acceptance/TddAcceptance.java \
-    > /tmp/tdd-acceptance/build.log 2>&1; then
-  printf '@@%s build-failed\n' "$n" > "$out"
-  tail -c 4000 /tmp/tdd-acceptance/build.log >> "$out"
-  exit 0
-fi
-i=0
-while [ "$i" -lt "$count" ]; do
-  timeout -s KILL "$limit" java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xmx256m \
-    -cp "$classes" TddAcceptance "$i" "$n" 2>/dev/null | head -c 1000000 >> "$out"
-  i=$((i + 1))
-done
-"""
+_JVM = "java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xmx256m"
+_SCRIPT = case_script(
+    "mkdir -p /tmp/tdd-acceptance/classes || exit 3",
+    "javac -J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1 -encoding UTF-8 -nowarn "
+    "-d /tmp/tdd-acceptance/classes $(find src -name '*.java' 2>/dev/null) "
+    ".tdd/acceptance/TddAcceptance.java",
+    f"{_JVM} -cp /tmp/tdd-acceptance/classes TddAcceptance",
+)
 
 
-class JavaDriver:
+class JavaDriver(FramedDriver):
     """Compiles the model's code with a generated driver class, then runs it once per case."""
 
     def prepare(
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """The model's `src/` and the generated driver."""
+        rendered = [render_call(calls.calls[c.property], c, java_literal) for c in cases]
         arms = "\n".join(
-            f"      case {i}:\n        return report({_render(calls.calls[c.property], c)});"
-            for i, c in enumerate(cases)
+            f"      case {i}:\n        return report({call});" for i, call in enumerate(rendered)
         )
         source = _TEMPLATE.read_text().replace("/*CASES*/", arms)
         shipped = {p: d for p, d in files.items() if p.startswith("src/") and p.endswith(".java")}
@@ -56,22 +51,6 @@ class JavaDriver:
         limit = f"{calls.timeout_s:g}"
         command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)
         return Prepared(shipped, command, RESULTS)
-
-    def read(
-        self, data: bytes | None, nonce: str, cases: Sequence[Case]
-    ) -> tuple[dict[str, Observed], str]:
-        """Each case's framed line (see `read_framed`)."""
-        return read_framed(data, nonce, cases)
-
-
-def _render(template: str, case: Case) -> str:
-    def literal(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in case.input:
-            raise UsageError(f"case {case.id!r} has no input {name!r} for the call {template!r}")
-        return java_literal(case.input[name])
-
-    return _PLACEHOLDER.sub(literal, template)
 
 
 def java_literal(value: Any) -> str:

@@ -10,14 +10,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, read_framed
+from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, read_framed, render_call
 from tdd_sandbox.acceptance.suite import CallMap
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import Case, Observed
 from tdd_sandbox.languages.javascript import JAVASCRIPT
 
 _TEMPLATE = Path(__file__).with_name("javascript_driver.mjs")
-_PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
 RESULTS = "/tmp/tdd-acceptance/out"
 _ERROR = re.compile(r"\w*Error: ")
 
@@ -50,9 +49,9 @@ class JavaScriptDriver:
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """The model's code files, a package.json of the tool's and the generated driver."""
+        rendered = [render_call(calls.calls[c.property], c, js_literal) for c in cases]
         arms = "\n".join(
-            f"    case {i}:\n      return ({_render(calls.calls[c.property], c)});"
-            for i, c in enumerate(cases)
+            f"    case {i}:\n      return ({call});" for i, call in enumerate(rendered)
         )
         source = _TEMPLATE.read_text().replace("/*SETUP*/", calls.setup).replace("/*CASES*/", arms)
         shipped = {
@@ -79,16 +78,6 @@ class JavaScriptDriver:
             errors = [line for line in text.splitlines() if _ERROR.match(line)]
             problem = "the code did not import: " + (errors[0] if errors else problem)[:300]
         return observed, problem
-
-
-def _render(template: str, case: Case) -> str:
-    def literal(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in case.input:
-            raise UsageError(f"case {case.id!r} has no input {name!r} for the call {template!r}")
-        return js_literal(case.input[name])
-
-    return _PLACEHOLDER.sub(literal, template)
 
 
 def js_literal(value: Any) -> str:

@@ -9,36 +9,31 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, read_framed
+from tdd_sandbox.acceptance.base import (
+    DRIVER_DIR,
+    RESULTS,
+    FramedDriver,
+    Prepared,
+    case_script,
+    render_call,
+)
 from tdd_sandbox.acceptance.suite import CallMap
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.grading.acceptance import Case, Observed
+from tdd_sandbox.grading.acceptance import Case
 
 _TEMPLATE = Path(__file__).with_name("rust_driver.rs")
-_PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
 _CRATE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
-RESULTS = "/tmp/tdd-acceptance/out"
 
 # Built in a copy under /tmp, so cargo may write its lock file; one process per case, each
 # under `timeout`, its output capped, so a case that hangs or floods fails alone.
-_SCRIPT = r"""
-n=$1; count=$2; limit=$3; out=/tmp/tdd-acceptance/out
-mkdir -p /tmp/tdd-acceptance /tmp/crate && cp -R /work/. /tmp/crate/ && cd /tmp/crate || exit 3
-if ! cargo build --offline --quiet --bin tdd_acceptance > /tmp/tdd-acceptance/build.log 2>&1; then
-  printf '@@%s build-failed\n' "$n" > "$out"
-  tail -c 4000 /tmp/tdd-acceptance/build.log >> "$out"
-  exit 0
-fi
-bin="${CARGO_TARGET_DIR:-target}/debug/tdd_acceptance"
-i=0
-while [ "$i" -lt "$count" ]; do
-  timeout -s KILL "$limit" "$bin" "$i" "$n" 2>/dev/null | head -c 1000000 >> "$out"
-  i=$((i + 1))
-done
-"""
+_SCRIPT = case_script(
+    "mkdir -p /tmp/crate && cp -R /work/. /tmp/crate/ && cd /tmp/crate || exit 3",
+    "cargo build --offline --quiet --bin tdd_acceptance",
+    '"${CARGO_TARGET_DIR:-target}/debug/tdd_acceptance"',
+)
 
 
-class RustDriver:
+class RustDriver(FramedDriver):
     """Builds the library with a generated driver binary, then runs it once per case."""
 
     def prepare(
@@ -46,9 +41,9 @@ class RustDriver:
     ) -> Prepared:
         """`src/` of the model's tree, the tool's manifest and the generated driver."""
         crate, edition = _package(files.get("Cargo.toml", b""))
+        rendered = [render_call(calls.calls[c.property], c, rust_literal) for c in cases]
         arms = "\n".join(
-            f"        {i} => Plain::report(&({_render(calls.calls[c.property], c)}), out),"
-            for i, c in enumerate(cases)
+            f"        {i} => Plain::report(&({call}), out)," for i, call in enumerate(rendered)
         )
         source = _TEMPLATE.read_text().replace("/*USES*/", calls.setup).replace("/*CASES*/", arms)
         manifest = (
@@ -65,12 +60,6 @@ class RustDriver:
         command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)
         return Prepared(shipped, command, RESULTS)
 
-    def read(
-        self, data: bytes | None, nonce: str, cases: Sequence[Case]
-    ) -> tuple[dict[str, Observed], str]:
-        """Each case's framed line (see `read_framed`)."""
-        return read_framed(data, nonce, cases)
-
 
 def _package(manifest: bytes) -> tuple[str, str]:
     """The crate's name and edition from its manifest (`kata`, 2021 when unreadable)."""
@@ -84,16 +73,6 @@ def _package(manifest: bytes) -> tuple[str, str]:
         name if _CRATE.fullmatch(name) else "kata",
         edition if edition in ("2015", "2018", "2021", "2024") else "2021",
     )
-
-
-def _render(template: str, case: Case) -> str:
-    def literal(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in case.input:
-            raise UsageError(f"case {case.id!r} has no input {name!r} for the call {template!r}")
-        return rust_literal(case.input[name])
-
-    return _PLACEHOLDER.sub(literal, template)
 
 
 def rust_literal(value: Any) -> str:

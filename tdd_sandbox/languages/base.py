@@ -171,6 +171,12 @@ class Defaults:
 
     results_path: str | None = None
     project_files: tuple[str, ...] = ()
+    shell_gates: tuple[tuple[GateKind, str], ...] = ()
+    """The gates as (kind, shell script) pairs, in running order, for `gates()`."""
+
+    def gates(self) -> tuple[Gate, ...]:
+        """Each of `shell_gates`, run by `sh -c`."""
+        return tuple(Gate(kind, ("sh", "-c", script)) for kind, script in self.shell_gates)
 
     def track_test_path(self, path: str) -> str:
         """A track's test file goes where the track has it."""

@@ -11,7 +11,6 @@ from pathlib import PurePosixPath
 from tdd_sandbox.languages.base import (
     Defaults,
     Evidence,
-    Gate,
     GateKind,
     TestOutcome,
     TestStatus,
@@ -102,13 +101,12 @@ class Cpp(Defaults):
         "(Google style) and build with -Wall -Wextra -Werror."
     )
 
-    def gates(self) -> tuple[Gate, ...]:
-        """clang-format, the warnings-as-errors build, the tests."""
-        return (
-            Gate(GateKind.FORMAT, ("sh", "-c", _FORMAT)),
-            Gate(GateKind.BUILD, ("sh", "-c", _BUILD)),
-            Gate(GateKind.TEST, ("sh", "-c", _TEST)),
-        )
+    # clang-format, the warnings-as-errors build, the tests.
+    shell_gates: tuple[tuple[GateKind, str], ...] = (
+        (GateKind.FORMAT, _FORMAT),
+        (GateKind.BUILD, _BUILD),
+        (GateKind.TEST, _TEST),
+    )
 
     def format_command(self, path: str) -> tuple[str, ...] | None:
         """clang-format (Google style) printing the file formatted."""

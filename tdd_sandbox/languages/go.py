@@ -11,7 +11,6 @@ from typing import Any
 from tdd_sandbox.languages.base import (
     Defaults,
     Evidence,
-    Gate,
     GateKind,
     TestOutcome,
     TestStatus,
@@ -102,14 +101,13 @@ class Go(Defaults):
         "gofmt and go vet."
     )
 
-    def gates(self) -> tuple[Gate, ...]:
-        """gofmt (no file may change), go vet, go build, go test."""
-        return (
-            Gate(GateKind.FORMAT, ("sh", "-c", _FORMAT)),
-            Gate(GateKind.LINT, ("sh", "-c", _LINT)),
-            Gate(GateKind.BUILD, ("sh", "-c", _BUILD)),
-            Gate(GateKind.TEST, ("sh", "-c", _TEST)),
-        )
+    # gofmt (no file may change), go vet, go build, go test.
+    shell_gates: tuple[tuple[GateKind, str], ...] = (
+        (GateKind.FORMAT, _FORMAT),
+        (GateKind.LINT, _LINT),
+        (GateKind.BUILD, _BUILD),
+        (GateKind.TEST, _TEST),
+    )
 
     def format_command(self, path: str) -> tuple[str, ...] | None:
         """gofmt printing the formatted file."""

@@ -11,7 +11,6 @@ from pathlib import PurePosixPath
 from tdd_sandbox.languages.base import (
     Defaults,
     Evidence,
-    Gate,
     GateKind,
     TestOutcome,
     TestStatus,
@@ -98,13 +97,12 @@ class Java(Defaults):
         "org.junit.jupiter.api.Assertions.*;`. Code must compile with javac -Xlint:all -Werror."
     )
 
-    def gates(self) -> tuple[Gate, ...]:
-        """javac's lint on the code, the build of code and tests, the tests."""
-        return (
-            Gate(GateKind.LINT, ("sh", "-c", _LINT)),
-            Gate(GateKind.BUILD, ("sh", "-c", _BUILD)),
-            Gate(GateKind.TEST, ("sh", "-c", _TEST)),
-        )
+    # javac's lint on the code, the build of code and tests, the tests.
+    shell_gates: tuple[tuple[GateKind, str], ...] = (
+        (GateKind.LINT, _LINT),
+        (GateKind.BUILD, _BUILD),
+        (GateKind.TEST, _TEST),
+    )
 
     def format_command(self, path: str) -> tuple[str, ...] | None:
         """None: the image has no Java formatter."""

@@ -14,7 +14,6 @@ from typing import Any
 from tdd_sandbox.languages.base import (
     Defaults,
     Evidence,
-    Gate,
     GateKind,
     TestOutcome,
     TestStatus,
@@ -127,14 +126,13 @@ class JavaScript(Defaults):
         "(recommended rules) and the TypeScript compiler's check of JavaScript."
     )
 
-    def gates(self) -> tuple[Gate, ...]:
-        """Prettier, ESLint, tsc over the JavaScript, node --test."""
-        return (
-            Gate(GateKind.FORMAT, ("sh", "-c", _FORMAT)),
-            Gate(GateKind.LINT, ("sh", "-c", _LINT)),
-            Gate(GateKind.TYPECHECK, ("sh", "-c", _TYPECHECK)),
-            Gate(GateKind.TEST, ("sh", "-c", _TEST)),
-        )
+    # Prettier, ESLint, tsc over the JavaScript, node --test.
+    shell_gates: tuple[tuple[GateKind, str], ...] = (
+        (GateKind.FORMAT, _FORMAT),
+        (GateKind.LINT, _LINT),
+        (GateKind.TYPECHECK, _TYPECHECK),
+        (GateKind.TEST, _TEST),
+    )
 
     def format_command(self, path: str) -> tuple[str, ...] | None:
         """Prettier printing the file formatted."""
