@@ -72,5 +72,6 @@ def _run_tests(
     code, tamper = result.exit_code, None
     if guarded is not None and abnormal(result) is None:
         outcomes, code, tamper = cross_check(outcomes, language.evidence(result, nonce), code)
-    judged = replace(result, exit_code=code)
+    # Judged on the exit code the kata's own tests set; shown as a person reads it.
+    judged = replace(result, exit_code=code, stdout=language.readable(result.stdout))
     return judge_tests(judged, tuple(reconcile(outcomes, expected)), tamper=tamper)

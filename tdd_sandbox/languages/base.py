@@ -164,6 +164,11 @@ class Language(Protocol):
         """A hidden acceptance test file as the judge runs it (every test enabled)."""
         ...
 
+    def readable(self, stdout: str) -> str:
+        """What the test command printed, as a person (or the next prompt) reads it: without
+        the guard's frames or a machine format the runner was asked for."""
+        ...
+
 
 class Defaults:
     """What most plug-ins share: inherit it and override what differs (as pre-commit's
@@ -185,6 +190,10 @@ class Defaults:
     def hidden_test(self, path: str, data: bytes) -> bytes:
         """A hidden test file runs as it is written."""
         return data
+
+    def readable(self, stdout: str) -> str:
+        """The output without the guard's frames (`@@<nonce> ...` lines, for the judge)."""
+        return "\n".join(line for line in stdout.split("\n") if not line.startswith("@@"))
 
 
 NOT_RUN = "expected test did not run"

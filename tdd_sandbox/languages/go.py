@@ -232,6 +232,14 @@ class Go(Defaults):
                 outcomes.append(TestOutcome(f"{package}::<package>", TestStatus.ERROR, message))
         return outcomes
 
+    def readable(self, stdout: str) -> str:
+        """The text `go test` would have printed: the events' output, in order."""
+        return "".join(
+            str(event.get("Output", ""))
+            for event in _events(stdout)
+            if event["Action"] in ("output", "build-output")
+        )
+
 
 def module_path(files: Mapping[str, bytes]) -> str:
     """The module path go.mod declares (`kata` when there is none)."""

@@ -154,3 +154,11 @@ def test_a_package_without_its_end_or_a_test_reported_twice_is_not_a_finished_ru
     assert GO.evidence(_guarded(twice, ["kata"]), NONCE).conflicts == ("kata::TestFizz",)
     other = _result(f"@@{'f' * 16} end\n")
     assert not GO.evidence(other, NONCE).ended  # another nonce's frame counts for nothing
+
+
+def test_what_people_read_is_the_text_go_test_prints() -> None:
+    shown = GO.readable(f"@@{NONCE} package kata\n" + EVENTS + f"\n@@{NONCE} end\n")
+    assert "--- FAIL: TestBuzz" in shown
+    assert "undefined: y" in shown
+    assert '"Action"' not in shown
+    assert "@@" not in shown

@@ -126,3 +126,9 @@ def test_the_guard_runs_only_the_default_test_command() -> None:
     assert guarded is not None
     assert "export function register(file)" in guarded[5]
     assert JAVASCRIPT.guard(("node", "--test"), NONCE) is None
+
+
+def test_what_people_read_has_no_frames() -> None:
+    result = _guarded(REPORT, ["test/k.test.js"])
+    shown = JAVASCRIPT.readable(result.stdout)
+    assert shown.strip() == "spec output"
