@@ -22,7 +22,7 @@ from tdd_sandbox.repo.scaffolding import init_repo
     "-l",
     default="python",
     show_default=True,
-    help="The kata's language: go, python or rust.",
+    help="The kata's language: python, rust, go, javascript, java or cpp.",
 )
 @click.option(
     "--kata",
