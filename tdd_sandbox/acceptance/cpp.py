@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from tdd_sandbox.acceptance.base import (
     DRIVER_DIR,
@@ -16,8 +14,8 @@ from tdd_sandbox.acceptance.base import (
     case_script,
     render_call,
 )
+from tdd_sandbox.acceptance.literal import LiteralSyntax
 from tdd_sandbox.acceptance.suite import CallMap
-from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import Case
 from tdd_sandbox.languages.cpp import CPP
 
@@ -40,7 +38,7 @@ class CppDriver(FramedDriver):
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """The model's code files and headers, and the generated driver."""
-        rendered = [render_call(calls.calls[c.property], c, cpp_literal) for c in cases]
+        rendered = [render_call(calls.calls[c.property], c, CPP_LITERALS.render) for c in cases]
         arms = "\n".join(
             f"    case {i}:\n      return report({call});" for i, call in enumerate(rendered)
         )
@@ -58,34 +56,6 @@ class CppDriver(FramedDriver):
         return Prepared(shipped, command, RESULTS)
 
 
-def cpp_literal(value: Any) -> str:
-    """A JSON value as a C++ expression: a string becomes `std::string`, a list of one kind a
-    `std::vector` of it, null `std::nullopt`.
-
-    Raises:
-        UsageError: a map, a list of mixed kinds, or a float that is not finite.
-    """
-    if value is None:
-        return "std::nullopt"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return f"{value}LL" if abs(value) > 2**31 - 1 else str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise UsageError(f"{value} cannot be a C++ input")
-        return repr(value)
-    if isinstance(value, str):
-        return f"std::string({_string(value)}, {len(value.encode())})"
-    if isinstance(value, list):
-        kinds = {_element_type(item) for item in value}
-        if len(kinds) > 1:
-            raise UsageError("a list of mixed kinds cannot be written as a C++ vector")
-        kind = kinds.pop() if kinds else "int"
-        return f"std::vector<{kind}>{{{', '.join(cpp_literal(item) for item in value)}}}"
-    raise UsageError(f"a {type(value).__name__} input cannot be written as a C++ literal")
-
-
 def _string(text: str) -> str:
     """A C++ string literal of `text`'s UTF-8 bytes, every non-printable byte escaped (octal,
     which never runs into the next character)."""
@@ -101,16 +71,14 @@ def _string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _element_type(item: Any) -> str:
-    if isinstance(item, bool):
-        return "bool"
-    if isinstance(item, int):
-        return "int"
-    if isinstance(item, float):
-        return "double"
-    if isinstance(item, str):
-        return "std::string"
-    if isinstance(item, list):
-        inner = {_element_type(x) for x in item}
-        return f"std::vector<{inner.pop() if len(inner) == 1 else 'int'}>"
-    raise UsageError(f"a list of {type(item).__name__} cannot be written as a C++ vector")
+CPP_LITERALS = LiteralSyntax(
+    language="C++",
+    null="std::nullopt",
+    string=lambda text: f"std::string({_string(text)}, {len(text.encode())})",
+    sequence=lambda kind, items: f"std::vector<{kind}>{{{items}}}",
+    kinds=("bool", "int", "double", "std::string"),
+    nested=lambda kind: f"std::vector<{kind}>",
+    long_suffix="LL",
+)
+"""C++'s spelling: a string is a `std::string` (its length given, so NULs survive), a list a
+`std::vector` of its kind, null `std::nullopt`."""

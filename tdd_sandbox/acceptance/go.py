@@ -4,11 +4,9 @@ module (its code files only, under a go.mod of the tool's) and performs one case
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from tdd_sandbox.acceptance.base import (
     DRIVER_DIR,
@@ -18,8 +16,8 @@ from tdd_sandbox.acceptance.base import (
     case_script,
     render_call,
 )
+from tdd_sandbox.acceptance.literal import LiteralSyntax
 from tdd_sandbox.acceptance.suite import CallMap
-from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import Case
 from tdd_sandbox.languages.go import module_path
 
@@ -48,7 +46,7 @@ class GoDriver(FramedDriver):
         module = module_path(files)
         if not _MODULE.fullmatch(module):
             module = "kata"
-        rendered = [render_call(calls.calls[c.property], c, go_literal) for c in cases]
+        rendered = [render_call(calls.calls[c.property], c, GO_LITERALS.render) for c in cases]
         arms = "\n".join(
             f"\tcase {i}:\n\t\treturn capture({call})" for i, call in enumerate(rendered)
         )
@@ -67,49 +65,14 @@ class GoDriver(FramedDriver):
         return Prepared(shipped, command, RESULTS)
 
 
-def go_literal(value: Any) -> str:
-    """A JSON value as a Go expression: a list of one kind becomes a slice of it (`[]int{...}`),
-    an empty list or null `nil`.
-
-    Raises:
-        UsageError: a map, a list of mixed kinds, or a float that is not finite.
-    """
-    if value is None:
-        return "nil"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise UsageError(f"{value} cannot be a Go input")
-        return repr(value)
-    if isinstance(value, str):
-        # JSON's escapes (\", \\, \n, \uXXXX for control characters) are Go's too.
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return _slice(value)
-    raise UsageError(f"a {type(value).__name__} input cannot be written as a Go literal")
-
-
-def _slice(items: list[Any]) -> str:
-    if not items:
-        return "nil"
-    kinds = {_element_type(item) for item in items}
-    if len(kinds) != 1:
-        raise UsageError("a list of mixed kinds cannot be written as a Go slice")
-    return f"[]{kinds.pop()}{{{', '.join(go_literal(item) for item in items)}}}"
-
-
-def _element_type(item: Any) -> str:
-    if isinstance(item, bool):
-        return "bool"
-    if isinstance(item, int):
-        return "int"
-    if isinstance(item, float):
-        return "float64"
-    if isinstance(item, str):
-        return "string"
-    if isinstance(item, list) and item:
-        return "[]" + _element_type(item[0])
-    raise UsageError(f"a list of {type(item).__name__} cannot be written as a Go slice")
+GO_LITERALS = LiteralSyntax(
+    language="Go",
+    null="nil",
+    # JSON's escapes (\", \\, \n, \uXXXX for control characters) are Go's too.
+    string=lambda text: json.dumps(text, ensure_ascii=False),
+    sequence=lambda kind, items: f"[]{kind}{{{items}}}",
+    kinds=("bool", "int", "float64", "string"),
+    nested=lambda kind: "[]" + kind,
+    empty="nil",
+)
+"""Go's spelling: a list of one kind is a slice of it (`[]int{...}`), an empty one `nil`."""

@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from tdd_sandbox.acceptance.base import (
     DRIVER_DIR,
@@ -16,8 +14,8 @@ from tdd_sandbox.acceptance.base import (
     case_script,
     render_call,
 )
+from tdd_sandbox.acceptance.literal import LiteralSyntax
 from tdd_sandbox.acceptance.suite import CallMap
-from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import Case
 
 _TEMPLATE = Path(__file__).with_name("java_driver.java")
@@ -41,7 +39,7 @@ class JavaDriver(FramedDriver):
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """The model's `src/` and the generated driver."""
-        rendered = [render_call(calls.calls[c.property], c, java_literal) for c in cases]
+        rendered = [render_call(calls.calls[c.property], c, JAVA_LITERALS.render) for c in cases]
         arms = "\n".join(
             f"      case {i}:\n        return report({call});" for i, call in enumerate(rendered)
         )
@@ -51,34 +49,6 @@ class JavaDriver(FramedDriver):
         limit = f"{calls.timeout_s:g}"
         command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)
         return Prepared(shipped, command, RESULTS)
-
-
-def java_literal(value: Any) -> str:
-    """A JSON value as a Java expression: a list of one kind becomes an array of it
-    (`new int[] {1, 2}`), null `null`.
-
-    Raises:
-        UsageError: a map, a list of mixed kinds, or a float that is not finite.
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return f"{value}L" if abs(value) > 2**31 - 1 else str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise UsageError(f"{value} cannot be a Java input")
-        return repr(value)
-    if isinstance(value, str):
-        return '"' + "".join(_char(c) for c in value) + '"'
-    if isinstance(value, list):
-        kinds = {_element_type(item) for item in value}
-        if len(kinds) > 1:
-            raise UsageError("a list of mixed kinds cannot be written as a Java array")
-        kind = kinds.pop() if kinds else "int"
-        return f"new {kind}[] {{{', '.join(java_literal(item) for item in value)}}}"
-    raise UsageError(f"a {type(value).__name__} input cannot be written as a Java literal")
 
 
 def _char(char: str) -> str:
@@ -95,13 +65,12 @@ def _utf16(char: str) -> list[int]:
     return [int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data), 2)]
 
 
-def _element_type(item: Any) -> str:
-    if isinstance(item, bool):
-        return "boolean"
-    if isinstance(item, int):
-        return "int"
-    if isinstance(item, float):
-        return "double"
-    if isinstance(item, str):
-        return "String"
-    raise UsageError(f"a list of {type(item).__name__} cannot be written as a Java array")
+JAVA_LITERALS = LiteralSyntax(
+    language="Java",
+    null="null",
+    string=lambda text: '"' + "".join(_char(c) for c in text) + '"',
+    sequence=lambda kind, items: f"new {kind}[] {{{items}}}",
+    kinds=("boolean", "int", "double", "String"),
+    long_suffix="L",
+)
+"""Java's spelling: a list of one kind is an array of it (`new int[] {1, 2}`), null `null`."""

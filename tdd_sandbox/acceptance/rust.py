@@ -7,7 +7,6 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from tdd_sandbox.acceptance.base import (
     DRIVER_DIR,
@@ -17,8 +16,8 @@ from tdd_sandbox.acceptance.base import (
     case_script,
     render_call,
 )
+from tdd_sandbox.acceptance.literal import LiteralSyntax
 from tdd_sandbox.acceptance.suite import CallMap
-from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import Case
 
 _TEMPLATE = Path(__file__).with_name("rust_driver.rs")
@@ -41,7 +40,7 @@ class RustDriver(FramedDriver):
     ) -> Prepared:
         """`src/` of the model's tree, the tool's manifest and the generated driver."""
         crate, edition = _package(files.get("Cargo.toml", b""))
-        rendered = [render_call(calls.calls[c.property], c, rust_literal) for c in cases]
+        rendered = [render_call(calls.calls[c.property], c, RUST_LITERALS.render) for c in cases]
         arms = "\n".join(
             f"        {i} => Plain::report(&({call}), out)," for i, call in enumerate(rendered)
         )
@@ -75,28 +74,9 @@ def _package(manifest: bytes) -> tuple[str, str]:
     )
 
 
-def rust_literal(value: Any) -> str:
-    """A JSON value as a Rust expression: lists become `vec![...]`, null `None`.
-
-    Raises:
-        UsageError: a map, or a float that is not finite.
-    """
-    if value is None:
-        return "None"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        text = repr(value)
-        if text in ("inf", "-inf", "nan"):
-            raise UsageError(f"{text} cannot be a Rust input")
-        return text if any(c in text for c in ".eE") else text + ".0"
-    if isinstance(value, str):
-        return '"' + "".join(_rust_char(c) for c in value) + '"'
-    if isinstance(value, list):
-        return "vec![" + ", ".join(rust_literal(item) for item in value) + "]"
-    raise UsageError(f"a {type(value).__name__} input cannot be written as a Rust literal")
+def _decimal(value: float) -> str:
+    text = repr(value)
+    return text if any(c in text for c in ".eE") else text + ".0"
 
 
 def _rust_char(char: str) -> str:
@@ -104,3 +84,14 @@ def _rust_char(char: str) -> str:
     if char in escapes:
         return escapes[char]
     return f"\\u{{{ord(char):x}}}" if ord(char) < 32 or ord(char) == 127 else char
+
+
+RUST_LITERALS = LiteralSyntax(
+    language="Rust",
+    null="None",
+    string=lambda text: '"' + "".join(_rust_char(c) for c in text) + '"',
+    sequence=lambda _, items: f"vec![{items}]",
+    typed=False,
+    decimal=_decimal,
+)
+"""Rust's spelling: lists are `vec![...]` (their type inferred), null `None`."""

@@ -1,4 +1,4 @@
-"""Loading a kata's suite, and the Rust driver's literals, without Docker."""
+"""Loading a kata's suite, and every driver's literals, without Docker."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 
 from tdd_sandbox.acceptance.base import implementation_files
-from tdd_sandbox.acceptance.cpp import cpp_literal
-from tdd_sandbox.acceptance.go import go_literal
-from tdd_sandbox.acceptance.java import java_literal
+from tdd_sandbox.acceptance.cpp import CPP_LITERALS
+from tdd_sandbox.acceptance.go import GO_LITERALS
+from tdd_sandbox.acceptance.java import JAVA_LITERALS
 from tdd_sandbox.acceptance.javascript import js_literal
-from tdd_sandbox.acceptance.rust import rust_literal
+from tdd_sandbox.acceptance.literal import LiteralSyntax
+from tdd_sandbox.acceptance.rust import RUST_LITERALS
 from tdd_sandbox.acceptance.suite import has_suite, load_suite
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages import get_language
@@ -68,12 +69,12 @@ def test_a_missing_suite_names_the_file(tmp_path: Path) -> None:
     ],
 )
 def test_rust_literals(value: Any, literal: str) -> None:
-    assert rust_literal(value) == literal
+    assert RUST_LITERALS.render(value) == literal
 
 
 def test_a_map_cannot_be_a_rust_literal() -> None:
     with pytest.raises(UsageError):
-        rust_literal({"a": 1})
+        RUST_LITERALS.render({"a": 1})
 
 
 def test_the_scored_tree_holds_the_code_alone() -> None:
@@ -100,16 +101,11 @@ def test_the_scored_tree_holds_the_code_alone() -> None:
         (["a"], '[]string{"a"}'),
         ([], "nil"),
         ([[1], [2, 3]], "[][]int{[]int{1}, []int{2, 3}}"),
+        ([[], [1]], "[][]int{nil, []int{1}}"),
     ],
 )
 def test_go_literals(value: Any, literal: str) -> None:
-    assert go_literal(value) == literal
-
-
-@pytest.mark.parametrize("value", [{"a": 1}, [1, "a"], float("inf")])
-def test_what_go_cannot_express_is_named(value: Any) -> None:
-    with pytest.raises(UsageError):
-        go_literal(value)
+    assert GO_LITERALS.render(value) == literal
 
 
 def test_javascript_literals_are_json() -> None:
@@ -130,10 +126,11 @@ def test_javascript_literals_are_json() -> None:
         ([1, 2], "std::vector<int>{1, 2}"),
         ([], "std::vector<int>{}"),
         (["a"], 'std::vector<std::string>{std::string("a", 1)}'),
+        ([[1], []], "std::vector<std::vector<int>>{std::vector<int>{1}, std::vector<int>{}}"),
     ],
 )
 def test_cpp_literals(value: Any, literal: str) -> None:
-    assert cpp_literal(value) == literal
+    assert CPP_LITERALS.render(value) == literal
 
 
 @pytest.mark.parametrize(
@@ -149,4 +146,11 @@ def test_cpp_literals(value: Any, literal: str) -> None:
     ],
 )
 def test_java_literals(value: Any, literal: str) -> None:
-    assert java_literal(value) == literal
+    assert JAVA_LITERALS.render(value) == literal
+
+
+@pytest.mark.parametrize("syntax", [GO_LITERALS, CPP_LITERALS, JAVA_LITERALS])
+@pytest.mark.parametrize("value", [{"a": 1}, [1, "a"], [[1], ["a"]], [True, 1], float("nan")])
+def test_what_a_typed_language_cannot_express_is_named(syntax: LiteralSyntax, value: Any) -> None:
+    with pytest.raises(UsageError, match=syntax.language.replace("+", r"\+")):
+        syntax.render(value)
