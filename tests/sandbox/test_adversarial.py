@@ -7,7 +7,8 @@ import hashlib
 import ipaddress
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import docker
@@ -135,19 +136,7 @@ PY_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
 }
 
 
-@pytest.mark.parametrize("attack", sorted(PY_ATTACKS))
-def test_python_attack_is_classified(
-    attack: str, provider: DockerSandboxProvider, images: dict[str, str], tmp_path: Path
-) -> None:
-    source, statuses = PY_ATTACKS[attack]
-    files = python_repo(tests=source + FINE_PY)
-    started = time.monotonic()
-    gate = _run_test_gate(provider, images["python"], "python", files, tmp_path)
-    assert gate.status in statuses, (gate.status, gate.reason, gate.output_tail[-800:])
-    assert time.monotonic() - started < TIMEOUT_S + 20
-
-
-def test_python_network_is_unreachable(
+def test_python_network_is_unreachable_from_every_host_address(
     provider: DockerSandboxProvider,
     images: dict[str, str],
     docker_client: docker.DockerClient,
@@ -256,35 +245,6 @@ RS_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
 }
 
 
-@pytest.mark.parametrize("attack", sorted(RS_ATTACKS))
-def test_rust_attack_is_classified(
-    attack: str, provider: DockerSandboxProvider, images: dict[str, str], tmp_path: Path
-) -> None:
-    source, statuses = RS_ATTACKS[attack]
-    started = time.monotonic()
-    files = rust_repo(tests=source + FINE_RS)
-    gate = _run_test_gate(provider, images["rust"], "rust", files, tmp_path)
-    assert gate.status in statuses, (gate.status, gate.reason, gate.output_tail[-800:])
-    assert time.monotonic() - started < TIMEOUT_S + 60  # includes compiling the crate
-
-
-def test_rust_network_is_unreachable(
-    provider: DockerSandboxProvider,
-    images: dict[str, str],
-    listener: Listener,
-    gateway: str,
-    tmp_path: Path,
-) -> None:
-    probe = (
-        "#[test]\nfn connect() {\n"
-        f'    std::net::TcpStream::connect(("{gateway}", {listener.port})).unwrap();\n}}\n'
-    )
-    gate = _run_test_gate(provider, images["rust"], "rust", rust_repo(tests=probe), tmp_path)
-    assert gate.status is GateStatus.FAILED
-    assert gate.counts.failed == 1
-    assert listener.connections == 0
-
-
 GO_FINE = "\nfunc TestFine(t *testing.T) {}\n"
 GO_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
     "endless_loop": ('import "testing"\n\nfunc TestSpin(t *testing.T) {\n\tfor {\n\t}\n}\n',
@@ -315,35 +275,6 @@ GO_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("attack", sorted(GO_ATTACKS))
-def test_go_attack_is_classified(
-    attack: str, provider: DockerSandboxProvider, images: dict[str, str], tmp_path: Path
-) -> None:
-    source, statuses = GO_ATTACKS[attack]
-    started = time.monotonic()
-    gate = _run_test_gate(provider, images["go"], "go", go_repo(source + GO_FINE), tmp_path)
-    assert gate.status in statuses, (gate.status, gate.reason, gate.output_tail[-800:])
-    assert time.monotonic() - started < TIMEOUT_S + 20
-
-
-def test_go_network_is_unreachable(
-    provider: DockerSandboxProvider,
-    images: dict[str, str],
-    listener: Listener,
-    gateway: str,
-    tmp_path: Path,
-) -> None:
-    probe = (
-        'import (\n\t"net"\n\t"testing"\n)\n\nfunc TestConnect(t *testing.T) {\n'
-        f'\tif _, err := net.Dial("tcp", "{gateway}:{listener.port}"); err != nil {{\n'
-        "\t\tt.Fatal(err)\n\t}\n}\n"
-    )
-    gate = _run_test_gate(provider, images["go"], "go", go_repo(probe), tmp_path)
-    assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail[-800:])
-    assert gate.counts.failed == 1
-    assert listener.connections == 0
-
-
 JS_FINE = '\ntest("fine", () => {});\n'
 _SPAWN = 'import { spawn } from "node:child_process";\n'
 JS_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
@@ -368,40 +299,7 @@ JS_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("attack", sorted(JS_ATTACKS))
-def test_javascript_attack_is_classified(
-    attack: str, provider: DockerSandboxProvider, images: dict[str, str], tmp_path: Path
-) -> None:
-    source, statuses = JS_ATTACKS[attack]
-    started = time.monotonic()
-    files = javascript_repo(source + JS_FINE)
-    gate = _run_test_gate(provider, images["javascript"], "javascript", files, tmp_path)
-    assert gate.status in statuses, (gate.status, gate.reason, gate.output_tail[-800:])
-    assert time.monotonic() - started < TIMEOUT_S + 20
-
-
-def test_javascript_network_is_unreachable(
-    provider: DockerSandboxProvider,
-    images: dict[str, str],
-    listener: Listener,
-    gateway: str,
-    tmp_path: Path,
-) -> None:
-    probe = (
-        'import net from "node:net";\n\ntest("connect", async () => {\n'
-        "  await new Promise((resolve, reject) => {\n"
-        f'    net.connect({listener.port}, "{gateway}", resolve).on("error", reject);\n'
-        "  });\n});\n"
-    )
-    files = javascript_repo(probe)
-    gate = _run_test_gate(provider, images["javascript"], "javascript", files, tmp_path)
-    assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail[-800:])
-    assert gate.counts.failed == 1
-    assert listener.connections == 0
-
-
 CPP_FINE = "\nTEST(Fine, Runs) { SUCCEED(); }\n"
-CPP_TIMEOUT_S = 15.0
 CPP_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
     "endless_loop": ("\nTEST(Attack, Spin) {\n  while (true) {\n  }\n}\n",
                      {GateStatus.TIMEOUT}),
@@ -428,41 +326,6 @@ CPP_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("attack", sorted(CPP_ATTACKS))
-def test_cpp_attack_is_classified(
-    attack: str, provider: DockerSandboxProvider, images: dict[str, str], tmp_path: Path
-) -> None:
-    source, statuses = CPP_ATTACKS[attack]
-    started = time.monotonic()
-    files = cpp_repo(source + CPP_FINE)
-    # The test gate compiles the tests first (no build gate ran): a few seconds of its limit.
-    gate = _run_test_gate(provider, images["cpp"], "cpp", files, tmp_path, CPP_TIMEOUT_S)
-    assert gate.status in statuses, (gate.status, gate.reason, gate.output_tail[-800:])
-    assert time.monotonic() - started < CPP_TIMEOUT_S + 20
-
-
-def test_cpp_network_is_unreachable(
-    provider: DockerSandboxProvider,
-    images: dict[str, str],
-    listener: Listener,
-    gateway: str,
-    tmp_path: Path,
-) -> None:
-    probe = (
-        "#include <arpa/inet.h>\n#include <sys/socket.h>\n#include <unistd.h>\n\n"
-        "TEST(Net, Connect) {\n  int s = socket(AF_INET, SOCK_STREAM, 0);\n"
-        "  sockaddr_in to{};\n  to.sin_family = AF_INET;\n"
-        f"  to.sin_port = htons({listener.port});\n"
-        f'  inet_pton(AF_INET, "{gateway}", &to.sin_addr);\n'
-        "  ASSERT_EQ(connect(s, reinterpret_cast<sockaddr*>(&to), sizeof to), 0);\n}\n"
-    )
-    gate = _run_test_gate(provider, images["cpp"], "cpp", cpp_repo(probe), tmp_path, CPP_TIMEOUT_S)
-    assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail[-800:])
-    assert gate.counts.failed == 1
-    assert listener.connections == 0
-
-
-JAVA_TIMEOUT_S = 15.0
 JAVA_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
     "endless_loop": ("  @Test\n  void spin() {\n    while (true) {}\n  }\n", {GateStatus.TIMEOUT}),
     "exit_zero": ("  @Test\n  void leave() {\n    System.exit(0);\n  }\n", {GateStatus.ERROR}),
@@ -487,32 +350,108 @@ JAVA_ATTACKS: dict[str, tuple[str, set[GateStatus]]] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("attack", sorted(JAVA_ATTACKS))
-def test_java_attack_is_classified(
-    attack: str, provider: DockerSandboxProvider, images: dict[str, str], tmp_path: Path
+def _rust_probe(host: str, port: int) -> str:
+    return (
+        "#[test]\nfn connect() {\n"
+        f'    std::net::TcpStream::connect(("{host}", {port})).unwrap();\n}}\n'
+    )
+
+
+def _go_probe(host: str, port: int) -> str:
+    return (
+        'import (\n\t"net"\n\t"testing"\n)\n\nfunc TestConnect(t *testing.T) {\n'
+        f'\tif _, err := net.Dial("tcp", "{host}:{port}"); err != nil {{\n'
+        "\t\tt.Fatal(err)\n\t}\n}\n"
+    )
+
+
+def _javascript_probe(host: str, port: int) -> str:
+    return (
+        'import net from "node:net";\n\ntest("connect", async () => {\n'
+        "  await new Promise((resolve, reject) => {\n"
+        f'    net.connect({port}, "{host}", resolve).on("error", reject);\n'
+        "  });\n});\n"
+    )
+
+
+def _cpp_probe(host: str, port: int) -> str:
+    return (
+        "#include <arpa/inet.h>\n#include <sys/socket.h>\n#include <unistd.h>\n\n"
+        "TEST(Net, Connect) {\n  int s = socket(AF_INET, SOCK_STREAM, 0);\n"
+        "  sockaddr_in to{};\n  to.sin_family = AF_INET;\n"
+        f"  to.sin_port = htons({port});\n"
+        f'  inet_pton(AF_INET, "{host}", &to.sin_addr);\n'
+        "  ASSERT_EQ(connect(s, reinterpret_cast<sockaddr*>(&to), sizeof to), 0);\n}\n"
+    )
+
+
+def _java_probe(host: str, port: int) -> str:
+    return (
+        "  @Test\n  void connect() throws Exception {\n"
+        f'    new java.net.Socket("{host}", {port}).close();\n  }}\n'
+    )
+
+
+@dataclass(frozen=True)
+class Arsenal:
+    """One language's hostile tests, the passing test they sit beside, and how long the gate
+    may take: its limit, plus what building the tests first costs before the limit applies."""
+
+    repo: Callable[[str], dict[str, str]]
+    attacks: dict[str, tuple[str, set[GateStatus]]]
+    fine: str = ""
+    network_probe: Callable[[str, int], str] | None = None
+    timeout_s: float = TIMEOUT_S
+    build_s: float = 20.0
+
+
+ARSENALS: dict[str, Arsenal] = {
+    "python": Arsenal(lambda tests: python_repo(tests=tests), PY_ATTACKS, FINE_PY),
+    "rust": Arsenal(lambda tests: rust_repo(tests=tests), RS_ATTACKS, FINE_RS, _rust_probe,
+                    build_s=60.0),
+    "go": Arsenal(go_repo, GO_ATTACKS, GO_FINE, _go_probe),
+    "javascript": Arsenal(javascript_repo, JS_ATTACKS, JS_FINE, _javascript_probe),
+    # The test gate compiles the tests first (no build gate ran): seconds of its limit.
+    "cpp": Arsenal(cpp_repo, CPP_ATTACKS, CPP_FINE, _cpp_probe, timeout_s=15.0),
+    "java": Arsenal(java_repo, JAVA_ATTACKS, "", _java_probe, timeout_s=15.0),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("language", "attack"),
+    [(language, attack) for language, arsenal in ARSENALS.items() for attack in arsenal.attacks],
+)
+def test_attack_is_classified(
+    language: str,
+    attack: str,
+    provider: DockerSandboxProvider,
+    images: dict[str, str],
+    tmp_path: Path,
 ) -> None:
-    source, statuses = JAVA_ATTACKS[attack]
+    arsenal = ARSENALS[language]
+    source, statuses = arsenal.attacks[attack]
     started = time.monotonic()
-    files = java_repo(source)
-    # The test gate compiles the tests first (no build gate ran): a second or two of its limit.
-    gate = _run_test_gate(provider, images["java"], "java", files, tmp_path, JAVA_TIMEOUT_S)
+    files = arsenal.repo(source + arsenal.fine)
+    gate = _run_test_gate(provider, images[language], language, files, tmp_path, arsenal.timeout_s)
     assert gate.status in statuses, (gate.status, gate.reason, gate.output_tail[-800:])
-    assert time.monotonic() - started < JAVA_TIMEOUT_S + 20
+    assert time.monotonic() - started < arsenal.timeout_s + arsenal.build_s
 
 
-def test_java_network_is_unreachable(
+@pytest.mark.parametrize(
+    "language", [language for language, arsenal in ARSENALS.items() if arsenal.network_probe]
+)
+def test_network_is_unreachable(
+    language: str,
     provider: DockerSandboxProvider,
     images: dict[str, str],
     listener: Listener,
     gateway: str,
     tmp_path: Path,
 ) -> None:
-    probe = (
-        "  @Test\n  void connect() throws Exception {\n"
-        f'    new java.net.Socket("{gateway}", {listener.port}).close();\n  }}\n'
-    )
-    files = java_repo(probe)
-    gate = _run_test_gate(provider, images["java"], "java", files, tmp_path, JAVA_TIMEOUT_S)
+    arsenal = ARSENALS[language]
+    assert arsenal.network_probe is not None
+    files = arsenal.repo(arsenal.network_probe(gateway, listener.port))
+    gate = _run_test_gate(provider, images[language], language, files, tmp_path, arsenal.timeout_s)
     assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail[-800:])
     assert gate.counts.failed == 1
     assert listener.connections == 0
