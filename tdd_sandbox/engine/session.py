@@ -112,7 +112,7 @@ def open_session(
                 f"{directory} has uncommitted changes ({', '.join(dirty[:3])}): "
                 "commit or stash them first"
             )
-        if added := add_scaffold(repo, language, set(files), settings.commit):
+        if added := add_scaffold(repo, language, files, settings.commit):
             progress(f"added the {language.name} scaffold ({', '.join(added)}) in a commit")
         interrupted = read_state(directory)
         journal = Journal(directory, run_id)

@@ -105,7 +105,14 @@ class Brief:
 def specify_red(brief: Brief, base: Baseline, *, first_cycle: bool, hint: str = "") -> PhaseSpec:
     """The tester writes exactly one new test, which must fail for the right reason."""
     language = brief.language
-    scaffold = {path: text.encode() for path, text in language.scaffold().items()}
+    # The scaffold's own tests, as they stand in this repository: an imported stub may have
+    # moved them into its package (Go), which renames them.
+    scaffold = {
+        path: data
+        for path, data in base.files.items()
+        if path in language.scaffold()
+        and (language.is_test_path(path) or language.is_runner_config(path))
+    }
     kata_tests = base.expected - language.expected_tests(scaffold)
     test_path = language.suggest_paths(base.files, brief.kata.slug)[0]
     if test_path not in base.files:

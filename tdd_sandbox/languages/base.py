@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
@@ -117,6 +118,11 @@ class Language(Protocol):
         """The files of an empty kata repo."""
         ...
 
+    def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
+        """The scaffold as a kata's own starting `files` (an Exercism stub) are laid over it:
+        what of it still fits beside them."""
+        ...
+
     def detect(self, paths: Iterable[str]) -> bool:
         """Whether a repo holding `paths` is in this language."""
         ...
@@ -170,7 +176,7 @@ class Language(Protocol):
         ...
 
 
-class Defaults:
+class Defaults(ABC):
     """What most plug-ins share: inherit it and override what differs (as pre-commit's
     `lang_base` does), so a language module holds only its own facts."""
 
@@ -182,6 +188,15 @@ class Defaults:
     def gates(self) -> tuple[Gate, ...]:
         """Each of `shell_gates`, run by `sh -c`."""
         return tuple(Gate(kind, ("sh", "-c", script)) for kind, script in self.shell_gates)
+
+    @abstractmethod
+    def scaffold(self) -> dict[str, str]:
+        """The files of an empty kata repo."""
+
+    def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
+        """All of the scaffold: a kata's files replace only the ones they name."""
+        del files  # every file of the scaffold fits beside any kata's
+        return self.scaffold()
 
     def track_test_path(self, path: str) -> str:
         """A track's test file goes where the track has it."""

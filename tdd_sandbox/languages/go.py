@@ -68,6 +68,7 @@ _TEST_FUNC = re.compile(
     r"^func\s+(Test(?![a-z])\w*)\s*\(\s*\w+\s+\*\s*(?:\w+\s*\.\s*)?T\s*\)", re.MULTILINE
 )
 _MODULE = re.compile(r'^module\s+"?([^"\s]+)"?', re.MULTILINE)
+_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 _IGNORED_DIR = re.compile(r"^[._]|^(testdata|vendor)$")
 _RUNNER_CONFIG = frozenset({"go.mod", "go.sum", "go.work", "go.work.sum"})
 _MESSAGE_LINES = 20
@@ -95,10 +96,10 @@ class Go(Defaults):
     source_suffixes: tuple[str, ...] = (".go",)
     project_files: tuple[str, ...] = ("go.mod",)
     prompt_note = (
-        "Go 1.24, standard library only, no cgo. The module is the one go.mod names (`kata` in "
-        "a new repository); the code is package kata in kata.go at the root, and tests are "
-        "`func TestXxx(t *testing.T)` in *_test.go files of the same package. Code must pass "
-        "gofmt and go vet."
+        "Go 1.24, standard library only, no cgo. The module is the one go.mod names, and the "
+        "code is the package at the root (in a new repository: module kata, package kata in "
+        "kata.go); tests are `func TestXxx(t *testing.T)` in *_test.go files of the same "
+        "package. Code must pass gofmt and go vet."
     )
 
     # gofmt (no file may change), go vet, go build, go test.
@@ -124,6 +125,22 @@ class Go(Defaults):
     def scaffold(self) -> dict[str, str]:
         """The module `kata` with an empty package and one toolchain test."""
         return {"go.mod": _GO_MOD, "kata.go": _SCAFFOLD_CODE, "scaffold_test.go": _SCAFFOLD_TEST}
+
+    def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
+        """Where the kata's code at the root is a package of another name (an Exercism stub's
+        `package leap`), the scaffold's code gives way and its toolchain test joins that
+        package: one folder holds one package."""
+        scaffold = self.scaffold()
+        code = [
+            text for path, text in sorted(files.items())
+            if "/" not in path and path.endswith(".go") and not self.is_test_path(path)
+        ]  # fmt: skip
+        package = next((m.group(1) for text in code if (m := _PACKAGE.search(text))), "kata")
+        if package != "kata":
+            del scaffold["kata.go"]
+            test = _SCAFFOLD_TEST.replace("package kata", f"package {package}", 1)
+            scaffold["scaffold_test.go"] = test
+        return scaffold
 
     def detect(self, paths: Iterable[str]) -> bool:
         """A go.mod at the root."""

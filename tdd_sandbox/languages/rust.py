@@ -162,6 +162,14 @@ class Rust(Defaults):
             "tests/scaffold.rs": _SCAFFOLD_TEST,
         }
 
+    def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
+        """Without the lock file where the kata brings a manifest of its own: the lock names
+        the scaffold's crate."""
+        scaffold = self.scaffold()
+        if files.get("Cargo.toml", _CARGO_TOML) != _CARGO_TOML:
+            del scaffold["Cargo.lock"]
+        return scaffold
+
     def detect(self, paths: Iterable[str]) -> bool:
         """A Cargo.toml at the root."""
         return "Cargo.toml" in set(paths)

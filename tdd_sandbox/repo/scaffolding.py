@@ -5,6 +5,7 @@ the language's scaffold. Nothing of the user's is ever overwritten or removed.""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
 import yaml
@@ -41,9 +42,10 @@ def starting_files(
 ) -> dict[str, str]:
     """What a kata's repository starts with in `language`: the language's scaffold, with
     the kata's own starting files (`scaffold/<language>/`, such as an Exercism stub) over
-    it; `overlay="reference"` lays the kata's reference solution over those as well. A
-    crate of the kata's own drops the scaffold's lock file, which names another crate."""
-    files = dict(language.scaffold())
+    it; `overlay="reference"` lays the kata's reference solution over those as well. What
+    of the scaffold no longer fits beside them (a lock file naming another crate, a package
+    of another name) the language leaves out."""
+    own: dict[str, str] = {}
     layers = ["scaffold"] if overlay == "scaffold" else ["scaffold", overlay]
     for layer in layers:
         folder = kata_dir / layer / language.name if kata_dir is not None else None
@@ -51,10 +53,8 @@ def starting_files(
             continue
         for path in sorted(folder.rglob("*")):
             if path.is_file() and not path.is_symlink():
-                files[path.relative_to(folder).as_posix()] = path.read_text(encoding="utf-8")
-        if "Cargo.toml" in files and files["Cargo.toml"] != language.scaffold().get("Cargo.toml"):
-            files.pop("Cargo.lock", None)
-    return files
+                own[path.relative_to(folder).as_posix()] = path.read_text(encoding="utf-8")
+    return language.scaffold_under(own) | own
 
 
 def init_repo(directory: Path, language: Language, *, kata_source: Path | None = None) -> Path:
@@ -108,15 +108,18 @@ def init_repo(directory: Path, language: Language, *, kata_source: Path | None =
 
 
 def add_scaffold(
-    repo: HardenedRepo, language: Language, head: set[str], author: CommitSettings
+    repo: HardenedRepo, language: Language, head: Mapping[str, bytes], author: CommitSettings
 ) -> list[str]:
     """Commit the scaffold files `head` lacks, in a commit of their own; none of the repo's
-    files is touched, and a repo with runner configuration of its own (its own crate, its
-    own pyproject) keeps it whole. Returns the paths added (none when nothing lacks)."""
+    files is touched, a repo with runner configuration of its own (its own crate, its own
+    pyproject) keeps it whole, and what of the scaffold does not fit beside the repo's code
+    (a Go package of another name) is left out. Returns the paths added (none when nothing
+    lacks)."""
     own_config = any(language.is_runner_config(path) for path in head)
+    texts = {path: data.decode("utf-8", "replace") for path, data in head.items()}
     missing = {
         path: text
-        for path, text in language.scaffold().items()
+        for path, text in language.scaffold_under(texts).items()
         if path not in head and not (own_config and language.is_runner_config(path))
     }
     if not missing:

@@ -18,6 +18,7 @@ from tdd_sandbox.repo.scaffolding import starting_files
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "exercism"
 PYTHON = FIXTURES / "python" / "exercises" / "practice"
 RUST = FIXTURES / "rust" / "exercises" / "practice"
+GO = FIXTURES / "go" / "exercises" / "practice"
 SPECS = FIXTURES / "problem-specifications" / "exercises"
 
 
@@ -25,19 +26,22 @@ def _tree(root: Path) -> list[str]:
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
 
 
-def test_a_python_and_a_rust_track_exercise_and_the_specification_make_one_kata(
-    tmp_path: Path,
-) -> None:
-    report = import_katas([PYTHON, RUST / "leap", SPECS], tmp_path)
+def test_track_exercises_and_the_specification_make_one_kata(tmp_path: Path) -> None:
+    report = import_katas([PYTHON, RUST / "leap", GO / "leap", SPECS], tmp_path)
     assert report.problems == []
     assert report.written == [tmp_path / "leap"]
     assert _tree(tmp_path / "leap") == [
         "acceptance/canonical-data.json",
+        "acceptance/go/cases_test.go",
+        "acceptance/go/leap_test.go",
         "acceptance/python/tests/leap_test.py",
         "acceptance/rust/tests/leap.rs",
         "kata.md",
+        "reference/go/leap.go",
         "reference/python/leap.py",
         "reference/rust/src/lib.rs",
+        "scaffold/go/go.mod",
+        "scaffold/go/leap.go",
         "scaffold/python/leap.py",
         "scaffold/rust/Cargo.toml",
         "scaffold/rust/src/lib.rs",
@@ -57,6 +61,14 @@ def test_a_python_and_a_rust_track_exercise_and_the_specification_make_one_kata(
     python = starting_files(get_language("python"), tmp_path / "leap")
     assert python["leap.py"] == (PYTHON / "leap" / "leap.py").read_text()
     assert "tests/test_scaffold.py" in python
+    # One Go folder holds one package: the stub's `package leap` takes the scaffold's place,
+    # and the toolchain test joins it.
+    go = starting_files(get_language("go"), tmp_path / "leap")
+    assert sorted(go) == ["go.mod", "leap.go", "scaffold_test.go"]
+    assert go["go.mod"].startswith("module leap")
+    assert go["scaffold_test.go"].startswith("package leap\n")
+    reference = starting_files(get_language("go"), tmp_path / "leap", overlay="reference")
+    assert "year%400 == 0" in reference["leap.go"]
 
 
 def test_an_exercise_that_cannot_be_imported_is_a_line_and_leaves_nothing(

@@ -8,7 +8,10 @@ import pytest
 
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.repo.scaffolding import adoptable, init_repo
+from tdd_sandbox.repo.hardened import HardenedRepo
+from tdd_sandbox.repo.history import head_files
+from tdd_sandbox.repo.scaffolding import add_scaffold, adoptable, init_repo
+from tdd_sandbox.settings import CommitSettings
 from tests.helpers.git import git
 
 
@@ -30,3 +33,24 @@ def test_init_adopts_the_users_kata_and_config_unchanged(tmp_path: Path) -> None
     assert (tmp_path / "tdd.yaml").read_text() == "cycles: 3\n"
     committed = git(tmp_path, "show", "--name-only", "--format=", "HEAD").split()
     assert {"kata.md", "tdd.yaml", "Cargo.toml", "src/lib.rs"} <= set(committed)
+
+
+def test_a_go_repository_of_its_own_package_gets_only_what_fits_beside_it(
+    tmp_path: Path,
+) -> None:
+    # The scaffold's `package kata` beside the repo's `package leap` was added before: a
+    # folder of two packages, which never builds.
+    git(tmp_path, "init", "-q", "-b", "main")
+    (tmp_path / "go.mod").write_text("module leap\n\ngo 1.24\n")
+    (tmp_path / "leap.go").write_text("package leap\n\nfunc IsLeapYear(year int) bool {\n")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "mine")
+    repo = HardenedRepo(tmp_path)
+    try:
+        added = add_scaffold(repo, get_language("go"), head_files(repo), CommitSettings())
+    finally:
+        repo.close()
+    assert added == [".gitignore", "scaffold_test.go"]
+    assert (tmp_path / "scaffold_test.go").read_text().startswith("package leap\n")
+    assert (tmp_path / "go.mod").read_text() == "module leap\n\ngo 1.24\n"
+    assert git(tmp_path, "status", "--porcelain") == ""
