@@ -53,17 +53,19 @@ def run_test_files(
         SandboxUnavailable: the sandbox failed.
     """
     suite = {path: language.hidden_test(path, data) for path, data in hidden.items()}
-    expected = sorted(language.expected_tests(suite))
+    # The runner's configuration: the scaffold's, where the repository has none of its own
+    # at the root (a crate keeps its name). No model may write these files.
+    config = {p: d.encode() for p, d in language.scaffold().items() if language.is_runner_config(p)}
+    config |= {p: d for p, d in files.items() if "/" not in p and language.is_runner_config(p)}
+    # Ids as the runner reports them where the suite runs: a Go test's name carries the
+    # module's path, which is the stub's own (`leap`), not the scaffold's.
+    expected = sorted(language.expected_tests({**config, **suite}))
     code = implementation_files(language, files)
     if found := check_policy(language.name, code, is_test=language.is_test_path, allow=allow):
         problem = f"tampering suspected (policy): {found[0]}"
         return AcceptanceReport(
             tuple(CaseResult(i, CaseStatus.NO_RESULT, problem) for i in expected), problem=problem
         )
-    # The runner's configuration: the scaffold's, where the repository has none of its own
-    # at the root (a crate keeps its name). No model may write these files.
-    config = {p: d.encode() for p, d in language.scaffold().items() if language.is_runner_config(p)}
-    config |= {p: d for p, d in files.items() if "/" not in p and language.is_runner_config(p)}
     snapshot = {**config, **code, **suite}
     with runtime.open(language, Snapshot(snapshot)) as box:
         report = run_gates(box, language, snapshot, only=frozenset({GateKind.TEST}))

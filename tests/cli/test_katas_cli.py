@@ -52,7 +52,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert "leap (python): proved (reference 5/5, stub 0/5)" in result.stdout
     assert "leap (rust): proved (reference 5/5, stub 0/5)" in result.stdout
     # Go's track runs its five cases as subtests of one test function.
-    assert "leap (go): proved (reference 5/5, stub 0/5)" in result.stdout
+    assert "leap (go): proved (reference 1/1, stub 0/1)" in result.stdout
     return out
 
 
@@ -94,7 +94,10 @@ def test_one_cycle_on_an_imported_kata_then_its_score(
     first = git(repo, "show", "--name-only", "--format=", "HEAD~" + str(len(summary["commits"])))
     assert impl_path in first
     tracked = git(repo, "ls-files").split()
-    assert not any("example" in path or "leap_test" in path for path in tracked)
+    assert not any("example" in path for path in tracked)
+    # By content: Go's tester names its file leap_test.go, as the track does.
+    hidden = {p.read_bytes() for p in (imported / "leap" / "acceptance").rglob("*") if p.is_file()}
+    assert not hidden & {(repo / path).read_bytes() for path in tracked}
     score = run_cli("score", str(imported / "leap"), "--repo", str(repo), "--json",
                     "-l", language)  # fmt: skip
     assert score.returncode == 0, score.stderr

@@ -1,0 +1,72 @@
+"""Hidden suites that are a track's own test files, run in a real sandbox: every test the files
+define is a case, named as the runner names it in the repository they run in."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tdd_sandbox.acceptance.testfiles import run_test_files
+from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.grading.acceptance import CaseStatus
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.settings import load_settings
+
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
+
+GO_MOD = b"module leap\n\ngo 1.18\n"
+GO_TESTS = b"""package leap
+
+import "testing"
+
+func TestLeapYears(t *testing.T) {
+\tfor _, year := range []int{1996, 2000} {
+\t\tt.Run("leap", func(t *testing.T) {
+\t\t\tif !IsLeapYear(year) {
+\t\t\t\tt.Fatalf("IsLeapYear(%d) = false", year)
+\t\t\t}
+\t\t})
+\t}
+}
+
+func TestCommonYears(t *testing.T) {
+\tif IsLeapYear(1900) {
+\t\tt.Fatal("IsLeapYear(1900) = true")
+\t}
+}
+"""
+GO_CODE = b"""package leap
+
+func IsLeapYear(year int) bool {
+\treturn %s
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def runtime() -> Iterator[DockerRuntime]:
+    """One runtime (and warm pool) for the module; its containers go with it."""
+    with DockerRuntime(load_settings(), run_id="pytest-testfiles") as made:
+        yield made
+
+
+@pytest.mark.parametrize(
+    ("body", "passed"),
+    [
+        (b"year%4 == 0 && (year%100 != 0 || year%400 == 0)", {"TestLeapYears", "TestCommonYears"}),
+        (b"year%4 == 0", {"TestLeapYears"}),
+        (b"false", {"TestCommonYears"}),
+    ],
+)
+def test_a_go_track_suite_is_scored_in_the_module_it_runs_in(
+    runtime: DockerRuntime, body: bytes, passed: set[str]
+) -> None:
+    # An Exercism stub's module is its slug, not the scaffold's `kata`: the cases must be the
+    # ids go test reports there, or no case ever runs and the reference scores nothing.
+    go = get_language("go")
+    files = {"go.mod": GO_MOD, "leap.go": GO_CODE % body}
+    report = run_test_files(runtime, go, files, {"leap_test.go": GO_TESTS})
+    assert {r.id for r in report.results} == {"leap::TestLeapYears", "leap::TestCommonYears"}
+    got = {r.id.split("::")[1] for r in report.results if r.status is CaseStatus.PASSED}
+    assert got == passed, report.why()
