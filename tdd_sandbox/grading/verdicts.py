@@ -131,13 +131,19 @@ def check_red(
         if mistake := language.test_mistake(files, outcome):
             raise VerdictError(mistake, Failure.TEST_MISTAKE)
     # A compile error (Rust) or an import error at collection (Python) stops old tests from
-    # running: that is still red. Otherwise every test that passed must still pass.
+    # running, and so may the new test's own failure (a Go panic ends the test binary): that
+    # is still red. Otherwise every test that passed must still pass, and one that reported
+    # must have passed. The green step needs them all anyway.
     reported = [o for o in gate.tests if o.message != NOT_RUN]
-    build_broken = not reported or any(
-        o.status is TestStatus.ERROR and not any(matches(o.id, e) for e in expected)
-        for o in reported
+    cut_short = (
+        not reported
+        or any(o.message != NOT_RUN for o in failed_new)
+        or any(
+            o.status is TestStatus.ERROR and not any(matches(o.id, e) for e in expected)
+            for o in reported
+        )
     )
-    broken = [t for t in sorted(base.passing) if _broke(outcomes.get(t), build_broken=build_broken)]
+    broken = [t for t in sorted(base.passing) if _broke(outcomes.get(t), cut_short=cut_short)]
     if broken:
         raise VerdictError(
             f"tests that passed before now fail: {', '.join(broken)}", Failure.BROKEN_TEST
@@ -145,10 +151,10 @@ def check_red(
     return new
 
 
-def _broke(outcome: TestOutcome | None, *, build_broken: bool) -> bool:
+def _broke(outcome: TestOutcome | None, *, cut_short: bool) -> bool:
     missing = outcome is None or outcome.message == NOT_RUN
     if missing:
-        return not build_broken
+        return not cut_short
     assert outcome is not None
     return outcome.status is not TestStatus.PASSED
 

@@ -34,7 +34,10 @@ _TEST = _WARM + "exec go test -json -count=1 -vet=off ./...\n"
 # into JSON events, escaping it as output, so a line on stdout that starts with the nonce's
 # frame can only come from this shell. On a copy of the module it adds to every package with
 # tests a file of two sentinel tests (one must pass, one must fail), announcing each package,
-# then runs the tests. A build failure exits 2: the run never got to its tests.
+# then runs the tests. The file joins the package's internal tests (`leap`, not `leap_test`) and
+# is named to sort first, because go test runs tests in file order and a panic ends the binary:
+# a red test that panics must not read as sentinels suppressed. A build failure exits 2: the
+# run never got to its tests.
 _GUARD = (
     _WARM
     + r"""
@@ -49,7 +52,7 @@ while read -r dir; do
   package=$(sed -n 's/^package[[:space:]]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' "$first" \
     | head -n 1)
   [ -n "$package" ] || continue
-  printf 'package %s\n%s' "$package" "$sentinels" > "$dir/zz_tdd_guard_${n}_test.go"
+  printf 'package %s\n%s' "${package%_test}" "$sentinels" > "$dir/00_tdd_guard_${n}_test.go"
   case $dir in .) path=$module ;; *) path=$module/${dir#./} ;; esac
   printf '@@%s package %s\n' "$n" "$path"
 done < "$out/dirs"
@@ -67,6 +70,7 @@ _ACTIONS = {"pass": TestStatus.PASSED, "fail": TestStatus.FAILED, "skip": TestSt
 _TEST_FUNC = re.compile(
     r"^func\s+(Test(?![a-z])\w*)\s*\(\s*\w+\s+\*\s*(?:\w+\s*\.\s*)?T\s*\)", re.MULTILINE
 )
+_SENTINEL = re.compile(r"TestTddCheck[0-9a-f]{6}")
 _MODULE = re.compile(r'^module\s+"?([^"\s]+)"?', re.MULTILINE)
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 _IGNORED_DIR = re.compile(r"^[._]|^(testdata|vendor)$")
@@ -250,11 +254,13 @@ class Go(Defaults):
         return outcomes
 
     def readable(self, stdout: str) -> str:
-        """The text `go test` would have printed: the events' output, in order."""
+        """The text `go test` would have printed: the events' output, in order, less the
+        guard's sentinel tests (they run first, and a failing test nobody wrote misleads)."""
         return "".join(
             str(event.get("Output", ""))
             for event in _events(stdout)
             if event["Action"] in ("output", "build-output")
+            and not _SENTINEL.fullmatch(str(event.get("Test", "")))
         )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.repos import PY_IMPL, python_repo, rust_repo, write_repo
+from tests.helpers.repos import PY_IMPL, go_repo, python_repo, rust_repo, write_repo
 
 
 def run_cli(
@@ -234,3 +234,46 @@ def test_rust_of_today_builds(tmp_path: Path) -> None:
     files = {"Cargo.toml": toml, "src/lib.rs": MODERN_LIB, "tests/modern.rs": MODERN_TESTS}
     report = _json(run_cli("gates", "--json", str(write_repo(tmp_path, files))))
     assert report["ok"] is True, json.dumps(report, indent=1)[-2000:]
+
+
+GO_PANICS = """\
+import "testing"
+
+func TestNilMap(t *testing.T) {
+\tvar seen map[string]int
+\tseen["x"] = 1
+}
+"""
+GO_EXTERNAL = """\
+package kata_test
+
+import (
+\t"testing"
+
+\t"kata"
+)
+
+func TestFizz(t *testing.T) {
+\tif kata.FizzBuzz(3) != "Fizz" {
+\t\tt.Fatal("3")
+\t}
+}
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+@pytest.mark.parametrize("external", [False, True], ids=["internal", "external"])
+def test_a_go_test_that_panics_is_a_failure_not_tampering(tmp_path: Path, external: bool) -> None:
+    # A panic ends the test binary, so tests after it never run. The guard's sentinels used to
+    # sort last (and a package's external tests run after its internal ones): an honest red
+    # that panicked read as "tampering suspected", and the loop refused it.
+    files = go_repo(GO_PANICS)
+    if external:
+        files["a_test.go"] = GO_EXTERNAL  # sorts first, and is of the package `kata_test`
+    report = _json(run_cli("gates", "--json", str(write_repo(tmp_path, files))))
+    test_gate = report["gates"][-1]
+    assert test_gate["status"] in {"failed", "error"}, json.dumps(test_gate, indent=1)[-2000:]
+    assert test_gate["tamper"] is None, test_gate["tamper"]
+    assert "--- FAIL: TestNilMap" in test_gate["output_tail"]
+    assert "TestTddCheck" not in test_gate["output_tail"]  # the guard's tests are its own

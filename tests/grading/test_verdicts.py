@@ -73,6 +73,34 @@ def test_red_accepts_a_build_failure_that_stops_every_test() -> None:
     assert check_red(BASE, {"tests/test_k.py": BOTH_SRC}, report, PY) == {NEW}
 
 
+def test_red_accepts_a_failing_new_test_that_ended_the_run() -> None:
+    # A Go panic ends the test binary: the tests after it never report. That is red (the old
+    # tests were not broken, they did not run); an old test that reported a failure is not.
+    later = "tests/test_k.py::test_later"
+    base = Baseline({"tests/test_k.py": OLD_SRC}, frozenset({OLD, later}), frozenset({OLD, later}))
+    src = OLD_SRC + b"\n\ndef test_later() -> None:\n    pass\n" + BOTH_SRC[len(OLD_SRC) :]
+    cut = (TestOutcome(OLD, TestStatus.PASSED), TestOutcome(NEW, TestStatus.FAILED, "panic"))
+    missing = TestOutcome(later, TestStatus.ERROR, NOT_RUN)
+    report = GateReport(
+        "python",
+        (
+            GateResult(GateKind.FORMAT, GateStatus.PASSED, "", RUN),
+            GateResult(GateKind.TEST, GateStatus.FAILED, "", RUN, (*cut, missing)),
+        ),
+    )
+    assert check_red(base, {"tests/test_k.py": src}, report, PY) == {NEW}
+    broke = TestOutcome(OLD, TestStatus.FAILED, "assert")
+    report = GateReport(
+        "python",
+        (
+            GateResult(GateKind.FORMAT, GateStatus.PASSED, "", RUN),
+            GateResult(GateKind.TEST, GateStatus.FAILED, "", RUN, (broke, cut[1], missing)),
+        ),
+    )
+    with pytest.raises(VerdictError, match="passed before now fail: " + OLD):
+        check_red(base, {"tests/test_k.py": src}, report, PY)
+
+
 def test_red_needs_exactly_one_new_test() -> None:
     with pytest.raises(VerdictError, match="no new test"):
         check_red(BASE, dict(BASE.files), _report((OLD, TestStatus.PASSED)), PY)
