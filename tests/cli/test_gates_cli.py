@@ -11,7 +11,14 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.repos import PY_IMPL, go_repo, python_repo, rust_repo, write_repo
+from tests.helpers.repos import (
+    PY_IMPL,
+    cpp_repo,
+    go_repo,
+    python_repo,
+    rust_repo,
+    write_repo,
+)
 
 
 def run_cli(
@@ -277,3 +284,25 @@ def test_a_go_test_that_panics_is_a_failure_not_tampering(tmp_path: Path, extern
     assert test_gate["tamper"] is None, test_gate["tamper"]
     assert "--- FAIL: TestNilMap" in test_gate["output_tail"]
     assert "TestTddCheck" not in test_gate["output_tail"]  # the guard's tests are its own
+
+
+CPP_CRASHES = """
+TEST(FizzBuzz, Crashes) {
+  volatile int* nowhere = nullptr;
+  EXPECT_EQ(*nowhere, 3);
+}
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_cpp_test_that_crashes_is_a_failure_not_tampering(tmp_path: Path) -> None:
+    # A segfault ends the test binary as a Go panic does, before the guard's sentinels (they
+    # follow the first file's tests). The binary's exit by signal says it never finished, so
+    # the sentinels' silence is not held against it: a red, not tampering.
+    files = cpp_repo(CPP_CRASHES)
+    report = _json(run_cli("gates", "--json", str(write_repo(tmp_path, files))))
+    test_gate = report["gates"][-1]
+    assert test_gate["status"] in {"failed", "error"}, json.dumps(test_gate, indent=1)[-2000:]
+    assert test_gate["tamper"] is None, json.dumps(test_gate, indent=1)[-2000:]
+    assert "FizzBuzz.Crashes" in test_gate["output_tail"]
