@@ -70,7 +70,8 @@ _ACTIONS = {"pass": TestStatus.PASSED, "fail": TestStatus.FAILED, "skip": TestSt
 _TEST_FUNC = re.compile(
     r"^func\s+(Test(?![a-z])\w*)\s*\(\s*\w+\s+\*\s*(?:\w+\s*\.\s*)?T\s*\)", re.MULTILINE
 )
-_SENTINEL = re.compile(r"TestTddCheck[0-9a-f]{6}")
+_SENTINEL_PREFIX = "TestTddCheck"
+_SENTINEL = re.compile(_SENTINEL_PREFIX + "[0-9a-f]{6}")
 _MODULE = re.compile(r'^module\s+"?([^"\s]+)"?', re.MULTILINE)
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 _IGNORED_DIR = re.compile(r"^[._]|^(testdata|vendor)$")
@@ -276,7 +277,7 @@ def _import_path(event: dict[str, Any]) -> str:
 
 
 def _sentinel_names(nonce: str) -> tuple[str, str]:
-    return f"TestTddCheck{nonce[:6]}", f"TestTddCheck{nonce[6:12]}"
+    return _SENTINEL_PREFIX + nonce[:6], _SENTINEL_PREFIX + nonce[6:12]
 
 
 def _sentinel_tests(nonce: str) -> str:
