@@ -112,20 +112,28 @@ def _start_run(repo: Path, fake: FakeLLM) -> subprocess.Popen[str]:
 
 
 def _owned_by(client: docker.DockerClient, pid: int) -> list[str]:
+    # One listing call, not `containers.list`: that fetches each container again
+    # by id, and a live race removes containers between the two (404 in CI).
+    listed = client.api.containers(all=True, filters={"label": LABEL})
     return [
-        str(c.id) for c in client.containers.list(all=True, filters={"label": LABEL})
-        if c.labels.get(OWNER_LABEL, "").split(":")[1:2] == [str(pid)]
+        str(c["Id"]) for c in listed
+        if (c.get("Labels") or {}).get(OWNER_LABEL, "").split(":")[1:2] == [str(pid)]
     ]  # fmt: skip
 
 
-def _wait_mid_race(repo: Path, client: docker.DockerClient, run: subprocess.Popen[str]) -> None:
+def _wait_mid_race(repo: Path, client: docker.DockerClient, run: subprocess.Popen[str]) -> set[str]:
+    """The run's containers once three attempts hang, the same set on two looks a second
+    apart: a container the run is still removing (the red check's) must not count."""
     deadline = time.monotonic() + 120
+    last: set[str] = set()
     while time.monotonic() < deadline:
         assert run.poll() is None, run.stderr.read() if run.stderr else ""
         worktrees = list((repo / ".git" / "tdd-worktrees").glob("*/*"))
-        if len(worktrees) == 3 and len(_owned_by(client, run.pid)) >= 3:
-            return
-        time.sleep(0.2)
+        owned = set(_owned_by(client, run.pid))
+        if len(worktrees) == 3 and len(owned) >= 3 and owned == last:
+            return owned
+        last = owned
+        time.sleep(1.0)
     raise AssertionError("the race never got under way")
 
 
@@ -158,8 +166,7 @@ def test_gc_beside_a_live_run_and_a_second_run_leave_it_alone_and_sigterm_cleans
     git(tmp_path, "init", "-q", str(tmp_path / "unrelated"))
     run = _start_run(repo, hanging_server)
     try:
-        _wait_mid_race(repo, docker_client, run)
-        before = set(_owned_by(docker_client, run.pid))
+        before = _wait_mid_race(repo, docker_client, run)
         report = collect_garbage(repo_dir=repo, client=docker_client)
         assert not any(item.name in {c[:12] for c in before} for item in report.removed)
         assert not any(item.kind == "worktree" for item in report.removed)
