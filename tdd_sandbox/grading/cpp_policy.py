@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from tdd_sandbox.grading.violation import Violation
-from tdd_sandbox.languages.source import C_LEXEMES, blank
+from tdd_sandbox.languages.source import CPP_LEXEMES, blank, cpp_text
 
 _INCLUDES = {
     "fstream": "reads or writes files (the tests' answers among them)",
@@ -41,29 +41,36 @@ _NAMES = (
     ("asm", r"\b(?:asm|__asm__)\b", "writes machine code"),
     ("before-main", r"__attribute__\s*\(\s*\(\s*(?:constructor|destructor)|\[\[\s*gnu\s*::\s*"
      r"(?:constructor|destructor)", "runs code before or after the tests"),
-    ("linkage", r"\bextern\s+\"C\"|#\s*pragma\s+(?!once\b)|"
+    ("linkage", r"\bextern\s+\"C\"|#\s*pragma\s+(?!once\b)|\b_Pragma\b|"
      r"#\s*define\s+(?:main|TEST|EXPECT|ASSERT)", "hooks the linker or the runner's macros"),
+    ("macro", r"#\s*define\s+\w+(?:\(|[ \t]+\S)|##", "builds a name out of pieces no "
+     "reader of the text sees whole (a macro with a body, token pasting)"),
     ("equality", r"\boperator\s*(?:==|!=|<=>)", "defines equality for a value of its own"),
 )  # fmt: skip
-_INCLUDE = re.compile(r"^\s*#\s*include\s*([<\"])([^>\"]+)[>\"]", re.MULTILINE)
+_INCLUDE = re.compile(r"^[ \t]*(#)[ \t]*include\b[ \t]*(?:([<\"])([^>\"\n]+)[>\"])?", re.MULTILINE)
 _MAIN = re.compile(r"\bint\s+main\s*\(")
-_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 
 
 def check_cpp(path: str, text: str, *, is_test: bool = False) -> list[Violation]:
     """Violations in one C++ file. Tests may include GoogleTest and print; they may not define
     `main` or reach the runner's listeners."""
     found: list[Violation] = []
-    code = blank(text, C_LEXEMES)
+    text = cpp_text(text)  # as the preprocessor reads it: lines spliced, digraphs undone
+    code = blank(text, CPP_LEXEMES)
 
     def flag(offset: int, rule: str, why: str) -> None:
         found.append(Violation(path, code.count("\n", 0, offset) + 1, rule, why))
 
-    uncommented = blank(text, _COMMENTS)
-    for match in _INCLUDE.finditer(uncommented):
-        name = match.group(2).strip()
+    for match in _INCLUDE.finditer(text):
+        if code[match.start(1)] != "#":
+            continue  # inside a comment or a literal
+        if match.group(2) is None:
+            flag(match.start(), "macro", "includes a header named by a macro, which no reader "
+                 "of the text sees")  # fmt: skip
+            continue
+        name = match.group(3).strip()
         root = name.split("/")[0]
-        if match.group(1) == '"' and (".." in name or name.startswith(("/", "tests/"))):
+        if match.group(2) == '"' and (".." in name or name.startswith(("/", "tests/"))):
             flag(match.start(), "include:path", f"includes {name!r}: a file outside the code")
         elif root in _INCLUDES and not (is_test and root in ("gtest", "gmock", "iostream")):
             flag(match.start(), f"include:{root}", f"includes <{name}>, which {_INCLUDES[root]}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from tdd_sandbox.grading.violation import Violation
-from tdd_sandbox.languages.source import C_LEXEMES, blank
+from tdd_sandbox.languages.source import JAVA_LEXEMES, blank, java_text
 
 _RULES = (
     ("process", r"\bSystem\s*\.\s*(?:exit|getenv|getProperty|setProperty|load|loadLibrary|"
@@ -39,7 +39,7 @@ def check_java(path: str, text: str, *, is_test: bool = False) -> list[Violation
     """Violations in one Java file. Tests may use JUnit, print and read files; they may not
     end the JVM or reach JUnit's launcher."""
     found: list[Violation] = []
-    code = blank(text, C_LEXEMES)
+    code = blank(java_text(text), JAVA_LEXEMES)  # as javac reads it: escapes undone first
     for rule, pattern, why in _RULES:
         if is_test and rule not in _TEST_RULES:
             continue

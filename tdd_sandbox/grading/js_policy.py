@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from tdd_sandbox.grading.violation import Violation
-from tdd_sandbox.languages.source import JS_LEXEMES, blank
+from tdd_sandbox.languages.source import read_javascript
 
 _NAMES = {
     "process": "reaches the process: its exit, its output, its environment",
@@ -49,10 +49,19 @@ def check_javascript(path: str, text: str, *, is_test: bool = False) -> list[Vio
     """Violations in one JavaScript file. Tests may import `node:test` and `assert`, print and
     use timers."""
     found: list[Violation] = []
-    code = blank(text, JS_LEXEMES)
+    read = read_javascript(text)
+    code = read.code
 
     def flag(offset: int, rule: str, why: str) -> None:
         found.append(Violation(path, code.count("\n", 0, offset) + 1, rule, why))
+
+    for offset in read.unsure:
+        flag(offset, "lexing", "this '/' reads as a division or as a regular expression that "
+             "holds a quote or a bracket, and the two readings disagree on what is code: "
+             "write the expression so only one reading is possible")  # fmt: skip
+    for match in re.finditer(r"\\", code):
+        flag(match.start(), "lexing", "an escape in a name spells it where a reader of the "
+             "text does not see it")  # fmt: skip
 
     # Import specifiers are strings: read them from the text, where the code has a match.
     for match in _IMPORT.finditer(text):

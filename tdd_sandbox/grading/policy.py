@@ -15,7 +15,9 @@ outside the model's process, is what a score rests on.
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from collections.abc import Callable, Iterable, Mapping
 
 from tdd_sandbox.grading.cpp_policy import check_cpp
@@ -23,6 +25,7 @@ from tdd_sandbox.grading.go_policy import check_go
 from tdd_sandbox.grading.java_policy import check_java
 from tdd_sandbox.grading.js_policy import check_javascript
 from tdd_sandbox.grading.violation import Violation
+from tdd_sandbox.languages.source import rust_code
 
 _PY_MODULES = {
     "_pytest": "reaches into the test runner",
@@ -97,13 +100,32 @@ _PY_INTROSPECTION = frozenset(
 _BUILTIN_VALUES = frozenset({"str", "int", "float", "bool", "list", "dict", "tuple", "bytes"})
 
 
+_CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
+
+
+def python_text(data: bytes) -> str:
+    """The text CPython reads from `data`: decoded as its encoding declaration says (PEP 263),
+    a byte-order mark dropped. Reading it as plain UTF-8 instead let a `coding: utf-7` file or
+    a BOM hide code from the policy while the interpreter ran it (tests/helpers/hidden_code.py)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding, "replace")
+    except (SyntaxError, LookupError, UnicodeError):
+        return data.decode("utf-8", "replace")  # the interpreter refuses it too
+
+
 def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violation]:
-    """Violations in one Python file. Test files may import pytest and unittest."""
+    """Violations in one Python file (as `python_text` reads it). Test files may import pytest
+    and unittest."""
+    found: list[Violation] = []
+    for match in _CODING.finditer("\n".join(text.splitlines()[:2])):
+        if match.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
+            found.append(Violation(path, 1, "encoding", f"declares the source encoding "
+                                   f"{match.group(1)!r}: kata code is UTF-8"))  # fmt: skip
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
-        return []  # the gates say why it does not parse
-    found: list[Violation] = []
+        return found  # the interpreter cannot read it either: the gates say why
     aliases = _module_aliases(tree)
 
     def flag(node: ast.AST, rule: str, why: str) -> None:
@@ -182,12 +204,14 @@ def _equality_tricks(path: str, node: ast.ClassDef) -> list[Violation]:
 _RS_RULES: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
     (rule, re.compile(pattern), why)
     for rule, pattern, why in (
-        ("process", r"\bstd\s*::\s*process\b|\bprocess\s*::\s*(exit|abort|Command)\b",
+        ("process", r"\bstd\s*::\s*process\b|\bprocess\s*::\s*(exit|abort|Command)\b|"
+         r"\bstd\s*::\s*\{[^;]*\bprocess\b",
          "ends the process or starts programs behind the runner's back"),
-        ("env", r"\bstd\s*::\s*env\b|\benv\s*::\s*(args|var)", "reads the runner's arguments "
+        ("env", r"\bstd\s*::\s*env\b|\benv\s*::\s*(args|var)|\bstd\s*::\s*\{[^;]*\benv\b",
+         "reads the runner's arguments "
          "or environment"),
         ("include", r"\binclude(_str|_bytes)?\s*!", "reads files into the build"),
-        ("fs", r"\bstd\s*::\s*fs\b|/proc/", "reads or writes files"),
+        ("fs", r"\bstd\s*::\s*fs\b|/proc/|\bstd\s*::\s*\{[^;]*\bfs\b", "reads or writes files"),
         ("ffi", r"\bextern\s*(\"C\"|\{|crate\s+\w+\s*;\s*$)|#\s*\[\s*(no_mangle|export_name|"
          r"link_section|link|used)\b", "hooks the linker or foreign code"),
         ("asm", r"\b(global_)?asm\s*!", "writes machine code"),
@@ -202,8 +226,12 @@ _RS_RULES: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
 
 def check_rust(path: str, text: str, *, is_test: bool = False) -> list[Violation]:
     """Violations in one Rust file (comments and string contents are not code)."""
-    code = _strip_rust(text)
-    found = []
+    code, nested = rust_code(text)
+    found = [
+        Violation(path, code.count("\n", 0, offset) + 1, "lexing", "a block comment opens "
+                  "another inside it: Rust nests them, so where it ends is not what it seems")
+        for offset in nested
+    ]  # fmt: skip
     for rule, pattern, why in _RS_RULES:
         if is_test and rule == "panic-hook":
             continue
@@ -211,16 +239,6 @@ def check_rust(path: str, text: str, *, is_test: bool = False) -> list[Violation
             line = code.count("\n", 0, match.start()) + 1
             found.append(Violation(path, line, rule, f"{match.group(0).strip()!r} {why}"))
     return found
-
-
-def _strip_rust(text: str) -> str:
-    """Blank out comments and string literals, keeping line numbers."""
-
-    def blank(match: re.Match[str]) -> str:
-        return re.sub(r"[^\n]", " ", match.group(0))
-
-    pattern = r'//[^\n]*|/\*.*?\*/|r#*"(?:.|\n)*?"#*|"(?:\\.|[^"\\])*"'
-    return re.sub(pattern, blank, text, flags=re.DOTALL)
 
 
 CHECKERS: dict[str, tuple[Callable[..., list[Violation]], tuple[str, ...]]] = {
@@ -248,6 +266,6 @@ def check_policy(
     found = []
     for path, data in sorted(files.items()):
         if path.endswith(suffix):
-            text = data.decode("utf-8", "replace")
+            text = python_text(data) if language == "python" else data.decode("utf-8", "replace")
             found.extend(checker(path, text, is_test=is_test(path)))
     return [v for v in found if v.rule not in allow and v.rule.split(":")[0] not in allow]

@@ -15,7 +15,7 @@ from tdd_sandbox.languages.base import (
     TestOutcome,
     TestStatus,
 )
-from tdd_sandbox.languages.source import C_LEXEMES, blank
+from tdd_sandbox.languages.source import CPP_LEXEMES, blank, cpp_text
 from tdd_sandbox.sandbox.base import ExecResult
 
 RESULTS = "/tmp/tdd-gtest.xml"
@@ -137,7 +137,7 @@ class Cpp(Defaults):
         for path, data in files.items():
             if not self.is_test_path(path) or not path.endswith((".cpp", ".cc")):
                 continue
-            code = blank(data.decode("utf-8", "replace"), C_LEXEMES)
+            code = blank(cpp_text(data.decode("utf-8", "replace")), CPP_LEXEMES)
             found.update(f"{suite}.{name}" for suite, name in _TEST_MACRO.findall(code))
         return frozenset(found)
 

@@ -15,7 +15,7 @@ from tdd_sandbox.languages.base import (
     TestOutcome,
     TestStatus,
 )
-from tdd_sandbox.languages.source import C_LEXEMES, blank
+from tdd_sandbox.languages.source import JAVA_LEXEMES, blank, java_text
 from tdd_sandbox.sandbox.base import ExecResult
 
 JUNIT = "/opt/junit-console.jar"
@@ -136,7 +136,7 @@ class Java(Defaults):
                 continue
             if not _TEST_CLASS.match(pure.stem):
                 continue
-            code = blank(data.decode("utf-8", "replace"), C_LEXEMES)
+            code = blank(java_text(data.decode("utf-8", "replace")), JAVA_LEXEMES)
             found.update(f"{pure.stem}.{name}" for name in _TEST_METHOD.findall(code))
         return frozenset(found)
 
@@ -148,7 +148,7 @@ class Java(Defaults):
 
     def defines_tests(self, path: str, text: str) -> bool:
         """A code file that imports JUnit."""
-        return not self.is_test_path(path) and "org.junit" in blank(text, C_LEXEMES)
+        return not self.is_test_path(path) and "org.junit" in blank(java_text(text), JAVA_LEXEMES)
 
     def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
         """None: a missing method is a build failure, which is how a RED starts."""

@@ -18,7 +18,7 @@ from tdd_sandbox.languages.base import (
     TestOutcome,
     TestStatus,
 )
-from tdd_sandbox.languages.source import JS_LEXEMES, blank
+from tdd_sandbox.languages.source import blank, read_javascript
 from tdd_sandbox.sandbox.base import ExecResult
 
 RESULTS = "/tmp/tdd-node-results.jsonl"
@@ -262,7 +262,7 @@ class JavaScript(Defaults):
 
 def literal_test_names(text: str) -> Iterable[str]:
     """Test names with their suites (`suite > name`), for calls whose name is a literal."""
-    code = blank(text, JS_LEXEMES)
+    code = read_javascript(text).code
     spans: list[tuple[int, int, str, str]] = []  # start, end, kind, name
     for match in _CALL.finditer(code):
         start = match.end()
