@@ -61,7 +61,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def remote_engine(docker_client: docker.DockerClient, images: dict[str, str]) -> Iterator[str]:
     """`tcp://127.0.0.1:PORT` of a second engine holding the base and Python images."""
-    base_ref, _ = resolve_base(docker_client, ImageSettings(), "bookworm")
+    base_ref, _ = resolve_base(docker_client, ImageSettings(), "trixie")
     engine_image, _ = docker_client.images.build(
         path=str(HERE / "remote"), buildargs={"BASE_IMAGE": base_ref}, rm=True,
         tag="tdd-sandbox-test/engine:latest", labels={TEST_LABEL: "1"},

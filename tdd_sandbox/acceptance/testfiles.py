@@ -62,7 +62,9 @@ def run_test_files(
     expected = sorted(language.expected_tests({**config, **suite}))
     code = implementation_files(language, files)
     if found := check_policy(language.name, code, is_test=language.is_test_path, allow=allow):
-        problem = f"tampering suspected (policy): {found[0]}"
+        worst = next((v for v in found if not v.unreadable), found[0])
+        label = "not readable by the judge" if worst.unreadable else "tampering suspected (policy)"
+        problem = f"{label}: {worst}"
         return AcceptanceReport(
             tuple(CaseResult(i, CaseStatus.NO_RESULT, problem) for i in expected), problem=problem
         )

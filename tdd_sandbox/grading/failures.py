@@ -25,6 +25,8 @@ class Failure(enum.StrEnum):
     PERMISSION = "permission"
     PROTECTED = "protected"
     POLICY = "policy"
+    UNREADABLE = "unreadable"
+    """Text the judge cannot read as the compiler does (`Violation.unreadable`); not tamper."""
     TEST_IN_CODE = "test_in_code"
     NO_CHANGE = "no_change"
     # The phase's verdict.

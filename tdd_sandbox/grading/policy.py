@@ -25,7 +25,7 @@ from tdd_sandbox.grading.go_policy import check_go
 from tdd_sandbox.grading.java_policy import check_java
 from tdd_sandbox.grading.js_policy import check_javascript
 from tdd_sandbox.grading.violation import Violation
-from tdd_sandbox.languages.source import rust_code
+from tdd_sandbox.languages.source import JUDGE_PYTHON, rust_code
 
 _PY_MODULES = {
     "_pytest": "reaches into the test runner",
@@ -124,8 +124,18 @@ def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violati
                                    f"{match.group(1)!r}: kata code is UTF-8"))  # fmt: skip
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return found  # the interpreter cannot read it either: the gates say why
+    except (SyntaxError, ValueError) as exc:
+        # The sandbox's Python may be newer than the judge's: syntax only it reads (a `type`
+        # statement, say) would otherwise hide the whole file from the policy.
+        found.append(
+            Violation(
+                path,
+                getattr(exc, "lineno", None) or 1,
+                "syntax",
+                f"the judge reads Python {JUDGE_PYTHON} syntax and cannot read this: {exc}",
+            )
+        )
+        return found  # fmt: skip
     aliases = _module_aliases(tree)
 
     def flag(node: ast.AST, rule: str, why: str) -> None:

@@ -223,14 +223,22 @@ def check_policy_of(
     """Refuse changed files that use the means of forging a verdict (`grading.policy`).
 
     Raises:
-        VerdictError: kind `policy`, listing the first violations.
+        VerdictError: kind `policy`, listing the first violations; kind `unreadable` when
+            every violation is text the judge could not read (`Violation.unreadable`).
     """
     changed = {path: data for path, data in after.items() if before.get(path) != data}
     found = check_policy(language.name, changed, is_test=language.is_test_path, allow=allow)
-    if found:
-        listed = "\n".join(f"- {violation}" for violation in found[:5])
+    if not found:
+        return
+    listed = "\n".join(f"- {violation}" for violation in found[:5])
+    if all(violation.unreadable for violation in found):
         raise VerdictError(
-            "refused before running: the code uses what a kata never needs and what could "
-            f"forge a test result; solve the kata with plain code instead:\n{listed}",
-            Failure.POLICY,
+            "refused before running: the judge reads every file before it runs and could not "
+            f"read this one as the compiler does; write it plainly:\n{listed}",
+            Failure.UNREADABLE,
         )
+    raise VerdictError(
+        "refused before running: the code uses what a kata never needs and what could "
+        f"forge a test result; solve the kata with plain code instead:\n{listed}",
+        Failure.POLICY,
+    )

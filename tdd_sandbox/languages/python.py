@@ -18,6 +18,7 @@ from tdd_sandbox.languages.base import (
     TestOutcome,
     TestStatus,
 )
+from tdd_sandbox.languages.source import JUDGE_PYTHON
 from tdd_sandbox.sandbox.base import ExecResult
 
 _GUARD = (Path(__file__).with_name("python_guard.py")).read_text(encoding="utf-8")
@@ -70,9 +71,11 @@ class Python(Defaults):
     results_path: str | None = RESULTS
     source_suffixes: tuple[str, ...] = (".py",)
     prompt_note = (
-        "Python 3.11. Tests are pytest functions in tests/test_*.py that import the module "
-        "from the repository root (e.g. `from fizzbuzz import fizzbuzz`). Code must pass "
-        "`ruff format`, `ruff check` and `mypy`: type-annotate every function, use double quotes."
+        f"Python 3.13, in Python {JUDGE_PYTHON} syntax (the judge parses every file with it "
+        "before anything runs). Tests are pytest functions in tests/test_*.py that import "
+        "the module from the repository root (e.g. `from fizzbuzz import fizzbuzz`). Code must "
+        "pass `ruff format`, `ruff check` and `mypy`: type-annotate every function, use double "
+        "quotes."
     )
     collects = (
         "in tests/test_*.py or tests/*_test.py: a test_* function, or a test_* method of a "

@@ -12,7 +12,12 @@ it was unsure, and the policy refuses that.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
+
+JUDGE_PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
+"""The Python whose grammar the judge reads Python code with: the host's own, which may be
+older than the sandbox's (a file it cannot parse is refused, never skipped)."""
 
 
 def blank(text: str, lexemes: re.Pattern[str]) -> str:

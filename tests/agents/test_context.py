@@ -65,4 +65,4 @@ def test_each_prompt_names_the_toolchain_its_image_has() -> None:
     dockerfile = (Path(__file__).parents[2] / "images" / "rust" / "Dockerfile").read_text()
     assert "trixie" in dockerfile
     assert "rustc 1.85" in system_prompt(Role.TESTER, get_language("rust"))
-    assert "Python 3.11" in system_prompt(Role.TESTER, get_language("python"))
+    assert "Python 3.13" in system_prompt(Role.TESTER, get_language("python"))

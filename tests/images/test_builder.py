@@ -61,7 +61,7 @@ def test_missing_image_without_auto_build_names_the_command(
 def test_every_release_an_image_builds_on_has_its_base(
     docker_client: docker.DockerClient, images: dict[str, str]
 ) -> None:
-    assert needed_releases(ImageSettings()) == ["bookworm", "trixie"]
+    assert needed_releases(ImageSettings()) == ["trixie"]
     assert missing_bases(docker_client, ImageSettings()) == []
     result = run_cli("images", "bootstrap")
     assert result.returncode == 0, result.stderr
