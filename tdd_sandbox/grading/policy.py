@@ -135,7 +135,7 @@ def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violati
                 f"the judge reads Python {JUDGE_PYTHON} syntax and cannot read this: {exc}",
             )
         )
-        return found  # fmt: skip
+        return found
     aliases = _module_aliases(tree)
 
     def flag(node: ast.AST, rule: str, why: str) -> None:
@@ -218,8 +218,7 @@ _RS_RULES: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
          r"\bstd\s*::\s*\{[^;]*\bprocess\b",
          "ends the process or starts programs behind the runner's back"),
         ("env", r"\bstd\s*::\s*env\b|\benv\s*::\s*(args|var)|\bstd\s*::\s*\{[^;]*\benv\b",
-         "reads the runner's arguments "
-         "or environment"),
+         "reads the runner's arguments or environment"),
         ("include", r"\binclude(_str|_bytes)?\s*!", "reads files into the build"),
         ("fs", r"\bstd\s*::\s*fs\b|/proc/|\bstd\s*::\s*\{[^;]*\bfs\b", "reads or writes files"),
         ("ffi", r"\bextern\s*(\"C\"|\{|crate\s+\w+\s*;\s*$)|#\s*\[\s*(no_mangle|export_name|"
@@ -262,6 +261,15 @@ CHECKERS: dict[str, tuple[Callable[..., list[Violation]], tuple[str, ...]]] = {
 """Language -> its checker and the file suffixes it reads."""
 
 
+def _utf8(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+_READERS: dict[str, Callable[[bytes], str]] = {"python": python_text}
+"""Language -> how its compiler turns a file's bytes into text, where that is not plain UTF-8
+(the rest read their own escapes and splices inside their checkers)."""
+
+
 def check_policy(
     language: str,
     files: Mapping[str, bytes],
@@ -276,6 +284,6 @@ def check_policy(
     found = []
     for path, data in sorted(files.items()):
         if path.endswith(suffix):
-            text = python_text(data) if language == "python" else data.decode("utf-8", "replace")
+            text = _READERS.get(language, _utf8)(data)
             found.extend(checker(path, text, is_test=is_test(path)))
     return [v for v in found if v.rule not in allow and v.rule.split(":")[0] not in allow]
