@@ -185,11 +185,11 @@ HIDDEN: tuple[Hidden, ...] = (
         "cpp",
         "header named by a macro",
         "kata.hpp",
-        "#pragma once\n#define HEADER <fstream>\n#include HEADER\n#include <cstdlib>\n"
-        "#include <string>\n\ninline std::string fizzbuzz(int n) {\n"
-        '  std::ofstream("/tmp/w/out");\n  std::exit(42);\n' + _CPP_TAIL,
+        "#pragma once\n#define HEADER <cstdio>\n#include HEADER\n#include <string>\n\n"
+        "inline std::string fizzbuzz(int n) {\n"
+        '  std::fclose(std::fopen("/tmp/w/written", "w"));\n' + _CPP_TAIL,
         "macro",
-        _CPP_RUN,
+        _CPP_RUN + "; test -f /tmp/w/written && exit 42",
     ),
     Hidden(
         "cpp",
