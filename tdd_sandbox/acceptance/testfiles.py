@@ -20,6 +20,7 @@ from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseSta
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.grading.ids import matches
 from tdd_sandbox.grading.policy import check_policy
+from tdd_sandbox.grading.violation import worst
 from tdd_sandbox.languages.base import GateKind, Language, TestStatus
 from tdd_sandbox.sandbox.snapshot import Snapshot
 
@@ -62,9 +63,9 @@ def run_test_files(
     expected = sorted(language.expected_tests({**config, **suite}))
     code = implementation_files(language, files)
     if found := check_policy(language.name, code, is_test=language.is_test_path, allow=allow):
-        worst = next((v for v in found if not v.unreadable), found[0])
-        label = "not readable by the judge" if worst.unreadable else "tampering suspected (policy)"
-        problem = f"{label}: {worst}"
+        named = worst(found)
+        label = "not readable by the judge" if named.unreadable else "tampering suspected (policy)"
+        problem = f"{label}: {named}"
         return AcceptanceReport(
             tuple(CaseResult(i, CaseStatus.NO_RESULT, problem) for i in expected), problem=problem
         )

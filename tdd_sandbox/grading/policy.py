@@ -15,9 +15,7 @@ outside the model's process, is what a score rests on.
 from __future__ import annotations
 
 import ast
-import io
 import re
-import tokenize
 from collections.abc import Callable, Iterable, Mapping
 
 from tdd_sandbox.grading.cpp_policy import check_cpp
@@ -25,7 +23,7 @@ from tdd_sandbox.grading.go_policy import check_go
 from tdd_sandbox.grading.java_policy import check_java
 from tdd_sandbox.grading.js_policy import check_javascript
 from tdd_sandbox.grading.violation import Violation
-from tdd_sandbox.languages.source import JUDGE_PYTHON, rust_code
+from tdd_sandbox.languages.source import JUDGE_PYTHON, python_text, rust_code
 
 _PY_MODULES = {
     "_pytest": "reaches into the test runner",
@@ -101,17 +99,6 @@ _BUILTIN_VALUES = frozenset({"str", "int", "float", "bool", "list", "dict", "tup
 
 
 _CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
-
-
-def python_text(data: bytes) -> str:
-    """The text CPython reads from `data`: decoded as its encoding declaration says (PEP 263),
-    a byte-order mark dropped. Reading it as plain UTF-8 instead let a `coding: utf-7` file or
-    a BOM hide code from the policy while the interpreter ran it (tests/helpers/hidden_code.py)."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding, "replace")
-    except (SyntaxError, LookupError, UnicodeError):
-        return data.decode("utf-8", "replace")  # the interpreter refuses it too
 
 
 def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violation]:

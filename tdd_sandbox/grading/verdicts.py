@@ -15,6 +15,7 @@ from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.grading.gates import GateReport, GateStatus
 from tdd_sandbox.grading.ids import matches
 from tdd_sandbox.grading.policy import check_policy
+from tdd_sandbox.grading.violation import worst
 from tdd_sandbox.languages.base import NOT_RUN, GateKind, Language, TestOutcome, TestStatus
 
 
@@ -231,7 +232,7 @@ def check_policy_of(
     if not found:
         return
     listed = "\n".join(f"- {violation}" for violation in found[:5])
-    if all(violation.unreadable for violation in found):
+    if worst(found).unreadable:
         raise VerdictError(
             "refused before running: the judge reads every file before it runs and could not "
             f"read this one as the compiler does; write it plainly:\n{listed}",

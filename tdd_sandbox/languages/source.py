@@ -11,8 +11,10 @@ it was unsure, and the policy refuses that.
 
 from __future__ import annotations
 
+import io
 import re
 import sys
+import tokenize
 from dataclasses import dataclass
 
 JUDGE_PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
@@ -28,6 +30,17 @@ def blank(text: str, lexemes: re.Pattern[str]) -> str:
         return re.sub(r"[^\n]", " ", match.group(0))
 
     return lexemes.sub(spaces, text)
+
+
+def python_text(data: bytes) -> str:
+    """The text CPython reads from `data`: decoded as its encoding declaration says (PEP 263),
+    a byte-order mark dropped. Reading it as plain UTF-8 instead let a `coding: utf-7` file or
+    a BOM hide code from the policy while the interpreter ran it (tests/helpers/hidden_code.py)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding, "replace")
+    except (SyntaxError, LookupError, UnicodeError):
+        return data.decode("utf-8", "replace")  # the interpreter refuses it too
 
 
 GO_LEXEMES = re.compile(
@@ -94,12 +107,15 @@ def rust_code(text: str) -> tuple[str, list[int]]:
     """Rust code with comments and literals blanked and raw identifiers (`r#process`) read
     as names, and the offsets of block comments that open another inside them: Rust nests
     block comments, this reader does not, so those are for the policy to refuse."""
-    nested = [
-        match.start()
-        for match in RUST_LEXEMES.finditer(text)
-        if match.group(0).startswith("/*") and "/*" in match.group(0)[2:]
-    ]
-    code = re.sub(r"(?<![\w#])r#(?=[A-Za-z_])", "  ", blank(text, RUST_LEXEMES))
+    nested: list[int] = []
+
+    def spaces(match: re.Match[str]) -> str:
+        lexeme = match.group(0)
+        if lexeme.startswith("/*") and "/*" in lexeme[2:]:
+            nested.append(match.start())
+        return re.sub(r"[^\n]", " ", lexeme)
+
+    code = re.sub(r"(?<![\w#])r#(?=[A-Za-z_])", "  ", RUST_LEXEMES.sub(spaces, text))
     return code, nested
 
 
