@@ -95,9 +95,10 @@ def test_leftover_processes_are_reported_and_killed(open_sandbox: OpenSandbox) -
     box = open_sandbox(SNAPSHOT)
     result = box.exec(["sh", "-c", "setsid sleep 1000 > /dev/null 2>&1 < /dev/null & exit 0"])
     assert result.exit_code == 0
-    # Seen either before or after setsid has exec'd sleep, depending on the machine's load.
+    # Seen as the forked shell, as setsid or as sleep: how far the child got before the sweep
+    # depends on the machine's load. Whichever it was, it is reported once and killed.
     assert len(result.leftover_processes) == 1
-    assert result.leftover_processes[0].endswith("sleep 1000")
+    assert "sleep 1000" in result.leftover_processes[0]
     assert not result.ok
     assert _sleepers(box) == 0
 
