@@ -12,7 +12,8 @@ and their ratios to the limit. Rust, C++ and Java build then test on both sides
 from nothing each time: the tool never reuses a build cache across snapshots, so the
 floor must not either. The warm pool is refilled between runs, as model latency does in a
 real run; the cold figure (container started on the critical path) is printed too. Go's floor
-starts from the image's standard-library cache each time, as every sandbox does.
+starts from the image's standard-library cache each time, as every sandbox does. The floor
+and the tool take turns run by run, so a spell of load on the machine weighs on both alike.
 
 Usage: python benchmarks/gate_overhead.py [--runs 10] [LANGUAGE...]
 """
@@ -147,45 +148,15 @@ KATAS: dict[str, Callable[[], Snapshot]] = {
 }
 
 
-def median_of(runs: int, action: Callable[[], object]) -> float:
-    """Median wall time of `action` over `runs` runs."""
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+def timed(action: Callable[[], object]) -> float:
+    """Wall time of one call of `action`."""
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
 
 
-def measure_tool(
-    client: docker.DockerClient, image: str, language: str, snapshot: Snapshot, runs: int, warm: int
-) -> tuple[float, float]:
-    """Medians of (the test gate on an open sandbox, opening the sandbox) through the tool."""
-    plugin = get_language(language)
-    compiled = language in ("rust", "cpp", "java")
-    kinds = frozenset({GateKind.BUILD, GateKind.TEST} if compiled else {GateKind.TEST})
-    gates, opens = [], []
-    with DockerSandboxProvider(
-        SandboxSettings(warm=warm), run_id="bench-gate", client=client
-    ) as provider:
-        provider.prewarm(image)
-        for _ in range(runs):
-            time.sleep(1.0 if warm else 0.0)  # the pool refills while the model thinks
-            started = time.perf_counter()
-            box = provider.open(image, snapshot)
-            opened = time.perf_counter()
-            report = run_gates(box, plugin, snapshot.files, only=kinds)
-            gates.append(time.perf_counter() - opened)
-            opens.append(opened - started)
-            assert report.ok, [gate.reason for gate in report.gates]
-            box.close()
-    return statistics.median(gates), statistics.median(opens)
-
-
-def measure_limit(
-    client: docker.DockerClient, image: str, language: str, snapshot: Snapshot, runs: int
-) -> float:
-    """Median time of the bare test command by `docker exec` in a running container."""
+def limit_command(language: str) -> list[str]:
+    """The bare test command, from nothing each time as a sandbox starts."""
     command = list(get_language(language).gates()[-1].command)
     if language == "rust":
         steps = ["rm -rf /tmp/target", f"{CARGO} build --all-targets -q", f"{CARGO} test -q"]
@@ -197,20 +168,48 @@ def measure_limit(
         build = get_language(language).gates()[-2].command[2]
         command = ["sh", "-c", "rm -rf /tmp/build /tmp/classes\n" + build.replace("exec ", "")
                    + command[2]]  # fmt: skip
-    settings = SandboxSettings(warm=0)
+    return command
+
+
+def measure(
+    client: docker.DockerClient, image: str, language: str, snapshot: Snapshot, runs: int, warm: int
+) -> tuple[float, float, float]:
+    """Medians of (the bare command by `docker exec` in a running container, the tool's test
+    gate on an open sandbox, opening that sandbox). The two sides take turns, run by run, so
+    that both are measured under the same load on the machine."""
+    plugin = get_language(language)
+    compiled = language in ("rust", "cpp", "java")
+    kinds = frozenset({GateKind.BUILD, GateKind.TEST} if compiled else {GateKind.TEST})
+    command = limit_command(language)
+    limits, gates, opens = [], [], []
     with (
-        DockerSandboxProvider(settings, run_id="bench-gate", client=client) as provider,
-        provider.open(image, snapshot) as box,
+        DockerSandboxProvider(SandboxSettings(warm=0), run_id="bench-floor", client=client) as bare,
+        bare.open(image, snapshot) as running,
+        DockerSandboxProvider(
+            SandboxSettings(warm=warm), run_id="bench-gate", client=client
+        ) as tool,
     ):
-        assert box.container_id is not None
-        container = client.containers.get(box.container_id)
+        assert running.container_id is not None
+        container = client.containers.get(running.container_id)
 
         def once() -> None:
             code, output = container.exec_run(command, user=SANDBOX_USER, workdir="/work")
             assert code == 0, output
 
         once()  # the first run warms the page cache; the tool's image is warm as well
-        return median_of(runs, once)
+        tool.prewarm(image)
+        for _ in range(runs):
+            time.sleep(1.0 if warm else 0.0)  # the pool refills while the model thinks
+            limits.append(timed(once))
+            started = time.perf_counter()
+            box = tool.open(image, snapshot)
+            opened = time.perf_counter()
+            report = run_gates(box, plugin, snapshot.files, only=kinds)
+            gates.append(time.perf_counter() - opened)
+            opens.append(opened - started)
+            assert report.ok, [gate.reason for gate in report.gates]
+            box.close()
+    return statistics.median(limits), statistics.median(gates), statistics.median(opens)
 
 
 def main() -> None:
@@ -227,9 +226,8 @@ def main() -> None:
     for language in args.languages:
         snapshot = KATAS[language]()
         image = ensure_image(client, language, ImageSettings())
-        limit = measure_limit(client, image, language, snapshot, args.runs)
-        gate, opening = measure_tool(client, image, language, snapshot, args.runs, warm=1)
-        cold_gate, cold_open = measure_tool(
+        limit, gate, opening = measure(client, image, language, snapshot, args.runs, warm=1)
+        _, cold_gate, cold_open = measure(
             client, image, language, snapshot, max(3, args.runs // 2), warm=0
         )
         warm_total, cold = gate + opening, cold_gate + cold_open
