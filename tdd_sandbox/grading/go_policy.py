@@ -51,7 +51,7 @@ def check_go(path: str, text: str, *, is_test: bool = False) -> list[Violation]:
 
     for match in _DIRECTIVE.finditer(text):
         flag(match.start(), "directive", f"{match.group(0)!r} hooks the linker or the build", text)
-    uncommented = _COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    uncommented = blank(text, _COMMENTS)
     for block in _IMPORT_BLOCK.finditer(uncommented):
         for name in re.findall(r"\"([^\"]*)\"", block.group(1)):
             rule = _rule_for(name)

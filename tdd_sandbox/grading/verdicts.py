@@ -233,13 +233,9 @@ def check_policy_of(
         return
     listed = "\n".join(f"- {violation}" for violation in found[:5])
     if worst(found).unreadable:
-        raise VerdictError(
-            "refused before running: the judge reads every file before it runs and could not "
-            f"read this one as the compiler does; write it plainly:\n{listed}",
-            Failure.UNREADABLE,
-        )
-    raise VerdictError(
-        "refused before running: the code uses what a kata never needs and what could "
-        f"forge a test result; solve the kata with plain code instead:\n{listed}",
-        Failure.POLICY,
-    )
+        why, kind = ("the judge reads every file before it runs and could not read this one as "
+                     "the compiler does; write it plainly"), Failure.UNREADABLE  # fmt: skip
+    else:
+        why, kind = ("the code uses what a kata never needs and what could forge a test "
+                     "result; solve the kata with plain code instead"), Failure.POLICY  # fmt: skip
+    raise VerdictError(f"refused before running: {why}:\n{listed}", kind)

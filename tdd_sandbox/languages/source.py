@@ -22,14 +22,18 @@ JUDGE_PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
 older than the sandbox's (a file it cannot parse is refused, never skipped)."""
 
 
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _spaced(lexeme: str) -> str:
+    """`lexeme` as spaces, its newlines kept, so that line numbers still hold."""
+    return _NOT_NEWLINE.sub(" ", lexeme)
+
+
 def blank(text: str, lexemes: re.Pattern[str]) -> str:
     """`text` with every match of `lexemes` turned into spaces, newlines kept, so that what
     is left is code and line numbers still hold."""
-
-    def spaces(match: re.Match[str]) -> str:
-        return re.sub(r"[^\n]", " ", match.group(0))
-
-    return lexemes.sub(spaces, text)
+    return lexemes.sub(lambda match: _spaced(match.group(0)), text)
 
 
 def python_text(data: bytes) -> str:
@@ -113,7 +117,7 @@ def rust_code(text: str) -> tuple[str, list[int]]:
         lexeme = match.group(0)
         if lexeme.startswith("/*") and "/*" in lexeme[2:]:
             nested.append(match.start())
-        return re.sub(r"[^\n]", " ", lexeme)
+        return _spaced(lexeme)
 
     code = re.sub(r"(?<![\w#])r#(?=[A-Za-z_])", "  ", RUST_LEXEMES.sub(spaces, text))
     return code, nested
