@@ -10,13 +10,12 @@ RUN apt-get update \
 
 COPY pyproject.toml README.md /src/
 COPY tdd_sandbox /src/tdd_sandbox
-COPY images /src/images
 COPY katas /src/katas
 RUN python3 -m venv /opt/tdd \
  && /opt/tdd/bin/pip install --no-cache-dir --disable-pip-version-check /src
 
-ENV PATH=/opt/tdd/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    TDD_SANDBOX_IMAGES__DIR=/src/images
+# Each language pack carries its image definition, installed with the package.
+ENV PATH=/opt/tdd/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 WORKDIR /workspace
 ENTRYPOINT ["tdd-sandbox"]
 CMD ["--help"]

@@ -34,11 +34,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.images.builder import ensure_image
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.languages.base import GateKind
 from tdd_sandbox.sandbox.container import SANDBOX_USER
 from tdd_sandbox.sandbox.docker import DockerSandboxProvider, connect
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import ImageSettings, SandboxSettings
+from tdd_sandbox.vocabulary.results import GateKind
 from tests.helpers.solutions import SOLUTIONS
 
 CARGO = "cargo --offline"

@@ -13,9 +13,10 @@ from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateResult, GateStatus
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.languages.base import Language
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import load_settings
+from tdd_sandbox.vocabulary.results import GateKind
 from tests.helpers.cheats import CHEATS
 from tests.helpers.repos import encode
 from tests.helpers.solutions import SOLUTIONS

@@ -12,7 +12,7 @@ import tdd_sandbox
 found = pkgutil.walk_packages(tdd_sandbox.__path__, "tdd_sandbox.")
 # Scripts, not modules: the CLI's entry, and the pytest plug-in the guard runs as `-c`
 # source inside the sandbox (it reads its nonce from argv).
-SCRIPTS = ("tdd_sandbox.__main__", "tdd_sandbox.languages.python_guard")
+SCRIPTS = ("tdd_sandbox.__main__", "tdd_sandbox.languages.python.guard")
 names = [m.name for m in found if m.name not in SCRIPTS]
 broken = []
 for name in names:

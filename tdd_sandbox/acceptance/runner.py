@@ -1,4 +1,4 @@
-"""Scoring a tree against a kata's hidden suite: the drivers' registry and the one call.
+"""Scoring a tree against a kata's hidden suite: the one call, with the pack's driver.
 
 The sandbox holds the implementation files, a driver of the tool's and the cases' inputs;
 the expected values stay in this process, which never loads the model's code.
@@ -10,31 +10,14 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
-from tdd_sandbox.acceptance.base import Driver
-from tdd_sandbox.acceptance.cpp import CppDriver
-from tdd_sandbox.acceptance.go import GoDriver
-from tdd_sandbox.acceptance.java import JavaDriver
-from tdd_sandbox.acceptance.javascript import JavaScriptDriver
-from tdd_sandbox.acceptance.python import PythonDriver
-from tdd_sandbox.acceptance.rust import RustDriver
 from tdd_sandbox.acceptance.suite import Suite, has_calls, load_suite, missing_suite
 from tdd_sandbox.acceptance.testfiles import run_test_files, test_files
-from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.grading.acceptance import AcceptanceReport, grade
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.sandbox.snapshot import Snapshot
-
-DRIVERS: dict[str, Driver] = {
-    "python": PythonDriver(),
-    "rust": RustDriver(),
-    "go": GoDriver(),
-    "javascript": JavaScriptDriver(),
-    "cpp": CppDriver(),
-    "java": JavaDriver(),
-}
 
 
 def run_acceptance(
@@ -43,13 +26,11 @@ def run_acceptance(
     """Perform every case of `suite` on `files` in a sandbox and grade what came back.
 
     Raises:
-        UsageError: no driver or call mapping for the language.
+        UsageError: no call mapping for the language.
         SandboxUnavailable: the sandbox failed.
     """
     calls = suite.calls_for(language.name)
-    if language.name not in DRIVERS:
-        raise UsageError(f"no acceptance driver for {language.name} yet")
-    driver = DRIVERS[language.name]
+    driver = language.driver
     nonce = secrets.token_hex(8)
     prepared = driver.prepare(files, suite.cases, calls, nonce)
     with runtime.open(language, Snapshot(prepared.files)) as box:

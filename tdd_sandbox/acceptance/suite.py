@@ -21,28 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.grading.acceptance import Case, flatten_cases
+from tdd_sandbox.grading.acceptance import flatten_cases
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 CASES_FILE = "canonical-data.json"
 CALLS_FILE = "calls.yaml"
-
-
-class CallMap(BaseModel):
-    """How one language performs the kata's properties."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    setup: str = ""
-    """Run once before the cases (Python: the imports; Rust: `use` lines)."""
-    calls: dict[str, str]
-    """Property -> the call that performs it."""
-    errors: frozenset[str] = frozenset()
-    """Error kinds that count as the kata's errors; empty: any."""
-    timeout_s: float = Field(5.0, gt=0, le=60)
-    """How long one case may run."""
 
 
 @dataclass(frozen=True)

@@ -13,16 +13,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from tdd_sandbox.acceptance.base import implementation_files
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.grading.ids import matches
-from tdd_sandbox.grading.policy import check_policy
-from tdd_sandbox.grading.violation import worst
-from tdd_sandbox.languages.base import GateKind, Language, TestStatus
+from tdd_sandbox.grading.policy import check_policy, worst
+from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.driving import implementation_files
 from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.vocabulary.results import GateKind, TestStatus
 
 SUITE_DIR = "acceptance"
 
@@ -62,7 +62,7 @@ def run_test_files(
     # module's path, which is the stub's own (`leap`), not the scaffold's.
     expected = sorted(language.expected_tests({**config, **suite}))
     code = implementation_files(language, files)
-    if found := check_policy(language.name, code, is_test=language.is_test_path, allow=allow):
+    if found := check_policy(language, code, allow=allow):
         named = worst(found)
         label = "not readable by the judge" if named.unreadable else "tampering suspected (policy)"
         problem = f"{label}: {named}"

@@ -6,12 +6,12 @@ from dataclasses import dataclass
 
 from tdd_sandbox.agents.context import Situation, user_prompt
 from tdd_sandbox.agents.prompts import system_prompt
-from tdd_sandbox.engine.edits import Role
 from tdd_sandbox.llm.chat import ChatRequest
 from tdd_sandbox.llm.formats import EditFormat
 from tdd_sandbox.llm.structured import PlanAnswer, PlanAsker
 from tdd_sandbox.llm.usage import UsageLedger
 from tdd_sandbox.settings import split_model
+from tdd_sandbox.vocabulary.roles import Role
 
 
 @dataclass

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tdd_sandbox.engine.edits import Role
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.history import CommitInfo
+from tdd_sandbox.vocabulary.roles import Role
 
 GATE_OUTPUT_LIMIT = 4000
 _HEAD, _TAIL = 2500, 1000

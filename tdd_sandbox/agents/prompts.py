@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tdd_sandbox.engine.edits import Role
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.llm.formats import EditFormat, protocol
+from tdd_sandbox.vocabulary.roles import Role
 
 ROLE_RULES = {
     Role.TESTER: """\

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.agents.agent import Agent
-from tdd_sandbox.engine.edits import Role
 from tdd_sandbox.llm.chat import ChatBackend
 from tdd_sandbox.llm.client import OpenAIBackend
 from tdd_sandbox.llm.endpoint import resolve_endpoint
@@ -22,6 +21,7 @@ from tdd_sandbox.llm.structured import PlanAsker
 from tdd_sandbox.llm.transcript import Recorder, Replayer, TranscriptWriter
 from tdd_sandbox.llm.usage import UsageLedger
 from tdd_sandbox.settings import RoleSettings, Settings
+from tdd_sandbox.vocabulary.roles import Role
 
 TEMPERATURE_STEP = 0.2
 

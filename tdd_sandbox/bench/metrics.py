@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.engine.events import EventName
-from tdd_sandbox.grading.failures import Failure
+from tdd_sandbox.vocabulary.failures import Failure
 
 # Two-sided 95% Student t quantiles by degrees of freedom; past 30 the normal's 1.96.
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,

@@ -12,7 +12,6 @@ from tdd_sandbox.acceptance.suite import has_suite, missing_suite
 from tdd_sandbox.bench.jobs import find_katas, plan_jobs, resolve_models, shard
 from tdd_sandbox.bench.report import SKIPPED_FILE, write_reports
 from tdd_sandbox.bench.runner import BenchInterrupted, JobOptions, capacity, run_jobs
-from tdd_sandbox.engine.journal import write_atomic
 from tdd_sandbox.errors import ConfigError
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.execution.runtimes import RUNTIMES
@@ -23,6 +22,7 @@ from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files
 from tdd_sandbox.sandbox.docker import connect
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.files import write_atomic
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from tdd_sandbox.bench.metrics import mean_ci
 from tdd_sandbox.bench.page import html_page
 from tdd_sandbox.bench.runner import HARNESS_ERROR, INFRASTRUCTURE, INTERRUPTED
 from tdd_sandbox.bench.tables import every_table, markdown
-from tdd_sandbox.engine.journal import write_atomic
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.vocabulary.files import write_atomic
 
 SKIPPED_FILE = "skipped.json"
 """The kata x language pairs a bench left out, and why (beside results.jsonl)."""

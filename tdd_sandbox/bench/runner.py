@@ -22,7 +22,6 @@ from typing import Any
 from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.bench.jobs import Job
 from tdd_sandbox.bench.metrics import run_metrics
-from tdd_sandbox.engine.journal import write_atomic
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.execution.docker import DockerRuntime
@@ -31,6 +30,7 @@ from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files
 from tdd_sandbox.settings import RolesSettings, Settings, parse_memory
+from tdd_sandbox.vocabulary.files import write_atomic
 
 INFRASTRUCTURE = "infrastructure"
 HARNESS_ERROR = "harness_error"

@@ -18,17 +18,18 @@ import git.exc
 from tdd_sandbox.agents.agent import Agent
 from tdd_sandbox.engine.edits import EditRejected, apply_plan
 from tdd_sandbox.engine.events import AttemptEnded, AttemptStarted, Rejected
-from tdd_sandbox.engine.race import AttemptResult, AttemptStatus, CancelToken
+from tdd_sandbox.engine.race import AttemptResult, AttemptStatus
 from tdd_sandbox.engine.specs import PhaseSpec, Unchanged
 from tdd_sandbox.engine.workshop import Workshop
 from tdd_sandbox.engine.workspace import Workspace, WorktreeSpace
 from tdd_sandbox.engine.writing import check_on_disk
 from tdd_sandbox.errors import SandboxUnavailable
-from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.verdicts import VerdictError, check_no_test_code, check_policy_of
 from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.protocol import EditPlan
+from tdd_sandbox.vocabulary.cancel import CancelToken
+from tdd_sandbox.vocabulary.failures import Failure
 
 UNCHANGED = "unchanged"
 

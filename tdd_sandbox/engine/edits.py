@@ -8,14 +8,15 @@ are text under a size limit, and the role may touch the path at all.
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Mapping
 
 from tdd_sandbox.errors import TddSandboxError
-from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.protocol import EditPlan
+from tdd_sandbox.vocabulary.failures import Failure
+from tdd_sandbox.vocabulary.files import PROTECTED
+from tdd_sandbox.vocabulary.roles import Role
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_EDITS = 50
@@ -31,14 +32,6 @@ class EditRejected(TddSandboxError, ValueError):
     def __init__(self, message: str, kind: Failure) -> None:
         super().__init__(message)
         self.kind = kind
-
-
-class Role(enum.StrEnum):
-    """The three agents."""
-
-    TESTER = "tester"
-    IMPLEMENTER = "implementer"
-    REFACTORER = "refactorer"
 
 
 def check_path(path: str) -> str:
@@ -73,13 +66,6 @@ def check_path(path: str) -> str:
                 f"path {path!r} touches git or harness internals ({part!r})", Failure.PATH
             )
     return path
-
-
-TOOL_CONFIG = frozenset({"tdd.yaml", "tdd.yml"})
-"""The tool's own settings file names: host configuration, never an agent's to write."""
-PROTECTED = TOOL_CONFIG | {"kata.md"}
-"""Never an agent's to write: the tool's settings, and the kata (its front matter may allow
-policy rules)."""
 
 
 def check_permission(

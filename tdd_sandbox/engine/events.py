@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from tdd_sandbox.engine.phases import Phase
 from tdd_sandbox.engine.race import AttemptStatus
-from tdd_sandbox.grading.failures import Failure
+from tdd_sandbox.vocabulary.failures import Failure
 
 
 class EventName(enum.StrEnum):

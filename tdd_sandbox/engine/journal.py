@@ -7,7 +7,6 @@ file renamed into place) except the log, which only ever grows by whole lines.
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from pathlib import Path
@@ -15,17 +14,9 @@ from typing import Any
 
 from tdd_sandbox.engine.events import AttemptEnded, AttemptStarted, CycleStarted, Event
 from tdd_sandbox.engine.phases import Phase
+from tdd_sandbox.vocabulary.files import TDD_DIR, write_atomic
 
-TDD_DIR = ".tdd"
 STATE_FILE = "state.json"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` so that readers see the old content or the new, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    temp.write_text(text, encoding="utf-8")
-    temp.replace(path)
 
 
 class Journal:

@@ -25,10 +25,11 @@ from tdd_sandbox.errors import Interrupted
 from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.grading.verdicts import Baseline, failing_summary, passing_ids
 from tdd_sandbox.katas.kata import Kata
-from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import CommitInfo, head_files, last_commit
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.results import GateKind
 
 Observer = Callable[[Event], None]
 

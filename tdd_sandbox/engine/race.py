@@ -9,14 +9,14 @@ ends and cleans up its worktree, and `Racer.close` waits for such stragglers.
 
 from __future__ import annotations
 
-import contextlib
 import enum
-import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
+
+from tdd_sandbox.vocabulary.cancel import CancelToken
 
 
 class AttemptStatus(enum.StrEnum):
@@ -44,43 +44,6 @@ class AttemptResult:
     error: str = ""
     seconds: float = 0.0
     payload: Any = None
-
-
-class CancelToken:
-    """Cancellation for one attempt, with the teardown it registered."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-        self._lock = threading.Lock()
-        self._closers: list[Callable[[], None]] = []
-
-    @property
-    def cancelled(self) -> bool:
-        """Whether the attempt lost."""
-        return self._event.is_set()
-
-    def register(self, closer: Callable[[], None]) -> bool:
-        """Run `closer` on cancellation. False (and `closer` runs now) if already cancelled."""
-        with self._lock:
-            if not self._event.is_set():
-                self._closers.append(closer)
-                return True
-        closer()
-        return False
-
-    def unregister(self, closer: Callable[[], None]) -> None:
-        """Forget `closer` (its resource was released normally)."""
-        with self._lock, contextlib.suppress(ValueError):
-            self._closers.remove(closer)
-
-    def cancel(self) -> None:
-        """Mark the attempt lost and tear down what it registered."""
-        with self._lock:
-            self._event.set()
-            closers, self._closers = self._closers, []
-        for closer in closers:
-            with contextlib.suppress(Exception):
-                closer()
 
 
 Attempt = Callable[[CancelToken], AttemptResult]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tdd_sandbox.agents.team import Team, build_team
 from tdd_sandbox.engine.events import Resumed, RunEnded, RunStarted
-from tdd_sandbox.engine.journal import TDD_DIR, Journal, read_state
+from tdd_sandbox.engine.journal import Journal, read_state
 from tdd_sandbox.engine.loop import Loop, Observer
 from tdd_sandbox.engine.phases import RunResult, RunStatus, RunSummary
 from tdd_sandbox.errors import UsageError
@@ -28,6 +28,7 @@ from tdd_sandbox.repo.history import commit_paths, dirty_paths, exclude_locally,
 from tdd_sandbox.repo.lock import hold_lock
 from tdd_sandbox.repo.scaffolding import KATA_FILE, USER_FILES, add_scaffold, init_repo
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.files import TDD_DIR
 
 
 def next_cycle(repo: HardenedRepo) -> int:

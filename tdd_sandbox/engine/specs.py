@@ -11,13 +11,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tdd_sandbox.agents.context import Situation
-from tdd_sandbox.engine.edits import Role
 from tdd_sandbox.engine.phases import Outcome, Phase, Red
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.verdicts import Baseline, check_green, check_red, check_refactor
 from tdd_sandbox.katas.kata import Kata
-from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.history import CommitInfo
+from tdd_sandbox.vocabulary.results import GateKind
+from tdd_sandbox.vocabulary.roles import Role
 
 
 class Unchanged(enum.Enum):

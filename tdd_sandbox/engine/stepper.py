@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.engine.journal import TDD_DIR, write_atomic
 from tdd_sandbox.engine.phases import Phase, Red
 from tdd_sandbox.engine.session import next_cycle, open_session
 from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.files import TDD_DIR, write_atomic
 
 PENDING = "pending.json"
 

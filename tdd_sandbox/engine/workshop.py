@@ -13,15 +13,16 @@ from dataclasses import dataclass
 from tdd_sandbox.agents.team import Team
 from tdd_sandbox.engine.events import Event, Formatted, GatesRan
 from tdd_sandbox.engine.journal import Journal
-from tdd_sandbox.engine.race import CancelToken
 from tdd_sandbox.engine.workspace import Workspace
 from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.execution.formatting import changed_paths
 from tdd_sandbox.grading.gates import GateReport
-from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.cancel import CancelToken
+from tdd_sandbox.vocabulary.results import GateKind
 
 Emit = Callable[[Event], None]
 

@@ -13,11 +13,11 @@ from typing_extensions import override
 
 from tdd_sandbox.closing import Closing
 from tdd_sandbox.engine.writing import write_changes
-from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.grading.verdicts import VerdictError
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.worktrees import create_worktree, remove_worktree
 from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.vocabulary.failures import Failure
 
 
 class Workspace(Closing):

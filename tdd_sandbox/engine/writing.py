@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from tdd_sandbox.engine.edits import EditRejected, check_path
-from tdd_sandbox.grading.failures import Failure
+from tdd_sandbox.vocabulary.failures import Failure
 
 
 def write_changes(root: Path, before: Mapping[str, bytes], after: Mapping[str, bytes]) -> list[str]:

@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import ClassVar
 
 from tdd_sandbox.closing import Closing
-from tdd_sandbox.engine.race import CancelToken
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.images.builder import Progress, quiet
-from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.languages.base import Language
 from tdd_sandbox.ops.gc import GcReport, collect_garbage
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.cancel import CancelToken
+from tdd_sandbox.vocabulary.results import GateKind
 
 
 @dataclass(frozen=True)

@@ -11,17 +11,18 @@ from pathlib import Path
 
 from typing_extensions import override
 
-from tdd_sandbox.engine.race import CancelToken
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import Checked, Runtime
 from tdd_sandbox.execution.formatting import format_files, needs_formatting
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
-from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.languages.base import Language
 from tdd_sandbox.ops.gc import GcReport, collect_garbage
 from tdd_sandbox.sandbox.docker import DockerSandbox, DockerSandboxProvider, connect
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.cancel import CancelToken
+from tdd_sandbox.vocabulary.results import GateKind
 
 
 class DockerRuntime(Runtime):

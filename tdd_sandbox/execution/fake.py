@@ -25,15 +25,17 @@ from collections.abc import Mapping, Sequence
 
 from typing_extensions import override
 
-from tdd_sandbox.engine.race import CancelToken
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import Checked, Runtime
 from tdd_sandbox.execution.gates import plan_gates
 from tdd_sandbox.grading.evidence import Tamper, TamperKind
 from tdd_sandbox.grading.gates import GateReport, GateResult, judge_command, judge_tests
-from tdd_sandbox.languages.base import GateKind, Language, TestOutcome, TestStatus, reconcile
+from tdd_sandbox.grading.reconcile import reconcile
+from tdd_sandbox.languages.base import Language
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.vocabulary.cancel import CancelToken
+from tdd_sandbox.vocabulary.results import GateKind, TestOutcome, TestStatus
 
 MARK = b"FAKE:"
 FORMAT_MARK = MARK + b"format"

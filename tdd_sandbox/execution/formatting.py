@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from tdd_sandbox.grading.gates import GateReport
-from tdd_sandbox.languages.base import GateKind, Language
+from tdd_sandbox.languages.base import Language
 from tdd_sandbox.sandbox.base import Sandbox
+from tdd_sandbox.vocabulary.results import GateKind
 
 FORMAT_TIMEOUT_S = 30.0
 

@@ -8,9 +8,11 @@ from dataclasses import replace
 
 from tdd_sandbox.grading.evidence import cross_check
 from tdd_sandbox.grading.gates import GateReport, GateResult, abnormal, judge_command, judge_tests
-from tdd_sandbox.languages.base import Gate, GateKind, Language, reconcile
+from tdd_sandbox.grading.reconcile import reconcile
+from tdd_sandbox.languages.base import Language
 from tdd_sandbox.sandbox.base import Sandbox
 from tdd_sandbox.settings import GateOverride
+from tdd_sandbox.vocabulary.results import Gate, GateKind
 
 
 def plan_gates(language: Language, override: GateOverride | None) -> tuple[Gate, ...]:

@@ -10,7 +10,6 @@ patched test runner or a read of the answers has nothing to act on.
 
 from __future__ import annotations
 
-import builtins
 import enum
 import math
 from collections.abc import Iterable, Iterator, Mapping
@@ -18,22 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tdd_sandbox.errors import UsageError
-
-
-@dataclass(frozen=True)
-class Case:
-    """One call and its expected result. `id` is the case's uuid, else its description path."""
-
-    id: str
-    description: str
-    property: str
-    input: Mapping[str, Any]
-    expected: Any
-
-    @builtins.property  # `property` is a field of a case here
-    def expects_error(self) -> bool:
-        """Whether the call must fail, with `expected["error"]` as its message."""
-        return isinstance(self.expected, dict) and set(self.expected) == {"error"}
+from tdd_sandbox.vocabulary.cases import Case, Observed
 
 
 def flatten_cases(document: Mapping[str, Any], *, source: str = "canonical data") -> list[Case]:
@@ -76,19 +60,6 @@ def _walk(nodes: Any, path: tuple[str, ...], source: str) -> Iterator[Case]:
             input=node["input"],
             expected=node["expected"],
         )
-
-
-@dataclass(frozen=True)
-class Observed:
-    """What a driver reported for one case: a value, an error, or why there is neither."""
-
-    value: Any = None
-    error: str | None = None
-    """The error's message, when the call failed."""
-    error_type: str = ""
-    """The error's kind as the language names it (`ValueError`, `Err`, `panic`)."""
-    failure: str | None = None
-    """No result: timeout, crash, a value that is not plain data, output past its limit."""
 
 
 class CaseStatus(enum.StrEnum):

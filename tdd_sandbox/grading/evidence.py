@@ -13,7 +13,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tdd_sandbox.languages.base import Evidence, TestOutcome, TestStatus
+from tdd_sandbox.vocabulary.results import Evidence, TestOutcome, TestStatus
 
 
 class TamperKind(enum.StrEnum):

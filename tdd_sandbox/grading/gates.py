@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tdd_sandbox.grading.evidence import Tamper
-from tdd_sandbox.languages.base import GateKind, TestOutcome, TestStatus
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.results import GateKind, TestOutcome, TestStatus
 
 TAIL_CHARS = 2000
 

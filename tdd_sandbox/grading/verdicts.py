@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.grading.gates import GateReport, GateStatus
 from tdd_sandbox.grading.ids import matches
-from tdd_sandbox.grading.policy import check_policy
-from tdd_sandbox.grading.violation import worst
-from tdd_sandbox.languages.base import NOT_RUN, GateKind, Language, TestOutcome, TestStatus
+from tdd_sandbox.grading.policy import check_policy, worst
+from tdd_sandbox.languages.base import Language
+from tdd_sandbox.vocabulary.failures import Failure
+from tdd_sandbox.vocabulary.results import NOT_RUN, GateKind, TestOutcome, TestStatus
 
 
 class VerdictError(ValueError):
@@ -228,7 +228,7 @@ def check_policy_of(
             every violation is text the judge could not read (`Violation.unreadable`).
     """
     changed = {path: data for path, data in after.items() if before.get(path) != data}
-    found = check_policy(language.name, changed, is_test=language.is_test_path, allow=allow)
+    found = check_policy(language, changed, allow=allow)
     if not found:
         return
     listed = "\n".join(f"- {violation}" for violation in found[:5])

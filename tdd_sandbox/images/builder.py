@@ -85,7 +85,8 @@ def plan_image(client: docker.DockerClient, language: str, settings: ImageSettin
     folders = language_folders(settings)
     if language not in folders:
         raise PrerequisiteError(
-            f"no image definition for {language!r}: expected images/{language}/Dockerfile"
+            f"no image definition for {language!r}: expected {settings.dir}/{language}/"
+            "Dockerfile (images.dir), or unset images.dir to use the packs' own images"
         )
     files = folder_files(folders[language])
     base_ref, base_id = resolve_base(client, settings, release_of(files))

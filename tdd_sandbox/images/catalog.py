@@ -1,7 +1,9 @@
 """Where image definitions live and what each built image is called.
 
-A language image is tagged `tdd-sandbox/<language>:<hash>`, the hash covering the image
-folder's files and the base image's id: an unchanged image is reused, a changed one rebuilt.
+Each language pack carries its image (`tdd_sandbox/languages/<name>/image/`); `images.dir`
+may point at a folder of one sub-folder per language instead. A language image is tagged
+`tdd-sandbox/<language>:<hash>`, the hash covering the image folder's files and the base
+image's id: an unchanged image is reused, a changed one rebuilt.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import get_args
 
 from tdd_sandbox.errors import PrerequisiteError
+from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.settings import DebianRelease, ImageSettings
 
 REPOSITORY = "tdd-sandbox"
@@ -22,22 +25,30 @@ _BASE_ARG = re.compile(rb"^ARG BASE_IMAGE=debian:(?P<release>[a-z]+)-slim\s*$", 
 
 
 def images_root(settings: ImageSettings) -> Path:
-    """The folder holding one sub-folder per language.
+    """The folder `images.dir` names, holding one sub-folder per language.
 
     Raises:
-        PrerequisiteError: it cannot be found.
+        PrerequisiteError: it is not set, or not a folder.
     """
-    root = settings.dir or Path(__file__).resolve().parents[2] / "images"
-    if not root.is_dir():
+    root = settings.dir
+    if root is None or not root.is_dir():
         raise PrerequisiteError(
             f"image definitions not found at {root}: set images.dir "
-            "(TDD_SANDBOX_IMAGES__DIR) to the images/ folder of a tdd-sandbox checkout"
+            "(TDD_SANDBOX_IMAGES__DIR) to a folder holding <language>/Dockerfile, or unset it "
+            "to use the language packs' own images"
         )
     return root
 
 
 def language_folders(settings: ImageSettings) -> dict[str, Path]:
-    """Each language folder that holds a Dockerfile, by name."""
+    """Each language's image folder, by name: the packs' own (`languages/<name>/image/`),
+    or the sub-folders holding a Dockerfile of `images.dir` where that is set.
+
+    Raises:
+        PrerequisiteError: `images.dir` is set but not a folder.
+    """
+    if settings.dir is None:
+        return {name: language.image for name, language in LANGUAGES.items()}
     root = images_root(settings)
     return {
         child.name: child

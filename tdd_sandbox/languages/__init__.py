@@ -1,4 +1,9 @@
-"""Language plug-ins and their registry: one explicit dict, one module per language."""
+"""The language packs and their one registry.
+
+Each pack is a folder here (`python/`, `rust/`, ...) whose `__init__` makes its plug-in; this
+module registers them, refusing any that lacks a part, so no language can run model code
+without a policy, a reader, a driver or an image.
+"""
 
 from __future__ import annotations
 
@@ -11,16 +16,11 @@ from tdd_sandbox.languages.go import GO
 from tdd_sandbox.languages.java import JAVA
 from tdd_sandbox.languages.javascript import JAVASCRIPT
 from tdd_sandbox.languages.python import PYTHON
+from tdd_sandbox.languages.registry import register
 from tdd_sandbox.languages.rust import RUST
 
-LANGUAGES: dict[str, Language] = {
-    "python": PYTHON,
-    "rust": RUST,
-    "go": GO,
-    "javascript": JAVASCRIPT,
-    "cpp": CPP,
-    "java": JAVA,
-}
+LANGUAGES: dict[str, Language] = register(PYTHON, RUST, GO, JAVASCRIPT, CPP, JAVA)
+"""Every pack by name, in the order detection tries them."""
 
 
 def get_language(name: str) -> Language:

@@ -1,90 +1,28 @@
-"""What a language plug-in provides, and the per-test results every plug-in produces."""
+"""What a language pack provides (the `Language` Protocol), and the defaults most share.
+
+A pack is one folder of `tdd_sandbox/languages/`: its plug-in (this Protocol), its source
+reader, its static policy, its acceptance driver (host side and sandbox source) and its image.
+"""
 
 from __future__ import annotations
 
-import enum
+import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Protocol
 
-from tdd_sandbox.grading.ids import matches
+from tdd_sandbox.languages.driving import CodeFiles, Driver
 from tdd_sandbox.sandbox.base import ExecResult
-
-
-class GateKind(enum.StrEnum):
-    """The gates, in the order they run."""
-
-    FORMAT = "format"
-    LINT = "lint"
-    TYPECHECK = "typecheck"
-    BUILD = "build"
-    TEST = "test"
-
-
-@dataclass(frozen=True)
-class Gate:
-    """One check: a command run in the sandbox on the repo snapshot."""
-
-    kind: GateKind
-    command: tuple[str, ...]
-
-
-class TestStatus(enum.StrEnum):
-    """The outcome of one test."""
-
-    __test__ = False  # not a pytest test class, despite the name
-
-    PASSED = "passed"
-    FAILED = "failed"
-    SKIPPED = "skipped"
-    ERROR = "error"
-
-
-@dataclass(frozen=True)
-class TestOutcome:
-    """One test's result. `id` is stable across runs: `<file>::<name>` style."""
-
-    __test__ = False  # not a pytest test class, despite the name
-
-    id: str
-    status: TestStatus
-    message: str = ""
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """What a language's guard saw of a test run through its own channel (the grading
-    package cross-checks it against the runner's report)."""
-
-    outcomes: Mapping[str, TestStatus]
-    """By test id, as the channel saw each test end."""
-    ended: bool
-    """The runner reached its end (nothing cut the run short)."""
-    sentinels: Mapping[str, TestStatus]
-    """Sentinel id (or bare name) -> the status it must end with."""
-    failing_exit: int = 1
-    """The exit code the runner gives when a test failed (pytest 1, libtest 101)."""
-    changed: tuple[str, ...] = ()
-    """Runner internals that were different after the run."""
-    foreign: tuple[str, ...] = ()
-    """Hook implementations registered by anything but the runner and the guard."""
-    conflicts: tuple[str, ...] = ()
-    """Parts of the channel that arrived twice, differently."""
-
-    def sentinel_of(self, test_id: str) -> str | None:
-        """The sentinel key a reported id stands for, if it is one."""
-        for key in self.sentinels:
-            if test_id == key or test_id.endswith("::" + key):
-                return key
-        return None
+from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome
+from tdd_sandbox.vocabulary.violation import Violation
 
 
 class Language(Protocol):
-    """A language plug-in: one small module in `tdd_sandbox/languages/`."""
+    """A language pack: one folder of `tdd_sandbox/languages/`, registered in its `__init__`."""
 
     name: str
-    """Registry key; also the folder under `images/` holding its Dockerfile."""
+    """Registry key; also the name of its image (`tdd-sandbox/<name>`)."""
     results_path: str | None
     """File the test gate writes machine-readable results to, read after it runs."""
     collects: str
@@ -96,6 +34,23 @@ class Language(Protocol):
     """How the names of the language's code files end."""
     project_files: tuple[str, ...]
     """Files an Exercism exercise's stub carries beside its code (its manifest)."""
+    driver: Driver
+    """The host side of the pack's acceptance driver: it ships the code, the driver's source
+    and the cases' inputs to a sandbox, and reads back what each case did."""
+
+    @property
+    def image(self) -> Path:
+        """The folder holding the pack's sandbox image: its Dockerfile and build context."""
+        ...
+
+    def read_source(self, data: bytes) -> str:
+        """A code file's text as the compiler reads its bytes (its encoding rules)."""
+        ...
+
+    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+        """The pack's static policy: what `text` (one code file, from `read_source`) uses of
+        the means of forging a verdict. Test files (`is_test`) may use the runner's own."""
+        ...
 
     def gates(self) -> tuple[Gate, ...]:
         """The default gate commands, in running order."""
@@ -180,18 +135,48 @@ class Defaults(ABC):
     """What most plug-ins share: inherit it and override what differs (as pre-commit's
     `lang_base` does), so a language module holds only its own facts."""
 
+    name: str
+    source_suffixes: tuple[str, ...]
     results_path: str | None = None
     project_files: tuple[str, ...] = ()
+    driver_class: Callable[[CodeFiles], Driver]
+    """The pack's acceptance driver class, built bound to the plug-in as `driver`."""
     shell_gates: tuple[tuple[GateKind, str], ...] = ()
     """The gates as (kind, shell script) pairs, in running order, for `gates()`."""
+
+    def __init__(self) -> None:
+        self.driver: Driver = self.driver_class(self)
 
     def gates(self) -> tuple[Gate, ...]:
         """Each of `shell_gates`, run by `sh -c`."""
         return tuple(Gate(kind, ("sh", "-c", script)) for kind, script in self.shell_gates)
 
+    @property
+    def image(self) -> Path:
+        """`image/` beside the module that defines the plug-in: a pack carries its image."""
+        return Path(inspect.getfile(type(self))).parent / "image"
+
+    def read_source(self, data: bytes) -> str:
+        """UTF-8, as most compilers read their source (undecodable bytes as U+FFFD, which no
+        compiler takes for code)."""
+        return data.decode("utf-8", "replace")
+
+    @abstractmethod
+    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+        """The pack's static policy (see `Language.check_source`): no default, so a pack
+        without one cannot be made."""
+
     @abstractmethod
     def scaffold(self) -> dict[str, str]:
         """The files of an empty kata repo."""
+
+    @abstractmethod
+    def is_test_path(self, path: str) -> bool:
+        """Whether `path` (relative, POSIX) holds tests."""
+
+    @abstractmethod
+    def is_runner_config(self, path: str) -> bool:
+        """Whether `path` configures how tests are found or run."""
 
     def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
         """All of the scaffold: a kata's files replace only the ones they name."""
@@ -209,19 +194,3 @@ class Defaults(ABC):
     def readable(self, stdout: str) -> str:
         """The output without the guard's frames (`@@<nonce> ...` lines, for the judge)."""
         return "\n".join(line for line in stdout.split("\n") if not line.startswith("@@"))
-
-
-NOT_RUN = "expected test did not run"
-
-
-def reconcile(outcomes: list[TestOutcome], expected: Iterable[str]) -> list[TestOutcome]:
-    """Add an ERROR outcome for each expected test that did not report.
-
-    An expected id is met by an outcome with the same id or a parametrised variant of it
-    (`id[...]`): a test that silently did not run must never count as a pass.
-    """
-    reported = {outcome.id for outcome in outcomes}
-    missing = [
-        test_id for test_id in sorted(expected) if not any(matches(r, test_id) for r in reported)
-    ]
-    return outcomes + [TestOutcome(test_id, TestStatus.ERROR, NOT_RUN) for test_id in missing]

@@ -22,9 +22,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from tdd_sandbox.errors import TddSandboxError
-from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.llm.chat import ChatReply
 from tdd_sandbox.protocol import Edit, EditPlan, edit_plan_schema
+from tdd_sandbox.vocabulary.failures import Failure
 
 TOOL_NAME = "submit_edit_plan"
 

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.llm.chat import ChatBackend, ChatReply, ChatRequest, FormatUnsupported
 from tdd_sandbox.llm.formats import (
     TOOL_NAME,
@@ -26,6 +25,7 @@ from tdd_sandbox.llm.formats import (
     tool_spec,
 )
 from tdd_sandbox.protocol import EditPlan, edit_plan_schema
+from tdd_sandbox.vocabulary.failures import Failure
 
 __all__ = ["PlanAnswer", "PlanAsker", "PlanError", "parse_plan", "response_format"]
 

@@ -11,13 +11,13 @@ from pathlib import Path
 import docker
 import openai
 
-from tdd_sandbox.engine.edits import Role
 from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.images.builder import image_exists, plan_image
 from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.llm.endpoint import Endpoint, resolve_endpoint
 from tdd_sandbox.sandbox.docker import ENGINE_ERRORS, connect
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.roles import Role
 
 MIN_FREE_BYTES = 5 * 1024**3
 

@@ -20,7 +20,7 @@ import docker
 import docker.errors
 import git.exc
 
-from tdd_sandbox.engine.journal import TDD_DIR, latest_run
+from tdd_sandbox.engine.journal import latest_run
 from tdd_sandbox.images.builder import plan_image
 from tdd_sandbox.images.catalog import BOOTSTRAP_REPOSITORY, LANGUAGE_LABEL, language_folders
 from tdd_sandbox.repo.hardened import HardenedRepo
@@ -36,6 +36,7 @@ from tdd_sandbox.sandbox.labels import (
     owner_is_local,
 )
 from tdd_sandbox.settings import ImageSettings
+from tdd_sandbox.vocabulary.files import TDD_DIR
 
 RUN_ID = re.compile(r"^\d{8}-\d{6}-[0-9a-f]{6}$")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}

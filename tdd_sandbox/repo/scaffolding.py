@@ -10,13 +10,13 @@ from pathlib import Path
 
 import yaml
 
-from tdd_sandbox.engine.journal import TDD_DIR
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.config import CONFIG_FILE
 from tdd_sandbox.repo.hardened import HardenedRepo, init_repository
 from tdd_sandbox.repo.history import commit_paths, exclude_locally
 from tdd_sandbox.settings import CommitSettings
+from tdd_sandbox.vocabulary.files import TDD_DIR
 
 KATA_FILE = "kata.md"
 USER_FILES = frozenset({KATA_FILE, CONFIG_FILE, "tdd.yml"})

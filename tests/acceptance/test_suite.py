@@ -8,16 +8,16 @@ from typing import Any
 
 import pytest
 
-from tdd_sandbox.acceptance.base import implementation_files
-from tdd_sandbox.acceptance.cpp import CPP_LITERALS
-from tdd_sandbox.acceptance.go import GO_LITERALS
-from tdd_sandbox.acceptance.java import JAVA_LITERALS
-from tdd_sandbox.acceptance.javascript import js_literal
-from tdd_sandbox.acceptance.literal import LiteralSyntax
-from tdd_sandbox.acceptance.rust import RUST_LITERALS
 from tdd_sandbox.acceptance.suite import has_suite, load_suite
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.cpp.driver import CPP_LITERALS
+from tdd_sandbox.languages.driving import implementation_files
+from tdd_sandbox.languages.go.driver import GO_LITERALS
+from tdd_sandbox.languages.java.driver import JAVA_LITERALS
+from tdd_sandbox.languages.javascript.driver import js_literal
+from tdd_sandbox.languages.literal import LiteralSyntax
+from tdd_sandbox.languages.rust.driver import RUST_LITERALS
 
 KATAS = Path(__file__).resolve().parents[2] / "katas"
 

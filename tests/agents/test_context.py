@@ -1,11 +1,9 @@
 from __future__ import annotations
 
-from pathlib import Path
-
 from tdd_sandbox.agents.context import Situation, clip_gate_output, relevant_files, user_prompt
 from tdd_sandbox.agents.prompts import system_prompt
-from tdd_sandbox.engine.edits import Role
 from tdd_sandbox.languages import get_language
+from tdd_sandbox.vocabulary.roles import Role
 
 PYTHON = get_language("python")
 
@@ -62,7 +60,7 @@ def test_system_prompts_name_the_protocol_and_rules() -> None:
 def test_each_prompt_names_the_toolchain_its_image_has() -> None:
     # The Rust note said rustc 1.63 after the image moved to Debian 13's 1.85 (#11): the
     # note now lives in the plug-in, beside the image it describes.
-    dockerfile = (Path(__file__).parents[2] / "images" / "rust" / "Dockerfile").read_text()
+    dockerfile = (get_language("rust").image / "Dockerfile").read_text()
     assert "trixie" in dockerfile
     assert "rustc 1.85" in system_prompt(Role.TESTER, get_language("rust"))
     assert "Python 3.13" in system_prompt(Role.TESTER, get_language("python"))

@@ -5,10 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.engine.edits import EditRejected, Role, apply_plan, check_path
+from tdd_sandbox.engine.edits import EditRejected, apply_plan, check_path
 from tdd_sandbox.engine.writing import check_on_disk, write_changes
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.protocol import Edit, EditPlan
+from tdd_sandbox.vocabulary.roles import Role
 
 PYTHON = get_language("python")
 

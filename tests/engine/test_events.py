@@ -16,7 +16,7 @@ from tdd_sandbox.engine.journal import Journal, read_state
 from tdd_sandbox.engine.phases import Phase
 from tdd_sandbox.engine.race import AttemptStatus
 from tdd_sandbox.grading.evidence import TamperKind
-from tdd_sandbox.grading.failures import Failure
+from tdd_sandbox.vocabulary.failures import Failure
 
 
 def test_every_piece_of_guard_evidence_is_a_tamper_kind() -> None:

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from tdd_sandbox.engine.race import Attempt, AttemptResult, AttemptStatus, CancelToken, Racer
+from tdd_sandbox.engine.race import Attempt, AttemptResult, AttemptStatus, Racer
+from tdd_sandbox.vocabulary.cancel import CancelToken
 
 
 def _attempt(index: int, delay: float, status: AttemptStatus, torn: list[int]) -> Attempt:

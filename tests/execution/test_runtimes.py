@@ -8,14 +8,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from tdd_sandbox.engine.race import CancelToken
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.execution.runtimes import make_runtime
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.languages.base import GateKind, TestStatus
 from tdd_sandbox.settings import load_settings
+from tdd_sandbox.vocabulary.cancel import CancelToken
+from tdd_sandbox.vocabulary.results import GateKind, TestStatus
 
 PYTHON = get_language("python")
 TESTS = "tests/test_adder.py"

@@ -7,14 +7,8 @@ from typing import Any
 import pytest
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.grading.acceptance import (
-    Case,
-    CaseStatus,
-    Observed,
-    flatten_cases,
-    grade,
-    plain_equal,
-)
+from tdd_sandbox.grading.acceptance import CaseStatus, flatten_cases, grade, plain_equal
+from tdd_sandbox.vocabulary.cases import Case, Observed
 
 DOCUMENT = {
     "exercise": "x",

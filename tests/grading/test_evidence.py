@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tdd_sandbox.grading.evidence import TamperKind, cross_check
-from tdd_sandbox.languages.base import Evidence, TestOutcome, TestStatus
+from tdd_sandbox.vocabulary.results import Evidence, TestOutcome, TestStatus
 
 P, F, E, S = TestStatus.PASSED, TestStatus.FAILED, TestStatus.ERROR, TestStatus.SKIPPED
 SENTINELS = {"check_a": P, "check_b": F}

@@ -7,9 +7,9 @@ import pytest
 from tdd_sandbox.execution.gates import plan_gates
 from tdd_sandbox.grading.gates import GateStatus, judge_command, judge_tests
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.languages.base import GateKind, TestOutcome, TestStatus
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.settings import GateOverride
+from tdd_sandbox.vocabulary.results import GateKind, TestOutcome, TestStatus
 
 PASS = TestOutcome("t::a", TestStatus.PASSED)
 FAIL = TestOutcome("t::b", TestStatus.FAILED)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tdd_sandbox.grading.cpp_policy import check_cpp
-from tdd_sandbox.grading.go_policy import check_go
-from tdd_sandbox.grading.java_policy import check_java
-from tdd_sandbox.grading.js_policy import check_javascript
-from tdd_sandbox.grading.policy import CHECKERS, check_policy, check_python, check_rust
+from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.cpp.policy import check_cpp
+from tdd_sandbox.languages.go.policy import check_go
+from tdd_sandbox.languages.java.policy import check_java
+from tdd_sandbox.languages.javascript.policy import check_javascript
+from tdd_sandbox.languages.python.policy import check_python
+from tdd_sandbox.languages.rust.policy import check_rust
 from tests.helpers.cheats import CHEATS
 from tests.helpers.repos import PY_TESTS, RS_TESTS
 from tests.helpers.solutions import SOLUTIONS
@@ -18,8 +20,7 @@ from tests.helpers.solutions import SOLUTIONS
 @pytest.mark.parametrize(("kata", "language"), sorted(SOLUTIONS))
 def test_reference_solutions_pass(kata: str, language: str) -> None:
     path, source = SOLUTIONS[(kata, language)]
-    checker, _ = CHECKERS[language]
-    assert checker(path, source) == []
+    assert get_language(language).check_source(path, source, is_test=False) == []
 
 
 def test_test_files_may_use_their_runner() -> None:
@@ -40,7 +41,7 @@ def test_every_scoring_cheat_is_also_refused_in_the_loop(cheat: object) -> None:
     files = {path: text.encode() for path, text in cheat.files.items()}
     if "conftest" in cheat.name:
         return  # a conftest is runner configuration: no role may write it (see test_edits)
-    assert check_policy(cheat.language, files, is_test=language.is_test_path)
+    assert check_policy(language, files)
 
 
 @pytest.mark.parametrize(
@@ -275,11 +276,9 @@ def test_java_tests_may_use_junit_and_print_but_not_end_the_jvm() -> None:
 
 def test_a_kata_may_allow_a_rule() -> None:
     files = {"impl.py": b"import threading\nimport gc\n"}
-    found = check_policy("python", files, is_test=lambda p: False, allow=frozenset({"import"}))
-    assert found == []
-    partly = check_policy(
-        "python", files, is_test=lambda p: False, allow=frozenset({"import:threading"})
-    )
+    python = get_language("python")
+    assert check_policy(python, files, allow=frozenset({"import"})) == []
+    partly = check_policy(python, files, allow=frozenset({"import:threading"}))
     assert [v.rule for v in partly] == ["import:gc"]
     assert (
         str(partly[0]) == "impl.py:2: imports gc, which reaches objects it was never handed "

@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import pytest
 
-from tdd_sandbox.grading.failures import Failure
 from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.grading.verdicts import VerdictError, check_policy_of
 from tdd_sandbox.languages import get_language
+from tdd_sandbox.vocabulary.failures import Failure
 from tests.helpers.hidden_code import HIDDEN, Hidden
 
 
 @pytest.mark.parametrize("hidden", HIDDEN, ids=lambda h: f"{h.language}-{h.name}")
 def test_hidden_code_is_refused(hidden: Hidden) -> None:
     language = get_language(hidden.language)
-    found = check_policy(
-        hidden.language, {hidden.path: hidden.source.encode()}, is_test=language.is_test_path
-    )
+    found = check_policy(language, {hidden.path: hidden.source.encode()})
     assert hidden.rule in {v.rule for v in found}, found
 
 
@@ -44,9 +42,7 @@ HONEST = [
 
 @pytest.mark.parametrize(("language", "path", "source"), HONEST, ids=lambda v: str(v)[:12])
 def test_honest_uses_of_the_same_constructs_pass(language: str, path: str, source: str) -> None:
-    found = check_policy(
-        language, {path: source.encode()}, is_test=get_language(language).is_test_path
-    )
+    found = check_policy(get_language(language), {path: source.encode()})
     assert found == []
 
 

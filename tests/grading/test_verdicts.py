@@ -13,8 +13,8 @@ from tdd_sandbox.grading.verdicts import (
     check_refactor,
 )
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.languages.base import NOT_RUN, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.results import NOT_RUN, GateKind, TestOutcome, TestStatus
 
 PY = get_language("python")
 OLD = "tests/test_k.py::test_old"

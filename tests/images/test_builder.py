@@ -9,7 +9,7 @@ import docker
 import pytest
 
 from tdd_sandbox.images.builder import ensure_image, image_exists, plan_image
-from tdd_sandbox.images.catalog import LANGUAGE_LABEL, images_root
+from tdd_sandbox.images.catalog import LANGUAGE_LABEL, language_folders
 from tdd_sandbox.images.inventory import missing_bases, needed_releases
 from tdd_sandbox.settings import ImageSettings
 from tests.cli.test_gates_cli import run_cli
@@ -21,7 +21,9 @@ def test_unchanged_image_is_reused(
     docker_client: docker.DockerClient, images: dict[str, str]
 ) -> None:
     messages: list[str] = []
-    assert ensure_image(docker_client, "python", ImageSettings(), messages.append) == images["python"]
+    assert (
+        ensure_image(docker_client, "python", ImageSettings(), messages.append) == images["python"]
+    )
     assert messages == []  # nothing was built
 
 
@@ -29,7 +31,7 @@ def test_changed_folder_gets_a_new_tag_and_is_built(
     docker_client: docker.DockerClient, images: dict[str, str], tmp_path: Path
 ) -> None:
     root = tmp_path / "images"
-    shutil.copytree(images_root(ImageSettings()) / "python", root / "python")
+    shutil.copytree(language_folders(ImageSettings())["python"], root / "python")
     with (root / "python" / "Dockerfile").open("a") as dockerfile:
         dockerfile.write(f"# changed by {__name__}\n")
     settings = ImageSettings(dir=root)
@@ -50,7 +52,7 @@ def test_missing_image_without_auto_build_names_the_command(
     docker_client: docker.DockerClient, images: dict[str, str], tmp_path: Path
 ) -> None:
     root = tmp_path / "images"
-    shutil.copytree(images_root(ImageSettings()) / "rust", root / "rust")
+    shutil.copytree(language_folders(ImageSettings())["rust"], root / "rust")
     (root / "rust" / "extra.txt").write_text("changes the hash")
     from tdd_sandbox.errors import PrerequisiteError
 

@@ -11,6 +11,7 @@ from tdd_sandbox.images.catalog import (
     folder_files,
     image_tag,
     images_root,
+    language_folders,
     release_of,
 )
 from tdd_sandbox.settings import ImageSettings
@@ -38,7 +39,7 @@ def test_missing_images_dir_is_a_prerequisite_error(tmp_path: Path) -> None:
 
 def test_each_image_names_its_debian_release_in_its_dockerfile() -> None:
     folders = {
-        name: folder_files(images_root(ImageSettings()) / name)
+        name: folder_files(language_folders(ImageSettings())[name])
         for name in ("python", "rust", "go", "javascript", "cpp", "java")
     }
     for name in ("python", "rust", "go", "javascript", "cpp", "java"):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from tdd_sandbox.grading.evidence import cross_check
-from tdd_sandbox.languages.base import TestStatus
 from tdd_sandbox.languages.cpp import CPP
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.results import TestStatus
 
 # GoogleTest 1.16 (the image's) on a passing, a failing, a skipped and a disabled test.
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "cpp"

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tdd_sandbox.grading.evidence import cross_check
-from tdd_sandbox.languages.base import TestStatus, reconcile
+from tdd_sandbox.grading.reconcile import reconcile
 from tdd_sandbox.languages.go import GO
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.results import TestStatus
 
 # `go test -json -count=1 ./...` (go 1.24, the image's) on a module `kata` with a passing test
 # and its subtest, a failing one and a skipped one, beside a package `kata/broken` that does not

@@ -6,9 +6,11 @@ import base64
 import json
 
 from tdd_sandbox.grading.evidence import cross_check
-from tdd_sandbox.languages.base import TestStatus, reconcile
-from tdd_sandbox.languages.javascript import JAVASCRIPT, literal_test_names
+from tdd_sandbox.grading.reconcile import reconcile
+from tdd_sandbox.languages.javascript import JAVASCRIPT
+from tdd_sandbox.languages.javascript.plugin import literal_test_names
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.results import TestStatus
 
 NONCE = "0123456789abcdef"
 

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
-from tdd_sandbox.languages.base import TestOutcome, TestStatus, reconcile
+from tdd_sandbox.grading.reconcile import reconcile
 from tdd_sandbox.languages.python import PYTHON
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.results import TestOutcome, TestStatus
 
 JUNIT = b"""<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest">
 <testcase classname="tests.test_fizz" name="test_one" file="tests/test_fizz.py" line="4"/>

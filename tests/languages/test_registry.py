@@ -1,19 +1,103 @@
+"""The one registry: every pack complete, every pack folder registered, nothing run with a
+default where a pack lacks a part."""
+
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
+import tdd_sandbox.languages as languages
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.images.catalog import language_folders
 from tdd_sandbox.languages import LANGUAGES, detect_language, get_language
+from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.python.plugin import Python
+from tdd_sandbox.languages.registry import PackError, missing_parts, register
 from tdd_sandbox.settings import ImageSettings
+from tdd_sandbox.vocabulary.violation import Violation
+
+PACKS = Path(languages.__file__).parent
 
 
 def test_every_language_has_an_image_and_every_image_a_language() -> None:
     assert set(LANGUAGES) == set(language_folders(ImageSettings()))
 
 
+def test_every_pack_folder_is_registered_and_every_pack_is_complete() -> None:
+    folders = {p.name for p in PACKS.iterdir() if (p / "__init__.py").is_file()}
+    assert folders == set(LANGUAGES)
+    for name, pack in LANGUAGES.items():
+        assert missing_parts(pack) == [], name
+        # Everything a pack is lives in its own folder: plug-in, reader, policy, driver
+        # (host side and the program it ships) and image.
+        folder = PACKS / name
+        assert pack.image == folder / "image", name
+        assert pack.driver.source.parent == folder, name
+        for part in ("plugin.py", "reader.py", "policy.py", "driver.py"):
+            assert (folder / part).is_file(), (name, part)
+
+
 def test_registry_keys_match_plugin_names() -> None:
     assert all(key == plugin.name for key, plugin in LANGUAGES.items())
+
+
+class _NoPolicy(Python):
+    """A pack as a newcomer might leave it: everything but a policy."""
+
+    check_source = None  # type: ignore[assignment]
+
+
+class _NoImage(Python):
+    @property
+    def image(self) -> Path:
+        return Path("/nonexistent")
+
+
+class _NoNote(Python):
+    prompt_note = ""
+
+
+class _PolicyOfItsOwn(Python):
+    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+        return [Violation(path, 1, "everything", "refuses everything")]
+
+
+@pytest.mark.parametrize(
+    ("pack", "part"),
+    [(_NoPolicy, "check_source"), (_NoImage, "image/Dockerfile"), (_NoNote, "prompt_note")],
+)
+def test_a_pack_that_lacks_a_part_is_refused_by_name(pack: type[Python], part: str) -> None:
+    with pytest.raises(PackError, match=f"language pack 'python' is incomplete: it lacks {part}"):
+        register(pack())
+
+
+def test_a_plugin_without_a_policy_cannot_even_be_made() -> None:
+    from tdd_sandbox.languages.base import Defaults
+
+    class Bare(Defaults):
+        name = "bare"
+
+    with pytest.raises(TypeError, match="check_source"):
+        Bare()  # type: ignore[abstract]
+
+
+def test_two_packs_of_one_name_are_refused() -> None:
+    with pytest.raises(PackError, match="two language packs are named 'python'"):
+        register(Python(), Python())
+
+
+def test_the_policy_is_the_packs_own_and_reads_every_code_suffix() -> None:
+    # Attack on the old judge: a language missing from the policy's own table got no
+    # violation at all, and that table and the plug-in disagreed on Python's suffixes.
+    # Now the policy is a part of the pack it is called with.
+    pack: Language = _PolicyOfItsOwn()
+    assert [v.rule for v in check_policy(pack, {"kata.py": b"x = 1\n"})] == ["everything"]
+    python = get_language("python")
+    assert python.source_suffixes == (".py", ".pyi")
+    stub = b"import ctypes\n"
+    assert [v.rule for v in check_policy(python, {"kata.pyi": stub})] == ["import:ctypes"]
 
 
 def test_unknown_language_lists_the_known_ones() -> None:

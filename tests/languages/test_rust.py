@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from tdd_sandbox.languages.base import TestStatus
 from tdd_sandbox.languages.rust import RUST
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.results import TestStatus
 
 # Captured from `cargo test` 1.65 (the format is unchanged in 1.85, the image's toolchain now).
 OUTPUT = """\

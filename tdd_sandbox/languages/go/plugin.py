@@ -8,15 +8,14 @@ from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
-from tdd_sandbox.languages.base import (
-    Defaults,
-    Evidence,
-    GateKind,
-    TestOutcome,
-    TestStatus,
-)
-from tdd_sandbox.languages.source import GO_LEXEMES, blank
+from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.go.driver import GoDriver
+from tdd_sandbox.languages.go.policy import check_go
+from tdd_sandbox.languages.go.reader import GO_LEXEMES, module_path
+from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
+from tdd_sandbox.vocabulary.violation import Violation
 
 # The image holds the standard library compiled once (/opt/go-cache); the go command needs
 # its cache writable, so the first go command of a container copies it to the tmpfs.
@@ -72,7 +71,6 @@ _TEST_FUNC = re.compile(
 )
 _SENTINEL_PREFIX = "TestTddCheck"
 _SENTINEL = re.compile(_SENTINEL_PREFIX + "[0-9a-f]{6}")
-_MODULE = re.compile(r'^module\s+"?([^"\s]+)"?', re.MULTILINE)
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 _IGNORED_DIR = re.compile(r"^[._]|^(testdata|vendor)$")
 _RUNNER_CONFIG = frozenset({"go.mod", "go.sum", "go.work", "go.work.sum"})
@@ -92,6 +90,12 @@ func TestScaffold(t *testing.T) {}
 
 class Go(Defaults):
     """The Go plug-in: one module (`kata` in a new repository), tests in `*_test.go` files."""
+
+    driver_class = GoDriver
+
+    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+        """The pack's static policy (`policy.py`)."""
+        return check_go(path, text, is_test=is_test)
 
     name = "go"
     collects = (
@@ -265,12 +269,6 @@ class Go(Defaults):
         )
 
 
-def module_path(files: Mapping[str, bytes]) -> str:
-    """The module path go.mod declares (`kata` when there is none)."""
-    match = _MODULE.search(files.get("go.mod", b"").decode("utf-8", "replace"))
-    return match.group(1) if match else "kata"
-
-
 def _import_path(event: dict[str, Any]) -> str:
     """`kata/x` from a build event's `kata/x [kata/x.test]`."""
     return str(event.get("ImportPath", "")).split(" ", 1)[0]
@@ -302,6 +300,3 @@ def _events(stdout: str) -> Iterable[dict[str, Any]]:
             continue
         if isinstance(event, dict) and isinstance(event.get("Action"), str):
             yield event
-
-
-GO = Go()

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 
-from tdd_sandbox.grading.violation import Violation
-from tdd_sandbox.languages.source import GO_LEXEMES, blank
+from tdd_sandbox.languages.go.reader import GO_LEXEMES
+from tdd_sandbox.languages.lexing import blank
+from tdd_sandbox.vocabulary.violation import Violation
 
 _PROCESS = "reaches the process, its files or its environment"
 _IMPORTS = {

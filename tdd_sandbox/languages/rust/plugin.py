@@ -8,15 +8,12 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
-from tdd_sandbox.languages.base import (
-    Defaults,
-    Evidence,
-    Gate,
-    GateKind,
-    TestOutcome,
-    TestStatus,
-)
+from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.rust.driver import RustDriver
+from tdd_sandbox.languages.rust.policy import check_rust
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome, TestStatus
+from tdd_sandbox.vocabulary.violation import Violation
 
 # The guarded test gate. It works on a copy of the crate (the snapshot is read-only) with a
 # pair of sentinel tests appended to every integration test file, builds the test binaries
@@ -112,6 +109,12 @@ _RUNNER_CONFIG = frozenset(
 
 class Rust(Defaults):
     """The Rust plug-in: a library crate (any name), integration tests in `tests/`."""
+
+    driver_class = RustDriver
+
+    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+        """The pack's static policy (`policy.py`)."""
+        return check_rust(path, text, is_test=is_test)
 
     name = "rust"
     collects = "a #[test] fn in a file directly under tests/ (tests/<name>.rs), in any module"
@@ -333,6 +336,3 @@ def _test_names(text: str) -> Iterable[str]:
             modules.append((name, depth + 1))
         else:
             yield "::".join([*(m for m, _ in modules), name])
-
-
-RUST = Rust()

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 
-from tdd_sandbox.grading.violation import Violation
-from tdd_sandbox.languages.source import CPP_LEXEMES, blank, cpp_text
+from tdd_sandbox.languages.cpp.reader import CPP_LEXEMES, cpp_text
+from tdd_sandbox.languages.lexing import blank
+from tdd_sandbox.vocabulary.violation import Violation
 
 _INCLUDES = {
     "fstream": "reads or writes files (the tests' answers among them)",

@@ -26,12 +26,6 @@ class Violation:
         return self.rule in UNREADABLE_RULES
 
 
-def worst(found: list[Violation]) -> Violation:
-    """The violation a refusal is named by: a means of forging a verdict before text the judge
-    merely could not read. `found` is not empty."""
-    return next((v for v in found if not v.unreadable), found[0])
-
-
 UNREADABLE_RULES = frozenset({"lexing", "macro", "syntax"})
 """The rules that say the judge could not read a file, rather than that it found a means of
 forging a verdict in it."""

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
-from tdd_sandbox.grading.violation import Violation
-from tdd_sandbox.languages.source import JAVA_LEXEMES, blank, java_text
+from tdd_sandbox.languages.java.reader import JAVA_LEXEMES, java_text
+from tdd_sandbox.languages.lexing import blank
+from tdd_sandbox.vocabulary.violation import Violation
 
 _RULES = (
     ("process", r"\bSystem\s*\.\s*(?:exit|getenv|getProperty|setProperty|load|loadLibrary|"

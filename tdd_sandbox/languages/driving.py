@@ -1,4 +1,4 @@
-"""What every acceptance driver's host side provides, and the parts they share."""
+"""What every pack's acceptance driver provides on the host side, and the parts they share."""
 
 from __future__ import annotations
 
@@ -6,13 +6,12 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
-from tdd_sandbox.acceptance.suite import CallMap
-from tdd_sandbox.engine.edits import TOOL_CONFIG
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.grading.acceptance import Case, Observed
-from tdd_sandbox.languages.base import Language
+from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
+from tdd_sandbox.vocabulary.files import TOOL_CONFIG
 
 _COMPILER_ERROR = re.compile(r"error|\S+:\d+:\d+: ")
 DRIVER_DIR = ".tdd/acceptance"
@@ -51,6 +50,9 @@ class Prepared:
 class Driver(Protocol):
     """The host side of one language's acceptance driver."""
 
+    source: Path
+    """The driver program (or its template) that goes into the sandbox beside the code."""
+
     def prepare(
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
@@ -69,7 +71,7 @@ class Driver(Protocol):
         ...
 
 
-def implementation_files(language: Language, files: Mapping[str, bytes]) -> dict[str, bytes]:
+def implementation_files(language: CodeFiles, files: Mapping[str, bytes]) -> dict[str, bytes]:
     """The model's tree without its tests, runner configuration or the tool's config: the
     hidden suite is judged against the code alone."""
     return {
@@ -152,7 +154,28 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
     return _PLACEHOLDER.sub(replace, template)
 
 
-class FramedDriver:
+class CodeFiles(Protocol):
+    """What a driver asks of its pack's plug-in: which of a tree's files are the code."""
+
+    source_suffixes: tuple[str, ...]
+
+    def is_test_path(self, path: str) -> bool:
+        """Whether `path` holds tests."""
+        ...
+
+    def is_runner_config(self, path: str) -> bool:
+        """Whether `path` configures how tests are found or run."""
+        ...
+
+
+class PackDriver:
+    """A driver bound to its pack's plug-in, which tells the code from the tests."""
+
+    def __init__(self, language: CodeFiles) -> None:
+        self.language = language
+
+
+class FramedDriver(PackDriver):
     """What the drivers that print one framed line per case share: reading them back."""
 
     def read(

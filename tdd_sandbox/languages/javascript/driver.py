@@ -10,13 +10,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, read_framed, render_call
-from tdd_sandbox.acceptance.suite import CallMap
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.grading.acceptance import Case, Observed
-from tdd_sandbox.languages.javascript import JAVASCRIPT
+from tdd_sandbox.languages.driving import DRIVER_DIR, PackDriver, Prepared, read_framed, render_call
+from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 
-_TEMPLATE = Path(__file__).with_name("javascript_driver.mjs")
+_TEMPLATE = Path(__file__).with_name("driver.mjs")
 RESULTS = "/tmp/tdd-acceptance/out"
 _ERROR = re.compile(r"\w*Error: ")
 
@@ -42,8 +40,10 @@ fi
 """
 
 
-class JavaScriptDriver:
+class JavaScriptDriver(PackDriver):
     """Runs a generated module, once per case, beside the model's code."""
+
+    source = _TEMPLATE
 
     def prepare(
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
@@ -53,13 +53,15 @@ class JavaScriptDriver:
         arms = "\n".join(
             f"    case {i}:\n      return ({call});" for i, call in enumerate(rendered)
         )
-        source = _TEMPLATE.read_text().replace("/*SETUP*/", calls.setup).replace("/*CASES*/", arms)
+        source = (
+            self.source.read_text().replace("/*SETUP*/", calls.setup).replace("/*CASES*/", arms)
+        )
         shipped = {
             path: data
             for path, data in files.items()
-            if path.endswith(JAVASCRIPT.source_suffixes)
-            and not JAVASCRIPT.is_test_path(path)
-            and not JAVASCRIPT.is_runner_config(path)
+            if path.endswith(self.language.source_suffixes)
+            and not self.language.is_test_path(path)
+            and not self.language.is_runner_config(path)
             and not PurePosixPath(path).parts[0].startswith(".")
         }
         shipped["package.json"] = b'{"private": true, "type": "module"}\n'

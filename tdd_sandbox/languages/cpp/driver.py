@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
-from tdd_sandbox.acceptance.base import (
+from tdd_sandbox.languages.driving import (
     DRIVER_DIR,
     RESULTS,
     FramedDriver,
@@ -14,12 +14,10 @@ from tdd_sandbox.acceptance.base import (
     case_script,
     render_call,
 )
-from tdd_sandbox.acceptance.literal import LiteralSyntax
-from tdd_sandbox.acceptance.suite import CallMap
-from tdd_sandbox.grading.acceptance import Case
-from tdd_sandbox.languages.cpp import CPP
+from tdd_sandbox.languages.literal import LiteralSyntax
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_TEMPLATE = Path(__file__).with_name("cpp_driver.cpp")
+_TEMPLATE = Path(__file__).with_name("driver.cpp")
 
 # Built in /tmp from the code files alone (the driver has its own main); one process per case,
 # each under `timeout`, its output capped, so a case that hangs or floods fails alone.
@@ -34,6 +32,8 @@ _SCRIPT = case_script(
 class CppDriver(FramedDriver):
     """Builds the model's code with a generated driver program, then runs it once per case."""
 
+    source = _TEMPLATE
+
     def prepare(
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
@@ -42,12 +42,14 @@ class CppDriver(FramedDriver):
         arms = "\n".join(
             f"    case {i}:\n      return report({call});" for i, call in enumerate(rendered)
         )
-        source = _TEMPLATE.read_text().replace("/*SETUP*/", calls.setup).replace("/*CASES*/", arms)
+        source = (
+            self.source.read_text().replace("/*SETUP*/", calls.setup).replace("/*CASES*/", arms)
+        )
         shipped = {
             path: data
             for path, data in files.items()
-            if path.endswith(CPP.source_suffixes)
-            and not CPP.is_test_path(path)
+            if path.endswith(self.language.source_suffixes)
+            and not self.language.is_test_path(path)
             and not PurePosixPath(path).parts[0].startswith(".")
         }
         shipped[f"{DRIVER_DIR}/driver.cpp"] = source.encode()

@@ -8,15 +8,14 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
-from tdd_sandbox.languages.base import (
-    Defaults,
-    Evidence,
-    GateKind,
-    TestOutcome,
-    TestStatus,
-)
-from tdd_sandbox.languages.source import JAVA_LEXEMES, blank, java_text
+from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.java.driver import JavaDriver
+from tdd_sandbox.languages.java.policy import check_java
+from tdd_sandbox.languages.java.reader import JAVA_LEXEMES, java_text
+from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
+from tdd_sandbox.vocabulary.violation import Violation
 
 JUNIT = "/opt/junit-console.jar"
 RESULTS = "/tmp/junit/TEST-junit-jupiter.xml"
@@ -81,6 +80,12 @@ class ScaffoldTest {
 
 class Java(Defaults):
     """The Java plug-in: the class `Kata` in `src/`, JUnit 5 test classes in `test/`."""
+
+    driver_class = JavaDriver
+
+    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+        """The pack's static policy (`policy.py`)."""
+        return check_java(path, text, is_test=is_test)
 
     name = "java"
     results_path: str | None = RESULTS
@@ -256,6 +261,3 @@ def _sentinel_source(nonce: str) -> str:
         f"    Assertions.assertEquals({a * b + 1}L, {a}L * {b});\n  }}\n"
         "}\n"
     )
-
-
-JAVA = Java()

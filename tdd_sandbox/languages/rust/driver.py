@@ -8,7 +8,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from tdd_sandbox.acceptance.base import (
+from tdd_sandbox.languages.driving import (
     DRIVER_DIR,
     RESULTS,
     FramedDriver,
@@ -16,11 +16,10 @@ from tdd_sandbox.acceptance.base import (
     case_script,
     render_call,
 )
-from tdd_sandbox.acceptance.literal import LiteralSyntax
-from tdd_sandbox.acceptance.suite import CallMap
-from tdd_sandbox.grading.acceptance import Case
+from tdd_sandbox.languages.literal import LiteralSyntax
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_TEMPLATE = Path(__file__).with_name("rust_driver.rs")
+_TEMPLATE = Path(__file__).with_name("driver.rs")
 _CRATE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 
 # Built in a copy under /tmp, so cargo may write its lock file; one process per case, each
@@ -35,6 +34,8 @@ _SCRIPT = case_script(
 class RustDriver(FramedDriver):
     """Builds the library with a generated driver binary, then runs it once per case."""
 
+    source = _TEMPLATE
+
     def prepare(
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
@@ -44,7 +45,7 @@ class RustDriver(FramedDriver):
         arms = "\n".join(
             f"        {i} => Plain::report(&({call}), out)," for i, call in enumerate(rendered)
         )
-        source = _TEMPLATE.read_text().replace("/*USES*/", calls.setup).replace("/*CASES*/", arms)
+        source = self.source.read_text().replace("/*USES*/", calls.setup).replace("/*CASES*/", arms)
         manifest = (
             f'[package]\nname = "{crate}"\nversion = "0.1.0"\nedition = "{edition}"\n'
             "build = false\nautobins = false\nautotests = false\nautoexamples = false\n"

@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from tdd_sandbox.acceptance.base import (
+from tdd_sandbox.languages.driving import (
     DRIVER_DIR,
     RESULTS,
     FramedDriver,
@@ -16,12 +16,11 @@ from tdd_sandbox.acceptance.base import (
     case_script,
     render_call,
 )
-from tdd_sandbox.acceptance.literal import LiteralSyntax
-from tdd_sandbox.acceptance.suite import CallMap
-from tdd_sandbox.grading.acceptance import Case
-from tdd_sandbox.languages.go import module_path
+from tdd_sandbox.languages.go.reader import module_path
+from tdd_sandbox.languages.literal import LiteralSyntax
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_TEMPLATE = Path(__file__).with_name("go_driver.go")
+_TEMPLATE = Path(__file__).with_name("driver.go")
 _MODULE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~/-]{0,127}")
 
 # Built in a copy under /tmp, where the driver becomes the module's package `tdd_acceptance`;
@@ -39,6 +38,8 @@ _SCRIPT = case_script(
 class GoDriver(FramedDriver):
     """Builds the model's module with a generated driver program, then runs it once per case."""
 
+    source = _TEMPLATE
+
     def prepare(
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
@@ -50,7 +51,7 @@ class GoDriver(FramedDriver):
         arms = "\n".join(
             f"\tcase {i}:\n\t\treturn capture({call})" for i, call in enumerate(rendered)
         )
-        source = _TEMPLATE.read_text().replace("${MODULE}", module).replace("/*CASES*/", arms)
+        source = self.source.read_text().replace("${MODULE}", module).replace("/*CASES*/", arms)
         shipped = {
             path: data
             for path, data in files.items()

@@ -7,17 +7,23 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from tdd_sandbox.acceptance.base import DRIVER_DIR, Prepared, implementation_files, observed_from
-from tdd_sandbox.acceptance.suite import CallMap
-from tdd_sandbox.grading.acceptance import Case, Observed
-from tdd_sandbox.languages.python import PYTHON
+from tdd_sandbox.languages.driving import (
+    DRIVER_DIR,
+    PackDriver,
+    Prepared,
+    implementation_files,
+    observed_from,
+)
+from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 
-_SOURCE = Path(__file__).with_name("python_driver.py")
+_SOURCE = Path(__file__).with_name("sandbox_driver.py")
 RESULTS = "/tmp/tdd-acceptance/results.json"
 
 
-class PythonDriver:
+class PythonDriver(PackDriver):
     """Imports the code once and performs each case in a forked child."""
+
+    source = _SOURCE
 
     def prepare(
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
@@ -31,8 +37,8 @@ class PythonDriver:
             "cases": [{"id": c.id, "property": c.property, "input": c.input} for c in cases],
         }
         shipped = {
-            **implementation_files(PYTHON, files),
-            f"{DRIVER_DIR}/driver.py": _SOURCE.read_bytes(),
+            **implementation_files(self.language, files),
+            f"{DRIVER_DIR}/driver.py": self.source.read_bytes(),
             f"{DRIVER_DIR}/calls.json": json.dumps(spec).encode(),
         }
         command = ("python3", "-I", "-B", f"/work/{DRIVER_DIR}/driver.py")

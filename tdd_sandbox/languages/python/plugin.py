@@ -10,18 +10,15 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from tdd_sandbox.languages.base import (
-    Defaults,
-    Evidence,
-    Gate,
-    GateKind,
-    TestOutcome,
-    TestStatus,
-)
-from tdd_sandbox.languages.source import JUDGE_PYTHON
+from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.python.driver import PythonDriver
+from tdd_sandbox.languages.python.policy import check_python
+from tdd_sandbox.languages.python.reader import JUDGE_PYTHON, python_text
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome, TestStatus
+from tdd_sandbox.vocabulary.violation import Violation
 
-_GUARD = (Path(__file__).with_name("python_guard.py")).read_text(encoding="utf-8")
+_GUARD = (Path(__file__).with_name("guard.py")).read_text(encoding="utf-8")
 _STREAM_STATUS = {
     "passed": TestStatus.PASSED,
     "failed": TestStatus.FAILED,
@@ -67,9 +64,19 @@ def test_scaffold() -> None:
 class Python(Defaults):
     """The Python plug-in."""
 
+    driver_class = PythonDriver
+
+    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+        """The pack's static policy (`policy.py`)."""
+        return check_python(path, text, is_test=is_test)
+
+    def read_source(self, data: bytes) -> str:
+        """As its encoding declaration says (`reader.python_text`)."""
+        return python_text(data)
+
     name = "python"
     results_path: str | None = RESULTS
-    source_suffixes: tuple[str, ...] = (".py",)
+    source_suffixes: tuple[str, ...] = (".py", ".pyi")
     prompt_note = (
         f"Python 3.13, in Python {JUDGE_PYTHON} syntax (the judge parses every file with it "
         "before anything runs). Tests are pytest functions in tests/test_*.py that import "
@@ -397,6 +404,3 @@ def _outcome(case: ET.Element) -> TestOutcome:
             message = child.get("message") or (child.text or "").strip()
             return TestOutcome(test_id, status, message[:500])
     return TestOutcome(test_id, TestStatus.PASSED)
-
-
-PYTHON = Python()

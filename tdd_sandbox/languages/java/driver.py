@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from tdd_sandbox.acceptance.base import (
+from tdd_sandbox.languages.driving import (
     DRIVER_DIR,
     RESULTS,
     FramedDriver,
@@ -14,11 +14,10 @@ from tdd_sandbox.acceptance.base import (
     case_script,
     render_call,
 )
-from tdd_sandbox.acceptance.literal import LiteralSyntax
-from tdd_sandbox.acceptance.suite import CallMap
-from tdd_sandbox.grading.acceptance import Case
+from tdd_sandbox.languages.literal import LiteralSyntax
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_TEMPLATE = Path(__file__).with_name("java_driver.java")
+_TEMPLATE = Path(__file__).with_name("driver.java")
 
 # Compiled in /tmp from the code under src/ alone; one JVM per case, each under `timeout`, its
 # output capped, so a case that hangs or floods fails alone.
@@ -35,6 +34,8 @@ _SCRIPT = case_script(
 class JavaDriver(FramedDriver):
     """Compiles the model's code with a generated driver class, then runs it once per case."""
 
+    source = _TEMPLATE
+
     def prepare(
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
@@ -43,7 +44,7 @@ class JavaDriver(FramedDriver):
         arms = "\n".join(
             f"      case {i}:\n        return report({call});" for i, call in enumerate(rendered)
         )
-        source = _TEMPLATE.read_text().replace("/*CASES*/", arms)
+        source = self.source.read_text().replace("/*CASES*/", arms)
         shipped = {p: d for p, d in files.items() if p.startswith("src/") and p.endswith(".java")}
         shipped[f"{DRIVER_DIR}/TddAcceptance.java"] = source.encode()
         limit = f"{calls.timeout_s:g}"

@@ -8,15 +8,14 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
-from tdd_sandbox.languages.base import (
-    Defaults,
-    Evidence,
-    GateKind,
-    TestOutcome,
-    TestStatus,
-)
-from tdd_sandbox.languages.source import CPP_LEXEMES, blank, cpp_text
+from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.cpp.driver import CppDriver
+from tdd_sandbox.languages.cpp.policy import check_cpp
+from tdd_sandbox.languages.cpp.reader import CPP_LEXEMES, cpp_text
+from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
+from tdd_sandbox.vocabulary.violation import Violation
 
 RESULTS = "/tmp/tdd-gtest.xml"
 _SOURCES = "\\( -name '*.cpp' -o -name '*.cc' -o -name '*.hpp' -o -name '*.h' \\)"
@@ -88,6 +87,12 @@ TEST(Scaffold, Runs) { SUCCEED(); }
 
 class Cpp(Defaults):
     """The C++ plug-in: `kata.hpp`/`kata.cpp` at the root, GoogleTest files in `tests/`."""
+
+    driver_class = CppDriver
+
+    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+        """The pack's static policy (`policy.py`)."""
+        return check_cpp(path, text, is_test=is_test)
 
     name = "cpp"
     results_path: str | None = RESULTS
@@ -235,6 +240,3 @@ def _sentinel_source(nonce: str) -> str:
         f"TEST(TddCheck, {passing}) {{ EXPECT_EQ({a} + {b}, {a + b}); }}\n"
         f"TEST(TddCheck, {failing}) {{ EXPECT_EQ({a}LL * {b}, {a * b + 1}LL); }}\n"
     )
-
-
-CPP = Cpp()

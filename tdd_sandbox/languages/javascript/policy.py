@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from tdd_sandbox.grading.violation import Violation
-from tdd_sandbox.languages.source import read_javascript
+from tdd_sandbox.languages.javascript.reader import read_javascript
+from tdd_sandbox.vocabulary.violation import Violation
 
 _NAMES = {
     "process": "reaches the process: its exit, its output, its environment",

@@ -11,15 +11,14 @@ from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
-from tdd_sandbox.languages.base import (
-    Defaults,
-    Evidence,
-    GateKind,
-    TestOutcome,
-    TestStatus,
-)
-from tdd_sandbox.languages.source import blank, read_javascript
+from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.javascript.driver import JavaScriptDriver
+from tdd_sandbox.languages.javascript.policy import check_javascript
+from tdd_sandbox.languages.javascript.reader import read_javascript
+from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
+from tdd_sandbox.vocabulary.violation import Violation
 
 RESULTS = "/tmp/tdd-node-results.jsonl"
 # Test files: `*.test.js` (or .mjs/.cjs) anywhere but node_modules and hidden folders. The
@@ -109,6 +108,12 @@ test("scaffold", () => {});
 
 class JavaScript(Defaults):
     """The JavaScript plug-in: an ES module package, tests in `test/*.test.js`."""
+
+    driver_class = JavaScriptDriver
+
+    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+        """The pack's static policy (`policy.py`)."""
+        return check_javascript(path, text, is_test=is_test)
 
     name = "javascript"
     results_path: str | None = RESULTS
@@ -347,6 +352,3 @@ def _entries(report: bytes | None) -> Iterable[dict[str, Any]]:
             continue
         if isinstance(entry, dict):
             yield entry
-
-
-JAVASCRIPT = JavaScript()

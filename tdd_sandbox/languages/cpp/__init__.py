@@ -1,0 +1,14 @@
+"""The cpp pack. C++: clang-format, a warnings-as-errors GCC 14 build and GoogleTest; results from
+its XML
+report, checked against its console lines.
+
+`plugin.py` is what the tool asks of the language, `reader.py` how its compiler reads source,
+`policy.py` what model code may not use, `driver.py` (with its sandbox-side source) how a hidden
+suite is performed, and `image/` the sandbox it all runs in.
+"""
+
+from __future__ import annotations
+
+from tdd_sandbox.languages.cpp.plugin import Cpp
+
+CPP = Cpp()

@@ -1,0 +1,13 @@
+"""The go pack. Go: gofmt, go vet, go build and `go test -json`; results read from the go command's
+events.
+
+`plugin.py` is what the tool asks of the language, `reader.py` how its compiler reads source,
+`policy.py` what model code may not use, `driver.py` (with its sandbox-side source) how a hidden
+suite is performed, and `image/` the sandbox it all runs in.
+"""
+
+from __future__ import annotations
+
+from tdd_sandbox.languages.go.plugin import Go
+
+GO = Go()

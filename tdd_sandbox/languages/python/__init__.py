@@ -1,0 +1,12 @@
+"""The python pack. Python: pytest (JUnit XML results), ruff, mypy.
+
+`plugin.py` is what the tool asks of the language, `reader.py` how its compiler reads source,
+`policy.py` what model code may not use, `driver.py` (with its sandbox-side source) how a hidden
+suite is performed, and `image/` the sandbox it all runs in.
+"""
+
+from __future__ import annotations
+
+from tdd_sandbox.languages.python.plugin import Python
+
+PYTHON = Python()

@@ -1,0 +1,55 @@
+"""A hidden acceptance suite's parts as every layer sees them: a case (its call and expected
+result), how a language performs the calls, and what a driver observed."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call and its expected result. `id` is the case's uuid, else its description path."""
+
+    id: str
+    description: str
+    property: str
+    input: Mapping[str, Any]
+    expected: Any
+
+    @builtins.property  # `property` is a field of a case here
+    def expects_error(self) -> bool:
+        """Whether the call must fail, with `expected["error"]` as its message."""
+        return isinstance(self.expected, dict) and set(self.expected) == {"error"}
+
+
+class CallMap(BaseModel):
+    """How one language performs the kata's properties."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    setup: str = ""
+    """Run once before the cases (Python: the imports; Rust: `use` lines)."""
+    calls: dict[str, str]
+    """Property -> the call that performs it."""
+    errors: frozenset[str] = frozenset()
+    """Error kinds that count as the kata's errors; empty: any."""
+    timeout_s: float = Field(5.0, gt=0, le=60)
+    """How long one case may run."""
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What a driver reported for one case: a value, an error, or why there is neither."""
+
+    value: Any = None
+    error: str | None = None
+    """The error's message, when the call failed."""
+    error_type: str = ""
+    """The error's kind as the language names it (`ValueError`, `Err`, `panic`)."""
+    failure: str | None = None
+    """No result: timeout, crash, a value that is not plain data, output past its limit."""
