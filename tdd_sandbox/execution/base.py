@@ -19,10 +19,11 @@ from tdd_sandbox.closing import Closing
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.languages.base import Language
-from tdd_sandbox.ops.gc import GcReport, collect_garbage
+from tdd_sandbox.repo.leftovers import reclaim_worktrees
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.cancel import CancelToken
+from tdd_sandbox.vocabulary.cleanup import GcReport
 from tdd_sandbox.vocabulary.results import GateKind
 
 
@@ -74,4 +75,6 @@ class Runtime(Closing, ABC):
     def reclaim(self, repo_dir: Path) -> GcReport:
         """Clear what a crashed run in `repo_dir` left behind (its worktrees, and whatever
         the backend itself started)."""
-        return collect_garbage(repo_dir=repo_dir, client=None)
+        report = GcReport(dry_run=False)
+        reclaim_worktrees(repo_dir, report)
+        return report

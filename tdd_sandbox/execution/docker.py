@@ -17,11 +17,12 @@ from tdd_sandbox.execution.formatting import format_files, needs_formatting
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.languages.base import Language
-from tdd_sandbox.ops.gc import GcReport, collect_garbage
 from tdd_sandbox.sandbox.docker import DockerSandbox, DockerSandboxProvider, connect
+from tdd_sandbox.sandbox.leftovers import collect_containers
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.cancel import CancelToken
+from tdd_sandbox.vocabulary.cleanup import GcReport
 from tdd_sandbox.vocabulary.results import GateKind
 
 
@@ -100,7 +101,9 @@ class DockerRuntime(Runtime):
     @override
     def reclaim(self, repo_dir: Path) -> GcReport:
         """A crashed run's worktrees and every container of a run that is not live."""
-        return collect_garbage(repo_dir=repo_dir, client=self.client)
+        report = super().reclaim(repo_dir)
+        collect_containers(self.client, report, older_than_s=None)
+        return report
 
     @override
     def close(self) -> None:

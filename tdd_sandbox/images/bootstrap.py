@@ -63,9 +63,7 @@ def bootstrap_base(
 
 
 def _run(command: list[str], progress: Progress, what: str) -> None:
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert process.stdout is not None
     last: list[str] = []
     for line in process.stdout:
