@@ -10,9 +10,15 @@ import click
 from tdd_sandbox.bench.jobs import parse_shard
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench, score_repo
 from tdd_sandbox.bench.report import leaderboard, merge
-from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
+from tdd_sandbox.cli.options import (
+    UserPath,
+    config_option,
+    default_config,
+    progress,
+    setting_option,
+)
 from tdd_sandbox.llm.chat import InfrastructureError
-from tdd_sandbox.settings import load_settings
+from tdd_sandbox.settings import DEFAULT_LANGUAGE, load_settings
 
 
 def _split(value: str) -> list[str]:
@@ -31,12 +37,12 @@ def _split(value: str) -> list[str]:
     show_default=True,
     help="A kata folder, or a folder of them; repeat for several.",
 )
-@click.option("--languages", default="python", show_default=True, help="Comma-separated languages.")
-@click.option("--repeats", type=click.IntRange(1, 100), default=1, show_default=True)
 @click.option(
-    "--parallel", type=click.IntRange(1, 16), help="Implementer attempts raced per cycle."
+    "--languages", default=DEFAULT_LANGUAGE, show_default=True, help="Comma-separated languages."
 )
-@click.option("--cycles", type=click.IntRange(1, 500), help="Most cycles per job.")
+@click.option("--repeats", type=click.IntRange(1, 100), default=1, show_default=True)
+@setting_option("parallel", "--parallel", help="Implementer attempts raced per cycle.")
+@setting_option("cycles", "--cycles", help="Most cycles per job.")
 @click.option(
     "--jobs",
     "jobs",

@@ -7,12 +7,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import annotated_types
 import click
 from rich.console import Console
 from rich.markup import escape
 
 from tdd_sandbox.repo.config import repo_config
 from tdd_sandbox.repo.scaffolding import adoptable
+from tdd_sandbox.settings import Settings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -84,3 +86,19 @@ def transcript_options(func: F) -> F:
         type=UserPath(dir_okay=False),
         help="Keep every model exchange in FILE.",
     )(func)
+
+
+def setting_option(name: str, *flags: str, help: str) -> Callable[[F], F]:
+    """An option that sets the root setting `name`, its bounds read from that field (its
+    `ge`/`gt`/`le`), so each bound is declared once: on the setting. It defaults to None,
+    which leaves the setting to the file, the environment or the field's own default."""
+    field = Settings.model_fields[name]
+    bounds: dict[str, Any] = {}
+    for rule in field.metadata:
+        if isinstance(rule, annotated_types.Ge | annotated_types.Gt):
+            bounds["min"] = rule.ge if isinstance(rule, annotated_types.Ge) else rule.gt
+            bounds["min_open"] = isinstance(rule, annotated_types.Gt)
+        elif isinstance(rule, annotated_types.Le):
+            bounds["max"] = rule.le
+    kind = click.IntRange if field.annotation is int else click.FloatRange
+    return click.option(*flags, name, type=kind(**bounds), default=None, help=help)

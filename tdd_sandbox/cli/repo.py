@@ -13,6 +13,7 @@ from tdd_sandbox.cli.options import UserPath
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.ops.status import read_status
 from tdd_sandbox.repo.scaffolding import init_repo
+from tdd_sandbox.settings import DEFAULT_LANGUAGE
 
 
 @click.command()
@@ -20,7 +21,7 @@ from tdd_sandbox.repo.scaffolding import init_repo
 @click.option(
     "--language",
     "-l",
-    default="python",
+    default=DEFAULT_LANGUAGE,
     show_default=True,
     help="The kata's language: python, rust, go, javascript, java or cpp.",
 )

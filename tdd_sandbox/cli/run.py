@@ -15,6 +15,7 @@ from tdd_sandbox.cli.options import (
     default_config,
     default_repo,
     progress,
+    setting_option,
     transcript_options,
 )
 from tdd_sandbox.cli.view import RunView
@@ -39,12 +40,10 @@ EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6, "inte
     "-l",
     help="The kata's language (default: tdd.yaml, the kata's front matter, or python).",
 )
-@click.option(
-    "--cycles", "--steps", type=click.IntRange(1, 500), help="Most red-green-refactor cycles."
-)
-@click.option("--parallel", type=click.IntRange(1, 16), help="Implementer attempts raced at once.")
-@click.option(
-    "--parallel-refactor", type=click.IntRange(1, 16), help="Refactorer attempts raced at once."
+@setting_option("cycles", "--cycles", "--steps", help="Most red-green-refactor cycles.")
+@setting_option("parallel", "--parallel", help="Implementer attempts raced at once.")
+@setting_option(
+    "parallel_refactor", "--parallel-refactor", help="Refactorer attempts raced at once."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of a table.")
 @transcript_options

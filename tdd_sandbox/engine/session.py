@@ -27,7 +27,7 @@ from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import commit_paths, dirty_paths, exclude_locally, head_files
 from tdd_sandbox.repo.lock import hold_lock
 from tdd_sandbox.repo.scaffolding import KATA_FILE, USER_FILES, add_scaffold, init_repo
-from tdd_sandbox.settings import Settings
+from tdd_sandbox.settings import DEFAULT_LANGUAGE, Settings
 from tdd_sandbox.vocabulary.files import TDD_DIR
 
 
@@ -79,7 +79,7 @@ def open_session(
         # A transcript answers only the run it was recorded from: same kata, same language.
         language_name = check_transcript(replay, kata.slug, language_name) or language_name
     language_name = language_name or kata.metadata.get("language")
-    directory = repo_dir or Path.cwd() / f"{kata.slug}-{language_name or 'python'}"
+    directory = repo_dir or Path.cwd() / f"{kata.slug}-{language_name or DEFAULT_LANGUAGE}"
     run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
     with contextlib.ExitStack() as stack:
         # Endpoints and keys are checked before anything is created on disk.
@@ -88,7 +88,9 @@ def open_session(
         stack.callback(team.close)
         if not (directory / ".git").exists():
             progress(f"creating the kata repository {directory}")
-            init_repo(directory, get_language(language_name or "python"), kata_source=kata_file)
+            init_repo(
+                directory, get_language(language_name or DEFAULT_LANGUAGE), kata_source=kata_file
+            )
         repo = HardenedRepo(directory)
         stack.callback(repo.close)
         files = head_files(repo)
@@ -186,7 +188,7 @@ def _language_of(directory: Path, files: Mapping[str, bytes], name: str | None) 
     """
     detected = next((lang for lang in LANGUAGES.values() if lang.detect(files)), None)
     if name is None:
-        return detected or get_language("python")
+        return detected or get_language(DEFAULT_LANGUAGE)
     language = get_language(name)
     if detected is not None and not language.detect(files):
         raise UsageError(
