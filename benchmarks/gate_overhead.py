@@ -35,7 +35,8 @@ from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.images.builder import ensure_image
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.container import SANDBOX_USER
-from tdd_sandbox.sandbox.docker import DockerSandboxProvider, connect
+from tdd_sandbox.sandbox.docker import connect
+from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import ImageSettings, SandboxSettings
 from tdd_sandbox.vocabulary.results import GateKind

@@ -22,7 +22,7 @@ import pytest
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.sandbox.docker import DockerSandboxProvider
+from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings, load_settings
 

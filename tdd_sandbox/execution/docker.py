@@ -17,7 +17,8 @@ from tdd_sandbox.execution.formatting import format_files, needs_formatting
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.languages.base import Language
-from tdd_sandbox.sandbox.docker import DockerSandbox, DockerSandboxProvider, connect
+from tdd_sandbox.sandbox.docker import DockerSandbox, connect
+from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.leftovers import collect_containers
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings

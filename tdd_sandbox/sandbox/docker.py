@@ -12,11 +12,9 @@ from __future__ import annotations
 import contextlib
 import secrets
 import socket
-import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import docker
 import docker.errors
@@ -25,11 +23,14 @@ from typing_extensions import override
 
 from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.sandbox import supervisor
-from tdd_sandbox.sandbox.base import WORKDIR, ExecResult, Sandbox, SandboxProvider
-from tdd_sandbox.sandbox.container import KEEPER_USER, SANDBOX_USER, container_options
+from tdd_sandbox.sandbox.base import WORKDIR, ExecResult, Sandbox
+from tdd_sandbox.sandbox.container import KEEPER_USER, SANDBOX_USER
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
-from tdd_sandbox.settings import SandboxSettings, parse_memory
+from tdd_sandbox.settings import parse_memory
+
+if TYPE_CHECKING:
+    from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 
 ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException, OSError)
 _KILL_GRACE_S = 5.0
@@ -46,13 +47,14 @@ def connect(timeout_s: float = 30.0) -> docker.DockerClient:
         client.ping()
     except ENGINE_ERRORS as exc:
         raise PrerequisiteError(
-            f"Docker is not reachable ({_short(exc)}): start the engine with `dockerd &` "
+            f"Docker is not reachable ({short_error(exc)}): start the engine with `dockerd &` "
             "(or `systemctl start docker`), or point DOCKER_HOST at a running one"
         ) from None
     return client
 
 
-def _short(exc: BaseException) -> str:
+def short_error(exc: BaseException) -> str:
+    """The first line of an engine error, cut short for a one-line message."""
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     return text[:200]
 
@@ -105,7 +107,7 @@ class DockerSandbox(Sandbox):
             code = self._wait_exit(exec_id)
         except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(
-                f"could not copy the repo into the sandbox: {_short(exc)}"
+                f"could not copy the repo into the sandbox: {short_error(exc)}"
             ) from None
         if code != 0:
             raise SandboxUnavailable(
@@ -145,7 +147,7 @@ class DockerSandbox(Sandbox):
                 self._stop_everything()
             code = self._wait_exit(exec_id) if self._container is not None else None
         except ENGINE_ERRORS as exc:
-            raise SandboxUnavailable(f"the sandbox stopped answering: {_short(exc)}") from None
+            raise SandboxUnavailable(f"the sandbox stopped answering: {short_error(exc)}") from None
         stderr, report = supervisor.extract(err.text(), nonce)
         if report is None and ending is Ending.EOF:
             # The supervisor itself was killed (by the command, or the OOM killer):
@@ -184,7 +186,7 @@ class DockerSandbox(Sandbox):
             except ENGINE_ERRORS as exc:
                 if attempt or not self._provider.engine_alive():
                     raise SandboxUnavailable(
-                        f"the sandbox cannot run commands: {_short(exc)}"
+                        f"the sandbox cannot run commands: {short_error(exc)}"
                     ) from None
                 self._discard_container()
         raise AssertionError("unreachable")
@@ -202,7 +204,7 @@ class DockerSandbox(Sandbox):
             code = self._wait_exit(exec_id)
         except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(
-                f"could not read {path} in the sandbox: {_short(exc)}"
+                f"could not read {path} in the sandbox: {short_error(exc)}"
             ) from None
         return (stdout or b"") if code == 0 else None
 
@@ -269,95 +271,3 @@ def _hijacked(sock: Any) -> Iterator[Any]:
             raw.close()
         with contextlib.suppress(OSError):
             sock.close()
-
-
-class DockerSandboxProvider(SandboxProvider):
-    """Starts, hands out and destroys containers; keeps `settings.warm` of them ready."""
-
-    def __init__(
-        self,
-        settings: SandboxSettings,
-        *,
-        run_id: str = "adhoc",
-        client: docker.DockerClient | None = None,
-    ) -> None:
-        self.settings = settings
-        self.run_id = run_id
-        self.client = client if client is not None else connect()
-        self._lock = threading.Lock()
-        self._ready: dict[str, list[Future[str]]] = {}
-        self._live: set[str] = set()
-        self._starter = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tdd-warm")
-        self._closed = False
-
-    @override
-    def open(self, image: str, snapshot: Snapshot) -> DockerSandbox:
-        sandbox = DockerSandbox(self, image, snapshot)
-        sandbox.start()
-        return sandbox
-
-    @override
-    def prewarm(self, image: str) -> None:
-        with self._lock:
-            queue = self._ready.setdefault(image, [])
-            while len(queue) < self.settings.warm and not self._closed:
-                queue.append(self._starter.submit(self._start_container, image))
-
-    def take_container(self, image: str) -> str:
-        """A started container of `image`: a warm one if ready, else a new one. The pool is
-        refilled when a sandbox closes, off the critical path of its commands.
-
-        Raises:
-            SandboxUnavailable: the engine could not start one.
-        """
-        with self._lock:
-            queue = self._ready.get(image, [])
-            future = queue.pop(0) if queue else None
-        if future is not None:
-            try:
-                return future.result()
-            except SandboxUnavailable:
-                pass  # a warm start failed; try once more in the foreground
-        return self._start_container(image)
-
-    def _start_container(self, image: str) -> str:
-        options = container_options(image, self.settings, run_id=self.run_id)
-        container: str | None = None
-        try:
-            container = str(self.client.containers.create(**options).id)
-            with self._lock:
-                self._live.add(container)
-            self.client.api.start(container)
-        except ENGINE_ERRORS as exc:
-            if container is not None:
-                self.destroy(container)
-            raise SandboxUnavailable(
-                f"could not start a sandbox from {image}: {_short(exc)}"
-            ) from None
-        return container
-
-    def destroy(self, container: str) -> None:
-        """Remove a container at once (killing what runs in it). Never raises."""
-        with contextlib.suppress(*ENGINE_ERRORS):
-            self.client.api.remove_container(container, force=True)
-        with self._lock:
-            self._live.discard(container)
-
-    def engine_alive(self) -> bool:
-        """Whether the engine still answers."""
-        try:
-            return bool(self.client.ping())
-        except ENGINE_ERRORS:
-            return False
-
-    @override
-    def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            self._ready.clear()
-        # Every container ever created is in _live until destroyed, warm or in use alike.
-        self._starter.shutdown(wait=True, cancel_futures=True)
-        with self._lock:
-            leftovers = list(self._live)
-        for container in leftovers:
-            self.destroy(container)

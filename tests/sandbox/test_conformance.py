@@ -9,7 +9,7 @@ import pytest
 
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox.base import Sandbox
-from tdd_sandbox.sandbox.docker import DockerSandboxProvider
+from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
 
 pytestmark = pytest.mark.docker

@@ -5,7 +5,7 @@ from __future__ import annotations
 import docker
 import pytest
 
-from tdd_sandbox.sandbox.docker import DockerSandboxProvider
+from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.labels import LABEL
 from tdd_sandbox.sandbox.snapshot import Snapshot
 

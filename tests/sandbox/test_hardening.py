@@ -9,7 +9,8 @@ import docker
 import pytest
 
 from tdd_sandbox.sandbox.container import BASE_ENV
-from tdd_sandbox.sandbox.docker import DockerSandbox, DockerSandboxProvider
+from tdd_sandbox.sandbox.docker import DockerSandbox
+from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.labels import LABEL, OWNER_LABEL, RUN_LABEL, owner_id
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tdd_sandbox.sandbox.docker import DockerSandboxProvider
+from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tests.helpers.hidden_code import HIDDEN, Hidden
 

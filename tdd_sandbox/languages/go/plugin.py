@@ -10,6 +10,7 @@ from typing import Any
 
 from tdd_sandbox.languages.base import Defaults
 from tdd_sandbox.languages.go.driver import GoDriver
+from tdd_sandbox.languages.go.guard import GUARD, SENTINEL, WARM, sentinel_names, sentinel_tests
 from tdd_sandbox.languages.go.policy import check_go
 from tdd_sandbox.languages.go.reader import GO_LEXEMES, module_path
 from tdd_sandbox.languages.lexing import blank
@@ -17,51 +18,15 @@ from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
 
-# The image holds the standard library compiled once (/opt/go-cache); the go command needs
-# its cache writable, so the first go command of a container copies it to the tmpfs.
-_WARM = "[ -d /tmp/go-cache ] || cp -R /opt/go-cache /tmp/go-cache || exit 3\n"
 _FORMAT = (
     'out=$(gofmt -l .) || exit 2\n[ -z "$out" ] && exit 0\n'
     'printf "not formatted as gofmt would:\\n%s\\n" "$out"\nexit 1\n'
 )
-_LINT = _WARM + "exec go vet ./...\n"
-_BUILD = _WARM + "exec go build -o /dev/null ./...\n"
+_LINT = WARM + "exec go vet ./...\n"
+_BUILD = WARM + "exec go build -o /dev/null ./...\n"
 # `-vet=off`: the lint gate ran the whole of vet already.
-_TEST = _WARM + "exec go test -json -count=1 -vet=off ./...\n"
+_TEST = WARM + "exec go test -json -count=1 -vet=off ./...\n"
 
-# The guarded test gate. The go command (not the test binary) turns what a test binary prints
-# into JSON events, escaping it as output, so a line on stdout that starts with the nonce's
-# frame can only come from this shell. On a copy of the module it adds to every package with
-# tests a file of two sentinel tests (one must pass, one must fail), announcing each package,
-# then runs the tests. The file joins the package's internal tests (`leap`, not `leap_test`) and
-# is named to sort first, because go test runs tests in file order and a panic ends the binary:
-# a red test that panics must not read as sentinels suppressed. A build failure exits 2: the
-# run never got to its tests.
-_GUARD = (
-    _WARM
-    + r"""
-n=$1; sentinels=$2; out=/tmp/tdd-guard-$n
-rm -rf /tmp/module "$out" && mkdir -p /tmp/module "$out" && cp -R /work/. /tmp/module/ || exit 3
-cd /tmp/module || exit 3
-module=$(sed -n 's/^module[[:space:]]\{1,\}"\{0,1\}\([^"[:space:]]*\).*/\1/p' go.mod | head -n 1)
-find . \( -name '.?*' -o -name '_*' -o -name testdata -o -name vendor \) -prune \
-  -o -type f -name '*_test.go' -print | sed 's|/[^/]*$||' | sort -u > "$out/dirs"
-while read -r dir; do
-  first=$(ls "$dir"/*_test.go | head -n 1)
-  package=$(sed -n 's/^package[[:space:]]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' "$first" \
-    | head -n 1)
-  [ -n "$package" ] || continue
-  printf 'package %s\n%s' "${package%_test}" "$sentinels" > "$dir/00_tdd_guard_${n}_test.go"
-  case $dir in .) path=$module ;; *) path=$module/${dir#./} ;; esac
-  printf '@@%s package %s\n' "$n" "$path"
-done < "$out/dirs"
-go test -json -count=1 -vet=off ./... > "$out/events"; status=$?
-cat "$out/events"
-grep -q '"Action":"build-fail"' "$out/events" && status=2
-printf '\n@@%s end\n' "$n"
-exit $status
-"""
-)
 _FRAME = re.compile(r"^@@(?P<nonce>[0-9a-f]+) (?:package (?P<package>\S+)|end)$")
 _ACTIONS = {"pass": TestStatus.PASSED, "fail": TestStatus.FAILED, "skip": TestStatus.SKIPPED}
 # `TestXxx(t *testing.T)` where Xxx does not start with a lower-case letter, as go test has it
@@ -69,8 +34,6 @@ _ACTIONS = {"pass": TestStatus.PASSED, "fail": TestStatus.FAILED, "skip": TestSt
 _TEST_FUNC = re.compile(
     r"^func\s+(Test(?![a-z])\w*)\s*\(\s*\w+\s+\*\s*(?:\w+\s*\.\s*)?T\s*\)", re.MULTILINE
 )
-_SENTINEL_PREFIX = "TestTddCheck"
-_SENTINEL = re.compile(_SENTINEL_PREFIX + "[0-9a-f]{6}")
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 _IGNORED_DIR = re.compile(r"^[._]|^(testdata|vendor)$")
 _RUNNER_CONFIG = frozenset({"go.mod", "go.sum", "go.work", "go.work.sum"})
@@ -188,14 +151,14 @@ class Go(Defaults):
         return None
 
     def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
-        """The guarded test run (see `_GUARD`); None for other commands and configured ones."""
+        """The guarded test run (see `GUARD`); None for other commands and configured ones."""
         if command != ("sh", "-c", _TEST):
             return None
-        return ("sh", "-c", _GUARD, "guard", nonce, _sentinel_tests(nonce))
+        return ("sh", "-c", GUARD, "guard", nonce, sentinel_tests(nonce))
 
     def evidence(self, result: ExecResult, nonce: str) -> Evidence:
         """The packages the shell announced, and each test's end as the go command saw it."""
-        passing, failing = _sentinel_names(nonce)
+        passing, failing = sentinel_names(nonce)
         sentinels: dict[str, TestStatus] = {}
         ended = False
         for line in result.stdout.splitlines():
@@ -265,28 +228,13 @@ class Go(Defaults):
             str(event.get("Output", ""))
             for event in _events(stdout)
             if event["Action"] in ("output", "build-output")
-            and not _SENTINEL.fullmatch(str(event.get("Test", "")))
+            and not SENTINEL.fullmatch(str(event.get("Test", "")))
         )
 
 
 def _import_path(event: dict[str, Any]) -> str:
     """`kata/x` from a build event's `kata/x [kata/x.test]`."""
     return str(event.get("ImportPath", "")).split(" ", 1)[0]
-
-
-def _sentinel_names(nonce: str) -> tuple[str, str]:
-    return _SENTINEL_PREFIX + nonce[:6], _SENTINEL_PREFIX + nonce[6:12]
-
-
-def _sentinel_tests(nonce: str) -> str:
-    """The sentinel file after its package clause: one test must pass, one must fail."""
-    passing, failing = _sentinel_names(nonce)
-    a, b = int(nonce[:4], 16), int(nonce[4:8], 16)
-    return (
-        '\nimport "testing"\n\n'
-        f"func {passing}(t *testing.T) {{\n\tif {a}+{b} != {a + b} {{\n\t\tt.Fatal(1)\n\t}}\n}}\n\n"
-        f"func {failing}(t *testing.T) {{\n\tif {a}*{b} == {a * b} {{\n\t\tt.Fatal(2)\n\t}}\n}}\n"
-    )
 
 
 def _events(stdout: str) -> Iterable[dict[str, Any]]:

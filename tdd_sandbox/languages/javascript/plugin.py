@@ -12,9 +12,10 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.javascript.discovery import literal_test_names
 from tdd_sandbox.languages.javascript.driver import JavaScriptDriver
+from tdd_sandbox.languages.javascript.guard import sentinel_module, sentinel_names
 from tdd_sandbox.languages.javascript.policy import check_javascript
-from tdd_sandbox.languages.javascript.reader import read_javascript
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
@@ -87,9 +88,6 @@ _FRAME = re.compile(
 )
 _STATUS = {"passed": TestStatus.PASSED, "failed": TestStatus.FAILED, "skipped": TestStatus.SKIPPED}
 _TEST_FILE = re.compile(r"\.test\.[cm]?js$")
-_CALL = re.compile(
-    r"(?<![\w.$])(?P<kind>describe|suite|test|it)(?:\s*\.\s*(?:skip|todo|only))?\s*\("
-)
 _RUNNER_CONFIG = re.compile(
     r"(^|/)(package(-lock)?\.json|npm-shrinkwrap\.json|\.npmrc|\.nvmrc|\.node-version|"
     r"tsconfig(\.\w+)?\.json|jsconfig\.json|\.prettier(rc|ignore)(\.\w+)?|prettier\.config\.\w+|"
@@ -199,12 +197,12 @@ class JavaScript(Defaults):
         """The guarded test run (see `_GUARD`); None for other commands and configured ones."""
         if command != ("sh", "-c", _TEST):
             return None
-        return ("sh", "-c", _GUARD, "guard", nonce, _sentinel_module(nonce))
+        return ("sh", "-c", _GUARD, "guard", nonce, sentinel_module(nonce))
 
     def evidence(self, result: ExecResult, nonce: str) -> Evidence:
         """The files the shell announced, and the reporter's file as the shell read it back
         after the runner exited."""
-        passing, failing = _sentinel_names(nonce)
+        passing, failing = sentinel_names(nonce)
         sentinels: dict[str, TestStatus] = {}
         outcomes: dict[str, TestStatus] = {}
         conflicts: list[str] = []
@@ -263,85 +261,6 @@ class JavaScript(Defaults):
         if report is not None and not ended:
             outcomes.append(TestOutcome("<node>", TestStatus.ERROR, "the runner did not finish"))
         return outcomes
-
-
-def literal_test_names(text: str) -> Iterable[str]:
-    """Test names with their suites (`suite > name`), for calls whose name is a literal."""
-    code = read_javascript(text).code
-    spans: list[tuple[int, int, str, str]] = []  # start, end, kind, name
-    for match in _CALL.finditer(code):
-        start = match.end()
-        while start < len(text) and text[start].isspace():
-            start += 1
-        name = _literal(text, start)
-        if name is None:
-            continue
-        spans.append((match.start(), _closing(code, code.index("(", match.start())),
-                      match["kind"], name))  # fmt: skip
-    for start, _end, kind, name in spans:
-        if kind in ("test", "it"):
-            suites = [n for s, e, k, n in spans if k in ("describe", "suite") and s < start < e]
-            yield " > ".join([*suites, name])
-
-
-def _literal(text: str, at: int) -> str | None:
-    """The string literal starting at `at` if it has no escapes or interpolation."""
-    quote = text[at : at + 1]
-    if quote not in ("'", '"', "`"):
-        return None
-    end = text.find(quote, at + 1)
-    body = text[at + 1 : end] if end > 0 else ""
-    if end < 0 or "\\" in body or "\n" in body or (quote == "`" and "${" in body):
-        return None
-    return body
-
-
-def _closing(code: str, opening: int) -> int:
-    depth = 0
-    for index in range(opening, len(code)):
-        if code[index] == "(":
-            depth += 1
-        elif code[index] == ")":
-            depth -= 1
-            if depth == 0:
-                return index
-    return len(code)
-
-
-def _sentinel_names(nonce: str) -> tuple[str, str]:
-    return f"tdd_check_{nonce[:6]}", f"tdd_check_{nonce[6:12]}"
-
-
-def _sentinel_module(nonce: str) -> str:
-    """The guard's module: imported first into each test file's process, it takes note of the
-    runner's and `assert`'s functions; `register(file)`, called at the end of the test file,
-    adds two tests named after it. The first passes unless one of those functions was
-    replaced since; the second must fail, through `assert`, so an `assert` made to let
-    everything through gives itself away."""
-    passing, failing = _sentinel_names(nonce)
-    a, b = int(nonce[:4], 16), int(nonce[4:8], 16)
-    return f"""import * as runner from "node:test";
-import assert from "node:assert";
-import strict from "node:assert/strict";
-
-const owners = [runner, assert, strict];
-const taken = owners.map((owner) => Object.entries(owner));
-const test = runner.test;
-
-export function register(file) {{
-  test(`{passing} ${{file}}`, () => {{
-    owners.forEach((owner, i) => {{
-      for (const [name, value] of taken[i]) {{
-        if (owner[name] !== value) throw new Error(`${{name}} was replaced`);
-      }}
-    }});
-    strict.equal({a} + {b}, {a + b});
-  }});
-  test(`{failing} ${{file}}`, () => {{
-    strict.equal({a} * {b}, {a * b + 1});
-  }});
-}}
-"""
 
 
 def _entries(report: bytes | None) -> Iterable[dict[str, Any]]:

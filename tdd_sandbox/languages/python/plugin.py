@@ -4,27 +4,29 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.python.discovery import (
+    NO_FIXTURE,
+    RUNNERS,
+    UNDEFINED,
+    collected_ids,
+    module_names,
+    unknown_fixture,
+)
 from tdd_sandbox.languages.python.driver import PythonDriver
 from tdd_sandbox.languages.python.policy import check_python
 from tdd_sandbox.languages.python.reader import JUDGE_PYTHON, python_text
+from tdd_sandbox.languages.python.results import STREAM_STATUS, outcome_of
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
 
 _GUARD = (Path(__file__).with_name("guard.py")).read_text(encoding="utf-8")
-_STREAM_STATUS = {
-    "passed": TestStatus.PASSED,
-    "failed": TestStatus.FAILED,
-    "skipped": TestStatus.SKIPPED,
-    "setup-skipped": TestStatus.SKIPPED,
-}
 
 RESULTS = "/tmp/tdd-results/junit.xml"
 
@@ -167,7 +169,7 @@ class Python(Defaults):
                 tree = ast.parse(data)
             except (SyntaxError, ValueError):
                 continue  # a broken test file shows up as a collection error instead
-            found.update(_test_ids(path, tree))
+            found.update(collected_ids(path, tree))
         return frozenset(found)
 
     def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
@@ -209,7 +211,7 @@ class Python(Defaults):
             if isinstance(node, ast.Import | ast.ImportFrom):
                 names = [alias.name for alias in node.names]
                 module = node.module if isinstance(node, ast.ImportFrom) else None
-                if module in _RUNNERS or _RUNNERS & set(names):
+                if module in RUNNERS or RUNNERS & set(names):
                     return True
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
                 "test_"
@@ -226,16 +228,16 @@ class Python(Defaults):
             tree = ast.parse(files.get(path, b""))
         except (SyntaxError, ValueError):
             return None
-        unknown = _unknown_fixture(tree, name, any(p.endswith("conftest.py") for p in files))
-        fixture = _NO_FIXTURE.search(outcome.message)
+        unknown = unknown_fixture(tree, name, any(p.endswith("conftest.py") for p in files))
+        fixture = NO_FIXTURE.search(outcome.message)
         if unknown or fixture:
             arg = unknown or (fixture["name"] if fixture else "")
             return (
                 f"the new test takes an argument {arg!r} that pytest cannot supply (no fixture "
                 "of that name): a test function takes no arguments"
             )
-        match = _UNDEFINED.search(outcome.message)
-        bound = _module_names(tree)
+        match = UNDEFINED.search(outcome.message)
+        bound = module_names(tree)
         if match is None or bound is None or match["name"] in bound:
             return None  # raised elsewhere (the code under test), or unknowable (import *)
         return (
@@ -266,7 +268,7 @@ class Python(Defaults):
             if record.get("end"):
                 end = record
             elif isinstance(record.get("test"), str):
-                status = _STREAM_STATUS.get(str(record.get("outcome")), TestStatus.ERROR)
+                status = STREAM_STATUS.get(str(record.get("outcome")), TestStatus.ERROR)
                 outcomes[record["test"]] = status
         return Evidence(
             outcomes=outcomes,
@@ -288,119 +290,4 @@ class Python(Defaults):
             root = ET.fromstring(report)  # noqa: S314 - written by pytest, size-capped on read
         except ET.ParseError as exc:
             return [TestOutcome("<junit>", TestStatus.ERROR, f"unreadable results: {exc}")]
-        return [_outcome(case) for case in root.iter("testcase")]
-
-
-_NO_FIXTURE = re.compile(r"fixture '(?P<name>\w+)' not found")
-_UNDEFINED = re.compile(r"NameError: name '(?P<name>\w+)' is not defined")
-
-
-_BUILTIN_FIXTURES = frozenset(
-    {
-        "cache", "capfd", "capfdbinary", "caplog", "capsys", "capsysbinary", "doctest_namespace",
-        "monkeypatch", "pytestconfig", "record_property", "record_testsuite_property",
-        "record_xml_attribute", "recwarn", "request", "tmp_path", "tmp_path_factory", "tmpdir",
-        "tmpdir_factory",
-    }
-)  # fmt: skip
-
-
-def _unknown_fixture(tree: ast.Module, test: str, has_conftest: bool) -> str | None:
-    """The first argument of top-level test function `test` that no fixture can fill: none
-    is defined in the module or a conftest, it is not pytest's own, and no decorator (such
-    as parametrize) supplies it."""
-    if has_conftest:
-        return None
-    defined = {
-        node.name
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.decorator_list
-    }
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == test:
-            if node.decorator_list:
-                return None
-            for arg in node.args.posonlyargs + node.args.args:
-                if arg.arg not in _BUILTIN_FIXTURES and arg.arg not in defined:
-                    return arg.arg
-    return None
-
-
-def _module_names(tree: ast.Module) -> set[str] | None:
-    """Names bound at the top level of a module; None when `import *` makes that unknowable."""
-    names: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            for alias in node.names:
-                if alias.name == "*":
-                    return None
-                names.add(alias.asname or alias.name.split(".")[0])
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
-        else:
-            names.update(
-                target.id
-                for sub in ast.walk(node)
-                if isinstance(sub, ast.Assign | ast.AnnAssign | ast.AugAssign | ast.NamedExpr)
-                for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target])
-                if isinstance(target, ast.Name)
-            )
-    return names
-
-
-_RUNNERS = frozenset({"pytest", "unittest"})
-_TEST_CASE_BASES = frozenset({"TestCase", "IsolatedAsyncioTestCase"})
-"""unittest's case classes: pytest collects their subclasses whatever they are called."""
-
-
-def _test_ids(path: str, tree: ast.Module) -> Iterable[str]:
-    """What pytest collects from a module: `test*` functions; `test*` methods, inherited ones
-    included, of `Test*` classes without `__init__` and of unittest.TestCase subclasses of
-    any name (Exercism's `LeapTest`)."""
-    classes: dict[str, tuple[bool, list[str]]] = {}  # name -> (a TestCase?, its test methods)
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
-            "test"
-        ):
-            yield f"{path}::{node.name}"
-        elif isinstance(node, ast.ClassDef):
-            bases = [_name_of(base) for base in node.bases]
-            methods = [name for base in bases for name in classes.get(base, (False, []))[1]]
-            defined = [
-                item.name for item in node.body
-                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
-            ]  # fmt: skip
-            methods += [name for name in defined if name.startswith("test")]
-            unit_case = any(b in _TEST_CASE_BASES or classes.get(b, (False,))[0] for b in bases)
-            classes[node.name] = (unit_case, list(dict.fromkeys(methods)))
-            if unit_case or (node.name.startswith("Test") and "__init__" not in defined):
-                yield from (f"{path}::{node.name}::{name}" for name in classes[node.name][1])
-
-
-def _name_of(node: ast.expr) -> str:
-    """`TestCase` of `TestCase` and of `unittest.TestCase`."""
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return node.id if isinstance(node, ast.Name) else ""
-
-
-def _outcome(case: ET.Element) -> TestOutcome:
-    name = case.get("name", "?")
-    classname = case.get("classname", "")
-    file = case.get("file")
-    if file:
-        module = file.removesuffix(".py").replace("/", ".")
-        inner = classname.removeprefix(module).strip(".")
-        test_id = "::".join(part for part in (file, *inner.split("."), name) if part)
-    else:
-        test_id = name if not classname else f"{classname}::{name}"
-    for tag, status in (
-        ("error", TestStatus.ERROR),
-        ("failure", TestStatus.FAILED),
-        ("skipped", TestStatus.SKIPPED),
-    ):
-        child = case.find(tag)
-        if child is not None:
-            message = child.get("message") or (child.text or "").strip()
-            return TestOutcome(test_id, status, message[:500])
-    return TestOutcome(test_id, TestStatus.PASSED)
+        return [outcome_of(case) for case in root.iter("testcase")]

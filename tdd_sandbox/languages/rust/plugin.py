@@ -10,55 +10,18 @@ from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.base import Defaults
 from tdd_sandbox.languages.rust.driver import RustDriver
+from tdd_sandbox.languages.rust.guard import (
+    GUARD,
+    GUARDED_BUILD,
+    GUARDED_LINT,
+    sentinel_names,
+    sentinel_tests,
+)
 from tdd_sandbox.languages.rust.policy import check_rust
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
 
-# The guarded test gate. It works on a copy of the crate (the snapshot is read-only) with a
-# pair of sentinel tests appended to every integration test file, builds the test binaries
-# once, then runs each itself with its own `--logfile`: libtest writes that file as each test
-# ends, apart from stdout, and the shell (not the binary) frames it for the host behind the
-# nonce. A binary that prints forged result lines, or exits early, leaves a log that
-# disagrees with them.
-_PREPARE = r"""
-n=$1; sentinels=$2; out=/tmp/tdd-guard-$n
-if [ ! -f "/tmp/crate/.tdd-guard-$n" ]; then
-  mkdir -p "$out" /tmp/crate && cp -R /work/. /tmp/crate/ || exit 3
-  for f in /tmp/crate/tests/*.rs; do [ -f "$f" ] && printf '%s' "$sentinels" >> "$f"; done
-  : > "/tmp/crate/.tdd-guard-$n"
-fi
-cd /tmp/crate || exit 3
-"""
-# Lint and build run on that same copy: cargo may write a lock file there (a crate without
-# one, or with one this cargo would regenerate, cannot build in the read-only snapshot), and
-# the test gate after them compiles nothing again.
-_GUARDED_BUILD = _PREPARE + "exec cargo --offline --color=never build --all-targets\n"
-_GUARDED_LINT = (
-    _PREPARE + "exec cargo --offline --color=never clippy --all-targets -- -D warnings\n"
-)
-_GUARD = (
-    _PREPARE
-    + r"""
-if ! cargo --offline --color=never test --no-run --message-format=json-render-diagnostics \
-    > "$out/build.json" 2> "$out/build.err"; then
-  cat "$out/build.err"; exit 101
-fi
-sed -n 's/.*"src_path":"\([^"]*\)".*"executable":"\([^"]*\)".*/\1 \2/p' "$out/build.json" \
-  > "$out/binaries"
-status=0
-while read -r src exe; do
-  rel=${src#/tmp/crate/}
-  printf '     Running %s (%s)\n' "$rel" "$exe"
-  "$exe" --logfile "$out/log" 2>&1; rc=$?
-  [ "$rc" -ne 0 ] && status=$rc
-  printf '\n@@%s log %s ' "$n" "$rel"; base64 -w0 < "$out/log" 2>/dev/null; printf ' end\n'
-  rm -f "$out/log"
-done < "$out/binaries"
-printf '\n@@%s end\n' "$n"
-exit $status
-"""
-)
 _FRAME = re.compile(r"^@@(?P<nonce>[0-9a-f]+) (?:log (?P<src>\S+) (?P<data>\S*) end|end)$")
 _LOG_STATUS = {"ok": TestStatus.PASSED, "failed": TestStatus.FAILED, "ignored": TestStatus.SKIPPED}
 
@@ -206,18 +169,18 @@ class Rust(Defaults):
         return None
 
     def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
-        """The guarded test run (see `_GUARD`), and the lint and build of the same guarded copy
+        """The guarded test run (see `GUARD`), and the lint and build of the same guarded copy
         of the crate (so the test gate reuses it); None for other commands and configured
         ones."""
         scripts: dict[tuple[str, ...], str] = {
-            ("sh", "-c", _TEST): _GUARD,
-            ("sh", "-c", _BUILD): _GUARDED_BUILD,
-            ("sh", "-c", _LINT): _GUARDED_LINT,
+            ("sh", "-c", _TEST): GUARD,
+            ("sh", "-c", _BUILD): GUARDED_BUILD,
+            ("sh", "-c", _LINT): GUARDED_LINT,
         }
         script = scripts.get(command)
         if script is None:
             return None
-        return ("sh", "-c", script, "guard", nonce, _sentinel_tests(nonce))
+        return ("sh", "-c", script, "guard", nonce, sentinel_tests(nonce))
 
     def evidence(self, result: ExecResult, nonce: str) -> Evidence:
         """Each binary's log file, as the shell framed it."""
@@ -226,7 +189,7 @@ class Rust(Defaults):
         seen: set[str] = set()
         conflicts: list[str] = []
         ended = False
-        passing, failing = _sentinel_names(nonce)
+        passing, failing = sentinel_names(nonce)
         for line in result.stdout.splitlines():
             frame = _FRAME.match(line.strip())
             if frame is None or frame["nonce"] != nonce:
@@ -290,20 +253,6 @@ class Rust(Defaults):
                 )
             )
         return outcomes
-
-
-def _sentinel_names(nonce: str) -> tuple[str, str]:
-    return f"tdd_check_{nonce[:6]}", f"tdd_check_{nonce[6:12]}"
-
-
-def _sentinel_tests(nonce: str) -> str:
-    """Two tests appended to every integration test file: one must pass, one must fail."""
-    passing, failing = _sentinel_names(nonce)
-    a, b = int(nonce[:4], 16), int(nonce[4:8], 16)
-    return (
-        f"\n\n#[test]\nfn {passing}() {{\n    assert_eq!({a}_u64 + {b}_u64, {a + b}_u64);\n}}\n"
-        f"\n#[test]\nfn {failing}() {{\n    assert_eq!({a}_u64 * {b}_u64, {a * b + 1}_u64);\n}}\n"
-    )
 
 
 def _binary_name(source: str) -> str:

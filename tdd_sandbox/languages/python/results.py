@@ -1,0 +1,37 @@
+"""Reading what pytest reported: its JUnit XML, and the statuses of the guard's own stream."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from tdd_sandbox.vocabulary.results import TestOutcome, TestStatus
+
+STREAM_STATUS = {
+    "passed": TestStatus.PASSED,
+    "failed": TestStatus.FAILED,
+    "skipped": TestStatus.SKIPPED,
+    "setup-skipped": TestStatus.SKIPPED,
+}
+
+
+def outcome_of(case: ET.Element) -> TestOutcome:
+    """One `<testcase>` as an outcome, its id `<file>::<class>::<name>` as pytest names it."""
+    name = case.get("name", "?")
+    classname = case.get("classname", "")
+    file = case.get("file")
+    if file:
+        module = file.removesuffix(".py").replace("/", ".")
+        inner = classname.removeprefix(module).strip(".")
+        test_id = "::".join(part for part in (file, *inner.split("."), name) if part)
+    else:
+        test_id = name if not classname else f"{classname}::{name}"
+    for tag, status in (
+        ("error", TestStatus.ERROR),
+        ("failure", TestStatus.FAILED),
+        ("skipped", TestStatus.SKIPPED),
+    ):
+        child = case.find(tag)
+        if child is not None:
+            message = child.get("message") or (child.text or "").strip()
+            return TestOutcome(test_id, status, message[:500])
+    return TestOutcome(test_id, TestStatus.PASSED)

@@ -1,0 +1,62 @@
+"""The guarded `cargo test` run: sentinel tests in every integration test file, and each
+test binary's own log framed behind the nonce, so a binary cannot forge its results unseen."""
+
+from __future__ import annotations
+
+# The guarded test gate. It works on a copy of the crate (the snapshot is read-only) with a
+# pair of sentinel tests appended to every integration test file, builds the test binaries
+# once, then runs each itself with its own `--logfile`: libtest writes that file as each test
+# ends, apart from stdout, and the shell (not the binary) frames it for the host behind the
+# nonce. A binary that prints forged result lines, or exits early, leaves a log that
+# disagrees with them.
+PREPARE = r"""
+n=$1; sentinels=$2; out=/tmp/tdd-guard-$n
+if [ ! -f "/tmp/crate/.tdd-guard-$n" ]; then
+  mkdir -p "$out" /tmp/crate && cp -R /work/. /tmp/crate/ || exit 3
+  for f in /tmp/crate/tests/*.rs; do [ -f "$f" ] && printf '%s' "$sentinels" >> "$f"; done
+  : > "/tmp/crate/.tdd-guard-$n"
+fi
+cd /tmp/crate || exit 3
+"""
+# Lint and build run on that same copy: cargo may write a lock file there (a crate without
+# one, or with one this cargo would regenerate, cannot build in the read-only snapshot), and
+# the test gate after them compiles nothing again.
+GUARDED_BUILD = PREPARE + "exec cargo --offline --color=never build --all-targets\n"
+GUARDED_LINT = PREPARE + "exec cargo --offline --color=never clippy --all-targets -- -D warnings\n"
+GUARD = (
+    PREPARE
+    + r"""
+if ! cargo --offline --color=never test --no-run --message-format=json-render-diagnostics \
+    > "$out/build.json" 2> "$out/build.err"; then
+  cat "$out/build.err"; exit 101
+fi
+sed -n 's/.*"src_path":"\([^"]*\)".*"executable":"\([^"]*\)".*/\1 \2/p' "$out/build.json" \
+  > "$out/binaries"
+status=0
+while read -r src exe; do
+  rel=${src#/tmp/crate/}
+  printf '     Running %s (%s)\n' "$rel" "$exe"
+  "$exe" --logfile "$out/log" 2>&1; rc=$?
+  [ "$rc" -ne 0 ] && status=$rc
+  printf '\n@@%s log %s ' "$n" "$rel"; base64 -w0 < "$out/log" 2>/dev/null; printf ' end\n'
+  rm -f "$out/log"
+done < "$out/binaries"
+printf '\n@@%s end\n' "$n"
+exit $status
+"""
+)
+
+
+def sentinel_names(nonce: str) -> tuple[str, str]:
+    """The passing and the failing sentinel test's names for `nonce`."""
+    return f"tdd_check_{nonce[:6]}", f"tdd_check_{nonce[6:12]}"
+
+
+def sentinel_tests(nonce: str) -> str:
+    """Two tests appended to every integration test file: one must pass, one must fail."""
+    passing, failing = sentinel_names(nonce)
+    a, b = int(nonce[:4], 16), int(nonce[4:8], 16)
+    return (
+        f"\n\n#[test]\nfn {passing}() {{\n    assert_eq!({a}_u64 + {b}_u64, {a + b}_u64);\n}}\n"
+        f"\n#[test]\nfn {failing}() {{\n    assert_eq!({a}_u64 * {b}_u64, {a * b + 1}_u64);\n}}\n"
+    )

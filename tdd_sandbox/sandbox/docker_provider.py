@@ -1,0 +1,111 @@
+"""The Docker backend's provider: it starts, hands out and destroys containers, and keeps a
+warm pool of fresh ones started ahead of need (none is ever reused for a second snapshot)."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+
+import docker
+import docker.errors
+from typing_extensions import override
+
+from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.sandbox.base import SandboxProvider
+from tdd_sandbox.sandbox.container import container_options
+from tdd_sandbox.sandbox.docker import ENGINE_ERRORS, DockerSandbox, connect, short_error
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.settings import SandboxSettings
+
+
+class DockerSandboxProvider(SandboxProvider):
+    """Starts, hands out and destroys containers; keeps `settings.warm` of them ready."""
+
+    def __init__(
+        self,
+        settings: SandboxSettings,
+        *,
+        run_id: str = "adhoc",
+        client: docker.DockerClient | None = None,
+    ) -> None:
+        self.settings = settings
+        self.run_id = run_id
+        self.client = client if client is not None else connect()
+        self._lock = threading.Lock()
+        self._ready: dict[str, list[Future[str]]] = {}
+        self._live: set[str] = set()
+        self._starter = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tdd-warm")
+        self._closed = False
+
+    @override
+    def open(self, image: str, snapshot: Snapshot) -> DockerSandbox:
+        sandbox = DockerSandbox(self, image, snapshot)
+        sandbox.start()
+        return sandbox
+
+    @override
+    def prewarm(self, image: str) -> None:
+        with self._lock:
+            queue = self._ready.setdefault(image, [])
+            while len(queue) < self.settings.warm and not self._closed:
+                queue.append(self._starter.submit(self._start_container, image))
+
+    def take_container(self, image: str) -> str:
+        """A started container of `image`: a warm one if ready, else a new one. The pool is
+        refilled when a sandbox closes, off the critical path of its commands.
+
+        Raises:
+            SandboxUnavailable: the engine could not start one.
+        """
+        with self._lock:
+            queue = self._ready.get(image, [])
+            future = queue.pop(0) if queue else None
+        if future is not None:
+            try:
+                return future.result()
+            except SandboxUnavailable:
+                pass  # a warm start failed; try once more in the foreground
+        return self._start_container(image)
+
+    def _start_container(self, image: str) -> str:
+        options = container_options(image, self.settings, run_id=self.run_id)
+        container: str | None = None
+        try:
+            container = str(self.client.containers.create(**options).id)
+            with self._lock:
+                self._live.add(container)
+            self.client.api.start(container)
+        except ENGINE_ERRORS as exc:
+            if container is not None:
+                self.destroy(container)
+            raise SandboxUnavailable(
+                f"could not start a sandbox from {image}: {short_error(exc)}"
+            ) from None
+        return container
+
+    def destroy(self, container: str) -> None:
+        """Remove a container at once (killing what runs in it). Never raises."""
+        with contextlib.suppress(*ENGINE_ERRORS):
+            self.client.api.remove_container(container, force=True)
+        with self._lock:
+            self._live.discard(container)
+
+    def engine_alive(self) -> bool:
+        """Whether the engine still answers."""
+        try:
+            return bool(self.client.ping())
+        except ENGINE_ERRORS:
+            return False
+
+    @override
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._ready.clear()
+        # Every container ever created is in _live until destroyed, warm or in use alike.
+        self._starter.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            leftovers = list(self._live)
+        for container in leftovers:
+            self.destroy(container)
