@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tdd_sandbox.acceptance.runner import score_kata
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.grading.verdicts import failing_summary
 from tdd_sandbox.languages.base import Language
@@ -64,7 +64,7 @@ class Proof:
         return f"{head}: not proved ({shown}): {why}"
 
 
-def prove(runtime: DockerRuntime, language: Language, kata_dir: Path) -> Proof:
+def prove(runtime: Runtime, language: Language, kata_dir: Path) -> Proof:
     """Score the kata's reference and its starting files on its hidden suite, and check that
     the starting files pass their own gates (a run's first commit must be green).
 

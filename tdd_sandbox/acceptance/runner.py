@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tdd_sandbox.acceptance.suite import Suite, has_calls, load_suite, missing_suite
 from tdd_sandbox.acceptance.testfiles import run_test_files, test_files
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.grading.acceptance import AcceptanceReport, grade
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages.base import Language
@@ -21,7 +21,7 @@ from tdd_sandbox.sandbox.snapshot import Snapshot
 
 
 def run_acceptance(
-    runtime: DockerRuntime, language: Language, files: Mapping[str, bytes], suite: Suite
+    runtime: Runtime, language: Language, files: Mapping[str, bytes], suite: Suite
 ) -> AcceptanceReport:
     """Perform every case of `suite` on `files` in a sandbox and grade what came back.
 
@@ -45,7 +45,7 @@ def run_acceptance(
 
 
 def score_kata(
-    runtime: DockerRuntime, language: Language, files: Mapping[str, bytes], kata_dir: Path
+    runtime: Runtime, language: Language, files: Mapping[str, bytes], kata_dir: Path
 ) -> AcceptanceReport:
     """The kata's hidden suite for `language` run on `files`: its canonical data where it
     maps them to calls in that language, else its own test files.

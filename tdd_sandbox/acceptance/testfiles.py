@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.grading.gates import GateStatus
@@ -40,7 +40,7 @@ def test_files(kata_dir: Path, language: str) -> dict[str, bytes]:
 
 
 def run_test_files(
-    runtime: DockerRuntime,
+    runtime: Runtime,
     language: Language,
     files: Mapping[str, bytes],
     hidden: Mapping[str, bytes],

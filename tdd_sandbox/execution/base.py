@@ -20,6 +20,7 @@ from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.leftovers import reclaim_worktrees
+from tdd_sandbox.sandbox.base import Sandbox
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.cancel import CancelToken
@@ -70,6 +71,16 @@ class Runtime(Closing, ABC):
         Raises:
             SandboxUnavailable: the backend failed, or the check was cancelled.
             PrerequisiteError: the backend cannot be used at all (no engine, no image).
+        """
+
+    @abstractmethod
+    def open(self, language: Language, snapshot: Snapshot) -> Sandbox:
+        """A sandbox of the language's image holding `snapshot`, for the caller to run
+        commands in and close (acceptance drivers run in one).
+
+        Raises:
+            SandboxUnavailable: no sandbox could be started.
+            PrerequisiteError: this backend runs no code, or has no image for the language.
         """
 
     def reclaim(self, repo_dir: Path) -> GcReport:

@@ -56,6 +56,7 @@ class DockerRuntime(Runtime):
             self.provider.prewarm(self._images[language.name])
         return self._images[language.name]
 
+    @override
     def open(self, language: Language, snapshot: Snapshot) -> DockerSandbox:
         """A sandbox holding `snapshot`.
 

@@ -25,14 +25,14 @@ from collections.abc import Mapping, Sequence
 
 from typing_extensions import override
 
-from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.execution.base import Checked, Runtime
 from tdd_sandbox.execution.gates import plan_gates
 from tdd_sandbox.grading.evidence import Tamper, TamperKind
 from tdd_sandbox.grading.gates import GateReport, GateResult, judge_command, judge_tests
 from tdd_sandbox.grading.reconcile import reconcile
 from tdd_sandbox.languages.base import Language
-from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.sandbox.base import ExecResult, Sandbox
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.results import GateKind, TestOutcome, TestStatus
@@ -47,6 +47,13 @@ class FakeRuntime(Runtime):
 
     kind = "fake"
     runs_code = False
+
+    @override
+    def open(self, language: Language, snapshot: Snapshot) -> Sandbox:
+        """Refused: the fake backend runs no code, so nothing can be performed in it."""
+        raise PrerequisiteError(
+            f"sandbox.type {self.kind} runs no code: use sandbox.type docker to run {language.name}"
+        )
 
     @override
     def check(

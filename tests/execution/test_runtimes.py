@@ -8,11 +8,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.execution.runtimes import make_runtime
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.languages import get_language
+from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import load_settings
 from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.results import GateKind, TestStatus
@@ -103,3 +104,17 @@ def test_a_cancelled_check_raises_and_leaves_nothing(runtime: Runtime) -> None:
     token.cancel()
     with pytest.raises(SandboxUnavailable, match="cancelled"):
         runtime.check(PYTHON, _repo(HEAD + ADD), token=token)
+
+
+def test_open_is_on_every_runtime_and_runs_the_code_only_where_code_runs(
+    runtime: Runtime,
+) -> None:
+    # Scoring types against the Runtime interface; a backend that runs no code refuses to
+    # open a sandbox rather than hand back one that only pretends.
+    snapshot = Snapshot(_repo(ADD))
+    if not runtime.runs_code:
+        with pytest.raises(PrerequisiteError, match=r"runs no code: use sandbox\.type docker"):
+            runtime.open(PYTHON, snapshot)
+        return
+    with runtime.open(PYTHON, snapshot) as box:
+        assert box.exec(("python3", "-c", "print(6 * 7)")).stdout.strip() == "42"
