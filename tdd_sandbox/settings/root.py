@@ -1,8 +1,5 @@
-"""The `Settings` root and how it is loaded.
-
-Sources, in rising precedence: a YAML file (`tdd.yaml` in the repo or `--config FILE`),
-environment variables `TDD_SANDBOX_*` with `__` between nested keys, then CLI flags.
-"""
+"""The `Settings` root and how it is loaded (the sources and their order: the package's
+docstring)."""
 
 from __future__ import annotations
 
