@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tdd_sandbox.acceptance.runner import score_kata
-from tdd_sandbox.execution.base import Runtime
+from tdd_sandbox.execution.base import GateCheck, Runtime
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.grading.verdicts import failing_summary
 from tdd_sandbox.languages.base import Language
@@ -73,7 +73,7 @@ def prove(runtime: Runtime, language: Language, kata_dir: Path) -> Proof:
         SandboxUnavailable: the sandbox failed.
     """
     start = _encoded(starting_files(language, kata_dir))
-    gates = runtime.check(language, start).report  # as a run checks its HEAD
+    gates = runtime.check(GateCheck(language, start)).report  # as a run checks its HEAD
     start_gates = "" if gates.ok else failing_summary(gates, limit=200).splitlines()[0]
     start_report = score_kata(runtime, language, start, kata_dir)
     reference_report = None

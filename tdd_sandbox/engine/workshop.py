@@ -14,7 +14,7 @@ from tdd_sandbox.agents.team import Team
 from tdd_sandbox.engine.events import Event, Formatted, GatesRan
 from tdd_sandbox.engine.journal import Journal
 from tdd_sandbox.engine.workspace import Workspace
-from tdd_sandbox.execution.base import Runtime
+from tdd_sandbox.execution.base import GateCheck, Runtime
 from tdd_sandbox.execution.formatting import changed_paths
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.languages.base import Language
@@ -87,9 +87,8 @@ class Workshop:
         tidy: Sequence[str],
     ) -> tuple[GateReport, dict[str, bytes] | None]:
         started = time.monotonic()
-        checked = self.runtime.check(
-            self.language, files, kinds=kinds, snapshot=snapshot, token=token, tidy=tidy
-        )
+        question = GateCheck(self.language, files, kinds, snapshot, tidy)
+        checked = self.runtime.check(question, token=token)
         report = checked.report
         gates = {g.kind.value: g.status.value for g in report.gates}
         self.emit(GatesRan(report.ok, gates, round(time.monotonic() - started, 3)))

@@ -29,6 +29,26 @@ from tdd_sandbox.vocabulary.results import GateKind
 
 
 @dataclass(frozen=True)
+class GateCheck:
+    """One question to a runtime: what do the gates say about these files?"""
+
+    language: Language
+    files: Mapping[str, bytes]
+    kinds: frozenset[GateKind] | None = None
+    """The gates to run; None: every gate."""
+    snapshot: Snapshot | None = None
+    """The files as a worktree holds them, where they sit in one (else made from `files`)."""
+    tidy: Sequence[str] = ()
+    """Paths to format with the language's formatter when the format gate fails."""
+    timeout_s: float | None = None
+    """Each gate's limit; None: `sandbox.timeout_s`."""
+
+    def sandboxed(self) -> Snapshot:
+        """What goes into the sandbox: the worktree's snapshot, else one of `files`."""
+        return self.snapshot or Snapshot(dict(self.files))
+
+
+@dataclass(frozen=True)
 class Checked:
     """The gates' report on some files, and those files formatted when that was asked for
     and the format gate failed (None otherwise)."""
@@ -53,20 +73,9 @@ class Runtime(Closing, ABC):
         self.run_id = run_id or uuid.uuid4().hex[:12]
 
     @abstractmethod
-    def check(
-        self,
-        language: Language,
-        files: Mapping[str, bytes],
-        *,
-        kinds: frozenset[GateKind] | None = None,
-        snapshot: Snapshot | None = None,
-        token: CancelToken | None = None,
-        tidy: Sequence[str] = (),
-        timeout_s: float | None = None,
-    ) -> Checked:
-        """Run the gates (all, or `kinds`) on `files`, or on `snapshot` of them where the
-        files sit in a worktree. With `tidy`, those paths are formatted when the format
-        gate fails. A cancelled `token` tears the check down.
+    def check(self, question: GateCheck, *, token: CancelToken | None = None) -> Checked:
+        """Run the gates `question` asks for on its files. A cancelled `token` (the asking
+        attempt lost its race) tears the check down.
 
         Raises:
             SandboxUnavailable: the backend failed, or the check was cancelled.

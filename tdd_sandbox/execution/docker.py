@@ -6,13 +6,12 @@ container is destroyed when the runtime closes, however the run ends.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from typing_extensions import override
 
 from tdd_sandbox.errors import SandboxUnavailable
-from tdd_sandbox.execution.base import Checked, Runtime
+from tdd_sandbox.execution.base import Checked, GateCheck, Runtime
 from tdd_sandbox.execution.formatting import format_files, needs_formatting
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
@@ -24,7 +23,6 @@ from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.cleanup import GcReport
-from tdd_sandbox.vocabulary.results import GateKind
 
 
 class DockerRuntime(Runtime):
@@ -66,20 +64,11 @@ class DockerRuntime(Runtime):
         return self.provider.open(self.image_for(language), snapshot)
 
     @override
-    def check(
-        self,
-        language: Language,
-        files: Mapping[str, bytes],
-        *,
-        kinds: frozenset[GateKind] | None = None,
-        snapshot: Snapshot | None = None,
-        token: CancelToken | None = None,
-        tidy: Sequence[str] = (),
-        timeout_s: float | None = None,
-    ) -> Checked:
+    def check(self, question: GateCheck, *, token: CancelToken | None = None) -> Checked:
         """The gates in a fresh sandbox (see `Runtime.check`)."""
         formatted = None
-        box = self.open(language, snapshot or Snapshot(dict(files)))
+        language, files = question.language, question.files
+        box = self.open(language, question.sandboxed())
         try:
             if token is not None and not token.register(box.close):
                 raise SandboxUnavailable("the attempt was cancelled")
@@ -88,12 +77,12 @@ class DockerRuntime(Runtime):
                 language,
                 files,
                 override=self.settings.gates.get(language.name),
-                only=kinds,
-                timeout_s=timeout_s,
+                only=question.kinds,
+                timeout_s=question.timeout_s,
             )
-            if tidy and needs_formatting(report):
+            if question.tidy and needs_formatting(report):
                 # The same sandbox holds these files: formatting here saves opening another.
-                formatted = format_files(box, language, files, tidy)
+                formatted = format_files(box, language, files, question.tidy)
         finally:
             if token is not None:
                 token.unregister(box.close)

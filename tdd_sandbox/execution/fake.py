@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from typing_extensions import override
 
 from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
-from tdd_sandbox.execution.base import Checked, Runtime
+from tdd_sandbox.execution.base import Checked, GateCheck, Runtime
 from tdd_sandbox.execution.gates import plan_gates
 from tdd_sandbox.grading.evidence import Tamper, TamperKind
 from tdd_sandbox.grading.gates import GateReport, GateResult, judge_command, judge_tests
@@ -56,19 +56,10 @@ class FakeRuntime(Runtime):
         )
 
     @override
-    def check(
-        self,
-        language: Language,
-        files: Mapping[str, bytes],
-        *,
-        kinds: frozenset[GateKind] | None = None,
-        snapshot: Snapshot | None = None,
-        token: CancelToken | None = None,
-        tidy: Sequence[str] = (),
-        timeout_s: float | None = None,
-    ) -> Checked:
+    def check(self, question: GateCheck, *, token: CancelToken | None = None) -> Checked:
         """Scripted gates on `files` (or the snapshot's, which a worktree holds)."""
-        judged = dict(snapshot.files) if snapshot is not None else dict(files)
+        language, kinds = question.language, question.kinds
+        judged = dict(question.sandboxed().files)
         self._wait(token)
         results = [
             _gate(gate.kind, language, judged)
@@ -77,9 +68,9 @@ class FakeRuntime(Runtime):
         ]
         report = GateReport(language.name, tuple(results))
         formatted = None
-        if tidy and any(r.kind is GateKind.FORMAT and not r.passed for r in results):
+        if question.tidy and any(r.kind is GateKind.FORMAT and not r.passed for r in results):
             formatted = dict(judged)
-            for path in tidy:
+            for path in question.tidy:
                 formatted[path] = formatted[path].replace(FORMAT_MARK, b"")
         return Checked(report, formatted)
 

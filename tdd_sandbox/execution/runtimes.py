@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tdd_sandbox.execution.base import Runtime
+from tdd_sandbox.execution.base import GateCheck, Runtime
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.execution.fake import FakeRuntime
 from tdd_sandbox.grading.gates import GateReport
@@ -48,4 +48,5 @@ def check_directory(
     chosen = language or settings.language
     plugin = get_language(chosen) if chosen else detect_language(snapshot.files)
     with make_runtime(settings, progress=progress) as runtime:
-        return runtime.check(plugin, snapshot.files, snapshot=snapshot, timeout_s=timeout_s).report
+        question = GateCheck(plugin, snapshot.files, snapshot=snapshot, timeout_s=timeout_s)
+        return runtime.check(question).report

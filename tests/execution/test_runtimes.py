@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
-from tdd_sandbox.execution.base import Runtime
+from tdd_sandbox.execution.base import GateCheck, Runtime
 from tdd_sandbox.execution.runtimes import make_runtime
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.languages import get_language
@@ -44,19 +44,19 @@ def runtime(request: pytest.FixtureRequest) -> Iterator[Runtime]:
 
 
 def _statuses(runtime: Runtime, files: dict[str, bytes]) -> dict[str, TestStatus]:
-    gate = runtime.check(PYTHON, files).report.gate(GateKind.TEST)
+    gate = runtime.check(GateCheck(PYTHON, files)).report.gate(GateKind.TEST)
     assert gate is not None
     return {outcome.id.rsplit("::", 1)[-1]: outcome.status for outcome in gate.tests}
 
 
 def test_code_passing_every_test_is_green(runtime: Runtime) -> None:
-    report = runtime.check(PYTHON, _repo(HEAD + ADD)).report
+    report = runtime.check(GateCheck(PYTHON, _repo(HEAD + ADD))).report
     assert report.ok, [(g.kind, g.reason) for g in report.gates]
     assert [g.kind for g in report.gates] == list(GateKind)
 
 
 def test_a_failing_test_fails_the_test_gate_alone(runtime: Runtime) -> None:
-    report = runtime.check(PYTHON, _repo(HEAD + ADD + SUB)).report
+    report = runtime.check(GateCheck(PYTHON, _repo(HEAD + ADD + SUB))).report
     assert [g.kind for g in report.gates if not g.passed] == [GateKind.TEST]
     statuses = _statuses(runtime, _repo(HEAD + ADD + SUB))
     assert statuses == {
@@ -68,7 +68,7 @@ def test_a_failing_test_fails_the_test_gate_alone(runtime: Runtime) -> None:
 
 def test_a_skipped_test_is_not_green(runtime: Runtime) -> None:
     tests = "import pytest\n" + HEAD + ADD + SKIPPED
-    report = runtime.check(PYTHON, _repo(tests)).report
+    report = runtime.check(GateCheck(PYTHON, _repo(tests))).report
     gate = report.gate(GateKind.TEST)
     assert gate is not None
     assert gate.status is GateStatus.FAILED
@@ -77,33 +77,33 @@ def test_a_skipped_test_is_not_green(runtime: Runtime) -> None:
 
 def test_code_that_does_not_build_fails_build_and_tests(runtime: Runtime) -> None:
     broken = CODE + "def oops(:  # FAKE:build\n"
-    report = runtime.check(PYTHON, _repo(HEAD + ADD, broken)).report
+    report = runtime.check(GateCheck(PYTHON, _repo(HEAD + ADD, broken))).report
     failed = {g.kind for g in report.gates if not g.passed}
     assert {GateKind.BUILD, GateKind.TEST} <= failed
 
 
 def test_only_the_gates_asked_for_run(runtime: Runtime) -> None:
     kinds = frozenset({GateKind.FORMAT, GateKind.TEST})
-    report = runtime.check(PYTHON, _repo(HEAD + ADD + SUB), kinds=kinds).report
+    report = runtime.check(GateCheck(PYTHON, _repo(HEAD + ADD + SUB), kinds=kinds)).report
     assert [g.kind for g in report.gates] == [GateKind.FORMAT, GateKind.TEST]
 
 
 def test_unformatted_paths_come_back_formatted_when_asked(runtime: Runtime) -> None:
     messy = "# passes: test_add  FAKE:format\ndef add(a:int,b:int)->int:\n  return a+b\n"
     files = _repo(HEAD + ADD, messy)
-    checked = runtime.check(PYTHON, files, tidy=["adder.py"])
+    checked = runtime.check(GateCheck(PYTHON, files, tidy=["adder.py"]))
     assert not checked.report.ok
     assert checked.formatted is not None
     assert checked.formatted["adder.py"] != files["adder.py"]
-    assert runtime.check(PYTHON, checked.formatted).report.ok
-    assert runtime.check(PYTHON, files).formatted is None  # not asked: nothing formatted
+    assert runtime.check(GateCheck(PYTHON, checked.formatted)).report.ok
+    assert runtime.check(GateCheck(PYTHON, files)).formatted is None  # not asked: nothing formatted
 
 
 def test_a_cancelled_check_raises_and_leaves_nothing(runtime: Runtime) -> None:
     token = CancelToken()
     token.cancel()
     with pytest.raises(SandboxUnavailable, match="cancelled"):
-        runtime.check(PYTHON, _repo(HEAD + ADD), token=token)
+        runtime.check(GateCheck(PYTHON, _repo(HEAD + ADD)), token=token)
 
 
 def test_open_is_on_every_runtime_and_runs_the_code_only_where_code_runs(
