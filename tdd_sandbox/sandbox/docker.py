@@ -14,7 +14,7 @@ import secrets
 import socket
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import docker
 import docker.errors
@@ -27,10 +27,7 @@ from tdd_sandbox.sandbox.base import WORKDIR, ExecResult, Sandbox
 from tdd_sandbox.sandbox.container import KEEPER_USER, SANDBOX_USER
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
-from tdd_sandbox.settings import parse_memory
-
-if TYPE_CHECKING:
-    from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
+from tdd_sandbox.settings import SandboxSettings, parse_memory
 
 ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException, OSError)
 _KILL_GRACE_S = 5.0
@@ -59,12 +56,36 @@ def short_error(exc: BaseException) -> str:
     return text[:200]
 
 
+class Containers(Protocol):
+    """What a sandbox asks of the provider that made it (`docker_provider.py`): a fresh
+    container to hold its snapshot, and its destruction."""
+
+    client: docker.DockerClient
+    settings: SandboxSettings
+
+    def take_container(self, image: str) -> str:
+        """A started container of `image`, for this sandbox alone."""
+        ...
+
+    def destroy(self, container: str) -> None:
+        """Remove `container` and forget it."""
+        ...
+
+    def engine_alive(self) -> bool:
+        """Whether the engine still answers."""
+        ...
+
+    def prewarm(self, image: str) -> None:
+        """Start a container of `image` ahead of need."""
+        ...
+
+
 class DockerSandbox(Sandbox):
     """One snapshot in one container. If a command wrecks the container (a fork bomb that
     leaves no room even to kill it), the container is replaced by a fresh one holding the
     same snapshot before the next command."""
 
-    def __init__(self, provider: DockerSandboxProvider, image: str, snapshot: Snapshot) -> None:
+    def __init__(self, provider: Containers, image: str, snapshot: Snapshot) -> None:
         self._provider = provider
         self._image = image
         self._archive = snapshot.to_tar()
