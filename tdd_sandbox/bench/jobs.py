@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tdd_sandbox.acceptance.suite import has_suite
+from tdd_sandbox.acceptance.suite import has_calls, has_suite
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.settings import BENCH_ENTRY_OPTIONS, BenchSettings, split_model
@@ -108,10 +108,16 @@ def find_katas(*paths: Path) -> list[Path]:
 
 
 def plan_jobs(
-    models: list[ModelEntry], katas: list[Path], languages: list[str], repeats: int
+    models: list[ModelEntry],
+    katas: list[Path],
+    languages: list[str],
+    repeats: int,
+    *,
+    require_data: bool = False,
 ) -> tuple[list[Job], list[str]]:
     """Every combination, sorted by id (so that shards and reports are deterministic), and
-    why each kata x language left out was left out (it has no suite in that language).
+    why each kata x language left out was left out (it has no suite in that language, or,
+    with `require_data`, only test files that would run beside the code).
 
     Raises:
         UsageError: an unknown language, or a language no kata has a suite for.
@@ -120,16 +126,23 @@ def plan_jobs(
     skipped: list[str] = []
     for language in languages:
         get_language(language)
-        scored = [kata for kata in katas if has_suite(kata, language)]
+        suited = [kata for kata in katas if has_suite(kata, language)]
+        scored = [k for k in suited if has_calls(k, language)] if require_data else suited
         if not scored:
+            kind = "a data suite (--require-data)" if suited else "an acceptance suite"
             raise UsageError(
-                f"no kata in {', '.join(sorted({str(k.parent) for k in katas}))} has an "
-                f"acceptance suite for {language}: add acceptance/canonical-data.json and a "
-                f"{language} section in calls.yaml, or leave {language} out of --languages"
+                f"no kata in {', '.join(sorted({str(k.parent) for k in katas}))} has {kind} "
+                f"for {language}: add acceptance/canonical-data.json and a {language} section "
+                f"in calls.yaml, or leave {language} out of --languages"
             )
         pairs += [(kata, language) for kata in scored]
         skipped += [
-            f"{k.name} in {language}: no acceptance suite" for k in katas if k not in scored
+            f"{k.name} in {language}: no acceptance suite" for k in katas if k not in suited
+        ]
+        skipped += [
+            f"{k.name} in {language}: judged in-process, not as data (--require-data)"
+            for k in suited
+            if k not in scored
         ]
     jobs = [
         Job(model, kata, language, repeat)

@@ -40,6 +40,8 @@ class BenchOptions:
     shard: tuple[int, int] | None = None
     record: bool = False
     replay: Path | None = None
+    require_data: bool = False
+    """Only katas judged as data (`Judged.DATA`) are scored; the rest are skipped, saying why."""
 
 
 def run_bench(
@@ -58,7 +60,9 @@ def run_bench(
         )
     models = resolve_models(options.models, settings.bench)
     katas = find_katas(*options.katas)
-    jobs, skipped = plan_jobs(models, katas, options.languages, options.repeats)
+    jobs, skipped = plan_jobs(
+        models, katas, options.languages, options.repeats, require_data=options.require_data
+    )
     for reason in skipped:
         progress(f"not scored: {reason}")
     if options.shard is not None:

@@ -17,6 +17,7 @@ from tdd_sandbox.bench.page import html_page
 from tdd_sandbox.bench.runner import HARNESS_ERROR, INFRASTRUCTURE, INTERRUPTED
 from tdd_sandbox.bench.tables import every_table, markdown
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.vocabulary.cases import Judged
 from tdd_sandbox.vocabulary.files import write_atomic
 
 SKIPPED_FILE = "skipped.json"
@@ -54,6 +55,9 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
                 "completed": sum(job["status"] == "completed" for job in counted),
                 "acceptance_pass_rate": _round(rate),
                 "acceptance_ci95": _round(ci),
+                # A job scored by test files that ran beside the code (Judged.IN_PROCESS):
+                # said wherever the score is, since the code could read its answers.
+                "judged_in_process": sum(j.get("judged") == Judged.IN_PROCESS for j in counted),
                 "cycles_mean": _round(mean_ci([float(j["cycles"]) for j in counted])[0]),
                 "edit_format": "/".join(sorted({str(j.get("edit_format", "auto")) for j in jobs})),
                 "red_events": sum(int(j.get("red_events", 0)) for j in counted),
@@ -144,6 +148,8 @@ def junit(results: list[dict[str, Any]]) -> str:
         properties = ET.SubElement(case, "properties")
         ET.SubElement(properties, "property", name="tamper_events",
                       value=str(result.get("tamper_events", 0)))  # fmt: skip
+        if result.get("judged"):
+            ET.SubElement(properties, "property", name="judged", value=str(result["judged"]))
         if not scored(result):
             errors += 1
             ET.SubElement(case, "error", message=f"{result['status']}: {result.get('reason', '')}")
@@ -151,7 +157,8 @@ def junit(results: list[dict[str, Any]]) -> str:
             failures += 1
             ET.SubElement(
                 case, "failure",
-                message=f"acceptance {result['acceptance_pass_rate']:.0%} ({result['status']})",
+                message=f"acceptance {result['acceptance_pass_rate']:.0%} ({result['status']}"
+                f"{', judged in-process' if result.get('judged') == Judged.IN_PROCESS else ''})",
             )  # fmt: skip
     suite.set("failures", str(failures))
     suite.set("errors", str(errors))

@@ -129,6 +129,7 @@ def _run_and_score(
         "status": summary.status,
         "reason": summary.reason,
         "acceptance_pass_rate": round(score.rate, 4),
+        "judged": score.judged.value,
         "acceptance": {"passed": score.passed, "total": score.total, "why": score.why()},
         **metrics,
     }

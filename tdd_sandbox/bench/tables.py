@@ -45,7 +45,8 @@ def tamper_text(model: dict[str, Any]) -> str:
 def ranking(ranked: list[tuple[int, dict[str, Any]]]) -> Table:
     """The leaderboard proper: every per-model figure, in rank order."""
     header = (
-        "rank", "model", "format", "acceptance (mean ± 95% CI)", "completed / jobs",
+        "rank", "model", "format", "acceptance (mean ± 95% CI)", "judged in-process",
+        "completed / jobs",
         "infra failures", "cycles (mean)", "red (sum)", "green (sum)", "tamper (jobs)",
         "cost (sum)", "tokens (mean)", "wall / model / gates s (mean)",
     )  # fmt: skip
@@ -55,6 +56,7 @@ def ranking(ranked: list[tuple[int, dict[str, Any]]]) -> Table:
         shown = percent(rate) + ("" if rate is None or ci is None else f" ± {ci:.0%}")
         rows.append((
             Cell(str(rank)), Cell(m["model"]), Cell(m.get("edit_format", "")), Cell(shown, rate),
+            Cell(f"{m.get('judged_in_process', 0)} / {m['scored_jobs']}"),
             Cell(f"{m['completed']} / {m['scored_jobs']}"),
             Cell(str(m["infrastructure_failures"])), Cell(f"{m['cycles_mean'] or 0:.1f}"),
             Cell(str(m.get("red_events", 0))), Cell(str(m["green_commits"])),

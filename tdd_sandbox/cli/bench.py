@@ -19,6 +19,16 @@ from tdd_sandbox.cli.options import (
 )
 from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.settings import DEFAULT_LANGUAGE, load_settings
+from tdd_sandbox.vocabulary.cases import Judged
+
+JUDGED_LINES = {
+    Judged.DATA: "judged as data: the expected values never entered the sandbox",
+    Judged.IN_PROCESS: (
+        "judged in-process: the kata's test files ran beside the code, which could read "
+        "them (give the kata canonical data and calls.yaml to judge it as data)"
+    ),
+}
+"""What each way of judging guarantees, as `score` says it under the score."""
 
 
 def _split(value: str) -> list[str]:
@@ -59,6 +69,12 @@ def _split(value: str) -> list[str]:
 )
 @click.option("--resume", is_flag=True, help="Skip jobs that already finished in --out.")
 @click.option(
+    "--require-data",
+    is_flag=True,
+    help="Score only katas judged as data (canonical data and calls.yaml); leave out those "
+    "whose hidden suite is test files run beside the code.",
+)
+@click.option(
     "--allow-infra-failures",
     is_flag=True,
     help="Exit 0 even when jobs were lost to infrastructure (they never count as scores).",
@@ -83,6 +99,7 @@ def bench(
     jobs: int,
     out: Path,
     resume: bool,
+    require_data: bool,
     allow_infra_failures: bool,
     shard: str | None,
     record: bool,
@@ -105,6 +122,7 @@ def bench(
     options = BenchOptions(
         models=_split(models), katas=list(katas), languages=_split(languages), repeats=repeats,
         out=out, jobs=jobs, resume=resume, shard=parse_shard(shard) if shard else None,
+        require_data=require_data,
         record=record, replay=replay,
     )  # fmt: skip
     summary = run_bench(options, settings, progress)
@@ -162,6 +180,7 @@ def score(
             "passed": result.passed,
             "total": result.total,
             "rate": result.rate,
+            "judged": result.judged.value,
             "why": result.why(),
             "cases": [{"id": r.id, "status": r.status.value, "detail": r.detail}
                       for r in result.results],
@@ -171,4 +190,5 @@ def score(
         why = result.why()
         click.echo(f"acceptance: {result.passed}/{result.total} ({result.rate:.0%})"
                    + (f": {why}" if why else ""))  # fmt: skip
+        click.echo(JUDGED_LINES[result.judged])
     return 1 if result.rate < min_rate else 0

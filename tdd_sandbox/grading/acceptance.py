@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.vocabulary.cases import Case, Observed
+from tdd_sandbox.vocabulary.cases import Case, Judged, Observed
 
 
 def flatten_cases(document: Mapping[str, Any], *, source: str = "canonical data") -> list[Case]:
@@ -89,6 +89,9 @@ class AcceptanceReport:
     results: tuple[CaseResult, ...]
     problem: str = ""
     """Why no case could run (did not compile, did not import), else empty."""
+    judged: Judged = Judged.IN_PROCESS
+    """Where the expected values were while the code ran: only `grade` (cases compared here,
+    on the host) says `data`; anything else makes the weaker claim."""
 
     @property
     def passed(self) -> int:
@@ -128,7 +131,7 @@ def grade(
     for case in cases:
         seen = observed.get(case.id)
         results.append(_grade_one(case, seen, error_types, problem))
-    return AcceptanceReport(tuple(results), problem)
+    return AcceptanceReport(tuple(results), problem, Judged.DATA)
 
 
 def _grade_one(

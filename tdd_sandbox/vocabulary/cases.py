@@ -4,6 +4,7 @@ result), how a language performs the calls, and what a driver observed."""
 from __future__ import annotations
 
 import builtins
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -53,3 +54,14 @@ class Observed:
     """The error's kind as the language names it (`ValueError`, `Err`, `panic`)."""
     failure: str | None = None
     """No result: timeout, crash, a value that is not plain data, output past its limit."""
+
+
+class Judged(enum.StrEnum):
+    """Where a score's expected values were while the scored code ran: what it guarantees."""
+
+    DATA = "data"
+    """On the host only: the sandbox got the cases' inputs, the host compared the answers,
+    so the code could neither read nor rewrite what it was judged against."""
+    IN_PROCESS = "in_process"
+    """In test files that ran beside the code, in its process (an Exercism track's own):
+    the static policy and the runner's guard defend them, but the code could read them."""

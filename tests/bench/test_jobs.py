@@ -123,3 +123,21 @@ def test_an_entry_can_name_its_own_endpoint() -> None:
     assert settings.roles.implementer.api_key_env == "SMOL_KEY"
     with pytest.raises(ValueError, match=r"unknown keys \['temprature'\]"):
         BenchSettings(models={"x": {"all": "custom:q", "temprature": "0.1"}})
+
+
+def test_require_data_leaves_out_katas_judged_by_test_files_beside_the_code(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(KATAS / "fizzbuzz", tmp_path / "fizzbuzz")
+    leap = tmp_path / "leap"
+    (leap / "acceptance" / "python").mkdir(parents=True)
+    (leap / "kata.md").write_text("# Leap\n")
+    (leap / "acceptance" / "python" / "test_leap.py").write_text("def test_x() -> None: ...\n")
+    models = resolve_models(["openai:a"], BenchSettings())
+    jobs, skipped = plan_jobs(models, find_katas(tmp_path), ["python"], 1)
+    assert sorted(job.kata.name for job in jobs) == ["fizzbuzz", "leap"]
+    jobs, skipped = plan_jobs(models, find_katas(tmp_path), ["python"], 1, require_data=True)
+    assert [job.kata.name for job in jobs] == ["fizzbuzz"]
+    assert skipped == ["leap in python: judged in-process, not as data (--require-data)"]
+    with pytest.raises(UsageError, match=r"has a data suite \(--require-data\) for python"):
+        plan_jobs(models, find_katas(leap), ["python"], 1, require_data=True)

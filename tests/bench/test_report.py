@@ -179,3 +179,20 @@ def test_what_was_not_scored_is_said_in_every_report_and_survives_a_merge(
     assert summary["skipped"] == [reason]
     assert f"## Not scored\n\n- {reason}\n" in (tmp_path / "merged" / "leaderboard.md").read_text()
     assert f"Not scored: {reason}." in (tmp_path / "merged" / "report.html").read_text()
+
+
+def test_how_each_job_was_judged_is_said_beside_its_score(tmp_path: Path) -> None:
+    # A score from test files that ran beside the code is not a score nobody could forge:
+    # every report says how many of a model's jobs were judged so.
+    data = _result("m", "a", 1, 1.0) | {"judged": "data"}
+    beside = _result("m", "b", 1, 0.5) | {"judged": "in_process"}
+    summary = write_reports(tmp_path, [data, beside])
+    [model] = summary["models"]
+    assert model["judged_in_process"] == 1
+    assert "| 1 / 2 |" in (tmp_path / "leaderboard.md").read_text()
+    assert "judged in-process" in (tmp_path / "report.html").read_text()
+    suite = ET.fromstring((tmp_path / "junit.xml").read_text())
+    judged = {p.get("value") for p in suite.iter("property") if p.get("name") == "judged"}
+    assert judged == {"data", "in_process"}
+    [failure] = suite.iter("failure")
+    assert failure.get("message") == "acceptance 50% (completed, judged in-process)"

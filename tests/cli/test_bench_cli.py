@@ -75,6 +75,7 @@ def test_score_a_repository(tmp_path: Path) -> None:
     result = run_cli("score", str(KATAS / "fizzbuzz"), "--repo", str(repo), "--min-rate", "1")
     assert result.returncode == 0, result.stderr
     assert "acceptance: 13/13 (100%)" in result.stdout
+    assert "judged as data: the expected values never entered the sandbox" in result.stdout
     # Below --min-rate: exit 1, and the line says why.
     (repo / path).write_text("def fizzbuzz(n: int) -> str:\n    return str(n)\n")
     subprocess.run(

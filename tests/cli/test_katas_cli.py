@@ -102,6 +102,8 @@ def test_one_cycle_on_an_imported_kata_then_its_score(
                     "-l", language)  # fmt: skip
     assert score.returncode == 0, score.stderr
     assert json.loads(score.stdout)["rate"] == 1.0
+    # The track's tests ran beside the code, which could read them: the score says so.
+    assert json.loads(score.stdout)["judged"] == "in_process"
 
 
 def test_import_of_a_folder_without_exercises_is_one_line(tmp_path: Path) -> None:
@@ -139,6 +141,14 @@ def test_bench_scores_an_imported_kata_by_its_tracks_tests(tmp_path: Path, impor
     [row] = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert (row["status"], row["acceptance_pass_rate"]) == ("completed", 1.0), row
     assert row["acceptance"]["total"] == 5  # the track's five tests
+    assert row["judged"] == "in_process"
+    assert "| 1 / 1 |" in (out / "leaderboard.md").read_text()  # judged in-process: 1 of 1
+    refused = run_cli(
+        "bench", "--models", "m", "--katas", str(imported), "--languages", "python",
+        "--require-data", "--out", str(tmp_path / "out2"), "--config", str(config),
+    )  # fmt: skip
+    assert refused.returncode == 2
+    assert "has a data suite (--require-data) for python" in refused.stderr
 
 
 PATCHED_ASSERT = """\

@@ -7,8 +7,14 @@ from typing import Any
 import pytest
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.grading.acceptance import CaseStatus, flatten_cases, grade, plain_equal
-from tdd_sandbox.vocabulary.cases import Case, Observed
+from tdd_sandbox.grading.acceptance import (
+    AcceptanceReport,
+    CaseStatus,
+    flatten_cases,
+    grade,
+    plain_equal,
+)
+from tdd_sandbox.vocabulary.cases import Case, Judged, Observed
 
 DOCUMENT = {
     "exercise": "x",
@@ -123,3 +129,10 @@ def test_the_report_says_why_it_is_low() -> None:
     assert broken.rate == 0
     assert broken.why() == "did not compile: error[E0425]"
     assert grade(cases[:1], {"0": Observed(value=0)}).why() == ""
+
+
+def test_only_cases_compared_on_the_host_are_judged_as_data() -> None:
+    case = Case("1", "one", "f", {"x": 1}, 2)
+    assert grade([case], {"1": Observed(value=2)}).judged is Judged.DATA
+    # Any other report makes the weaker claim unless it says otherwise.
+    assert AcceptanceReport(()).judged is Judged.IN_PROCESS
