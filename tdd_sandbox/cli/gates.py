@@ -26,7 +26,8 @@ _STYLE = {GateStatus.PASSED: "green", GateStatus.FAILED: "red"}
 def gates(
     directory: Path, language: str | None, timeout: float | None, as_json: bool, config: Path | None
 ) -> int:
-    """Run every gate (format, lint, type-check, build, test) of DIRECTORY in the sandbox.
+    """Judge DIRECTORY as the loop judges green: its policy, then every gate (format, lint,
+    type-check, build, test) in the sandbox.
 
     Exits 0 only when every gate passed.
     """

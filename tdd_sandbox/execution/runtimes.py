@@ -8,7 +8,9 @@ from tdd_sandbox.execution.base import GateCheck, Runtime
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.execution.fake import FakeRuntime
 from tdd_sandbox.grading.gates import GateReport
+from tdd_sandbox.grading.verdicts import policy_gate
 from tdd_sandbox.images.builder import Progress, quiet
+from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import detect_language, get_language
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
@@ -38,7 +40,8 @@ def check_directory(
     timeout_s: float | None = None,
     progress: Progress = quiet,
 ) -> GateReport:
-    """Run every gate of the repo at `directory`.
+    """Judge the repo at `directory` as the loop judges green: the policy (with the `allow:`
+    of a kata.md at its root), then every gate command.
 
     Raises:
         UsageError: the directory or language is wrong.
@@ -47,6 +50,10 @@ def check_directory(
     snapshot = Snapshot.from_directory(directory)
     chosen = language or settings.language
     plugin = get_language(chosen) if chosen else detect_language(snapshot.files)
+    kata = directory / "kata.md"
+    allow = load_kata(kata).allowed_rules if kata.is_file() else frozenset()
+    policy = policy_gate(plugin, snapshot.files, allow)
     with make_runtime(settings, progress=progress) as runtime:
         question = GateCheck(plugin, snapshot.files, snapshot=snapshot, timeout_s=timeout_s)
-        return runtime.check(question).report
+        report = runtime.check(question).report
+    return GateReport(report.language, (policy, *report.gates))

@@ -25,6 +25,8 @@ class TamperKind(enum.StrEnum):
     """The report, the independent channel and the exit code disagree."""
     RUNNER = "runner"
     """The runner's internals changed during the run, or foreign hooks were registered."""
+    POLICY = "policy"
+    """The code uses a means of forging a verdict, found before anything ran."""
 
 
 @dataclass(frozen=True)

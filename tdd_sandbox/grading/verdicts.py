@@ -8,13 +8,16 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tdd_sandbox.grading.gates import GateReport, GateStatus
+from tdd_sandbox.grading.evidence import Tamper, TamperKind
+from tdd_sandbox.grading.gates import GateReport, GateResult, GateStatus
 from tdd_sandbox.grading.ids import matches
 from tdd_sandbox.grading.policy import check_policy, worst
 from tdd_sandbox.languages.base import Language
+from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.results import NOT_RUN, GateKind, TestOutcome, TestStatus
 
@@ -239,3 +242,23 @@ def check_policy_of(
         why, kind = ("the code uses what a kata never needs and what could forge a test "
                      "result; solve the kata with plain code instead"), Failure.POLICY  # fmt: skip
     raise VerdictError(f"refused before running: {why}:\n{listed}", kind)
+
+
+def policy_gate(
+    language: Language, files: Mapping[str, bytes], allow: frozenset[str] = frozenset()
+) -> GateResult:
+    """The checks the loop makes before anything runs (no tests in code files, the static
+    policy), over a whole tree, as a gate: `tdd-sandbox gates` puts it first, so that a tree
+    is green there exactly when the loop would call it green."""
+    started = time.monotonic()
+    try:
+        check_no_test_code(language, {}, files)
+        check_policy_of(language, {}, files, allow)
+    except VerdictError as refused:
+        message = str(refused)
+        tamper = Tamper(TamperKind.POLICY, message) if refused.kind.is_tamper else None
+        result = ExecResult(1, message, "", time.monotonic() - started)
+        first = message.splitlines()[0]
+        return GateResult(GateKind.POLICY, GateStatus.FAILED, first, result, tamper=tamper)
+    result = ExecResult(0, "", "", time.monotonic() - started)
+    return GateResult(GateKind.POLICY, GateStatus.PASSED, "", result)

@@ -11,6 +11,9 @@ from dataclasses import dataclass
 class GateKind(enum.StrEnum):
     """The gates, in the order they run."""
 
+    POLICY = "policy"
+    """No command: the judge's reading of the code before anything runs (its static policy,
+    no tests in code files), shown as a gate where a whole tree is judged (`gates`)."""
     FORMAT = "format"
     LINT = "lint"
     TYPECHECK = "typecheck"

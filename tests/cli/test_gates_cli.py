@@ -51,6 +51,7 @@ def test_python_repo_exact_counts(tmp_path: Path) -> None:
     assert report["ok"] is False
     statuses = {gate["name"]: gate["status"] for gate in report["gates"]}
     assert statuses == {
+        "policy": "passed",
         "format": "passed",
         "lint": "passed",
         "typecheck": "passed",
@@ -70,7 +71,7 @@ def test_rust_repo_exact_counts(tmp_path: Path) -> None:
     assert result.returncode == 1, result.stderr
     report = _json(result)
     assert report["language"] == "rust"
-    assert [gate["status"] for gate in report["gates"]] == ["passed"] * 3 + ["failed"]
+    assert [gate["status"] for gate in report["gates"]] == ["passed"] * 4 + ["failed"]
     assert report["gates"][-1]["tests"] == {"passed": 4, "failed": 1, "skipped": 1, "errors": 0}
 
 
@@ -306,3 +307,42 @@ def test_a_cpp_test_that_crashes_is_a_failure_not_tampering(tmp_path: Path) -> N
     assert test_gate["status"] in {"failed", "error"}, json.dumps(test_gate, indent=1)[-2000:]
     assert test_gate["tamper"] is None, json.dumps(test_gate, indent=1)[-2000:]
     assert "FizzBuzz.Crashes" in test_gate["output_tail"]
+
+
+ANSWERS_FROM_THE_TESTS = """\
+import re
+
+
+def fizzbuzz(n: int) -> str:
+    with open("tests/test_fizzbuzz.py", encoding="utf-8") as source:
+        text = source.read()
+    found = re.search(rf'fizzbuzz\\({n}\\) == "(\\w+)"', text)
+    return found.group(1) if found else str(n)
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_gates_decide_as_the_loop_does_so_code_reading_its_tests_is_not_green(
+    tmp_path: Path,
+) -> None:
+    # Every gate command passes on code that answers from the tests' own text: the loop
+    # refuses it before it runs (its policy), and `gates` used to call it green (exit 0).
+    tests = (
+        "from fizzbuzz import fizzbuzz\n\n\n"
+        'def test_three() -> None:\n    assert fizzbuzz(3) == "Fizz"\n\n\n'
+        'def test_five() -> None:\n    assert fizzbuzz(5) == "Buzz"\n'
+    )
+    repo = write_repo(tmp_path, python_repo(tests=tests, impl=ANSWERS_FROM_THE_TESTS))
+    result = run_cli("gates", "--json", str(repo), "--timeout", "60")
+    assert result.returncode == 1, result.stdout + result.stderr
+    report = _json(result)
+    policy, *commands = report["gates"]
+    assert [gate["status"] for gate in commands] == ["passed"] * 5  # the forged green
+    assert (policy["name"], policy["status"]) == ("policy", "failed")
+    assert policy["tamper"] == "policy"
+    assert "call:open" in policy["output_tail"]
+    # The kata may allow it in its front matter, as the loop lets it.
+    (repo / "kata.md").write_text("---\nallow: [call:open]\n---\n# FizzBuzz\n")
+    allowed = _json(run_cli("gates", "--json", str(repo), "--timeout", "60"))
+    assert allowed["ok"] is True, allowed["gates"][0]

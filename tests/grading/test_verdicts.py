@@ -11,6 +11,7 @@ from tdd_sandbox.grading.verdicts import (
     check_green,
     check_red,
     check_refactor,
+    policy_gate,
 )
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.base import ExecResult
@@ -158,3 +159,23 @@ def test_red_refuses_a_test_that_forgot_its_import() -> None:
     # Imported (the NameError comes from the code under test) or star-imported: a real red.
     for head in (b"from k import f\n\n\n", b"from k import *\n\n\n"):
         assert check_red(base, {"tests/test_k.py": head + files["tests/test_k.py"]}, report, PY)
+
+
+def test_the_policy_gate_judges_a_whole_tree_as_the_loop_judges_a_change() -> None:
+    python = get_language("python")
+    honest = {"fizzbuzz.py": b"def fizzbuzz(n: int) -> str:\n    return str(n)\n"}
+    assert policy_gate(python, honest).status is GateStatus.PASSED
+    forging = {"fizzbuzz.py": b"import inspect\n\n\ndef fizzbuzz(n: int) -> str:\n    ...\n"}
+    refused = policy_gate(python, forging)
+    assert (refused.kind, refused.status) == (GateKind.POLICY, GateStatus.FAILED)
+    assert refused.tamper is not None
+    assert refused.tamper.kind.value == "policy"
+    assert "import:inspect" in refused.output_tail
+    assert policy_gate(python, forging, frozenset({"import:inspect"})).passed
+    # Not tamper: a test copied into code, and text the judge cannot read.
+    copied = {"fizzbuzz.py": b"import pytest\n\n\ndef test_x() -> None:\n    pass\n"}
+    assert policy_gate(python, copied).tamper is None
+    assert not policy_gate(python, copied).passed
+    nested = {"src/lib.rs": b"pub fn f() {\n    /* a /* b */ */\n}\n"}
+    unreadable = policy_gate(get_language("rust"), nested)
+    assert (unreadable.passed, unreadable.tamper) == (False, None)
