@@ -1,1 +1,2 @@
-"""Sandbox images: one Dockerfile per language under `images/`, tagged by content hash."""
+"""Sandbox images: each language pack's Dockerfile (`languages/<name>/image/`), built on a
+Debian base and tagged by content hash."""
