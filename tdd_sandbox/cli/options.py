@@ -100,5 +100,9 @@ def setting_option(name: str, *flags: str, help: str) -> Callable[[F], F]:
             bounds["min_open"] = isinstance(rule, annotated_types.Gt)
         elif isinstance(rule, annotated_types.Le):
             bounds["max"] = rule.le
-    kind = click.IntRange if field.annotation is int else click.FloatRange
-    return click.option(*flags, name, type=kind(**bounds), default=None, help=help)
+    kinds = {int: click.IntRange, float: click.FloatRange}
+    if field.annotation not in kinds:
+        raise TypeError(f"setting {name!r} is not a number: give it a click option of its own")
+    return click.option(
+        *flags, name, type=kinds[field.annotation](**bounds), default=None, help=help
+    )

@@ -19,10 +19,10 @@ class PackError(TddSandboxError):
 
 def missing_parts(pack: object) -> list[str]:
     """What `pack` lacks of a complete language pack (empty: nothing)."""
-    attributes = list(Language.__annotations__)
-    methods = [n for n in vars(Language) if not n.startswith("_") and n not in attributes]
-    missing = [n for n in attributes if not hasattr(pack, n)]
-    missing += [n for n in methods if n != "image" and not callable(getattr(pack, n, None))]
+    declared = {n: v for n, v in vars(Language).items() if not n.startswith("_")}
+    methods = [n for n, v in declared.items() if callable(v)]
+    missing = [n for n in Language.__annotations__ if not hasattr(pack, n)]
+    missing += [n for n in methods if not callable(getattr(pack, n, None))]
     missing += [n for n in _TEXTS if hasattr(pack, n) and not getattr(pack, n)]
     if not getattr(pack, "source_suffixes", True):
         missing.append("source_suffixes (at least one)")
