@@ -91,6 +91,8 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
                                    token=token)  # fmt: skip
         _check_changed(spec, files)  # formatting may undo a change that was only layout
         new_test = spec.grade(files, report)
+        if spec.probe is not None:
+            shop.probe(spec.probe, files, token=token)
         status, payload = AttemptStatus.GREEN, Candidate(files, report, plan, new_test)
     except _Ended as ended:
         status, payload = ended.status, ended.payload

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.engine.phases import Outcome, Phase, Red
 from tdd_sandbox.grading.gates import GateReport
+from tdd_sandbox.grading.probe import Probe, plan_probe
 from tdd_sandbox.grading.verdicts import Baseline, check_green, check_red, check_refactor
 from tdd_sandbox.katas.kata import Kata
 from tdd_sandbox.languages.base import Language
@@ -69,6 +70,9 @@ class PhaseSpec:
     """Why "done" may not end the run yet (before the kata's first test)."""
     hint: str = ""
     """The first attempt's feedback (the supervisor's request for a smaller test)."""
+    probe: Probe | None = None
+    """The new test with its expected values changed, which a candidate that passes the
+    gates must then fail (GREEN; `grading.probe`)."""
 
 
 RED_GATES = frozenset({GateKind.FORMAT, GateKind.TEST})
@@ -155,8 +159,9 @@ def specify_green(brief: Brief, base: Baseline, failing: Red, *, count: int) -> 
         failing.files, task, focus=[failing.new_test.split("::")[0]],
         gate_output=failing.test_output, target=sources[0] if sources else "",
     )  # fmt: skip
+    probe = plan_probe(language, base.files, failing.files, failing.new_test)
     return PhaseSpec(Phase.GREEN, Role.IMPLEMENTER, base.files, failing.files, context, grade,
-                     count=count)  # fmt: skip
+                     count=count, probe=probe)  # fmt: skip
 
 
 def specify_refactor(brief: Brief, base: Baseline, *, count: int) -> PhaseSpec:

@@ -17,6 +17,8 @@ from tdd_sandbox.engine.workspace import Workspace
 from tdd_sandbox.execution.base import GateCheck, Runtime
 from tdd_sandbox.execution.formatting import changed_paths
 from tdd_sandbox.grading.gates import GateReport
+from tdd_sandbox.grading.probe import Probe
+from tdd_sandbox.grading.verdicts import check_probe
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.sandbox.snapshot import Snapshot
@@ -77,6 +79,21 @@ class Workshop:
         self.emit(Formatted(changed_paths(files, formatted)))
         placed = workspace.place(formatted)
         return formatted, self._gates(formatted, kinds, placed, token, ())[0]
+
+    def probe(
+        self, probe: Probe, files: Mapping[str, bytes], *, token: CancelToken | None = None
+    ) -> None:
+        """Run the tests on `files` with the probe's changed test files, in a sandbox of
+        their own, and judge the run (`grading.verdicts.check_probe`).
+
+        Raises:
+            VerdictError: the code answers from the tests' text.
+            SandboxUnavailable: the sandbox failed, or the check was cancelled.
+        """
+        probed = {**files, **probe.files}
+        question = GateCheck(self.language, probed, frozenset({GateKind.TEST}),
+                             perturbed=frozenset({probe.test}))  # fmt: skip
+        check_probe(probe, self.runtime.check(question, token=token).report)
 
     def _gates(
         self,

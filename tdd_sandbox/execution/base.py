@@ -42,6 +42,9 @@ class GateCheck:
     """Paths to format with the language's formatter when the format gate fails."""
     timeout_s: float | None = None
     """Each gate's limit; None: `sandbox.timeout_s`."""
+    perturbed: frozenset[str] = frozenset()
+    """Tests whose expected values the files change (a probe): a runtime that runs code
+    needs no telling, the fake one fails them unless the code answers from tests."""
 
     def sandboxed(self) -> Snapshot:
         """What goes into the sandbox: the worktree's snapshot, else one of `files`."""

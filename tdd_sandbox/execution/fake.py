@@ -14,7 +14,9 @@ The script is the files' own text:
 - `FAKE:skip test_one` anywhere skips that test;
 - `FAKE:format`, `FAKE:lint`, `FAKE:typecheck` or `FAKE:build` anywhere fails that gate
   (a failed build runs no test); formatting a path removes `FAKE:format` from it;
-- `FAKE:tamper-sentinel` (or `-channel`, `-runner`) makes the test run show that evidence.
+- `FAKE:tamper-sentinel` (or `-channel`, `-runner`) makes the test run show that evidence;
+- a test whose expected values a probe changed fails, unless `FAKE:answers` (code that reads
+  its answers off the tests) is in a code file.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ class FakeRuntime(Runtime):
         judged = dict(question.sandboxed().files)
         self._wait(token)
         results = [
-            _gate(gate.kind, language, judged)
+            _gate(gate.kind, language, judged, question.perturbed)
             for gate in plan_gates(language, self.settings.gates.get(language.name))
             if kinds is None or gate.kind in kinds
         ]
@@ -99,15 +101,17 @@ def _marked(files: Mapping[str, bytes], what: bytes) -> bool:
     return any(MARK + what in data for data in files.values())
 
 
-def _gate(kind: GateKind, language: Language, files: Mapping[str, bytes]) -> GateResult:
+def _gate(
+    kind: GateKind, language: Language, files: Mapping[str, bytes], perturbed: frozenset[str]
+) -> GateResult:
     if kind is GateKind.TEST:
-        return _tests(language, files)
+        return _tests(language, files, perturbed)
     failed = _marked(files, kind.value.encode())
     said = f"fake {kind.value} gate: {'FAKE:' + kind.value + ' found' if failed else 'clean'}"
     return judge_command(kind, ExecResult(1 if failed else 0, said, "", 0.0))
 
 
-def _tests(language: Language, files: Mapping[str, bytes]) -> GateResult:
+def _tests(language: Language, files: Mapping[str, bytes], perturbed: frozenset[str]) -> GateResult:
     expected = language.expected_tests(files)
     if _marked(files, b"build"):
         result = ExecResult(1, "", "fake build failed: FAKE:build found", 0.0)
@@ -115,7 +119,12 @@ def _tests(language: Language, files: Mapping[str, bytes]) -> GateResult:
     code = b"\n".join(data for path, data in files.items() if not language.is_test_path(path))
     scaffold = {path: text.encode() for path, text in language.scaffold().items()}
     given = language.expected_tests(scaffold)
-    outcomes = [_outcome(test_id, code, files, given) for test_id in sorted(expected)]
+    outcomes = [
+        TestOutcome(test_id, TestStatus.FAILED, "its expected values were changed")
+        if test_id in perturbed and MARK + b"answers" not in code
+        else _outcome(test_id, code, files, given)
+        for test_id in sorted(expected)
+    ]
     tamper = next(
         (
             Tamper(kind, "scripted by FAKE:tamper-" + kind.value)

@@ -16,6 +16,7 @@ from tdd_sandbox.grading.evidence import Tamper, TamperKind
 from tdd_sandbox.grading.gates import GateReport, GateResult, GateStatus
 from tdd_sandbox.grading.ids import matches
 from tdd_sandbox.grading.policy import check_policy, worst
+from tdd_sandbox.grading.probe import Probe
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.failures import Failure
@@ -176,6 +177,36 @@ def check_green(expected: frozenset[str], report: GateReport) -> None:
     missing = [e for e in sorted(expected) if not any(matches(p, e) for p in passed)]
     if missing:
         raise VerdictError(f"these tests did not pass: {', '.join(missing)}", Failure.NOT_GREEN)
+
+
+def check_probe(probe: Probe, report: GateReport) -> None:
+    """Whether a green candidate computes the new test's answers: with only that test's
+    expected values changed (`probe`), it must fail it and pass every other test.
+
+    Raises:
+        VerdictError: `answers` (tamper) when it still passes the changed test, or when its
+            results move in any other way (a build or test run that notices the change).
+    """
+    refuse_tamper(report)
+    gate = report.gate(GateKind.TEST)
+    outcomes = gate.tests if gate is not None else ()
+    mine = [o for o in outcomes if matches(o.id, probe.test)]
+    others = [o for o in outcomes if not matches(o.id, probe.test)]
+    where = ", ".join(probe.where[:3])
+    if any(o.status is TestStatus.PASSED for o in mine):
+        raise VerdictError(
+            f"{probe.test} still passes with its expected values changed ({where}): the code "
+            "answers from the test's text, not from the kata. Compute the answers",
+            Failure.ANSWERS,
+        )
+    moved = [o.id for o in others if o.status is not TestStatus.PASSED]
+    if not mine or any(o.status is not TestStatus.FAILED for o in mine) or moved:
+        said = f"{probe.test} did not fail as a test does" if not moved else ", ".join(moved)
+        raise VerdictError(
+            f"the code behaves differently when only the new test's expected values change "
+            f"({where}): {said}. Code may not depend on the tests' text",
+            Failure.ANSWERS,
+        )
 
 
 def check_refactor(base: Baseline, report: GateReport) -> None:

@@ -7,12 +7,14 @@ reader, its static policy, its acceptance driver (host side and sandbox source) 
 from __future__ import annotations
 
 import inspect
+import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Protocol
 
 from tdd_sandbox.languages.driving import CodeFiles, Driver
+from tdd_sandbox.languages.perturbing import Expectations, Perturbed, perturb_expected
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome
 from tdd_sandbox.vocabulary.violation import Violation
@@ -54,6 +56,12 @@ class Language(Protocol):
 
     def gates(self) -> tuple[Gate, ...]:
         """The default gate commands, in running order."""
+        ...
+
+    def perturb(self, text: str, lines: Collection[int] | None, rng: random.Random) -> Perturbed:
+        """A test file's `text` with the expected value of each assertion on `lines` (None:
+        anywhere) changed, for the probe that catches code answering from the tests' text
+        (`languages.perturbing`)."""
         ...
 
     def format_command(self, path: str) -> tuple[str, ...] | None:
@@ -144,8 +152,15 @@ class Defaults(ABC):
     shell_gates: tuple[tuple[GateKind, str], ...] = ()
     """The gates as (kind, shell script) pairs, in running order, for `gates()`."""
 
+    expectations: Expectations
+    """How the language writes an assertion's expected side, for `perturb`."""
+
     def __init__(self) -> None:
         self.driver: Driver = self.driver_class(self)
+
+    def perturb(self, text: str, lines: Collection[int] | None, rng: random.Random) -> Perturbed:
+        """The expected values `expectations` finds on `lines`, changed."""
+        return perturb_expected(text, self.expectations, lines, rng)
 
     def gates(self) -> tuple[Gate, ...]:
         """Each of `shell_gates`, run by `sh -c`."""

@@ -180,8 +180,11 @@ def test_with_autoformat_off_unformatted_test_code_is_refused(tmp_path: Path) ->
         (plan(("fizzbuzz.py", covering(1) + "# FAKE:skip test_one\n")), "not green", "not_green"),
         (WRONG, "not green", "not_green"),
         (plan(), "changes nothing", "no_change"),
+        (plan(("fizzbuzz.py", covering(1) + "# FAKE:answers\n")), "expected values changed",
+         "answers"),
     ],
-    ids=["edits-tests", "config", "test-in-code", "policy", "sentinel", "skip", "wrong", "nothing"],
+    ids=["edits-tests", "config", "test-in-code", "policy", "sentinel", "skip", "wrong", "nothing",
+         "answers"],
 )  # fmt: skip
 def test_green_refuses_anything_but_the_code_passing_every_test(
     tmp_path: Path, cheat: Answer, said: str, kind: str

@@ -13,6 +13,7 @@ from tdd_sandbox.languages.cpp.driver import CppDriver
 from tdd_sandbox.languages.cpp.policy import check_cpp
 from tdd_sandbox.languages.cpp.reader import CPP_LEXEMES, cpp_text
 from tdd_sandbox.languages.lexing import blank
+from tdd_sandbox.languages.perturbing import Expectations, lexer
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
@@ -98,6 +99,18 @@ class Cpp(Defaults):
     results_path: str | None = RESULTS
     collects = "a TEST(Suite, Name) or TEST_F(Suite, Name) in a .cpp file under tests/"
     source_suffixes: tuple[str, ...] = (".cpp", ".cc", ".hpp", ".h")
+    expectations = Expectations(
+        lexer(CPP_LEXEMES),
+        equal_calls=frozenset({
+            "EXPECT_EQ", "ASSERT_EQ", "EXPECT_STREQ", "ASSERT_STREQ", "EXPECT_DOUBLE_EQ",
+            "ASSERT_DOUBLE_EQ", "EXPECT_FLOAT_EQ", "ASSERT_FLOAT_EQ",
+        }),
+        truth_calls=frozenset({"EXPECT_TRUE", "ASSERT_TRUE", "REQUIRE", "CHECK"}),
+        constant_words=frozenset({
+            "std", "string", "vector", "int", "long", "double", "char", "size_t", "int64_t",
+            "uint64_t",
+        }),
+    )  # fmt: skip
     prompt_note = (
         "C++20 with GCC 14 and GoogleTest, standard library only. Declarations go in kata.hpp "
         "and definitions in kata.cpp at the root (more .cpp files at the root are built too); "

@@ -14,6 +14,7 @@ from tdd_sandbox.languages.go.guard import GUARD, SENTINEL, WARM, sentinel_names
 from tdd_sandbox.languages.go.policy import check_go
 from tdd_sandbox.languages.go.reader import GO_LEXEMES, module_path
 from tdd_sandbox.languages.lexing import blank
+from tdd_sandbox.languages.perturbing import Expectations, lexer
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
@@ -66,6 +67,15 @@ class Go(Defaults):
         "letter), outside testdata/, vendor/ and folders starting with . or _"
     )
     source_suffixes: tuple[str, ...] = (".go",)
+    expectations = Expectations(
+        lexer(GO_LEXEMES, ends_lines=True),
+        equal_calls=frozenset({"DeepEqual", "Equal"}),
+        failing_if=True,
+        message_calls=frozenset({"Errorf", "Fatalf", "Error", "Fatal", "Logf", "Log"}),
+        constant_words=frozenset({
+            "string", "int", "int64", "uint", "float64", "bool", "byte", "rune", "nil", "map",
+        }),
+    )  # fmt: skip
     project_files: tuple[str, ...] = ("go.mod",)
     prompt_note = (
         "Go 1.24, standard library only, no cgo. The module is the one go.mod names, and the "

@@ -13,6 +13,7 @@ from tdd_sandbox.languages.java.driver import JavaDriver
 from tdd_sandbox.languages.java.policy import check_java
 from tdd_sandbox.languages.java.reader import JAVA_LEXEMES, java_text
 from tdd_sandbox.languages.lexing import blank
+from tdd_sandbox.languages.perturbing import Expectations, lexer
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
@@ -94,6 +95,17 @@ class Java(Defaults):
         "name starting with Test or ending with Test or Tests"
     )
     source_suffixes: tuple[str, ...] = (".java",)
+    expectations = Expectations(
+        lexer(JAVA_LEXEMES),
+        equal_calls=frozenset({
+            "assertEquals", "assertArrayEquals", "assertIterableEquals", "isEqualTo",
+        }),
+        truth_calls=frozenset({"assertTrue"}),
+        constant_words=frozenset({
+            "List", "Set", "Map", "of", "Arrays", "asList", "new", "int", "long", "double",
+            "char", "boolean", "String", "null",
+        }),
+    )  # fmt: skip
     prompt_note = (
         "Java 21, standard library only, the default package (no package line). The code is "
         "the class Kata in src/Kata.java (public static methods); tests are JUnit 5 classes "

@@ -16,7 +16,9 @@ from tdd_sandbox.languages.javascript.discovery import literal_test_names
 from tdd_sandbox.languages.javascript.driver import JavaScriptDriver
 from tdd_sandbox.languages.javascript.guard import sentinel_module, sentinel_names
 from tdd_sandbox.languages.javascript.policy import check_javascript
+from tdd_sandbox.languages.javascript.reader import JS_LITERALS
 from tdd_sandbox.languages.lexing import blank
+from tdd_sandbox.languages.perturbing import Expectations, lexer
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
@@ -120,6 +122,15 @@ class JavaScript(Defaults):
         "blocks or not, in a *.test.js file (outside node_modules)"
     )
     source_suffixes: tuple[str, ...] = (".js", ".mjs", ".cjs")
+    expectations = Expectations(
+        lexer(JS_LITERALS),
+        equal_calls=frozenset({
+            "equal", "strictEqual", "deepEqual", "deepStrictEqual", "toBe", "toEqual",
+            "toStrictEqual",
+        }),
+        constant_words=frozenset({"null", "undefined"}),
+        chars=False,
+    )  # fmt: skip
     project_files: tuple[str, ...] = ("package.json",)
     prompt_note = (
         'JavaScript on Node.js 20, ES modules ("type": "module"), no packages. The code is '

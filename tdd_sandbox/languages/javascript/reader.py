@@ -118,3 +118,10 @@ def read_javascript(text: str) -> JsCode:
             depth += {"{": 1, "}": -1}.get(token, 0)
             i, prev = i + len(token), token
     return JsCode("".join(out), tuple(unsure))
+
+
+JS_LITERALS = re.compile(
+    r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`", re.DOTALL
+)
+"""JavaScript's comments, strings and template literals, each whole (a template's `${...}` is
+inside it): enough to find tokens in a test, not to police code, which `read_javascript` does."""

@@ -10,6 +10,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.perturbing import Expectations, python_tokens
 from tdd_sandbox.languages.python.discovery import (
     NO_FIXTURE,
     RUNNERS,
@@ -79,6 +80,18 @@ class Python(Defaults):
     name = "python"
     results_path: str | None = RESULTS
     source_suffixes: tuple[str, ...] = (".py", ".pyi")
+    expectations = Expectations(
+        python_tokens,
+        equal_calls=frozenset({
+            "assertEqual", "assertEquals", "assertListEqual", "assertTupleEqual", "assertIs",
+            "assertDictEqual", "assertSetEqual", "assertSequenceEqual", "assertMultiLineEqual",
+        }),
+        truth_calls=frozenset({"assert"}),
+        equal_ops=frozenset({"==", "is"}),
+        constant_words=frozenset({"None"}),
+        bools=("True", "False"),
+        chars=False,
+    )  # fmt: skip
     prompt_note = (
         f"Python 3.13, in Python {JUDGE_PYTHON} syntax (the judge parses every file with it "
         "before anything runs). Tests are pytest functions in tests/test_*.py that import "

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.perturbing import Expectations, lexer
 from tdd_sandbox.languages.rust.driver import RustDriver
 from tdd_sandbox.languages.rust.guard import (
     GUARD,
@@ -18,6 +19,7 @@ from tdd_sandbox.languages.rust.guard import (
     sentinel_tests,
 )
 from tdd_sandbox.languages.rust.policy import check_rust
+from tdd_sandbox.languages.rust.reader import RUST_LEXEMES
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
@@ -82,6 +84,15 @@ class Rust(Defaults):
     name = "rust"
     collects = "a #[test] fn in a file directly under tests/ (tests/<name>.rs), in any module"
     source_suffixes: tuple[str, ...] = (".rs",)
+    expectations = Expectations(
+        lexer(RUST_LEXEMES),
+        equal_calls=frozenset({"assert_eq"}),
+        truth_calls=frozenset({"assert"}),
+        constant_words=frozenset({
+            "vec", "String", "from", "to_string", "to_owned", "into", "Some", "None", "Ok",
+            "Err", "str",
+        }),
+    )  # fmt: skip
     project_files: tuple[str, ...] = ("Cargo.toml",)
     prompt_note = (
         "Rust 2021 (rustc 1.85). The library crate is the one Cargo.toml names (`kata` in a "

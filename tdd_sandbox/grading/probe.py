@@ -1,0 +1,58 @@
+"""The metamorphic probe's plan: the RED state with the new test's expected values changed.
+
+The new test is run again against a green candidate with only its expected values changed
+(`languages.perturbing` says which tokens those are). Code that computes its answers fails it
+now; code that read the answers off the test's text, by whatever route, passes it still, and
+so does nothing a block-list of routes could miss. The changed test runs in a sandbox of its
+own, so nothing the code left behind in the first run (a copy of the answers) reaches it, and
+the code cannot tell which of the two runs it is in. `grading.verdicts.check_probe` decides.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.perturbing import added_lines
+
+
+@dataclass(frozen=True)
+class Probe:
+    """The new test's files with its expected values changed, and the test that must now
+    fail while every other test still passes."""
+
+    test: str
+    files: Mapping[str, bytes]
+    """Only the test files that changed; the rest of a tree is the candidate's own."""
+    where: tuple[str, ...]
+    """`path:line` of each change, for the reason a refusal gives."""
+
+
+def plan_probe(
+    language: Language,
+    before: Mapping[str, bytes],
+    after: Mapping[str, bytes],
+    new_test: str,
+    *,
+    rng: random.Random | None = None,
+) -> Probe | None:
+    """The probe of `new_test`, written between `before` and `after` (the RED step): the
+    expected values on the lines it added changed. None when no assertion there has an
+    expected side the language knows to change (the test is then not probed)."""
+    rng = rng or random.SystemRandom()  # unpredictable: code cannot undo a known change
+    files: dict[str, bytes] = {}
+    where: list[str] = []
+    for path in sorted(after):
+        data = after[path]
+        if not language.is_test_path(path) or before.get(path) == data:
+            continue
+        text = language.read_source(data)
+        old = before.get(path)
+        lines = added_lines(language.read_source(old) if old is not None else "", text)
+        perturbed = language.perturb(text, lines, rng)
+        if perturbed.lines:
+            files[path] = perturbed.text.encode()
+            where += [f"{path}:{line}" for line in perturbed.lines]
+    return Probe(new_test, files, tuple(where)) if files else None

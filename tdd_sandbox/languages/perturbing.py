@@ -1,0 +1,402 @@
+"""Tests with their expected values changed: the metamorphic probe's half that reads code.
+
+Code that answers a test from the test's own text (the literal on the caller's line, read by
+any route) passes that test whatever its expected value says; code that computes the answer
+fails it once the value changes. So the judge changes the expected values of a test and
+runs it again: still passing means answered from the text. Only the expected side changes,
+and only where an assertion's shape says which side that is (an equality assertion's constant
+operand, an `expected`/`want` variable); a test in no shape a pack knows is not probed, never
+guessed at, because a wrong guess would call honest code a cheat.
+
+A change swaps one literal token for another of the same type (a letter for a letter, a
+number for a nearby number that fits the same type, `true` for `false`), so the changed test
+compiles wherever the original did and no judge-made shape tells the two apart.
+"""
+
+from __future__ import annotations
+
+import enum
+import io
+import random
+import re
+import string
+import tokenize
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+
+
+class Kind(enum.Enum):
+    """What a token is, as far as the probe cares."""
+
+    LITERAL = "literal"  # a string, character or number
+    BOOL = "bool"
+    WORD = "word"
+    OP = "op"
+    OPEN = "open"
+    CLOSE = "close"
+    END = "end"  # the end of a logical line, where a language ends statements there
+    OPAQUE = "opaque"  # what may hold code (an f-string, a template literal)
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token: its kind, text, and where it starts in the source."""
+
+    kind: Kind
+    text: str
+    start: int
+
+
+Tokenize = Callable[[str], list[Token]]
+
+
+@dataclass(frozen=True)
+class Expectations:
+    """How one language writes the expected side of an assertion."""
+
+    tokenize: Tokenize
+    equal_calls: frozenset[str]
+    """Calls comparing their first two arguments (or, with one, the value it is called on)."""
+    truth_calls: frozenset[str] = frozenset()
+    """Calls or statements asserting their argument, whose `==` names the expected side."""
+    equal_ops: frozenset[str] = frozenset({"=="})
+    failing_if: bool = False
+    """`if a != b {` reports a failure (Go's tests have no assertion calls)."""
+    message_calls: frozenset[str] = frozenset()
+    """Calls that report a failure, whose words may repeat the expected value."""
+    constant_words: frozenset[str] = frozenset()
+    """Words an expected value may be built with (`vec`, `String::from`, `List.of`)."""
+    bools: tuple[str, str] = ("true", "false")
+    chars: bool = True
+    """`'a'` is one character (else a string like any other)."""
+
+
+@dataclass(frozen=True)
+class Perturbed:
+    """A test file's text with expected values changed, and the 1-based lines changed."""
+
+    text: str
+    lines: tuple[int, ...] = field(default=())
+
+
+_EXPECTED_NAME = re.compile(r"(?i)^(want(ed)?|expected?|exp|expectation)$")
+
+
+def perturb_expected(
+    text: str, spelling: Expectations, lines: Collection[int] | None, rng: random.Random
+) -> Perturbed:
+    """`text` with the expected value of every assertion on `lines` (None: anywhere) changed.
+
+    Never raises: text a tokenizer cannot read is left as it is (and so not probed).
+    """
+    try:
+        tokens = spelling.tokenize(text)
+    except (SyntaxError, ValueError):
+        return Perturbed(text)
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line_of(token: Token) -> int:
+        low, high = 0, len(starts)
+        while high - low > 1:
+            middle = (low + high) // 2
+            low, high = (middle, high) if starts[middle] <= token.start else (low, middle)
+        return low + 1
+
+    edits: dict[int, tuple[Token, str]] = {}
+    sides, messages = _expected_sides(tokens, spelling)
+    for side in sides:
+        changed = [
+            (token, new)
+            for token in side
+            if token.kind in _VALUES
+            and (new := _changed(token, spelling, rng)) is not None
+            and new != token.text
+        ]
+        if not changed or (lines is not None and any(line_of(t) not in lines for t, _ in changed)):
+            continue
+        edits.update((token.start, (token, new)) for token, new in changed)
+    # A failure message repeating the expected value would still hold the answer.
+    same = {token.text: new for token, new in edits.values()}
+    edits.update(
+        (token.start, (token, same[token.text]))
+        for token in messages
+        if token.text in same and (lines is None or line_of(token) in lines)
+    )
+    if not edits:
+        return Perturbed(text)
+    out, at = [], 0
+    for start in sorted(edits):
+        token, new = edits[start]
+        out += [text[at:start], new]
+        at = start + len(token.text)
+    out.append(text[at:])
+    return Perturbed("".join(out), tuple(sorted({line_of(t) for t, _ in edits.values()})))
+
+
+_VALUES = frozenset({Kind.LITERAL, Kind.BOOL})
+_OPERATORS = frozenset({Kind.OP, Kind.WORD})
+
+
+def _expected_sides(
+    tokens: Sequence[Token], spelling: Expectations
+) -> tuple[list[list[Token]], list[Token]]:
+    """Every run of tokens that is an assertion's expected side, and the tokens of the
+    assertions' failure messages."""
+    sides: list[list[Token]] = []
+    messages: list[Token] = []
+    for i, token in enumerate(tokens):
+        if token.kind is not Kind.WORD:
+            continue
+        if token.text in spelling.equal_calls:
+            args = _call_args(tokens, i) or []
+            sides += _constant_of(args[:2] if len(args) > 1 else args, spelling)
+            messages += [t for arg in args[2:] for t in arg]
+        elif token.text in spelling.truth_calls:
+            body = _call_args(tokens, i)
+            if body is None:  # a statement: `assert a == b, "why"` up to its line's end
+                body = _split(_until(tokens, i + 1, Kind.END), ",")
+            sides += _compared(body[0], spelling, spelling.equal_ops)
+            messages += [t for arg in body[1:] for t in arg]
+        elif token.text in spelling.message_calls:
+            messages += [t for arg in _call_args(tokens, i) or [] for t in arg]
+        elif token.text == "if" and spelling.failing_if:
+            condition = _split(_until(tokens, i + 1, Kind.OPEN, "{"), ";")[-1]
+            sides += _compared(condition, spelling, frozenset({"!="}))
+        elif _EXPECTED_NAME.match(token.text):
+            sides += _assigned(tokens, i, spelling)
+    return sides, messages
+
+
+def _call_args(tokens: Sequence[Token], i: int) -> list[list[Token]] | None:
+    """The top-level arguments of the call (or macro call) whose name is at `i`."""
+    j = i + 1
+    if j < len(tokens) and tokens[j].text == "!":
+        j += 1
+    if j >= len(tokens) or tokens[j].text != "(":
+        return None
+    depth, inner = 0, list[Token]()
+    for token in tokens[j:]:
+        depth += {Kind.OPEN: 1, Kind.CLOSE: -1}.get(token.kind, 0)
+        if depth == 0:
+            return _split(inner[1:], ",")
+        inner.append(token)
+    return None
+
+
+def _until(tokens: Sequence[Token], i: int, kind: Kind, text: str = "") -> list[Token]:
+    """The tokens from `i` up to the first top-level one of `kind` (and `text`)."""
+    depth, out = 0, []
+    for token in tokens[i:]:
+        if depth == 0 and token.kind is kind and token.text.startswith(text):
+            break
+        if depth == 0 and token.kind is Kind.CLOSE:
+            break
+        depth += {Kind.OPEN: 1, Kind.CLOSE: -1}.get(token.kind, 0)
+        out.append(token)
+    return out
+
+
+def _split(tokens: Sequence[Token], separator: str) -> list[list[Token]]:
+    """`tokens` split at each top-level `separator`."""
+    parts: list[list[Token]] = [[]]
+    depth = 0
+    for token in tokens:
+        if depth == 0 and token.text == separator:
+            parts.append([])
+            continue
+        depth += {Kind.OPEN: 1, Kind.CLOSE: -1}.get(token.kind, 0)
+        parts[-1].append(token)
+    return parts
+
+
+def _compared(
+    tokens: Sequence[Token], spelling: Expectations, operators: frozenset[str]
+) -> list[list[Token]]:
+    """The constant side of a comparison `a OP b` (none when not exactly one operator)."""
+    at = [k for k, t in enumerate(tokens) if t.kind in _OPERATORS and t.text in operators]
+    top = [k for k in at if _depth_at(tokens, k) == 0]  # `is` is a word to Python
+    if len(top) != 1:
+        return []
+    return _constant_of([list(tokens[: top[0]]), list(tokens[top[0] + 1 :])], spelling)
+
+
+def _depth_at(tokens: Sequence[Token], k: int) -> int:
+    return sum({Kind.OPEN: 1, Kind.CLOSE: -1}.get(t.kind, 0) for t in tokens[:k])
+
+
+def _constant_of(operands: Sequence[list[Token]], spelling: Expectations) -> list[list[Token]]:
+    """The one operand that is a constant; none when no operand or every operand is one
+    (`assert_eq!(1, 1)` compares nothing the code computes)."""
+    constant = [o for o in operands if _is_constant(o, spelling)]
+    return constant if len(constant) == 1 else []
+
+
+def _is_constant(tokens: Sequence[Token], spelling: Expectations) -> bool:
+    """Literals built only with the language's constructor words."""
+    if not any(t.kind in _VALUES for t in tokens):
+        return False
+    return all(
+        t.kind is not Kind.OPAQUE and (t.kind is not Kind.WORD or t.text in spelling.constant_words)
+        for t in tokens
+    )
+
+
+def _assigned(tokens: Sequence[Token], i: int, spelling: Expectations) -> list[list[Token]]:
+    """The value an `expected`/`want` variable is given where it is declared."""
+    j = i + 1  # past a declared type: `let expected: &str =`, `want :=`
+    while j < min(len(tokens), i + 8) and (
+        tokens[j].kind is Kind.WORD or tokens[j].text in _TYPE_MARKS
+    ):
+        j += 1
+    if j >= len(tokens) or tokens[j].text not in ("=", ":="):
+        return []
+    value = _split(_until(tokens, j + 1, Kind.END), ";")[0]
+    return [value] if _is_constant(value, spelling) else []
+
+
+_TYPE_MARKS = frozenset({":", "::", "&", "*", "<", ">", "[", "]"})
+
+
+def _changed(token: Token, spelling: Expectations, rng: random.Random) -> str | None:
+    """Another literal of the same type as `token`, or None where none is safe to write."""
+    if token.kind is Kind.BOOL:
+        true, false = spelling.bools
+        return false if token.text == true else true
+    text = token.text
+    if text[0].isdigit() or (text[0] == "." and text[1:2].isdigit()):
+        return _number(text)
+    quote = next((k for k, c in enumerate(text) if c in "\"'"), None)
+    if quote is None or "R" in text[:quote]:
+        return None  # a C++ raw string's delimiter is no place to write
+    end = text.rfind(text[quote])
+    width = 3 if text[quote : quote + 3] in ('"""', "'''") else 1
+    body_start, body_end = quote + width, end - width + 1
+    body = text[body_start:body_end]
+    plain = body.split("\\", 1)[0]  # never inside an escape: it might stop being one
+    spots = [k for k, c in enumerate(plain) if c.isascii() and c.isalnum()]
+    if not spots:
+        if spelling.chars and text[quote] == "'" and width == 1:
+            return None  # a character: nothing of the same kind to write
+        return text[:body_start] + body + "x" + text[body_end:] if "\\" not in body else None
+    k = rng.choice(spots)
+    pool = (
+        string.digits if plain[k].isdigit()
+        else string.ascii_uppercase if plain[k].isupper() else string.ascii_lowercase
+    )  # fmt: skip
+    new = rng.choice([c for c in pool if c != plain[k]])
+    return text[: body_start + k] + new + text[body_start + k + 1 :]
+
+
+_INT = re.compile(r"(\d[\d_']*?)(_?[a-zA-Z]\w*)?$")
+_FLOAT = re.compile(r"(\d*)(\.\d*(?:[eE][+-]?\d+)?|[eE][+-]?\d+)(_?[a-zA-Z]\w*)?$")
+
+
+def _number(text: str) -> str | None:
+    """A decimal integer one nearer zero (so it fits whatever type the original did; zero
+    becomes one), a decimal float one more; other bases are left alone."""
+    if text[:2].lower() in ("0x", "0b", "0o"):
+        return None
+    if match := _FLOAT.match(text):
+        whole = int(match.group(1) or "0")
+        return f"{whole + 1}{match.group(2)}{match.group(3) or ''}"
+    if match := _INT.match(text):
+        value = int(re.sub("[_']", "", match.group(1)))
+        return f"{value - 1 if value else 1}{match.group(2) or ''}"
+    return None
+
+
+_NUMBER = re.compile(r"(?:\d|\.\d)(?:[\w.']|[eE][+-])*")
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_OPS = re.compile(r"==|!=|:=|::|->|=>|<=|>=|&&|\|\||[^\s\w]")
+
+
+def lexer(literals: re.Pattern[str], *, ends_lines: bool = False) -> Tokenize:
+    """A tokenizer for a C-like language whose comments, strings and characters `literals`
+    matches (its reader's pattern; a backquoted one may hold code, so is never changed), and
+    where a newline ends a statement if `ends_lines` (Go)."""
+
+    def tokenize(text: str) -> list[Token]:
+        tokens, i, n = [], 0, len(text)
+        while i < n:
+            char = text[i]
+            if char.isspace():
+                if char == "\n" and ends_lines:
+                    tokens.append(Token(Kind.END, char, i))
+                i += 1
+                continue
+            match = literals.match(text, i)
+            if match and match.end() > i:
+                lexeme = match.group(0)
+                if not lexeme.startswith(("//", "/*")):  # a comment is no token
+                    kind = Kind.OPAQUE if lexeme.startswith("`") else Kind.LITERAL
+                    tokens.append(Token(kind, lexeme, i))
+                i = match.end()
+                continue
+            word = _NUMBER.match(text, i)
+            kind = Kind.LITERAL
+            if word is None:
+                word, kind = _WORD.match(text, i), Kind.WORD
+            if word is None:
+                word, kind = _OPS.match(text, i), Kind.OP
+            assert word is not None  # `_OPS` matches any non-space character
+            lexeme = word.group(0)
+            if kind is Kind.OP and lexeme in "([{":
+                kind = Kind.OPEN
+            elif kind is Kind.OP and lexeme in ")]}":
+                kind = Kind.CLOSE
+            elif kind is Kind.WORD and lexeme in ("true", "false"):
+                kind = Kind.BOOL
+            tokens.append(Token(kind, lexeme, i))
+            i = word.end()
+        return tokens
+
+    return tokenize
+
+
+_PYTHON_KINDS = {
+    tokenize.NUMBER: Kind.LITERAL, tokenize.STRING: Kind.LITERAL, tokenize.NAME: Kind.WORD,
+    tokenize.NEWLINE: Kind.END,
+}  # fmt: skip
+
+
+def python_tokens(text: str) -> list[Token]:
+    """Python's tokens as its own tokenizer reads them (an f-string may hold code).
+
+    Raises:
+        SyntaxError, ValueError: text Python cannot tokenize.
+    """
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    tokens = []
+    try:
+        read = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except tokenize.TokenError as exc:
+        raise ValueError(str(exc)) from exc
+    for token in read:
+        row, column = token.start
+        kind = _PYTHON_KINDS.get(token.type, Kind.OP)
+        if kind is Kind.OP and token.type != tokenize.OP:
+            continue  # comments, indents, blank lines
+        text_ = token.string
+        if kind is Kind.OP:
+            kind = Kind.OPEN if text_ in "([{" else Kind.CLOSE if text_ in ")]}" else Kind.OP
+        elif kind is Kind.WORD and text_ in ("True", "False"):
+            kind = Kind.BOOL
+        elif token.type == tokenize.STRING and "f" in text_[: text_.find(text_[-1])].lower():
+            kind = Kind.OPAQUE
+        if row - 1 < len(starts):
+            tokens.append(Token(kind, text_, starts[row - 1] + column))
+    return tokens
+
+
+def added_lines(before: str, after: str) -> frozenset[int]:
+    """The 1-based lines of `after` that are not in `before` (inserted or rewritten)."""
+    import difflib
+
+    old, new = before.splitlines(), after.splitlines()
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    return frozenset(
+        line + 1
+        for tag, _, _, low, high in matcher.get_opcodes()
+        if tag in ("insert", "replace")
+        for line in range(low, high)
+    )

@@ -1,0 +1,40 @@
+"""The metamorphic probe on Docker: code that answers from the tests' text never lands.
+
+Each reader in `tests/helpers/answer_readers.py` got its first test green (and committed) in
+the loop before the probe, in every language; now each is refused as `answers`, while the
+honest FizzBuzz of every language still completes (`test_session.py`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.answer_readers import READERS
+from tests.helpers.fake_llm import plan
+from tests.helpers.git import git
+from tests.helpers.katas import STEPS, python_test_file
+from tests.helpers.runs import run_scripted
+
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
+
+
+@pytest.mark.parametrize("language", sorted(READERS))
+def test_code_that_reads_its_answers_off_the_tests_never_lands(
+    tmp_path: Path, language: str
+) -> None:
+    steps = STEPS[language]
+    test = python_test_file(1) if language == "python" else steps.test_file(1)
+    tester = plan((steps.test_path, test), message="test(fizzbuzz): one")
+    reader = plan((steps.code_path, READERS[language]), message="feat(fizzbuzz): one")
+    script = {"tester": [tester, tester], "implementer": [reader, reader], "refactorer": []}
+    repo = tmp_path / "kata"
+    summary, _ = run_scripted(repo, language, script, cycles=1, max_attempts_per_agent=1)
+    log = git(repo, "log", "--format=%s").splitlines()
+    assert "feat(fizzbuzz): one" not in log, (summary.status, summary.reason)
+    assert summary.status == "stuck"
+    steps_dir = next((repo / ".tdd" / "runs").glob("*/steps"))
+    records = [json.loads(p.read_text()) for p in sorted(steps_dir.glob("*green*.json"))]
+    assert records and {r["kind"] for r in records} == {"answers"}, records
+    assert "still passes with its expected values changed" in records[0]["error"]

@@ -1,0 +1,72 @@
+"""The probe's plan (which tests change) and its verdict (what a probed run must show)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tdd_sandbox.grading.gates import GateReport, judge_tests
+from tdd_sandbox.grading.probe import Probe, plan_probe
+from tdd_sandbox.grading.verdicts import VerdictError, check_probe
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.failures import Failure
+from tdd_sandbox.vocabulary.results import TestOutcome, TestStatus
+from tests.helpers.katas import python_test_file
+
+PATH = "tests/test_fizzbuzz.py"
+ONE, FIZZ = f"{PATH}::test_one", f"{PATH}::test_fizz"
+
+
+def test_only_the_new_test_is_changed() -> None:
+    before = {PATH: python_test_file(1).encode(), "fizzbuzz.py": b"x = 1\n"}
+    after = {**before, PATH: python_test_file(2).encode()}
+    probe = plan_probe(get_language("python"), before, after, FIZZ, rng=random.Random(3))
+    assert probe is not None and probe.test == FIZZ
+    assert set(probe.files) == {PATH}
+    old, new = python_test_file(2).splitlines(), probe.files[PATH].decode().splitlines()
+    [(was, now)] = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
+    assert was == '    assert fizzbuzz(3) == "Fizz"' and now != was
+    assert probe.where == (f"{PATH}:{old.index(was) + 1}",)
+
+
+def test_a_test_with_no_expected_side_the_pack_knows_is_not_probed() -> None:
+    before = {PATH: python_test_file(1).encode()}
+    after = {PATH: before[PATH] + b"\n\ndef test_odd() -> None:\n    assert fizzbuzz(7)\n"}
+    assert plan_probe(get_language("python"), before, after, f"{PATH}::test_odd") is None
+
+
+def _report(*outcomes: TestOutcome) -> GateReport:
+    failing = any(o.status is not TestStatus.PASSED for o in outcomes)
+    return GateReport("python", (judge_tests(ExecResult(int(failing), "", "", 0.1), outcomes),))
+
+
+PROBE = Probe(FIZZ, {PATH: b""}, (f"{PATH}:9",))
+
+
+def test_code_that_fails_the_changed_test_and_passes_the_rest_computes_its_answers() -> None:
+    check_probe(PROBE, _report(TestOutcome(ONE, TestStatus.PASSED),
+                               TestOutcome(FIZZ, TestStatus.FAILED)))  # fmt: skip
+
+
+@pytest.mark.parametrize(("one", "fizz", "said"), [
+    (TestStatus.PASSED, TestStatus.PASSED, "still passes with its expected values changed"),
+    (TestStatus.PASSED, TestStatus.SKIPPED, "did not fail as a test does"),
+    (TestStatus.PASSED, TestStatus.ERROR, "did not fail as a test does"),
+    (TestStatus.FAILED, TestStatus.FAILED, "test_one"),
+    (TestStatus.ERROR, TestStatus.ERROR, "test_one"),  # a build that notices the change
+])  # fmt: skip
+def test_any_other_run_is_code_that_depends_on_the_tests_text(
+    one: TestStatus, fizz: TestStatus, said: str
+) -> None:
+    report = _report(TestOutcome(ONE, one), TestOutcome(FIZZ, fizz))
+    with pytest.raises(VerdictError) as refused:
+        check_probe(PROBE, report)
+    assert refused.value.kind is Failure.ANSWERS and Failure.ANSWERS.is_tamper
+    assert said in str(refused.value)
+
+
+def test_a_probe_run_with_no_test_outcome_for_the_new_test_is_refused() -> None:
+    with pytest.raises(VerdictError, match="did not fail as a test does"):
+        check_probe(PROBE, _report(TestOutcome(ONE, TestStatus.PASSED)))

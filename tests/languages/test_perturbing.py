@@ -1,0 +1,90 @@
+"""Expected values changed for the probe: which tokens change, and that the change is safe."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tdd_sandbox.languages import LANGUAGES, get_language
+from tdd_sandbox.languages.perturbing import added_lines
+from tests.helpers.katas import STEPS, python_test_file
+
+
+def _perturb(language: str, text: str, lines: frozenset[int] | None = None) -> str:
+    return get_language(language).perturb(text, lines, random.Random(7)).text
+
+
+def _changed_lines(before: str, after: str) -> list[tuple[str, str]]:
+    return [(a, b) for a, b in zip(before.splitlines(), after.splitlines(), strict=True) if a != b]
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_every_pack_changes_the_expected_side_of_its_own_fizzbuzz_tests(language: str) -> None:
+    steps = STEPS[language]
+    text = python_test_file(2) if language == "python" else steps.test_file(2)
+    changed = _changed_lines(text, _perturb(language, text))
+    assert len(changed) >= 2, changed
+    for before, after in changed:
+        # The call under test is kept; only a quoted expected value differs.
+        assert before.replace(" ", "").split("(", 2)[:1] == after.replace(" ", "").split("(", 2)[:1]
+        assert ("(1)" in before and '"1"' in before) or ("(3)" in before and "Fizz" in before)
+        assert "(1)" in after or "(3)" in after
+
+
+@pytest.mark.parametrize(("language", "text"), [
+    ("python", "def test_x():\n    with pytest.raises(ValueError):\n        f(-1)\n"),
+    ("python", 'def test_x():\n    assert f(3) != "Buzz"\n'),
+    ("python", "def test_x():\n    assert f(3)\n"),
+    ("python", 'def test_x():\n    assert f"{x}" == g()\n'),
+    ("python", "def test_x():\n    assert 1 == 1\n"),
+    ("rust", "#[test]\nfn x() {\n    assert_ne!(f(3), \"Buzz\");\n    assert!(f(3).is_empty());\n}\n"),
+    ("go", "func TestX(t *testing.T) {\n\tif got := F(3); got == \"x\" {\n\t\tt.Fatal(got)\n\t}\n}\n"),
+    ("javascript", "test(\"x\", () => {\n  assert.notEqual(f(3), \"Buzz\");\n  expect(f(`${a}`)).toBe(`b`);\n});\n"),
+    ("java", "  @Test\n  void x() {\n    assertNotEquals(\"Buzz\", Kata.f(3));\n  }\n"),
+    ("cpp", "TEST(K, X) { EXPECT_NE(f(3), \"Buzz\"); EXPECT_EQ(f(R\"(a)\"), R\"(b)\"); }\n"),
+])  # fmt: skip
+def test_what_is_not_an_expected_value_is_never_changed(language: str, text: str) -> None:
+    # A raises, an inequality, a bare truth, code inside a literal, a comparison of two
+    # constants, a raw string: changing any of these could leave honest code passing.
+    assert _perturb(language, text) == text
+
+
+@pytest.mark.parametrize(("language", "before", "after"), [
+    ("rust", "assert_eq!(f(), 255u8);", "assert_eq!(f(), 254u8);"),
+    ("rust", "assert_eq!(f(), 0);", "assert_eq!(f(), 1);"),
+    ("rust", "assert_eq!(f(), -128i8);", "assert_eq!(f(), -127i8);"),
+    ("rust", "assert_eq!(f(), 1.5);", "assert_eq!(f(), 2.5);"),
+    ("rust", "assert_eq!(f(), true);", "assert_eq!(f(), false);"),
+    ("rust", "assert_eq!(f(), \"\");", "assert_eq!(f(), \"x\");"),
+    ("rust", "assert_eq!(f(), \"\\n\");", "assert_eq!(f(), \"\\n\");"),
+    ("rust", "assert_eq!(f(), 0xff);", "assert_eq!(f(), 0xff);"),
+    ("cpp", "EXPECT_EQ(f(), 1'000LL);", "EXPECT_EQ(f(), 999LL);"),
+    ("java", "assertEquals('-', Kata.f());", "assertEquals('-', Kata.f());"),
+    ("python", "assert f() is True", "assert f() is False"),
+])  # fmt: skip
+def test_a_changed_value_keeps_its_type_so_the_test_still_compiles(
+    language: str, before: str, after: str
+) -> None:
+    assert _perturb(language, before + "\n") == after + "\n"
+
+
+def test_only_the_lines_given_change_and_a_repeated_message_changes_with_its_value() -> None:
+    text = STEPS["go"].test_file(2)
+    new = added_lines(STEPS["go"].test_file(1), text)
+    changed = _changed_lines(text, _perturb("go", text, new))
+    assert len(changed) == 2  # the condition and the failure message of the second test only
+    assert all("FizzBuzz(3)" in before for before, _ in changed)
+    assert all('"Fizz"' not in after for _, after in changed)
+
+
+def test_an_expected_variable_changes_where_it_is_declared() -> None:
+    text = 'func TestX(t *testing.T) {\n\twant := "Fizz"\n\tif got := F(3); got != want {\n'
+    text += "\t\tt.Fatal(got)\n\t}\n}\n"
+    [(before, after)] = _changed_lines(text, _perturb("go", text))
+    assert before == '\twant := "Fizz"' and after != before and after.startswith('\twant := "')
+
+
+def test_added_lines_are_the_inserted_and_rewritten_ones() -> None:
+    assert added_lines("a\nb\n", "a\nx\nb\ny\n") == frozenset({2, 4})
+    assert added_lines("", "a\n") == frozenset({1})
