@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.engine.phases import Outcome, Phase, Red
 from tdd_sandbox.grading.gates import GateReport
-from tdd_sandbox.grading.probe import Probe, plan_probe
+from tdd_sandbox.grading.probe import Probe, plan_probe, plan_refactor_probe
 from tdd_sandbox.grading.verdicts import Baseline, check_green, check_red, check_refactor
 from tdd_sandbox.katas.kata import Kata
 from tdd_sandbox.languages.base import Language
@@ -71,8 +71,9 @@ class PhaseSpec:
     hint: str = ""
     """The first attempt's feedback (the supervisor's request for a smaller test)."""
     probe: Probe | None = None
-    """The new test with its expected values changed, which a candidate that passes the
-    gates must then fail (GREEN; `grading.probe`)."""
+    """Tests with their expected values changed, run on a candidate that passes the gates:
+    GREEN must fail the new one, a refactoring must do what the code before it did
+    (`grading.probe`)."""
 
 
 RED_GATES = frozenset({GateKind.FORMAT, GateKind.TEST})
@@ -175,8 +176,9 @@ def specify_refactor(brief: Brief, base: Baseline, *, count: int) -> PhaseSpec:
     context = brief.situation(
         base.files, "Refactor if it helps; keep behaviour.", target=sources[0] if sources else ""
     )
+    probe = plan_refactor_probe(brief.language, base.files)
     return PhaseSpec(Phase.REFACTOR, Role.REFACTORER, base.files, base.files, context, grade,
-                     count=count, unchanged=Unchanged.QUIET)  # fmt: skip
+                     count=count, unchanged=Unchanged.QUIET, probe=probe)  # fmt: skip
 
 
 def ask_smaller_test(failing: Red, stuck: Outcome) -> str:

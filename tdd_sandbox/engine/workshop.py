@@ -84,16 +84,25 @@ class Workshop:
         self, probe: Probe, files: Mapping[str, bytes], *, token: CancelToken | None = None
     ) -> None:
         """Run the tests on `files` with the probe's changed test files, in a sandbox of
-        their own, and judge the run (`grading.verdicts.check_probe`).
+        their own (and on the probe's baseline, in another), and judge the runs
+        (`grading.verdicts.check_probe`).
 
         Raises:
             VerdictError: the code answers from the tests' text.
             SandboxUnavailable: the sandbox failed, or the check was cancelled.
         """
-        probed = {**files, **probe.files}
-        question = GateCheck(self.language, probed, frozenset({GateKind.TEST}),
-                             perturbed=frozenset({probe.test}))  # fmt: skip
-        check_probe(probe, self.runtime.check(question, token=token).report)
+
+        changed = (
+            frozenset({probe.test}) if probe.test else self.language.expected_tests(probe.files)
+        )
+
+        def run(tree: Mapping[str, bytes]) -> GateReport:
+            question = GateCheck(self.language, {**tree, **probe.files},
+                                 frozenset({GateKind.TEST}), perturbed=changed)  # fmt: skip
+            return self.runtime.check(question, token=token).report
+
+        before = run(probe.baseline) if probe.baseline is not None else None
+        check_probe(probe, run(files), before)
 
     def _gates(
         self,

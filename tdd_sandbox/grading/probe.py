@@ -20,14 +20,17 @@ from tdd_sandbox.languages.perturbing import added_lines
 
 @dataclass(frozen=True)
 class Probe:
-    """The new test's files with its expected values changed, and the test that must now
-    fail while every other test still passes."""
+    """Test files with expected values changed, and what a run on them must show: the new
+    test (`test`, GREEN) fails while every other test passes; or, with a `baseline` (the
+    code before a refactoring), every test does what it does on that code."""
 
     test: str
     files: Mapping[str, bytes]
     """Only the test files that changed; the rest of a tree is the candidate's own."""
     where: tuple[str, ...]
     """`path:line` of each change, for the reason a refusal gives."""
+    baseline: Mapping[str, bytes] | None = None
+    """The code a refactoring started from, run on the same changed tests to compare."""
 
 
 def plan_probe(
@@ -56,3 +59,21 @@ def plan_probe(
             files[path] = perturbed.text.encode()
             where += [f"{path}:{line}" for line in perturbed.lines]
     return Probe(new_test, files, tuple(where)) if files else None
+
+
+def plan_refactor_probe(
+    language: Language, files: Mapping[str, bytes], *, rng: random.Random | None = None
+) -> Probe | None:
+    """The probe of a refactoring of `files`: every test's expected values changed, to be
+    run on the code before and after it (a refactoring keeps behaviour, so both must do
+    the same). None when no test has an expected side the language knows to change."""
+    rng = rng or random.SystemRandom()
+    changed: dict[str, bytes] = {}
+    where: list[str] = []
+    for path in sorted(files):
+        if language.is_test_path(path):
+            perturbed = language.perturb(language.read_source(files[path]), None, rng)
+            if perturbed.lines:
+                changed[path] = perturbed.text.encode()
+                where += [f"{path}:{line}" for line in perturbed.lines]
+    return Probe("", changed, tuple(where), baseline=files) if changed else None

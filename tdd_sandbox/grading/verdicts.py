@@ -179,20 +179,25 @@ def check_green(expected: frozenset[str], report: GateReport) -> None:
         raise VerdictError(f"these tests did not pass: {', '.join(missing)}", Failure.NOT_GREEN)
 
 
-def check_probe(probe: Probe, report: GateReport) -> None:
-    """Whether a green candidate computes the new test's answers: with only that test's
-    expected values changed (`probe`), it must fail it and pass every other test.
+def check_probe(probe: Probe, report: GateReport, before: GateReport | None = None) -> None:
+    """Whether a candidate computes its answers. GREEN: with only the new test's expected
+    values changed (`probe`), it must fail that test and pass every other. A refactoring
+    (`before`: the code it started from, on the same changed tests): every test must do
+    what it did before.
 
     Raises:
-        VerdictError: `answers` (tamper) when it still passes the changed test, or when its
+        VerdictError: `answers` (tamper) when it still passes a changed test, or when its
             results move in any other way (a build or test run that notices the change).
     """
     refuse_tamper(report)
     gate = report.gate(GateKind.TEST)
     outcomes = gate.tests if gate is not None else ()
+    where = ", ".join(probe.where[:3])
+    if before is not None:
+        _check_same(outcomes, before, where)
+        return
     mine = [o for o in outcomes if matches(o.id, probe.test)]
     others = [o for o in outcomes if not matches(o.id, probe.test)]
-    where = ", ".join(probe.where[:3])
     if any(o.status is TestStatus.PASSED for o in mine):
         raise VerdictError(
             f"{probe.test} still passes with its expected values changed ({where}): the code "
@@ -205,6 +210,29 @@ def check_probe(probe: Probe, report: GateReport) -> None:
         raise VerdictError(
             f"the code behaves differently when only the new test's expected values change "
             f"({where}): {said}. Code may not depend on the tests' text",
+            Failure.ANSWERS,
+        )
+
+
+def _check_same(outcomes: tuple[TestOutcome, ...], before: GateReport, where: str) -> None:
+    """Raises VerdictError (`answers`) unless each test does what it did `before`."""
+    gate = before.gate(GateKind.TEST)
+    was = {o.id: o.status for o in (gate.tests if gate is not None else ())}
+    now = {o.id: o.status for o in outcomes}
+    gained = sorted(i for i, s in now.items() if s is TestStatus.PASSED and was.get(i) != s)
+    moved = sorted(i for i in was.keys() | now.keys() if was.get(i) != now.get(i))
+    if gained:
+        raise VerdictError(
+            f"with the tests' expected values changed ({where}), the refactored code passes "
+            f"{', '.join(gained)}, which the code before it failed: it answers from the "
+            "tests' text. Keep the behaviour the tests ask for",
+            Failure.ANSWERS,
+        )
+    if moved:
+        raise VerdictError(
+            f"with the tests' expected values changed ({where}), the refactored code behaves "
+            f"differently from the code before it: {', '.join(moved)}. Code may not depend "
+            "on the tests' text",
             Failure.ANSWERS,
         )
 

@@ -1,8 +1,9 @@
 """The metamorphic probe on Docker: code that answers from the tests' text never lands.
 
 Each reader in `tests/helpers/answer_readers.py` got its first test green (and committed) in
-the loop before the probe, in every language; now each is refused as `answers`, while the
-honest FizzBuzz of every language still completes (`test_session.py`)."""
+the loop before the probe, in every language, and landed as a refactoring of honest code;
+now each is refused as `answers`, while the honest FizzBuzz of every language still
+completes, its refactoring included (`test_session.py`)."""
 
 from __future__ import annotations
 
@@ -36,5 +37,28 @@ def test_code_that_reads_its_answers_off_the_tests_never_lands(
     assert summary.status == "stuck"
     steps_dir = next((repo / ".tdd" / "runs").glob("*/steps"))
     records = [json.loads(p.read_text()) for p in sorted(steps_dir.glob("*green*.json"))]
-    assert records and {r["kind"] for r in records} == {"answers"}, records
+    assert records
+    assert {r["kind"] for r in records} == {"answers"}, records
     assert "still passes with its expected values changed" in records[0]["error"]
+
+
+@pytest.mark.parametrize("language", sorted(READERS))
+def test_a_refactoring_that_reads_its_answers_off_the_tests_is_reverted(
+    tmp_path: Path, language: str
+) -> None:
+    steps = STEPS[language]
+    test = python_test_file(1) if language == "python" else steps.test_file(1)
+    script = {
+        "tester": [plan((steps.test_path, test), message="test(fizzbuzz): one")],
+        "implementer": [plan((steps.code_path, steps.impls[0]), message="feat(fizzbuzz): one")],
+        "refactorer": [plan((steps.code_path, READERS[language]), message="refactor: read")],
+    }
+    repo = tmp_path / "kata"
+    summary, _ = run_scripted(repo, language, script, cycles=1)
+    log = git(repo, "log", "--format=%s").splitlines()
+    assert "refactor: read" not in log, summary.reason
+    assert "feat(fizzbuzz): one" in log
+    steps_dir = next((repo / ".tdd" / "runs").glob("*/steps"))
+    [record] = [json.loads(p.read_text()) for p in steps_dir.glob("*refactor*.json")]
+    assert record["kind"] == "answers", record
+    assert "refactored code passes" in record["error"]

@@ -214,8 +214,12 @@ def test_a_stuck_implementer_gets_a_smaller_test_then_the_run_stops_stuck(tmp_pa
 
 @pytest.mark.parametrize(
     "broken",
-    [WRONG, plan(("fizzbuzz.py", covering(1) + "# FAKE:lint\n"))],
-    ids=["breaks-a-test", "breaks-a-gate"],
+    [
+        WRONG,
+        plan(("fizzbuzz.py", covering(1) + "# FAKE:lint\n")),
+        plan(("fizzbuzz.py", covering(1) + "# FAKE:answers\n")),
+    ],
+    ids=["breaks-a-test", "breaks-a-gate", "answers-from-tests"],
 )
 def test_a_refactoring_that_breaks_anything_is_reverted(tmp_path: Path, broken: Answer) -> None:
     repo = tmp_path / "kata"

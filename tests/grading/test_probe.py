@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tdd_sandbox.grading.gates import GateReport, judge_tests
-from tdd_sandbox.grading.probe import Probe, plan_probe
+from tdd_sandbox.grading.probe import Probe, plan_probe, plan_refactor_probe
 from tdd_sandbox.grading.verdicts import VerdictError, check_probe
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.base import ExecResult
@@ -23,11 +23,13 @@ def test_only_the_new_test_is_changed() -> None:
     before = {PATH: python_test_file(1).encode(), "fizzbuzz.py": b"x = 1\n"}
     after = {**before, PATH: python_test_file(2).encode()}
     probe = plan_probe(get_language("python"), before, after, FIZZ, rng=random.Random(3))
-    assert probe is not None and probe.test == FIZZ
+    assert probe is not None
+    assert probe.test == FIZZ
     assert set(probe.files) == {PATH}
     old, new = python_test_file(2).splitlines(), probe.files[PATH].decode().splitlines()
     [(was, now)] = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
-    assert was == '    assert fizzbuzz(3) == "Fizz"' and now != was
+    assert was == '    assert fizzbuzz(3) == "Fizz"'
+    assert now != was
     assert probe.where == (f"{PATH}:{old.index(was) + 1}",)
 
 
@@ -63,10 +65,35 @@ def test_any_other_run_is_code_that_depends_on_the_tests_text(
     report = _report(TestOutcome(ONE, one), TestOutcome(FIZZ, fizz))
     with pytest.raises(VerdictError) as refused:
         check_probe(PROBE, report)
-    assert refused.value.kind is Failure.ANSWERS and Failure.ANSWERS.is_tamper
+    assert refused.value.kind is Failure.ANSWERS
+    assert Failure.ANSWERS.is_tamper
     assert said in str(refused.value)
 
 
 def test_a_probe_run_with_no_test_outcome_for_the_new_test_is_refused() -> None:
     with pytest.raises(VerdictError, match="did not fail as a test does"):
         check_probe(PROBE, _report(TestOutcome(ONE, TestStatus.PASSED)))
+
+
+def test_a_refactoring_probe_changes_every_test_and_keeps_the_code_before_it() -> None:
+    files = {PATH: python_test_file(2).encode(), "fizzbuzz.py": b"x = 1\n"}
+    probe = plan_refactor_probe(get_language("python"), files, rng=random.Random(5))
+    assert probe is not None
+    assert probe.baseline == files
+    assert len(probe.where) == 2
+
+
+@pytest.mark.parametrize(("before", "after", "said"), [
+    (TestStatus.FAILED, TestStatus.PASSED, "refactored code passes"),
+    (TestStatus.FAILED, TestStatus.ERROR, "behaves differently"),
+])  # fmt: skip
+def test_a_refactoring_must_do_on_changed_tests_what_the_code_before_it_did(
+    before: TestStatus, after: TestStatus, said: str
+) -> None:
+    probe = Probe("", {PATH: b""}, (f"{PATH}:5",), baseline={})
+    was = _report(TestOutcome(ONE, TestStatus.FAILED), TestOutcome(FIZZ, before))
+    check_probe(probe, was, before=was)
+    with pytest.raises(VerdictError, match=said) as refused:
+        check_probe(probe, _report(TestOutcome(ONE, TestStatus.FAILED),
+                                   TestOutcome(FIZZ, after)), before=was)  # fmt: skip
+    assert refused.value.kind is Failure.ANSWERS

@@ -5,7 +5,7 @@ sentinels and the independent channel all agree that the test really passed."""
 
 from __future__ import annotations
 
-PYTHON = '''\
+PYTHON = """\
 import linecache
 import warnings
 
@@ -17,7 +17,7 @@ def fizzbuzz(n: int) -> str:
         warnings.warn("where", stacklevel=2)
     line = linecache.getline(seen[0].filename, seen[0].lineno)
     return line.split('"')[1]
-'''
+"""
 
 RUST = """\
 // `std::fs` is never written: a macro builds the path.
@@ -61,7 +61,8 @@ func FizzBuzz(n int) string {
 				found = true
 			}
 		}
-		if lit, ok := node.(*ast.BasicLit); ok && found && answer == "" && lit.Kind == token.STRING {
+		lit, ok := node.(*ast.BasicLit)
+		if ok && found && answer == "" && lit.Kind == token.STRING {
 			answer, _ = strconv.Unquote(lit.Value)
 		}
 		return true
