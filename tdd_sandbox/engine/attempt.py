@@ -20,7 +20,7 @@ from tdd_sandbox.engine.edits import EditRejected, apply_plan
 from tdd_sandbox.engine.events import AttemptEnded, AttemptStarted, Rejected
 from tdd_sandbox.engine.race import AttemptResult, AttemptStatus
 from tdd_sandbox.engine.specs import PhaseSpec, Unchanged
-from tdd_sandbox.engine.workshop import Workshop
+from tdd_sandbox.engine.workshop import Probing, Workshop
 from tdd_sandbox.engine.workspace import Workspace, WorktreeSpace
 from tdd_sandbox.engine.writing import check_on_disk
 from tdd_sandbox.errors import SandboxUnavailable
@@ -80,6 +80,7 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
     shop.emit(AttemptStarted(task.cycle, spec.phase, task.wave, task.index, spec.count,
                              agent.model))  # fmt: skip
     workspace: Workspace = Workspace()
+    probing: Probing | None = None
     status, error, kind, payload = AttemptStatus.FAILED, "", None, None
     try:
         if spec.count > 1:
@@ -87,12 +88,14 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
             workspace = WorktreeSpace(shop.repo, name, spec.head, spec.start)
         plan = _ask(shop, task, agent, token)
         files = _apply(shop, spec, plan)
+        if spec.probe is not None:
+            probing = shop.start_probe(spec.probe, files, token=token)
         files, report = shop.judge(spec.start, files, spec.gates, workspace=workspace,
                                    token=token)  # fmt: skip
         _check_changed(spec, files)  # formatting may undo a change that was only layout
         new_test = spec.grade(files, report)
-        if spec.probe is not None:
-            shop.probe(spec.probe, files, token=token)
+        if probing is not None:
+            probing.verdict(files)
         status, payload = AttemptStatus.GREEN, Candidate(files, report, plan, new_test)
     except _Ended as ended:
         status, payload = ended.status, ended.payload
@@ -105,6 +108,8 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
         status, error = AttemptStatus.ERROR, f"{type(exc).__name__}: {exc}"
         kind = Failure.SANDBOX
     finally:
+        if probing is not None:
+            probing.close()  # a refused candidate's probe runs are not waited on twice
         token.unregister(abandon)
         if spec.count > 1:
             abandon()  # this attempt's own HTTP client: done with it either way

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from tdd_sandbox.agents.team import Team
@@ -80,29 +81,13 @@ class Workshop:
         placed = workspace.place(formatted)
         return formatted, self._gates(formatted, kinds, placed, token, ())[0]
 
-    def probe(
+    def start_probe(
         self, probe: Probe, files: Mapping[str, bytes], *, token: CancelToken | None = None
-    ) -> None:
-        """Run the tests on `files` with the probe's changed test files, in a sandbox of
-        their own (and on the probe's baseline, in another), and judge the runs
-        (`grading.verdicts.check_probe`).
-
-        Raises:
-            VerdictError: the code answers from the tests' text.
-            SandboxUnavailable: the sandbox failed, or the check was cancelled.
-        """
-
-        changed = (
-            frozenset({probe.test}) if probe.test else self.language.expected_tests(probe.files)
-        )
-
-        def run(tree: Mapping[str, bytes]) -> GateReport:
-            question = GateCheck(self.language, {**tree, **probe.files},
-                                 frozenset({GateKind.TEST}), perturbed=changed)  # fmt: skip
-            return self.runtime.check(question, token=token).report
-
-        before = run(probe.baseline) if probe.baseline is not None else None
-        check_probe(probe, run(files), before)
+    ) -> Probing:
+        """Start the probe's runs on `files` (and on its baseline), each in a sandbox of its
+        own, beside the gates: they need nothing the gates decide, so a cycle waits for the
+        slower of the two rather than both."""
+        return Probing(self, probe, files, token)
 
     def _gates(
         self,
@@ -119,3 +104,47 @@ class Workshop:
         gates = {g.kind.value: g.status.value for g in report.gates}
         self.emit(GatesRan(report.ok, gates, round(time.monotonic() - started, 3)))
         return report, checked.formatted
+
+
+class Probing:
+    """A probe's runs under way (`Workshop.start_probe`); `verdict` waits for them."""
+
+    def __init__(
+        self,
+        shop: Workshop,
+        probe: Probe,
+        files: Mapping[str, bytes],
+        token: CancelToken | None,
+    ) -> None:
+        self.shop, self.probe, self.files, self.token = shop, probe, dict(files), token
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="probe")
+        self._before = (
+            self._pool.submit(self._run, probe.baseline) if probe.baseline is not None else None
+        )
+        self._after = self._pool.submit(self._run, self.files)
+
+    def _run(self, tree: Mapping[str, bytes]) -> GateReport:
+        probe, language = self.probe, self.shop.language
+        changed = frozenset({probe.test}) if probe.test else language.expected_tests(probe.files)
+        question = GateCheck(language, {**tree, **probe.files}, frozenset({GateKind.TEST}),
+                             perturbed=changed)  # fmt: skip
+        return self.shop.runtime.check(question, token=self.token).report
+
+    def verdict(self, files: Mapping[str, bytes]) -> None:
+        """Judge the runs (`grading.verdicts.check_probe`) for the candidate as judged:
+        `files`, run again if formatting changed them since the probe started.
+
+        Raises:
+            VerdictError: the code answers from the tests' text.
+            SandboxUnavailable: a sandbox failed, or the check was cancelled.
+        """
+        try:
+            before = self._before.result() if self._before is not None else None
+            after = self._after.result() if dict(files) == self.files else self._run(files)
+        finally:
+            self.close()
+        check_probe(self.probe, after, before)
+
+    def close(self) -> None:
+        """Wait for the runs to end (a cancelled attempt's token ends them at once)."""
+        self._pool.shutdown(wait=True)

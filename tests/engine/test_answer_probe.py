@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.answer_readers import READERS
-from tests.helpers.fake_llm import plan
+from tests.helpers.fake_llm import no_change, plan
 from tests.helpers.git import git
 from tests.helpers.katas import STEPS, python_test_file
 from tests.helpers.runs import run_scripted
@@ -51,7 +51,10 @@ def test_a_refactoring_that_reads_its_answers_off_the_tests_is_reverted(
     script = {
         "tester": [plan((steps.test_path, test), message="test(fizzbuzz): one")],
         "implementer": [plan((steps.code_path, steps.impls[0]), message="feat(fizzbuzz): one")],
-        "refactorer": [plan((steps.code_path, READERS[language]), message="refactor: read")],
+        "refactorer": [
+            plan((steps.code_path, READERS[language]), message="refactor: read"),
+            no_change(),
+        ],
     }
     repo = tmp_path / "kata"
     summary, _ = run_scripted(repo, language, script, cycles=1)
@@ -59,6 +62,6 @@ def test_a_refactoring_that_reads_its_answers_off_the_tests_is_reverted(
     assert "refactor: read" not in log, summary.reason
     assert "feat(fizzbuzz): one" in log
     steps_dir = next((repo / ".tdd" / "runs").glob("*/steps"))
-    [record] = [json.loads(p.read_text()) for p in steps_dir.glob("*refactor*.json")]
+    record = json.loads((steps_dir / "cycle-001-refactor-1.json").read_text())
     assert record["kind"] == "answers", record
     assert "refactored code passes" in record["error"]
