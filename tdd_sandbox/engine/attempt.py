@@ -89,7 +89,7 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
         plan = _ask(shop, task, agent, token)
         files = _apply(shop, spec, plan)
         if spec.probe is not None:
-            probing = shop.start_probe(spec.probe, files, token=token)
+            probing = Probing(shop, spec.probe, files, token)
         files, report = shop.judge(spec.start, files, spec.gates, workspace=workspace,
                                    token=token)  # fmt: skip
         _check_changed(spec, files)  # formatting may undo a change that was only layout
@@ -109,7 +109,7 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
         kind = Failure.SANDBOX
     finally:
         if probing is not None:
-            probing.close()  # a refused candidate's probe runs are not waited on twice
+            probing.close()  # a refused candidate's probe runs end before its sandbox goes
         token.unregister(abandon)
         if spec.count > 1:
             abandon()  # this attempt's own HTTP client: done with it either way

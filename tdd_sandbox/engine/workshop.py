@@ -81,14 +81,6 @@ class Workshop:
         placed = workspace.place(formatted)
         return formatted, self._gates(formatted, kinds, placed, token, ())[0]
 
-    def start_probe(
-        self, probe: Probe, files: Mapping[str, bytes], *, token: CancelToken | None = None
-    ) -> Probing:
-        """Start the probe's runs on `files` (and on its baseline), each in a sandbox of its
-        own, beside the gates: they need nothing the gates decide, so a cycle waits for the
-        slower of the two rather than both."""
-        return Probing(self, probe, files, token)
-
     def _gates(
         self,
         files: Mapping[str, bytes],
@@ -107,7 +99,9 @@ class Workshop:
 
 
 class Probing:
-    """A probe's runs under way (`Workshop.start_probe`); `verdict` waits for them."""
+    """A probe's runs on `files` (and on its baseline), each in a sandbox of its own, started
+    beside the gates: they need nothing the gates decide, so an attempt waits for the slower
+    of the two rather than both. `verdict` waits for them."""
 
     def __init__(
         self,
@@ -124,10 +118,9 @@ class Probing:
         self._after = self._pool.submit(self._run, self.files)
 
     def _run(self, tree: Mapping[str, bytes]) -> GateReport:
-        probe, language = self.probe, self.shop.language
-        changed = frozenset({probe.test}) if probe.test else language.expected_tests(probe.files)
-        question = GateCheck(language, {**tree, **probe.files}, frozenset({GateKind.TEST}),
-                             perturbed=changed)  # fmt: skip
+        probe = self.probe
+        question = GateCheck(self.shop.language, {**tree, **probe.files},
+                             frozenset({GateKind.TEST}), perturbed=probe.perturbed)  # fmt: skip
         return self.shop.runtime.check(question, token=self.token).report
 
     def verdict(self, files: Mapping[str, bytes]) -> None:

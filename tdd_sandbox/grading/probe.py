@@ -11,7 +11,7 @@ the code cannot tell which of the two runs it is in. `grading.verdicts.check_pro
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from tdd_sandbox.languages.base import Language
@@ -25,10 +25,13 @@ class Probe:
     code before a refactoring), every test does what it does on that code."""
 
     test: str
+    """The new test (GREEN); "" for a refactoring, whose every test is changed."""
     files: Mapping[str, bytes]
     """Only the test files that changed; the rest of a tree is the candidate's own."""
     where: tuple[str, ...]
     """`path:line` of each change, for the reason a refusal gives."""
+    perturbed: frozenset[str]
+    """The tests whose expected values changed (what the fake runtime fails)."""
     baseline: Mapping[str, bytes] | None = None
     """The code a refactoring started from, run on the same changed tests to compare."""
 
@@ -44,21 +47,14 @@ def plan_probe(
     """The probe of `new_test`, written between `before` and `after` (the RED step): the
     expected values on the lines it added changed. None when no assertion there has an
     expected side the language knows to change (the test is then not probed)."""
-    rng = rng or random.SystemRandom()  # unpredictable: code cannot undo a known change
-    files: dict[str, bytes] = {}
-    where: list[str] = []
-    for path in sorted(after):
-        data = after[path]
-        if not language.is_test_path(path) or before.get(path) == data:
-            continue
-        text = language.read_source(data)
+
+    def added(path: str, text: str) -> Collection[int]:
         old = before.get(path)
-        lines = added_lines(language.read_source(old) if old is not None else "", text)
-        perturbed = language.perturb(text, lines, rng)
-        if perturbed.lines:
-            files[path] = perturbed.text.encode()
-            where += [f"{path}:{line}" for line in perturbed.lines]
-    return Probe(new_test, files, tuple(where)) if files else None
+        return added_lines(language.read_source(old) if old is not None else "", text)
+
+    written = {p: d for p, d in after.items() if before.get(p) != d}
+    files, where = _perturb_tests(language, written, added, rng)
+    return Probe(new_test, files, where, frozenset({new_test})) if files else None
 
 
 def plan_refactor_probe(
@@ -67,13 +63,29 @@ def plan_refactor_probe(
     """The probe of a refactoring of `files`: every test's expected values changed, to be
     run on the code before and after it (a refactoring keeps behaviour, so both must do
     the same). None when no test has an expected side the language knows to change."""
-    rng = rng or random.SystemRandom()
+    changed, where = _perturb_tests(language, files, lambda path, text: None, rng)
+    if not changed:
+        return None
+    return Probe("", changed, where, language.expected_tests(changed), baseline=files)
+
+
+def _perturb_tests(
+    language: Language,
+    files: Mapping[str, bytes],
+    lines: Callable[[str, str], Collection[int] | None],
+    rng: random.Random | None,
+) -> tuple[dict[str, bytes], tuple[str, ...]]:
+    """Each test file of `files` with the expected values on its `lines(path, text)` (None:
+    anywhere) changed, where any changed; and `path:line` of every change."""
+    rng = rng or random.SystemRandom()  # unpredictable: code cannot undo a known change
     changed: dict[str, bytes] = {}
     where: list[str] = []
     for path in sorted(files):
-        if language.is_test_path(path):
-            perturbed = language.perturb(language.read_source(files[path]), None, rng)
-            if perturbed.lines:
-                changed[path] = perturbed.text.encode()
-                where += [f"{path}:{line}" for line in perturbed.lines]
-    return Probe("", changed, tuple(where), baseline=files) if changed else None
+        if not language.is_test_path(path):
+            continue
+        text = language.read_source(files[path])
+        perturbed = language.perturb(text, lines(path, text), rng)
+        if perturbed.lines:
+            changed[path] = perturbed.text.encode()
+            where += [f"{path}:{line}" for line in perturbed.lines]
+    return changed, tuple(where)

@@ -15,6 +15,8 @@ compiles wherever the original did and no judge-made shape tells the two apart.
 
 from __future__ import annotations
 
+import bisect
+import difflib
 import enum
 import io
 import random
@@ -96,11 +98,7 @@ def perturb_expected(
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def line_of(token: Token) -> int:
-        low, high = 0, len(starts)
-        while high - low > 1:
-            middle = (low + high) // 2
-            low, high = (middle, high) if starts[middle] <= token.start else (low, middle)
-        return low + 1
+        return bisect.bisect_right(starts, token.start)
 
     edits: dict[int, tuple[Token, str]] = {}
     sides, messages = _expected_sides(tokens, spelling)
@@ -134,6 +132,7 @@ def perturb_expected(
 
 
 _VALUES = frozenset({Kind.LITERAL, Kind.BOOL})
+_DEPTH = {Kind.OPEN: 1, Kind.CLOSE: -1}
 _OPERATORS = frozenset({Kind.OP, Kind.WORD})
 
 
@@ -176,7 +175,7 @@ def _call_args(tokens: Sequence[Token], i: int) -> list[list[Token]] | None:
         return None
     depth, inner = 0, list[Token]()
     for token in tokens[j:]:
-        depth += {Kind.OPEN: 1, Kind.CLOSE: -1}.get(token.kind, 0)
+        depth += _DEPTH.get(token.kind, 0)
         if depth == 0:
             return _split(inner[1:], ",")
         inner.append(token)
@@ -191,7 +190,7 @@ def _until(tokens: Sequence[Token], i: int, kind: Kind, text: str = "") -> list[
             break
         if depth == 0 and token.kind is Kind.CLOSE:
             break
-        depth += {Kind.OPEN: 1, Kind.CLOSE: -1}.get(token.kind, 0)
+        depth += _DEPTH.get(token.kind, 0)
         out.append(token)
     return out
 
@@ -204,7 +203,7 @@ def _split(tokens: Sequence[Token], separator: str) -> list[list[Token]]:
         if depth == 0 and token.text == separator:
             parts.append([])
             continue
-        depth += {Kind.OPEN: 1, Kind.CLOSE: -1}.get(token.kind, 0)
+        depth += _DEPTH.get(token.kind, 0)
         parts[-1].append(token)
     return parts
 
@@ -213,15 +212,14 @@ def _compared(
     tokens: Sequence[Token], spelling: Expectations, operators: frozenset[str]
 ) -> list[list[Token]]:
     """The constant side of a comparison `a OP b` (none when not exactly one operator)."""
-    at = [k for k, t in enumerate(tokens) if t.kind in _OPERATORS and t.text in operators]
-    top = [k for k in at if _depth_at(tokens, k) == 0]  # `is` is a word to Python
+    top, depth = [], 0
+    for k, token in enumerate(tokens):
+        if depth == 0 and token.kind in _OPERATORS and token.text in operators:
+            top.append(k)  # `is` is a word to Python
+        depth += _DEPTH.get(token.kind, 0)
     if len(top) != 1:
         return []
     return _constant_of([list(tokens[: top[0]]), list(tokens[top[0] + 1 :])], spelling)
-
-
-def _depth_at(tokens: Sequence[Token], k: int) -> int:
-    return sum({Kind.OPEN: 1, Kind.CLOSE: -1}.get(t.kind, 0) for t in tokens[:k])
 
 
 def _constant_of(operands: Sequence[list[Token]], spelling: Expectations) -> list[list[Token]]:
@@ -390,8 +388,6 @@ def python_tokens(text: str) -> list[Token]:
 
 def added_lines(before: str, after: str) -> frozenset[int]:
     """The 1-based lines of `after` that are not in `before` (inserted or rewritten)."""
-    import difflib
-
     old, new = before.splitlines(), after.splitlines()
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     return frozenset(

@@ -44,7 +44,7 @@ def _report(*outcomes: TestOutcome) -> GateReport:
     return GateReport("python", (judge_tests(ExecResult(int(failing), "", "", 0.1), outcomes),))
 
 
-PROBE = Probe(FIZZ, {PATH: b""}, (f"{PATH}:9",))
+PROBE = Probe(FIZZ, {PATH: b""}, (f"{PATH}:9",), frozenset({FIZZ}))
 
 
 def test_code_that_fails_the_changed_test_and_passes_the_rest_computes_its_answers() -> None:
@@ -90,7 +90,7 @@ def test_a_refactoring_probe_changes_every_test_and_keeps_the_code_before_it() -
 def test_a_refactoring_must_do_on_changed_tests_what_the_code_before_it_did(
     before: TestStatus, after: TestStatus, said: str
 ) -> None:
-    probe = Probe("", {PATH: b""}, (f"{PATH}:5",), baseline={})
+    probe = Probe("", {PATH: b""}, (f"{PATH}:5",), frozenset({ONE, FIZZ}), baseline={})
     was = _report(TestOutcome(ONE, TestStatus.FAILED), TestOutcome(FIZZ, before))
     check_probe(probe, was, before=was)
     with pytest.raises(VerdictError, match=said) as refused:
