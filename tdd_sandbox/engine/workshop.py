@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
 from tdd_sandbox.agents.team import Team
 from tdd_sandbox.engine.events import Event, Formatted, GatesRan
@@ -99,9 +100,9 @@ class Workshop:
 
 
 class Probing:
-    """A probe's runs on `files` (and on its baseline), each in a sandbox of its own, started
-    beside the gates: they need nothing the gates decide, so an attempt waits for the slower
-    of the two rather than both. `verdict` waits for them."""
+    """A probe's run on `files`, in a sandbox of its own, started beside the gates: it needs
+    nothing the gates decide, so an attempt waits for the slower of the two rather than
+    both. `verdict` waits for it (and runs a refactoring's baseline when that is needed)."""
 
     def __init__(
         self,
@@ -111,10 +112,7 @@ class Probing:
         token: CancelToken | None,
     ) -> None:
         self.shop, self.probe, self.files, self.token = shop, probe, dict(files), token
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="probe")
-        self._before = (
-            self._pool.submit(self._run, probe.baseline) if probe.baseline is not None else None
-        )
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="probe")
         self._after = self._pool.submit(self._run, self.files)
 
     def _run(self, tree: Mapping[str, bytes]) -> GateReport:
@@ -131,12 +129,15 @@ class Probing:
             VerdictError: the code answers from the tests' text.
             SandboxUnavailable: a sandbox failed, or the check was cancelled.
         """
+        baseline = self.probe.baseline
         try:
-            before = self._before.result() if self._before is not None else None
             after = self._after.result() if dict(files) == self.files else self._run(files)
+            # The code before a refactoring runs only when the refactoring's own run leaves
+            # its verdict open: most often that run settles it alone, and a run is saved.
+            before = None if baseline is None else partial(self._run, baseline)
+            check_probe(self.probe, after, before)
         finally:
             self.close()
-        check_probe(self.probe, after, before)
 
     def close(self) -> None:
         """Wait for the runs to end (a cancelled attempt's token ends them at once)."""

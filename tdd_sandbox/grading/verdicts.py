@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from tdd_sandbox.grading.evidence import Tamper, TamperKind
@@ -179,22 +179,28 @@ def check_green(expected: frozenset[str], report: GateReport) -> None:
         raise VerdictError(f"these tests did not pass: {', '.join(missing)}", Failure.NOT_GREEN)
 
 
-def check_probe(probe: Probe, report: GateReport, before: GateReport | None = None) -> None:
+def check_probe(
+    probe: Probe, report: GateReport, baseline: Callable[[], GateReport] | None = None
+) -> None:
     """Whether a candidate computes its answers. GREEN: with only the new test's expected
-    values changed (`probe`), it must fail that test and pass every other. A refactoring
-    (`before`: the code it started from, on the same changed tests): every test must do
-    what it did before.
+    values changed (`probe`), it must fail that test and pass every other. A refactoring:
+    every test must do what it does on the code before it (`baseline()`, its run on the
+    same changed tests, made only when the refactoring's own run cannot settle it).
 
     Raises:
         VerdictError: `answers` (tamper) when it still passes a changed test, or when its
             results move in any other way (a build or test run that notices the change).
+        ValueError: a refactoring's probe with no `baseline` to run.
     """
     refuse_tamper(report)
     gate = report.gate(GateKind.TEST)
     outcomes = gate.tests if gate is not None else ()
     where = ", ".join(probe.where[:3])
-    if before is not None:
-        _check_same(outcomes, before, where)
+    if probe.baseline is not None:
+        if baseline is None:
+            raise ValueError("a refactoring's probe needs the code before it to compare with")
+        if not _gains_nothing(probe, outcomes):
+            _check_same(outcomes, baseline(), where)
         return
     mine = [o for o in outcomes if matches(o.id, probe.test)]
     others = [o for o in outcomes if not matches(o.id, probe.test)]
@@ -212,6 +218,19 @@ def check_probe(probe: Probe, report: GateReport, before: GateReport | None = No
             f"({where}): {said}. Code may not depend on the tests' text",
             Failure.ANSWERS,
         )
+
+
+def _gains_nothing(probe: Probe, outcomes: tuple[TestOutcome, ...]) -> bool:
+    """Whether a refactoring's run on changed tests is settled without the code before it:
+    every test of a changed file failed (as a test fails) and every other passed. Answering
+    from the text shows only as a changed test passing, so no code before it can make such
+    a run suspect, and the comparison run is saved."""
+    changed = probe.perturbed
+    return bool(outcomes) and all(
+        o.status
+        is (TestStatus.FAILED if any(matches(o.id, t) for t in changed) else TestStatus.PASSED)
+        for o in outcomes
+    )
 
 
 def _check_same(outcomes: tuple[TestOutcome, ...], before: GateReport, where: str) -> None:

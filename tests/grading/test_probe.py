@@ -92,8 +92,31 @@ def test_a_refactoring_must_do_on_changed_tests_what_the_code_before_it_did(
 ) -> None:
     probe = Probe("", {PATH: b""}, (f"{PATH}:5",), frozenset({ONE, FIZZ}), baseline={})
     was = _report(TestOutcome(ONE, TestStatus.FAILED), TestOutcome(FIZZ, before))
-    check_probe(probe, was, before=was)
+    check_probe(probe, was, lambda: was)
     with pytest.raises(VerdictError, match=said) as refused:
         check_probe(probe, _report(TestOutcome(ONE, TestStatus.FAILED),
-                                   TestOutcome(FIZZ, after)), before=was)  # fmt: skip
+                                   TestOutcome(FIZZ, after)), lambda: was)  # fmt: skip
     assert refused.value.kind is Failure.ANSWERS
+
+
+def test_a_refactoring_whose_changed_tests_all_fail_needs_no_run_of_the_code_before_it() -> None:
+    probe = Probe("", {PATH: b""}, (f"{PATH}:5",), frozenset({ONE, FIZZ}), baseline={})
+
+    def never() -> GateReport:
+        raise AssertionError("the baseline ran although the run settled the verdict")
+
+    check_probe(probe, _report(TestOutcome(ONE, TestStatus.FAILED),
+                               TestOutcome(FIZZ, TestStatus.FAILED)), never)  # fmt: skip
+    # A test of a changed file that still passes may be one with nothing changed: only the
+    # code before the refactoring can say, so it runs; doing the same is accepted.
+    mixed = _report(TestOutcome(ONE, TestStatus.FAILED), TestOutcome(FIZZ, TestStatus.PASSED))
+    asked: list[int] = []
+
+    def before() -> GateReport:
+        asked.append(1)
+        return mixed
+
+    check_probe(probe, mixed, before)
+    assert asked == [1]
+    with pytest.raises(ValueError, match="needs the code before it"):
+        check_probe(probe, mixed)
