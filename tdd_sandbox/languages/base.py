@@ -39,6 +39,10 @@ class Language(Protocol):
     driver: Driver
     """The host side of the pack's acceptance driver: it ships the code, the driver's source
     and the cases' inputs to a sandbox, and reads back what each case did."""
+    seals_tests: bool
+    """Whether the test gate runs only what the build gate built, so the test files can be
+    made unreadable between the two: the code under test then cannot read its answers off
+    them, whatever route it takes (`execution.gates.run_gates` seals them)."""
 
     @property
     def image(self) -> Path:
@@ -147,6 +151,7 @@ class Defaults(ABC):
     source_suffixes: tuple[str, ...]
     results_path: str | None = None
     project_files: tuple[str, ...] = ()
+    seals_tests: bool = False
     driver_class: Callable[[CodeFiles], Driver]
     """The pack's acceptance driver class, built bound to the plug-in as `driver`."""
     shell_gates: tuple[tuple[GateKind, str], ...] = ()

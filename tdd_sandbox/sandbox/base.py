@@ -80,6 +80,16 @@ class Sandbox(Closing, ABC):
         """
 
     @abstractmethod
+    def seal(self, paths: Sequence[str], *, sealed: bool = True) -> None:
+        """Make files of the snapshot unreadable by the commands run after this, as the
+        operating system enforces it (the sandbox user cannot undo it); `sealed=False`
+        makes them readable again.
+
+        Raises:
+            SandboxUnavailable: the files could not be sealed.
+        """
+
+    @abstractmethod
     def close(self) -> None:
         """Destroy the sandbox and everything in it. Safe to call twice."""
 

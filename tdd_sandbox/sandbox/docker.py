@@ -229,6 +229,29 @@ class DockerSandbox(Sandbox):
             ) from None
         return (stdout or b"") if code == 0 else None
 
+    @override
+    def seal(self, paths: Sequence[str], *, sealed: bool = True) -> None:
+        """`chmod go-rwx` by the keeper, who owns the snapshot: the sandbox user, with every
+        capability dropped, can neither read the files nor change their mode back."""
+        if not paths:
+            return
+        if self._container is None:
+            self.start()
+        api = self._provider.client.api
+        try:
+            exec_id = api.exec_create(
+                self._container,
+                ["chmod", "go-rwx" if sealed else "go+r", "--", *paths],
+                user=KEEPER_USER,
+            )["Id"]
+            _, err = api.exec_start(exec_id, demux=True)
+            code = self._wait_exit(exec_id)
+        except ENGINE_ERRORS as exc:
+            raise SandboxUnavailable(f"could not seal the tests: {short_error(exc)}") from None
+        if code != 0:
+            said = (err or b"").decode(errors="replace").strip()[:200]
+            raise SandboxUnavailable(f"could not seal the tests: {said or f'exit {code}'}")
+
     def _wait_exit(self, exec_id: str) -> int | None:
         api = self._provider.client.api
         deadline = time.monotonic() + _KILL_GRACE_S

@@ -12,13 +12,22 @@ from pathlib import Path
 
 import pytest
 
+from tdd_sandbox.languages import LANGUAGES
 from tests.helpers.answer_readers import READERS
 from tests.helpers.fake_llm import no_change, plan
 from tests.helpers.git import git
 from tests.helpers.katas import STEPS, python_test_file
 from tests.helpers.runs import run_scripted
 
-pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images", "unsealed")]
+
+
+@pytest.fixture
+def unsealed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe on its own: sealed tests (`tests/execution/test_sealing.py`) stop the Rust,
+    C++ and Java readers before it, so here no pack seals."""
+    for pack in LANGUAGES.values():
+        monkeypatch.setattr(pack, "seals_tests", False)
 
 
 @pytest.mark.parametrize("language", sorted(READERS))

@@ -62,6 +62,9 @@ if [ ! -x "$bin" ]; then
 """
     + '  g++ -std=c++20 -O0 -Wall -Wextra -Werror -I. -iquote "$(dirname "${first:-./x}")" '
     + f'$({_FIND_CODE}) $rest "$out/guarded.cpp" {_LINK} -o "$bin" || exit 2\n'
+    # The copy holds the first test's text: gone before anything runs, as the sealed
+    # originals are unreadable.
+    + '  rm -f "$out/guarded.cpp"\n'
     + "fi\n"
 )
 _GUARD_TEST = (
@@ -89,6 +92,7 @@ TEST(Scaffold, Runs) { SUCCEED(); }
 class Cpp(Defaults):
     """The C++ plug-in: `kata.hpp`/`kata.cpp` at the root, GoogleTest files in `tests/`."""
 
+    seals_tests = True
     driver_class = CppDriver
 
     def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:

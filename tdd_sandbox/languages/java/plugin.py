@@ -82,6 +82,7 @@ class ScaffoldTest {
 class Java(Defaults):
     """The Java plug-in: the class `Kata` in `src/`, JUnit 5 test classes in `test/`."""
 
+    seals_tests = True
     driver_class = JavaDriver
 
     def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:

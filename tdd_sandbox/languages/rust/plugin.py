@@ -75,6 +75,7 @@ _RUNNER_CONFIG = frozenset(
 class Rust(Defaults):
     """The Rust plug-in: a library crate (any name), integration tests in `tests/`."""
 
+    seals_tests = True
     driver_class = RustDriver
 
     def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:

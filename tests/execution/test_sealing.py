@@ -1,0 +1,116 @@
+"""Sealed tests, on Docker, with no probe: in a language whose test gate runs only what its
+build gate built, the test files are unreadable once the build is done. Each reader of
+`answer_readers`, and the same reader aimed at the snapshot's absolute path or at a copy the
+guard makes, had its test gate green before sealing; now the read fails and so does the
+test, while the honest code of each language stays green."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tdd_sandbox.execution.base import GateCheck
+from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.grading.gates import GateStatus
+from tdd_sandbox.languages import LANGUAGES, get_language
+from tdd_sandbox.settings import load_settings
+from tdd_sandbox.vocabulary.results import GateKind, TestStatus
+from tests.helpers.answer_readers import READERS
+from tests.helpers.katas import STEPS
+from tests.helpers.repos import encode
+
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
+
+# The guard's copy of the first C++ test file, found by a shell the code starts.
+_CPP_GUARD_COPY = """\
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+inline std::string fizzbuzz(int n) {
+  std::string text;
+  if (FILE* pipe = popen("cat /tmp/tdd-guard-*/guarded.cpp", "r")) {
+    char chunk[4096];
+    for (size_t got; (got = fread(chunk, 1, sizeof chunk, pipe)) > 0;) text.append(chunk, got);
+    pclose(pipe);
+  }
+  size_t at = text.find("fizzbuzz(" + std::to_string(n) + ")");
+  if (at == std::string::npos) return "";
+  size_t open_quote = text.find('"', at);
+  return text.substr(open_quote + 1, text.find('"', open_quote + 1) - open_quote - 1);
+}
+"""
+
+ROUTES = {
+    "rust": {
+        "the snapshot": READERS["rust"],
+        "the crate's copy": READERS["rust"].replace('"/work/tests/', '"tests/'),
+    },
+    "cpp": {
+        "the snapshot": READERS["cpp"],
+        "the guard's copy": _CPP_GUARD_COPY,
+    },
+    "java": {
+        "the snapshot": READERS["java"],
+        "the snapshot's absolute path": READERS["java"].replace("file:test/", "file:/work/test/"),
+    },
+}
+CASES = [(lang, route) for lang, routes in ROUTES.items() for route in routes]
+
+
+@pytest.fixture(scope="module")
+def runtime() -> Iterator[DockerRuntime]:
+    """One runtime for the module."""
+    with DockerRuntime(load_settings(), run_id="pytest-sealing") as made:
+        yield made
+
+
+def _files(language: str, code: str) -> dict[str, bytes]:
+    steps = STEPS[language]
+    pack = get_language(language)
+    return encode({**pack.scaffold(), steps.test_path: steps.test_file(1), steps.code_path: code})
+
+
+def test_every_language_that_builds_its_tests_seals_them() -> None:
+    assert {name for name, pack in LANGUAGES.items() if pack.seals_tests} == set(ROUTES)
+
+
+@pytest.mark.parametrize(("language", "route"), CASES)
+def test_code_cannot_read_its_answers_off_sealed_tests(
+    runtime: DockerRuntime, language: str, route: str
+) -> None:
+    pack = get_language(language)
+    report = runtime.check(GateCheck(pack, _files(language, ROUTES[language][route]))).report
+    gate = report.gate(GateKind.TEST)
+    assert gate is not None
+    assert report.gate(GateKind.BUILD) is not None
+    assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail)
+    mine = [o for o in gate.tests if o.status is not TestStatus.PASSED]
+    assert mine, gate.tests
+    assert gate.tamper is None
+
+
+@pytest.mark.parametrize("language", sorted(ROUTES))
+def test_honest_code_stays_green_with_its_tests_sealed(
+    runtime: DockerRuntime, language: str
+) -> None:
+    pack = get_language(language)
+    files = _files(language, STEPS[language].impls[0])
+    report = runtime.check(GateCheck(pack, files)).report
+    assert report.ok, [(g.kind, g.status, g.reason) for g in report.gates]
+    # Asked for the tests alone (a probe, an acceptance suite), the build runs first.
+    alone = runtime.check(GateCheck(pack, files, frozenset({GateKind.TEST}))).report
+    assert [g.kind for g in alone.gates] == [GateKind.BUILD, GateKind.TEST]
+    assert alone.ok
+
+
+def test_the_data_files_tests_read_stay_readable(runtime: DockerRuntime) -> None:
+    test = (
+        "use kata::fizzbuzz;\n\n#[test]\nfn one() {\n    let want = std::fs::read_to_string("
+        '"tests/want.txt").unwrap();\n    assert_eq!(fizzbuzz(1), want.trim());\n}\n'
+    )
+    files = {**_files("rust", STEPS["rust"].impls[0]), STEPS["rust"].test_path: test.encode()}
+    report = runtime.check(GateCheck(get_language("rust"), {**files, "tests/want.txt": b"1\n"}))
+    assert report.report.ok, [(g.kind, g.status, g.output_tail) for g in report.report.gates]
