@@ -10,8 +10,10 @@ import pytest
 from tdd_sandbox.acceptance.testfiles import run_test_files
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.grading.acceptance import CaseStatus
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.settings import load_settings
+from tests.helpers.answer_readers import READERS
+from tests.helpers.katas import STEPS
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 
@@ -70,3 +72,17 @@ def test_a_go_track_suite_is_scored_in_the_module_it_runs_in(
     assert {r.id for r in report.results} == {"leap::TestLeapYears", "leap::TestCommonYears"}
     got = {r.id.split("::")[1] for r in report.results if r.status is CaseStatus.PASSED}
     assert got == passed, report.why()
+
+
+@pytest.mark.parametrize("language", sorted(n for n, p in LANGUAGES.items() if p.seals_tests))
+def test_a_suite_run_beside_the_code_cannot_be_read_by_it(
+    runtime: DockerRuntime, language: str
+) -> None:
+    # Each reader bypasses the static policy and scored full marks here before the suite's
+    # files were sealed: now it cannot open them, and scores nothing.
+    pack, steps = get_language(language), STEPS[language]
+    code = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
+    code[steps.code_path] = READERS[language].encode()
+    report = run_test_files(runtime, pack, code, {steps.test_path: steps.test_file(2).encode()})
+    assert len(report.results) == 2, report.why()
+    assert not [r.id for r in report.results if r.status is CaseStatus.PASSED], report.why()
