@@ -41,20 +41,21 @@ def run_gates(
     expected = language.expected_tests(files)
     # One nonce for the run: a language may prepare its guard in an earlier gate.
     nonce = secrets.token_hex(8)
-    # A language that seals its tests builds before it tests, asked or not: the build is
-    # what lets the tests run with their files unreadable.
-    sealing = language.seals_tests and (
-        override is None or (override.build is None and override.test is None)
-    )
-    if only is not None and sealing and GateKind.TEST in only:
+    plan = plan_gates(language, override)
+    # Under its guard, a language that seals its tests runs only what its build built, and
+    # builds before it tests, asked or not: so the tests can run with their files unreadable.
+    # A configured command is unguarded and may need the sources.
+    guarded = any(g.kind is GateKind.TEST and language.guard(g.command, nonce) for g in plan)
+    sealed = language.sealed_tests(files) if guarded else []
+    if only is not None and sealed and GateKind.TEST in only:
         only = only | {GateKind.BUILD}
     results: list[GateResult] = []
-    for gate in plan_gates(language, override):
+    for gate in plan:
         if only is not None and gate.kind not in only:
             continue
         if gate.kind is GateKind.TEST:
-            built = sealing and any(r.kind is GateKind.BUILD and r.passed for r in results)
-            tests = sorted(p for p in files if built and _is_test_source(language, p))
+            built = any(r.kind is GateKind.BUILD and r.passed for r in results)
+            tests = sealed if built else []
             sandbox.seal(tests)
             results.append(_run_tests(sandbox, language, gate, expected, timeout_s, nonce))
             # Nothing the tests started still runs; the formatter may read them again.
@@ -63,11 +64,6 @@ def run_gates(
             command = language.guard(gate.command, nonce) or gate.command
             results.append(judge_command(gate.kind, sandbox.exec(command, timeout_s=timeout_s)))
     return GateReport(language.name, tuple(results))
-
-
-def _is_test_source(language: Language, path: str) -> bool:
-    """A test file the build compiles: sealed, unlike the data files tests may read."""
-    return language.is_test_path(path) and path.endswith(language.source_suffixes)
 
 
 def _run_tests(

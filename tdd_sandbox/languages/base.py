@@ -39,10 +39,6 @@ class Language(Protocol):
     driver: Driver
     """The host side of the pack's acceptance driver: it ships the code, the driver's source
     and the cases' inputs to a sandbox, and reads back what each case did."""
-    seals_tests: bool
-    """Whether the test gate runs only what the build gate built, so the test files can be
-    made unreadable between the two: the code under test then cannot read its answers off
-    them, whatever route it takes (`execution.gates.run_gates` seals them)."""
 
     @property
     def image(self) -> Path:
@@ -75,6 +71,13 @@ class Language(Protocol):
 
     def is_test_path(self, path: str) -> bool:
         """Whether `path` (relative, POSIX) holds tests."""
+        ...
+
+    def sealed_tests(self, paths: Iterable[str]) -> list[str]:
+        """The test sources among `paths` to make unreadable between the build gate and the
+        test gate, because the test gate runs only what the build built: the code under
+        test then cannot read its answers off them, whatever route it takes. Empty where
+        the test gate compiles or loads the tests as it runs them."""
         ...
 
     def is_runner_config(self, path: str) -> bool:
@@ -152,6 +155,7 @@ class Defaults(ABC):
     results_path: str | None = None
     project_files: tuple[str, ...] = ()
     seals_tests: bool = False
+    """Whether the test gate runs only what the build gate built (see `sealed_tests`)."""
     driver_class: Callable[[CodeFiles], Driver]
     """The pack's acceptance driver class, built bound to the plug-in as `driver`."""
     shell_gates: tuple[tuple[GateKind, str], ...] = ()
@@ -197,6 +201,13 @@ class Defaults(ABC):
     @abstractmethod
     def is_runner_config(self, path: str) -> bool:
         """Whether `path` configures how tests are found or run."""
+
+    def sealed_tests(self, paths: Iterable[str]) -> list[str]:
+        """Where `seals_tests`: the test files in the language's source suffixes (the data
+        files tests read stay readable)."""
+        if not self.seals_tests:
+            return []
+        return sorted(p for p in paths if self.is_test_path(p) and p.endswith(self.source_suffixes))
 
     def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
         """All of the scaffold: a kata's files replace only the ones they name."""

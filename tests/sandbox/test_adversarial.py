@@ -85,7 +85,9 @@ def _run_test_gate(
             timeout_s=timeout_s,
         )
     assert _tree_digest(root) == before, "a gate changed a host file"
-    [gate] = report.gates
+    # A language that seals its tests builds them first (`run_gates`): the test gate is last.
+    gate = report.gate(GateKind.TEST)
+    assert gate is not None and report.gates[-1] is gate
     return gate
 
 

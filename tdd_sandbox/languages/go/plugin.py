@@ -10,7 +10,14 @@ from typing import Any
 
 from tdd_sandbox.languages.base import Defaults
 from tdd_sandbox.languages.go.driver import GoDriver
-from tdd_sandbox.languages.go.guard import GUARD, SENTINEL, WARM, sentinel_names, sentinel_tests
+from tdd_sandbox.languages.go.guard import (
+    GUARD,
+    GUARDED_BUILD,
+    SENTINEL,
+    WARM,
+    sentinel_names,
+    sentinel_tests,
+)
 from tdd_sandbox.languages.go.policy import check_go
 from tdd_sandbox.languages.go.reader import GO_LEXEMES, module_path
 from tdd_sandbox.languages.lexing import blank
@@ -55,6 +62,7 @@ func TestScaffold(t *testing.T) {}
 class Go(Defaults):
     """The Go plug-in: one module (`kata` in a new repository), tests in `*_test.go` files."""
 
+    seals_tests = True
     driver_class = GoDriver
 
     def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
@@ -99,6 +107,10 @@ class Go(Defaults):
     def is_test_path(self, path: str) -> bool:
         """`*_test.go` files, and anything under a `testdata/` folder (tests' fixtures)."""
         return path.endswith("_test.go") or "testdata" in PurePosixPath(path).parts[:-1]
+
+    def sealed_tests(self, paths: Iterable[str]) -> list[str]:
+        """The `*_test.go` files: the build compiled them (a `testdata/` file is data)."""
+        return [p for p in super().sealed_tests(paths) if p.endswith("_test.go")]
 
     def is_runner_config(self, path: str) -> bool:
         """The module and workspace files (a `replace` or `toolchain` line changes the build)."""
@@ -161,10 +173,16 @@ class Go(Defaults):
         return None
 
     def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
-        """The guarded test run (see `GUARD`); None for other commands and configured ones."""
-        if command != ("sh", "-c", _TEST):
+        """The guarded build and test run (see `GUARD`); None for other commands and configured
+        ones."""
+        scripts: dict[tuple[str, ...], str] = {
+            ("sh", "-c", _TEST): GUARD,
+            ("sh", "-c", _BUILD): GUARDED_BUILD,
+        }
+        script = scripts.get(command)
+        if script is None:
             return None
-        return ("sh", "-c", GUARD, "guard", nonce, sentinel_tests(nonce))
+        return ("sh", "-c", script, "guard", nonce, sentinel_tests(nonce))
 
     def evidence(self, result: ExecResult, nonce: str) -> Evidence:
         """The packages the shell announced, and each test's end as the go command saw it."""
