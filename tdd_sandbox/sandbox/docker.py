@@ -91,6 +91,7 @@ class DockerSandbox(Sandbox):
         self._archive = snapshot.to_tar()
         self._container: str | None = None
         self._closed = False
+        self._sealed: set[str] = set()
 
     @property
     def container_id(self) -> str | None:
@@ -106,6 +107,8 @@ class DockerSandbox(Sandbox):
         container = self._provider.take_container(self._image)
         try:
             self._ship(container)
+            # A replacement for a container that died keeps what was sealed in it sealed.
+            self._chmod(container, "go-rwx", sorted(self._sealed))
         except BaseException:
             self._provider.destroy(container)
             raise
@@ -237,13 +240,20 @@ class DockerSandbox(Sandbox):
             return
         if self._container is None:
             self.start()
+        assert self._container is not None
+        self._chmod(self._container, "go-rwx" if sealed else "go+r", paths)
+        if sealed:
+            self._sealed.update(paths)
+        else:
+            self._sealed.difference_update(paths)
+
+    def _chmod(self, container: str, mode: str, paths: Sequence[str]) -> None:
+        if not paths:
+            return
         api = self._provider.client.api
         try:
-            exec_id = api.exec_create(
-                self._container,
-                ["chmod", "go-rwx" if sealed else "go+r", "--", *paths],
-                user=KEEPER_USER,
-            )["Id"]
+            command = ["chmod", mode, "--", *paths]
+            exec_id = api.exec_create(container, command, user=KEEPER_USER)["Id"]
             _, err = api.exec_start(exec_id, demux=True)
             code = self._wait_exit(exec_id)
         except ENGINE_ERRORS as exc:

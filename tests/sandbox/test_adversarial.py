@@ -87,7 +87,8 @@ def _run_test_gate(
     assert _tree_digest(root) == before, "a gate changed a host file"
     # A language that seals its tests builds them first (`run_gates`): the test gate is last.
     gate = report.gate(GateKind.TEST)
-    assert gate is not None and report.gates[-1] is gate
+    assert gate is not None
+    assert report.gates[-1] is gate
     return gate
 
 

@@ -26,6 +26,23 @@ def test_a_dead_container_is_replaced_with_the_same_snapshot(
         assert box.container_id not in (None, first)
 
 
+def test_a_sealed_file_stays_sealed_in_the_container_that_replaces_a_dead_one(
+    provider: DockerSandboxProvider, images: dict[str, str], docker_client: docker.DockerClient
+) -> None:
+    with provider.open(images["python"], SNAPSHOT) as box:
+        box.seal(["hello.txt"])
+        assert box.exec(["cat", "hello.txt"]).exit_code != 0
+        first = box.container_id
+        assert first is not None
+        docker_client.api.kill(first)
+        replaced = box.exec(["cat", "hello.txt"])
+        assert box.container_id not in (None, first)
+        assert replaced.exit_code != 0, replaced.stdout
+        assert "Permission denied" in replaced.stderr
+        box.seal(["hello.txt"], sealed=False)
+        assert box.exec(["cat", "hello.txt"]).stdout == "hello\n"
+
+
 def test_warm_pool_hands_out_fresh_containers_and_close_removes_all(
     docker_client: docker.DockerClient, images: dict[str, str]
 ) -> None:
