@@ -54,12 +54,9 @@ def run_gates(
         if only is not None and gate.kind not in only:
             continue
         if gate.kind is GateKind.TEST:
-            built = any(r.kind is GateKind.BUILD and r.passed for r in results)
-            tests = sealed if built else []
-            sandbox.seal(tests)
+            if any(r.kind is GateKind.BUILD and r.passed for r in results):
+                sandbox.seal(sealed)
             results.append(_run_tests(sandbox, language, gate, expected, timeout_s, nonce))
-            # Nothing the tests started still runs; the formatter may read them again.
-            sandbox.seal(tests, sealed=False)
         else:
             command = language.guard(gate.command, nonce) or gate.command
             results.append(judge_command(gate.kind, sandbox.exec(command, timeout_s=timeout_s)))

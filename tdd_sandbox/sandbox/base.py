@@ -83,7 +83,7 @@ class Sandbox(Closing, ABC):
     def seal(self, paths: Sequence[str], *, sealed: bool = True) -> None:
         """Make files of the snapshot unreadable by the commands run after this, as the
         operating system enforces it (the sandbox user cannot undo it); `sealed=False`
-        makes them readable again.
+        makes what this sandbox sealed among them readable again (nothing else changes).
 
         Raises:
             SandboxUnavailable: the files could not be sealed.

@@ -235,7 +235,10 @@ class DockerSandbox(Sandbox):
     @override
     def seal(self, paths: Sequence[str], *, sealed: bool = True) -> None:
         """`chmod go-rwx` by the keeper, who owns the snapshot: the sandbox user, with every
-        capability dropped, can neither read the files nor change their mode back."""
+        capability dropped, can neither read the files nor change their mode back. Only
+        what this sandbox sealed is ever unsealed."""
+        if not sealed:
+            paths = [p for p in paths if p in self._sealed]
         if not paths:
             return
         if self._container is None:

@@ -121,3 +121,15 @@ def test_the_data_files_tests_read_stay_readable(runtime: DockerRuntime) -> None
     files = {**_files("rust", STEPS["rust"].impls[0]), STEPS["rust"].test_path: test.encode()}
     report = runtime.check(GateCheck(get_language("rust"), {**files, "tests/want.txt": b"1\n"}))
     assert report.report.ok, [(g.kind, g.status, g.output_tail) for g in report.report.gates]
+
+
+def test_a_sealed_test_file_is_still_formatted_after_the_tests_ran(runtime: DockerRuntime) -> None:
+    steps = STEPS["rust"]
+    messy = steps.test_file(1).replace("fn one() {", "fn   one()   {")
+    files = {**_files("rust", STEPS["rust"].impls[0]), steps.test_path: messy.encode()}
+    kinds = frozenset({GateKind.FORMAT, GateKind.TEST})
+    checked = runtime.check(GateCheck(get_language("rust"), files, kinds, tidy=[steps.test_path]))
+    ran = [g.kind for g in checked.report.gates]
+    assert ran == [GateKind.FORMAT, GateKind.BUILD, GateKind.TEST]
+    assert checked.formatted is not None
+    assert checked.formatted[steps.test_path] == steps.test_file(1).encode()
