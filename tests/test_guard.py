@@ -157,3 +157,53 @@ def test_honest_runs_are_unchanged(runtime: DockerRuntime, name: str) -> None:
     failing = _test_gate(runtime, language, files)
     assert failing.status is GateStatus.FAILED, failing.reason
     assert failing.tamper is None
+
+
+# A module of the kata's tree named `pytest`: the guard, started as `python3 -c` in the
+# snapshot, imported it in place of the real one before taking any reference, so it read the
+# nonce off the interpreter's arguments and wrote the whole run itself (stream, sentinels,
+# report). It uses nothing the static policy refuses.
+_RUNNER_SHADOW = """\
+import json
+import os
+import sys
+
+NONCE = sys.orig_argv[3]
+TESTS = ("tests/test_fizzbuzz.py::test_fizz", "tests/test_scaffold.py::test_scaffold")
+
+
+def emit(record: dict[str, object]) -> None:
+    os.write(1, f"\\n@@{NONCE} {json.dumps(record)}\\n".encode())
+
+
+def case(test: str, body: str = "") -> str:
+    path, _, name = test.partition("::")
+    where = f'classname="{path[:-3].replace("/", ".")}" name="{name}" file="{path}"'
+    return f"<testcase {where}>{body}</testcase>"
+
+
+for test in TESTS:
+    emit({"test": test, "outcome": "passed"})
+emit({"test": f"test_check_{NONCE[:6]}", "outcome": "passed"})
+emit({"test": f"test_check_{NONCE[6:12]}", "outcome": "failed"})
+emit({"end": True, "exitstatus": 1, "changed": [], "foreign": []})
+cases = "".join(case(t) for t in TESTS) + case(f"x.py::test_check_{NONCE[:6]}")
+cases += case(f"x.py::test_check_{NONCE[6:12]}", '<failure message="no"/>')
+os.makedirs("/tmp/tdd-results", exist_ok=True)
+fd = os.open("/tmp/tdd-results/junit.xml", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+os.write(fd, f"<testsuites><testsuite>{cases}</testsuite></testsuites>".encode())
+os.close(fd)
+raise SystemExit(1)
+"""
+
+
+def test_a_module_of_the_tree_cannot_stand_in_for_the_runner(runtime: DockerRuntime) -> None:
+    language = get_language("python")
+    files = {**language.scaffold(), "fizzbuzz.py": "def fizzbuzz(n: int) -> str:\n    return ''\n"}
+    files.update({"pytest.py": _RUNNER_SHADOW, RED["python"][0]: RED["python"][1]})
+    assert not language.check_source("pytest.py", _RUNNER_SHADOW, is_test=False)
+    gate = _test_gate(runtime, language, files)
+    assert gate.status is not GateStatus.PASSED, gate.reason
+    assert [(o.id, o.status.value) for o in gate.tests if o.id.endswith("fizz")] == [
+        ("tests/test_fizzbuzz.py::test_fizz", "failed")
+    ]

@@ -14,7 +14,9 @@ checks against pytest's report:
   module is imported and compared after the run, and the hook implementations registered by
   anything but pytest and the guard.
 
-Run as `python3 -c <this source> NONCE ARGS...`: it calls `pytest.main(ARGS)` with the guard.
+Run as `python3 -I -c <this source> NONCE ARGS...`: it calls `pytest.main(ARGS)` with the
+guard. Isolated, the working directory is not on the path until everything above is taken
+from the image; then it goes first, as `python3 -m pytest` would have put it.
 """
 
 from __future__ import annotations
@@ -111,4 +113,5 @@ class Guard:
         _emit({"end": True, "exitstatus": int(exitstatus), "changed": changed, "foreign": foreign})
 
 
+sys.path.insert(0, str(Path.cwd()))
 sys.exit(pytest.main(_ARGS, plugins=[Guard()]))

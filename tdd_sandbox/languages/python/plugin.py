@@ -260,11 +260,14 @@ class Python(Defaults):
         )
 
     def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
-        """pytest under the tool's guard (`python_guard.py`, passed as `-c` source, so no
-        file of it exists in the sandbox); None for a command that is not pytest."""
+        """pytest under the tool's guard (`guard.py`, passed as `-c` source, so no file of
+        it exists in the sandbox); None for a command that is not pytest. Isolated (`-I`):
+        the guard and pytest load from the image before the snapshot is on the path, so a
+        module of the tree named like them (`pytest.py`), a user site or a `PYTHON*`
+        variable cannot stand in for them."""
         if command[:3] != ("python3", "-m", "pytest"):
             return None
-        return ("python3", "-c", _GUARD, nonce, *command[3:])
+        return ("python3", "-I", "-c", _GUARD, nonce, *command[3:])
 
     def evidence(self, result: ExecResult, nonce: str) -> Evidence:
         """The guard's stream from the command's stdout."""
