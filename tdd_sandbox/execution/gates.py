@@ -42,21 +42,25 @@ def run_gates(
     # One nonce for the run: a language may prepare its guard in an earlier gate.
     nonce = secrets.token_hex(8)
     plan = plan_gates(language, override)
-    # Under its guard, a language that seals its tests runs only what its build built, and
-    # builds before it tests, asked or not: so the tests can run with their files unreadable.
-    # A configured command is unguarded and may need the sources.
+    # Under its guard, a language that seals its tests runs them with their files unreadable:
+    # it runs what its build built (and builds first, asked or not), or its runner loads them
+    # from its input. A configured command is unguarded and may need the sources.
     guarded = any(g.kind is GateKind.TEST and language.guard(g.command, nonce) for g in plan)
     sealed = language.sealed_tests(files) if guarded else []
-    if only is not None and sealed and GateKind.TEST in only:
+    feed = language.sealed_input(files, sealed) if sealed else None
+    if only is not None and sealed and feed is None and GateKind.TEST in only:
         only = only | {GateKind.BUILD}
     results: list[GateResult] = []
     for gate in plan:
         if only is not None and gate.kind not in only:
             continue
         if gate.kind is GateKind.TEST:
-            if any(r.kind is GateKind.BUILD and r.passed for r in results):
+            # Without a build, the runner compiles the tests and needs them readable, as
+            # its errors are the feedback: its verdict is a failure then.
+            built = any(r.kind is GateKind.BUILD and r.passed for r in results)
+            if feed is not None or built:
                 sandbox.seal(sealed)
-            results.append(_run_tests(sandbox, language, gate, expected, timeout_s, nonce))
+            results.append(_run_tests(sandbox, language, gate, expected, timeout_s, nonce, feed))
         else:
             command = language.guard(gate.command, nonce) or gate.command
             results.append(judge_command(gate.kind, sandbox.exec(command, timeout_s=timeout_s)))
@@ -70,13 +74,14 @@ def _run_tests(
     expected: frozenset[str],
     timeout_s: float | None,
     nonce: str,
+    feed: bytes | None,
 ) -> GateResult:
     """The test gate under the language's guard (sentinels, an independent channel), its
     report cross-checked against that channel. A configured override runs unguarded."""
     guarded = language.guard(gate.command, nonce)
     # The results file rides back with the test command's own result where it can.
     result = sandbox.exec(guarded or gate.command, timeout_s=timeout_s,
-                          collect=language.results_path)  # fmt: skip
+                          collect=language.results_path, stdin=feed)  # fmt: skip
     report = result.collected
     if report is None and language.results_path:
         report = sandbox.read_file(language.results_path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -74,10 +74,16 @@ class Language(Protocol):
         ...
 
     def sealed_tests(self, paths: Iterable[str]) -> list[str]:
-        """The test sources among `paths` to make unreadable between the build gate and the
-        test gate, because the test gate runs only what the build built: the code under
-        test then cannot read its answers off them, whatever route it takes. Empty where
-        the test gate compiles or loads the tests as it runs them."""
+        """The test sources among `paths` to make unreadable while the guarded test gate
+        runs, so the code under test cannot read its answers off them, whatever route it
+        takes. The test gate then runs what the build gate built, or loads the tests from
+        `sealed_input`. Empty where the language does neither."""
+        ...
+
+    def sealed_input(self, files: Mapping[str, bytes], sealed: Sequence[str]) -> bytes | None:
+        """What the guarded test gate reads on its standard input while `sealed` are
+        unreadable: the tests themselves, for a runner that loads them as it runs them.
+        None where it runs what the build built (the build then goes first)."""
         ...
 
     def is_runner_config(self, path: str) -> bool:
@@ -155,7 +161,7 @@ class Defaults(ABC):
     results_path: str | None = None
     project_files: tuple[str, ...] = ()
     seals_tests: bool = False
-    """Whether the test gate runs only what the build gate built (see `sealed_tests`)."""
+    """Whether the tests are unreadable while the guarded test gate runs (`sealed_tests`)."""
     driver_class: Callable[[CodeFiles], Driver]
     """The pack's acceptance driver class, built bound to the plug-in as `driver`."""
     shell_gates: tuple[tuple[GateKind, str], ...] = ()
@@ -208,6 +214,11 @@ class Defaults(ABC):
         if not self.seals_tests:
             return []
         return sorted(p for p in paths if self.is_test_path(p) and p.endswith(self.source_suffixes))
+
+    def sealed_input(self, files: Mapping[str, bytes], sealed: Sequence[str]) -> bytes | None:
+        """Nothing: a sealing language runs what its build built, unless it says otherwise."""
+        del files, sealed
+        return None
 
     def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
         """All of the scaffold: a kata's files replace only the ones they name."""

@@ -60,12 +60,14 @@ class Sandbox(Closing, ABC):
         timeout_s: float | None = None,
         env: Mapping[str, str] | None = None,
         collect: str | None = None,
+        stdin: bytes | None = None,
     ) -> ExecResult:
         """Run `command` in the snapshot directory as the unprivileged sandbox user.
 
         When it returns, nothing the command started is still running. `collect` names a
         small file to return in `ExecResult.collected` (None when it could not be; use
-        `read_file` then).
+        `read_file` then). `stdin` is what the command reads on its standard input, then
+        end of file; None: nothing is attached.
 
         Raises:
             SandboxUnavailable: the sandbox cannot run commands at all.

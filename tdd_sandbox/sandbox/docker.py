@@ -146,6 +146,7 @@ class DockerSandbox(Sandbox):
         timeout_s: float | None = None,
         env: Mapping[str, str] | None = None,
         collect: str | None = None,
+        stdin: bytes | None = None,
     ) -> ExecResult:
         if self._closed:
             raise SandboxUnavailable("the sandbox was closed")
@@ -157,8 +158,11 @@ class DockerSandbox(Sandbox):
         api = self._provider.client.api
         started = time.monotonic()
         try:
-            exec_id = self._create_exec(supervisor.wrap(nonce, list(command), collect or ""), env)
+            argv = supervisor.wrap(nonce, list(command), collect or "")
+            exec_id = self._create_exec(argv, env, attach_stdin=stdin is not None)
             with _hijacked(api.exec_start(exec_id, socket=True)) as raw:
+                if stdin is not None:
+                    _feed(raw, stdin, deadline=started + timeout)
                 ending = pump(
                     raw,
                     out,
@@ -190,7 +194,9 @@ class DockerSandbox(Sandbox):
             collected=report.collected if report is not None else None,
         )
 
-    def _create_exec(self, argv: list[str], env: Mapping[str, str] | None) -> str:
+    def _create_exec(
+        self, argv: list[str], env: Mapping[str, str] | None, *, attach_stdin: bool = False
+    ) -> str:
         """An exec of `argv` as the sandbox user; a container that can no longer take one
         (it died, or every pid is held) is replaced by a fresh one with the same snapshot."""
         api = self._provider.client.api
@@ -205,6 +211,7 @@ class DockerSandbox(Sandbox):
                         user=SANDBOX_USER,
                         workdir=WORKDIR,
                         environment=dict(env or {}),
+                        stdin=attach_stdin,
                     )["Id"]
                 )
             except ENGINE_ERRORS as exc:
@@ -303,6 +310,19 @@ class DockerSandbox(Sandbox):
         # would compete with it for the CPU.
         if self._provider.settings.warm:
             self._provider.prewarm(self._image)
+
+
+def _feed(raw: Any, data: bytes, *, deadline: float) -> None:
+    """`data` to a command's standard input, then end of file. A command that stops reading
+    is not waited for past its deadline: it is judged on what it did."""
+    raw.settimeout(max(deadline - time.monotonic(), 0.001))
+    try:
+        raw.sendall(data)
+        raw.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+    finally:
+        raw.settimeout(None)
 
 
 def _raw_socket(sock: Any) -> Any:

@@ -12,7 +12,11 @@ checks against pytest's report:
   a runner patched to pass everything passes the second;
 - pristine references: pytest's internals that decide an outcome, taken before any test
   module is imported and compared after the run, and the hook implementations registered by
-  anything but pytest and the guard.
+  anything but pytest and the guard;
+- sealed tests: when the test modules come on standard input (their files are then
+  unreadable to this process), they are compiled from it, their asserts rewritten as pytest
+  would, before any of the kata's code runs, and imported from that alone: no route through
+  the file system leads the code under test to their text.
 
 Run as `python3 -I -c <this source> NONCE ARGS...`: it calls `pytest.main(ARGS)` with the
 guard. Isolated, the working directory is not on the path until everything above is taken
@@ -21,13 +25,20 @@ from the image; then it goes first, as `python3 -m pytest` would have put it.
 
 from __future__ import annotations
 
+import ast
+import importlib.abc
+import importlib.machinery
 import json
 import os
+import stat
 import sys
+import types
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest.assertion.rewrite import rewrite_asserts
 
 _NONCE = sys.argv[1]
 _ARGS = sys.argv[2:]
@@ -63,12 +74,88 @@ def _resolve(module: str, owner: str, attribute: str) -> Any:
 _PRISTINE = [_resolve(*watched) for watched in _WATCHED]
 
 
+class Sealed(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports the sealed test modules from their compiled code, found where the path
+    finder finds their files (which this process cannot read). No `get_source`: nothing
+    hands their text back."""
+
+    def __init__(self, modules: dict[str, types.CodeType | Exception]) -> None:
+        self._modules = modules
+        paths = [Path(path) for path in modules]
+        self._names = {p.parent.name if p.name == "__init__.py" else p.stem for p in paths}
+
+    @classmethod
+    def from_input(cls) -> Sealed:
+        """The modules sent on standard input (a pipe; nothing else is read)."""
+        if not stat.S_ISFIFO(os.fstat(0).st_mode):
+            return cls({})
+        sources: dict[str, str] = json.loads(sys.stdin.buffer.read() or b"{}")
+        modules: dict[str, types.CodeType | Exception] = {}
+        for path, text in sources.items():
+            source = text.encode("latin-1")
+            try:
+                tree = ast.parse(source, filename=path)
+                rewrite_asserts(tree, source, path, None)
+                modules[path] = compile(tree, path, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError) as exc:
+                modules[path] = exc  # raised on import, as reading the file would have
+        return cls(modules)
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        """A sealed module's spec, with this as its loader; None for any other."""
+        del target
+        if fullname.rpartition(".")[2] not in self._names:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.origin is None:
+            return None
+        if str(Path(spec.origin).absolute()) not in self._modules:
+            return None
+        spec.loader = self
+        return spec
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        """The default module."""
+        del spec
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Run the module's compiled code (or raise why it did not compile)."""
+        assert module.__spec__ is not None
+        assert module.__spec__.origin is not None
+        code = self._modules[str(Path(module.__spec__.origin).absolute())]
+        if isinstance(code, Exception):
+            raise code
+        exec(code, module.__dict__)  # noqa: S102 - the kata's tests, as pytest would run them
+
+    def go_first(self) -> None:
+        """Ahead of every other finder (pytest's assertion rewriter would read the files)."""
+        if self._modules:
+            if self in sys.meta_path:
+                sys.meta_path.remove(self)
+            sys.meta_path.insert(0, self)
+
+
+_SEALED = Sealed.from_input()
+
+
 def _emit(record: dict[str, Any]) -> None:
     os.write(_OUT, f"\n@@{_NONCE} {json.dumps(record)}\n".encode())
 
 
 class Guard:
     """The plugin object handed to `pytest.main`."""
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_load_initial_conftests(self) -> None:
+        """The sealed modules' finder first, before the first conftest is imported."""
+        _SEALED.go_first()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection(self) -> None:
+        """And first still when the test modules are imported."""
+        _SEALED.go_first()
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import json
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -23,7 +23,7 @@ from tdd_sandbox.languages.python.driver import PythonDriver
 from tdd_sandbox.languages.python.policy import check_python
 from tdd_sandbox.languages.python.reader import JUDGE_PYTHON, python_text
 from tdd_sandbox.languages.python.results import STREAM_STATUS, outcome_of
-from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.sandbox.base import WORKDIR, ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
 
@@ -31,14 +31,21 @@ _GUARD = (Path(__file__).with_name("guard.py")).read_text(encoding="utf-8")
 
 RESULTS = "/tmp/tdd-results/junit.xml"
 
-_PYCACHE = "/tmp/pycache"
-_COMPILE = ("python3", "-m", "compileall", "-q", ".")
+# Byte-compiles every module (a syntax check), isolated so no module of the tree stands in
+# for compileall. The bytecode goes to a fresh directory that is then removed: the tests'
+# bytecode holds their expected values, and the tests run sealed after this.
+_COMPILE = (
+    'cache=$(mktemp -d) || exit 2; python3 -I -X pycache_prefix="$cache" -m compileall -q .; '
+    'status=$?; rm -rf "$cache"; exit $status'
+)
 
 # Starts from the image's cache of the standard library and pytest (see its Dockerfile);
-# `cp -a` keeps the file times mypy checks the cache against.
+# `cp -a` keeps the file times mypy checks the cache against. The cache goes afterwards: it
+# records the tests' constant types, which can hold their values.
 _MYPY = (
     "mkdir -p /tmp/mypy-cache && cp -a /opt/mypy-cache/. /tmp/mypy-cache/ 2>/dev/null; "
-    "exec mypy --cache-dir /tmp/mypy-cache --explicit-package-bases --pretty ."
+    "mypy --cache-dir /tmp/mypy-cache --explicit-package-bases --pretty .; "
+    "status=$?; rm -rf /tmp/mypy-cache; exit $status"
 )
 
 _RUNNER_CONFIG = frozenset({"pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini", "setup.py"})
@@ -80,6 +87,7 @@ class Python(Defaults):
     name = "python"
     results_path: str | None = RESULTS
     source_suffixes: tuple[str, ...] = (".py", ".pyi")
+    seals_tests = True
     expectations = Expectations(
         python_tokens,
         equal_calls=frozenset({
@@ -114,8 +122,7 @@ class Python(Defaults):
             Gate(GateKind.FORMAT, ("ruff", "format", "--check", "--no-cache", ".")),
             Gate(GateKind.LINT, ("ruff", "check", "--no-cache", "--output-format=concise", ".")),
             Gate(GateKind.TYPECHECK, ("sh", "-c", _MYPY)),
-            # Byte-compiles every module (a syntax check); the bytecode goes to /tmp.
-            Gate(GateKind.BUILD, ("env", f"PYTHONPYCACHEPREFIX={_PYCACHE}", *_COMPILE)),
+            Gate(GateKind.BUILD, ("sh", "-c", _COMPILE)),
             Gate(
                 GateKind.TEST,
                 (
@@ -267,7 +274,14 @@ class Python(Defaults):
         variable cannot stand in for them."""
         if command[:3] != ("python3", "-m", "pytest"):
             return None
-        return ("python3", "-I", "-c", _GUARD, nonce, *command[3:])
+        return ("python3", "-I", "-B", "-c", _GUARD, nonce, *command[3:])
+
+    def sealed_input(self, files: Mapping[str, bytes], sealed: Sequence[str]) -> bytes | None:
+        """The sealed test modules by their path in the sandbox, for the guard, which loads
+        them from this before any of the kata's code runs (bytes as latin-1 text: any bytes
+        go through JSON unchanged)."""
+        sources = {f"{WORKDIR}/{path}": files[path].decode("latin-1") for path in sealed}
+        return json.dumps(sources).encode()
 
     def evidence(self, result: ExecResult, nonce: str) -> Evidence:
         """The guard's stream from the command's stdout."""
