@@ -207,3 +207,33 @@ def test_a_module_of_the_tree_cannot_stand_in_for_the_runner(runtime: DockerRunt
     assert [(o.id, o.status.value) for o in gate.tests if o.id.endswith("fizz")] == [
         ("tests/test_fizzbuzz.py::test_fizz", "failed")
     ]
+
+
+# The code ends the process with an exit code of its choosing: Java through a method
+# reference the policy did not list, before any test ended (exit 0); Python after a test
+# passed (exit 3). Before, the first was "exit code 0 disagrees" and the second a failing run.
+_EXITS = {
+    "java": (
+        "src/Kata.java",
+        "import java.util.function.IntConsumer;\n\n/** The kata. */\npublic final class Kata {\n"
+        "  private Kata() {}\n\n  /** Ends the run. */\n  public static String fizzbuzz(int n) {\n"
+        "    IntConsumer end = System::exit;\n    end.accept(0);\n    return \"\";\n  }\n}\n",
+        RED["java"],
+    ),
+    "python": (
+        "fizzbuzz.py",
+        "import os\n\n\ndef fizzbuzz(n: int) -> str:\n    os._exit(3)\n",
+        ("tests/test_fizzbuzz.py", "from fizzbuzz import fizzbuzz\n\n\ndef test_first() -> None:\n"
+         "    assert True\n\n\n" + PY_RED.split("\n\n\n", 1)[1]),
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(_EXITS))
+def test_the_code_ending_the_process_is_tamper(runtime: DockerRuntime, name: str) -> None:
+    language = get_language(name)
+    code_path, code, (test_path, test) = _EXITS[name]
+    gate = _test_gate(runtime, language, {**language.scaffold(), code_path: code, test_path: test})
+    assert gate.status is GateStatus.ERROR, gate.reason
+    assert gate.tamper is not None, gate.reason
+    assert gate.tamper.kind is TamperKind.CHANNEL

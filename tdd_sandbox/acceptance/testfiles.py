@@ -22,7 +22,7 @@ from tdd_sandbox.grading.policy import check_policy, worst
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.languages.driving import implementation_files
 from tdd_sandbox.sandbox.snapshot import Snapshot
-from tdd_sandbox.vocabulary.results import GateKind, TestStatus
+from tdd_sandbox.vocabulary.results import NOT_RUN, GateKind, TestStatus
 
 SUITE_DIR = "acceptance"
 
@@ -90,7 +90,10 @@ def run_test_files(
         else:
             results.append(CaseResult(test_id, CaseStatus.PASSED))
     problem = ""
-    if not gate.tests and gate.status is not GateStatus.PASSED:
+    # Every expected test is listed (as not run, when it did not): nothing else reported
+    # means the build or the collection failed, and its first error says why.
+    reported = [o for o in gate.tests if o.message != NOT_RUN]
+    if not reported and gate.status is not GateStatus.PASSED:
         lines = [line for line in gate.output_tail.splitlines() if line.strip()]
         first = next((line for line in lines if "error" in line.lower()), lines[0] if lines else "")
         problem = f"no test ran ({gate.reason}): {first.strip()[:300]}"

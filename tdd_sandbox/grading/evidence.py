@@ -53,8 +53,10 @@ def cross_check(
     sentinels = {key: o.status for o in reported if (key := evidence.sentinel_of(o.id))}
     # Got to its tests: the runner's test exit codes, and the channel saw something.
     ran = exit_code in (0, evidence.failing_exit) and (evidence.ended or bool(evidence.outcomes))
-    tamper = _runner_tamper(evidence) or (
-        _run_tamper(own, sentinels, evidence, exit_code) if ran else None
+    tamper = (
+        _runner_tamper(evidence)
+        or (_run_tamper(own, sentinels, evidence, exit_code) if ran else None)
+        or _exit_tamper(evidence, exit_code)
     )
     failing = any(o.status in (TestStatus.FAILED, TestStatus.ERROR) for o in own)
     # The failing sentinel makes a clean run exit as failed; what the kata's tests alone give:
@@ -69,6 +71,22 @@ def _runner_tamper(evidence: Evidence) -> Tamper | None:
         return Tamper(TamperKind.RUNNER, f"the runner's {', '.join(evidence.changed)} changed")
     if evidence.foreign:
         return Tamper(TamperKind.RUNNER, f"hooks registered by {', '.join(evidence.foreign)}")
+    return None
+
+
+def _exit_tamper(evidence: Evidence, exit_code: int | None) -> Tamper | None:
+    """An exit the runner would not have given at that point: the code ended the process.
+
+    A runner that never reached its end does not exit 0, whatever did or did not run. And
+    once tests have ended, it exits with its failing code when one fails, or ends normally:
+    any other plain exit (a signal's is 128 and over: an honest crash) cut the run short."""
+    if evidence.ended or exit_code is None:
+        return None
+    if exit_code == 0:
+        return Tamper(TamperKind.CHANNEL, "exit code 0, but the runner never reached its end")
+    if evidence.outcomes and exit_code < 128 and exit_code != evidence.failing_exit:
+        return Tamper(TamperKind.CHANNEL, f"exit code {exit_code} in the middle of the run, "
+                      "which the runner never gives there: the code ended the process")  # fmt: skip
     return None
 
 

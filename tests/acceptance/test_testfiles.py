@@ -88,3 +88,14 @@ def test_a_suite_run_beside_the_code_cannot_be_read_by_it(
     report = run_test_files(runtime, pack, code, {steps.test_path: steps.test_file(2).encode()})
     assert len(report.results) == 2, report.why()
     assert not [r.id for r in report.results if r.status is CaseStatus.PASSED], report.why()
+
+
+def test_a_suite_whose_code_does_not_build_says_why(runtime: DockerRuntime) -> None:
+    # Every expected test is listed as not run: the problem is the compiler's first error,
+    # not only "expected test did not run" (as exercism/rust's leap said of an unstable API).
+    pack, steps = get_language("rust"), STEPS["rust"]
+    code = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
+    code[steps.code_path] = b"pub fn fizzbuzz(n: u32) -> String {\n    n\n}\n"
+    report = run_test_files(runtime, pack, code, {steps.test_path: steps.test_file(2).encode()})
+    assert report.problem.startswith("no test ran"), report.problem
+    assert "error" in report.problem, report.problem

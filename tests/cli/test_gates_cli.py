@@ -326,8 +326,9 @@ def fizzbuzz(n: int) -> str:
 def test_gates_decide_as_the_loop_does_so_code_reading_its_tests_is_not_green(
     tmp_path: Path,
 ) -> None:
-    # Every gate command passes on code that answers from the tests' own text: the loop
-    # refuses it before it runs (its policy), and `gates` used to call it green (exit 0).
+    # Every gate command but the tests passes on code that answers from the tests' own text
+    # (the tests passed too before they were sealed): the loop refuses it before it runs
+    # (its policy), and `gates` used to call it green (exit 0).
     tests = (
         "from fizzbuzz import fizzbuzz\n\n\n"
         'def test_three() -> None:\n    assert fizzbuzz(3) == "Fizz"\n\n\n'
@@ -338,11 +339,14 @@ def test_gates_decide_as_the_loop_does_so_code_reading_its_tests_is_not_green(
     assert result.returncode == 1, result.stdout + result.stderr
     report = _json(result)
     policy, *commands = report["gates"]
-    assert [gate["status"] for gate in commands] == ["passed"] * 5  # the forged green
+    assert [gate["status"] for gate in commands] == ["passed"] * 4 + ["failed"]
     assert (policy["name"], policy["status"]) == ("policy", "failed")
     assert policy["tamper"] == "policy"
     assert "call:open" in policy["output_tail"]
-    # The kata may allow it in its front matter, as the loop lets it.
+    # The kata may allow it in its front matter, as the loop lets it: the sealed tests still
+    # cannot be opened.
     (repo / "kata.md").write_text("---\nallow: [call:open]\n---\n# FizzBuzz\n")
     allowed = _json(run_cli("gates", "--json", str(repo), "--timeout", "60"))
-    assert allowed["ok"] is True, allowed["gates"][0]
+    assert allowed["gates"][0]["status"] == "passed", allowed["gates"][0]
+    assert allowed["ok"] is False
+    assert "PermissionError" in allowed["gates"][-1]["output_tail"]

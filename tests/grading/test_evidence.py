@@ -53,6 +53,10 @@ def test_an_honest_red_run_keeps_its_exit_code() -> None:
         # The run cut short before the runner's end (os._exit) with exit 0.
         (_report(a=P, check_a=P, check_b=F), _evidence(False, a=P, check_a=P, check_b=F), 0,
          TamperKind.CHANNEL),
+        # The process ended with exit 0 before any test ended (Java's `System::exit`).
+        (_report(), _evidence(False), 0, TamperKind.CHANNEL),
+        # A plain exit of the code's choosing after a test ended, before the runner's end.
+        (_report(a=P, check_a=P), _evidence(False, a=P, check_a=P), 3, TamperKind.CHANNEL),
         # Passes printed that the channel never saw.
         (_report(a=P, b=P, check_a=P, check_b=F), _evidence(a=P, check_a=P, check_b=F), 1,
          TamperKind.CHANNEL),
@@ -97,3 +101,12 @@ def test_a_log_framed_twice_is_channel_tamper() -> None:
     _, _, tamper = cross_check(_report(a=P, check_a=P, check_b=F), forged, 1)
     assert tamper is not None
     assert tamper.kind is TamperKind.CHANNEL
+
+
+@pytest.mark.parametrize("exit_code", [139, 134])
+def test_a_crash_is_not_tamper(exit_code: int) -> None:
+    # A segfault or an abort in the middle of the run (128 + the signal): an honest failure.
+    _, code, tamper = cross_check(
+        _report(a=P, check_a=P), _evidence(False, a=P, check_a=P), exit_code
+    )
+    assert (code, tamper) == (exit_code, None)
