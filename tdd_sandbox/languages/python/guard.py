@@ -111,9 +111,10 @@ class Sealed(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is None or spec.origin is None:
             return None
-        if str(Path(spec.origin).absolute()) not in self._modules:
+        key = str(Path(spec.origin).absolute())
+        if key not in self._modules:
             return None
-        spec.loader = self
+        spec.loader, spec.loader_state = self, key
         return spec
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
@@ -123,8 +124,7 @@ class Sealed(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def exec_module(self, module: types.ModuleType) -> None:
         """Run the module's compiled code (or raise why it did not compile)."""
         assert module.__spec__ is not None
-        assert module.__spec__.origin is not None
-        code = self._modules[str(Path(module.__spec__.origin).absolute())]
+        code = self._modules[module.__spec__.loader_state]
         if isinstance(code, Exception):
             raise code
         exec(code, module.__dict__)  # noqa: S102 - the kata's tests, as pytest would run them
@@ -150,11 +150,6 @@ class Guard:
     @pytest.hookimpl(tryfirst=True)
     def pytest_load_initial_conftests(self) -> None:
         """The sealed modules' finder first, before the first conftest is imported."""
-        _SEALED.go_first()
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_collection(self) -> None:
-        """And first still when the test modules are imported."""
         _SEALED.go_first()
 
     @pytest.hookimpl(tryfirst=True)
