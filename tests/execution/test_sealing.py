@@ -162,3 +162,43 @@ def test_a_sealed_test_file_is_still_formatted_after_the_tests_ran(runtime: Dock
     assert ran == [GateKind.FORMAT, GateKind.BUILD, GateKind.TEST]
     assert checked.formatted is not None
     assert checked.formatted[steps.test_path] == steps.test_file(1).encode()
+
+
+# The type check's cache records a `Final` constant's value: the test's answer, readable by
+# the code under test in the gate after, were the cache left behind.
+_PY_FINAL_TEST = """\
+from typing import Final
+
+from fizzbuzz import fizzbuzz
+
+FIZZ: Final = "Fizz"
+
+
+def test_fizz() -> None:
+    assert fizzbuzz(3) == FIZZ
+"""
+_PY_TYPE_CACHE = """\
+import glob
+import re
+
+
+def fizzbuzz(n: int) -> str:
+    for path in glob.glob("/tmp/**/test_fizzbuzz.data.json", recursive=True):
+        with open(path, encoding="utf-8") as cached:
+            found = re.search(r'"final_value": *"([^"]*)"', cached.read())
+        if found:
+            return found.group(1)
+    return str(n)
+"""
+
+
+def test_the_type_check_leaves_no_answers_behind(runtime: DockerRuntime) -> None:
+    pack, steps = get_language("python"), STEPS["python"]
+    files = encode(
+        {**pack.scaffold(), steps.test_path: _PY_FINAL_TEST, steps.code_path: _PY_TYPE_CACHE}
+    )
+    report = runtime.check(GateCheck(pack, files)).report
+    assert report.gate(GateKind.TYPECHECK) is not None
+    gate = report.gate(GateKind.TEST)
+    assert gate is not None
+    assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail)
