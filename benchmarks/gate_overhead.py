@@ -31,7 +31,7 @@ import docker
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tdd_sandbox.execution.gates import run_gates
+from tdd_sandbox.execution.gates import run_gates, with_sealable_tests
 from tdd_sandbox.images.builder import ensure_image
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.container import SANDBOX_USER
@@ -203,7 +203,7 @@ def measure(
             time.sleep(1.0 if warm else 0.0)  # the pool refills while the model thinks
             limits.append(timed(once))
             started = time.perf_counter()
-            box = tool.open(image, snapshot)
+            box = tool.open(image, with_sealable_tests(plugin, snapshot))
             opened = time.perf_counter()
             report = run_gates(box, plugin, snapshot.files, only=kinds)
             gates.append(time.perf_counter() - opened)

@@ -20,7 +20,7 @@ import docker
 import pytest
 
 from tdd_sandbox.engine.session import run_kata
-from tdd_sandbox.execution.gates import run_gates
+from tdd_sandbox.execution.gates import run_gates, with_sealable_tests
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
@@ -113,5 +113,5 @@ def test_a_small_real_model_drives_fizzbuzz_without_breaking_the_harness(
         for sha in shas:
             subprocess.run(["git", "-C", str(repo), "checkout", "-q", sha], check=True)
             snapshot = Snapshot.from_directory(repo)
-            with provider.open(images["python"], snapshot) as box:
+            with provider.open(images["python"], with_sealable_tests(python, snapshot)) as box:
                 assert run_gates(box, python, snapshot.files).ok, sha

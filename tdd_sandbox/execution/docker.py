@@ -13,7 +13,7 @@ from typing_extensions import override
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import Checked, GateCheck, Runtime
 from tdd_sandbox.execution.formatting import format_files, needs_formatting
-from tdd_sandbox.execution.gates import run_gates
+from tdd_sandbox.execution.gates import run_gates, with_sealable_tests
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.sandbox.docker import DockerSandbox, connect
@@ -61,7 +61,7 @@ class DockerRuntime(Runtime):
         Raises:
             SandboxUnavailable: no container could be started.
         """
-        return self.provider.open(self.image_for(language), snapshot)
+        return self.provider.open(self.image_for(language), with_sealable_tests(language, snapshot))
 
     @override
     def check(self, question: GateCheck, *, token: CancelToken | None = None) -> Checked:

@@ -6,11 +6,13 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import replace
 
+from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.grading.evidence import cross_check
 from tdd_sandbox.grading.gates import GateReport, GateResult, abnormal, judge_command, judge_tests
 from tdd_sandbox.grading.reconcile import reconcile
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.sandbox.base import Sandbox
+from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import GateOverride
 from tdd_sandbox.vocabulary.results import Gate, GateKind
 
@@ -24,6 +26,12 @@ def plan_gates(language: Language, override: GateOverride | None) -> tuple[Gate,
         replacement = getattr(override, gate.kind.value, None)
         planned.append(Gate(gate.kind, tuple(replacement)) if replacement else gate)
     return tuple(planned)
+
+
+def with_sealable_tests(language: Language, snapshot: Snapshot) -> Snapshot:
+    """`snapshot` with the language's test sources sealable: what a sandbox the language's
+    gates run in must hold (`run_gates` refuses one that cannot seal them)."""
+    return replace(snapshot, sealable=frozenset(language.sealed_tests(snapshot.files)))
 
 
 def run_gates(
@@ -47,6 +55,9 @@ def run_gates(
     # from its input. A configured command is unguarded and may need the sources.
     guarded = any(g.kind is GateKind.TEST and language.guard(g.command, nonce) for g in plan)
     sealed = language.sealed_tests(files) if guarded else []
+    if unsealable := sorted(set(sealed) - sandbox.sealable):
+        # Fail closed: run beside readable tests, the gate could be answered from them.
+        raise SandboxUnavailable(f"the sandbox cannot seal {', '.join(unsealable[:3])}")
     feed = language.sealed_input(files, sealed) if sealed else None
     if only is not None and sealed and feed is None and GateKind.TEST in only:
         only = only | {GateKind.BUILD}
@@ -58,9 +69,10 @@ def run_gates(
             # Without a build, the runner compiles the tests and needs them readable, as
             # its errors are the feedback: its verdict is a failure then.
             built = any(r.kind is GateKind.BUILD and r.passed for r in results)
-            if feed is not None or built:
-                sandbox.seal(sealed)
-            results.append(_run_tests(sandbox, language, gate, expected, timeout_s, nonce, feed))
+            seal = bool(sealed) and (feed is not None or built)
+            results.append(
+                _run_tests(sandbox, language, gate, expected, timeout_s, nonce, feed, seal=seal)
+            )
         else:
             command = language.guard(gate.command, nonce) or gate.command
             results.append(judge_command(gate.kind, sandbox.exec(command, timeout_s=timeout_s)))
@@ -75,13 +87,15 @@ def _run_tests(
     timeout_s: float | None,
     nonce: str,
     feed: bytes | None,
+    *,
+    seal: bool,
 ) -> GateResult:
     """The test gate under the language's guard (sentinels, an independent channel), its
     report cross-checked against that channel. A configured override runs unguarded."""
     guarded = language.guard(gate.command, nonce)
     # The results file rides back with the test command's own result where it can.
     result = sandbox.exec(guarded or gate.command, timeout_s=timeout_s,
-                          collect=language.results_path, stdin=feed)  # fmt: skip
+                          collect=language.results_path, stdin=feed, sealed=seal)  # fmt: skip
     report = result.collected
     if report is None and language.results_path:
         report = sandbox.read_file(language.results_path)

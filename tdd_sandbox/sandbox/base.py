@@ -61,17 +61,25 @@ class Sandbox(Closing, ABC):
         env: Mapping[str, str] | None = None,
         collect: str | None = None,
         stdin: bytes | None = None,
+        sealed: bool = False,
     ) -> ExecResult:
         """Run `command` in the snapshot directory as the unprivileged sandbox user.
 
         When it returns, nothing the command started is still running. `collect` names a
         small file to return in `ExecResult.collected` (None when it could not be; use
         `read_file` then). `stdin` is what the command reads on its standard input, then
-        end of file; None: nothing is attached.
+        end of file; None: nothing is attached. A `sealed` command cannot read the
+        snapshot's sealable files, as the operating system enforces it: nothing it runs
+        can undo that.
 
         Raises:
             SandboxUnavailable: the sandbox cannot run commands at all.
         """
+
+    @property
+    @abstractmethod
+    def sealable(self) -> frozenset[str]:
+        """The snapshot's files that a sealed command cannot read."""
 
     @abstractmethod
     def read_file(self, path: str, *, max_bytes: int = 8 * 1024 * 1024) -> bytes | None:
@@ -79,16 +87,6 @@ class Sandbox(Closing, ABC):
 
         Raises:
             SandboxUnavailable: the sandbox cannot be read.
-        """
-
-    @abstractmethod
-    def seal(self, paths: Sequence[str], *, sealed: bool = True) -> None:
-        """Make files of the snapshot unreadable by the commands run after this, as the
-        operating system enforces it (the sandbox user cannot undo it); `sealed=False`
-        makes what this sandbox sealed among them readable again (nothing else changes).
-
-        Raises:
-            SandboxUnavailable: the files could not be sealed.
         """
 
     @abstractmethod

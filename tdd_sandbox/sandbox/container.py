@@ -11,11 +11,19 @@ from docker.types import LogConfig, Ulimit
 from tdd_sandbox.sandbox.labels import CREATED_LABEL, LABEL, OWNER_LABEL, RUN_LABEL, owner_id
 from tdd_sandbox.settings import SandboxSettings, parse_memory
 
-SANDBOX_USER = "10001:10001"
-"""Runs every command. It owns nothing but what it creates under /tmp and /work."""
+SANDBOX_USER = "10001:10003"
+"""Runs every command. It owns nothing but what it creates under /tmp and /work; its group,
+the readers', may read the snapshot's sealable files."""
+SEALED_USER = "10001:10001"
+"""The sandbox user outside the readers' group: runs sealed commands, which cannot read the
+snapshot's sealable files. No command can join a group (no capability, no set-id program),
+so sealing costs no command of its own."""
 KEEPER_USER = "10002:10002"
 """Owns the idle main process and the snapshot; the sandbox user can neither signal nor
 change what it owns."""
+SHIPPER_USER = "10002:10003"
+"""The keeper in the readers' group: unpacks the snapshot, so every file it owns belongs to
+that group."""
 
 BASE_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC"}
 """The whole environment a container gets besides the image's own and `sandbox.env`: the

@@ -24,7 +24,7 @@ from typing_extensions import override
 from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.sandbox import supervisor
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult, Sandbox
-from tdd_sandbox.sandbox.container import KEEPER_USER, SANDBOX_USER
+from tdd_sandbox.sandbox.container import KEEPER_USER, SANDBOX_USER, SEALED_USER, SHIPPER_USER
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
 from tdd_sandbox.settings import SandboxSettings, parse_memory
@@ -89,9 +89,14 @@ class DockerSandbox(Sandbox):
         self._provider = provider
         self._image = image
         self._archive = snapshot.to_tar()
+        self._sealable = snapshot.sealable
         self._container: str | None = None
         self._closed = False
-        self._sealed: set[str] = set()
+
+    @property
+    @override
+    def sealable(self) -> frozenset[str]:
+        return self._sealable
 
     @property
     def container_id(self) -> str | None:
@@ -107,8 +112,6 @@ class DockerSandbox(Sandbox):
         container = self._provider.take_container(self._image)
         try:
             self._ship(container)
-            # A replacement for a container that died keeps what was sealed in it sealed.
-            self._chmod(container, "go-rwx", sorted(self._sealed))
         except BaseException:
             self._provider.destroy(container)
             raise
@@ -121,7 +124,7 @@ class DockerSandbox(Sandbox):
                 container,
                 ["tar", "-x", "-m", "--no-same-owner", "-C", WORKDIR, "-f", "-"],
                 stdin=True,
-                user=KEEPER_USER,
+                user=SHIPPER_USER,
             )["Id"]
             out, err = CappedText(4096), CappedText(4096)
             with _hijacked(api.exec_start(exec_id, socket=True)) as raw:
@@ -147,6 +150,7 @@ class DockerSandbox(Sandbox):
         env: Mapping[str, str] | None = None,
         collect: str | None = None,
         stdin: bytes | None = None,
+        sealed: bool = False,
     ) -> ExecResult:
         if self._closed:
             raise SandboxUnavailable("the sandbox was closed")
@@ -159,7 +163,8 @@ class DockerSandbox(Sandbox):
         started = time.monotonic()
         try:
             argv = supervisor.wrap(nonce, list(command), collect or "")
-            exec_id = self._create_exec(argv, env, attach_stdin=stdin is not None)
+            user = SEALED_USER if sealed else SANDBOX_USER
+            exec_id = self._create_exec(argv, env, user=user, attach_stdin=stdin is not None)
             with _hijacked(api.exec_start(exec_id, socket=True)) as raw:
                 if stdin is not None:
                     _feed(raw, stdin, deadline=started + timeout)
@@ -195,9 +200,14 @@ class DockerSandbox(Sandbox):
         )
 
     def _create_exec(
-        self, argv: list[str], env: Mapping[str, str] | None, *, attach_stdin: bool = False
+        self,
+        argv: list[str],
+        env: Mapping[str, str] | None,
+        *,
+        user: str,
+        attach_stdin: bool = False,
     ) -> str:
-        """An exec of `argv` as the sandbox user; a container that can no longer take one
+        """An exec of `argv` as `user`; a container that can no longer take one
         (it died, or every pid is held) is replaced by a fresh one with the same snapshot."""
         api = self._provider.client.api
         for attempt in range(2):
@@ -208,7 +218,7 @@ class DockerSandbox(Sandbox):
                     api.exec_create(
                         self._container,
                         argv,
-                        user=SANDBOX_USER,
+                        user=user,
                         workdir=WORKDIR,
                         environment=dict(env or {}),
                         stdin=attach_stdin,
@@ -238,39 +248,6 @@ class DockerSandbox(Sandbox):
                 f"could not read {path} in the sandbox: {short_error(exc)}"
             ) from None
         return (stdout or b"") if code == 0 else None
-
-    @override
-    def seal(self, paths: Sequence[str], *, sealed: bool = True) -> None:
-        """`chmod go-rwx` by the keeper, who owns the snapshot: the sandbox user, with every
-        capability dropped, can neither read the files nor change their mode back. Only
-        what this sandbox sealed is ever unsealed."""
-        if not sealed:
-            paths = [p for p in paths if p in self._sealed]
-        if not paths:
-            return
-        if self._container is None:
-            self.start()
-        assert self._container is not None
-        self._chmod(self._container, "go-rwx" if sealed else "go+r", paths)
-        if sealed:
-            self._sealed.update(paths)
-        else:
-            self._sealed.difference_update(paths)
-
-    def _chmod(self, container: str, mode: str, paths: Sequence[str]) -> None:
-        if not paths:
-            return
-        api = self._provider.client.api
-        try:
-            command = ["chmod", mode, "--", *paths]
-            exec_id = api.exec_create(container, command, user=KEEPER_USER)["Id"]
-            _, err = api.exec_start(exec_id, demux=True)
-            code = self._wait_exit(exec_id)
-        except ENGINE_ERRORS as exc:
-            raise SandboxUnavailable(f"could not seal the tests: {short_error(exc)}") from None
-        if code != 0:
-            said = (err or b"").decode(errors="replace").strip()[:200]
-            raise SandboxUnavailable(f"could not seal the tests: {said or f'exit {code}'}")
 
     def _wait_exit(self, exec_id: str) -> int | None:
         api = self._provider.client.api

@@ -47,6 +47,8 @@ class Snapshot:
     executable: frozenset[str] = frozenset()
     skipped: tuple[str, ...] = field(default=(), compare=False)
     """Entries left out on purpose (symlinks, special files), for the user's information."""
+    sealable: frozenset[str] = frozenset()
+    """Files that a sandbox's sealed commands cannot read (`Sandbox.exec(sealed=True)`)."""
 
     @classmethod
     def from_directory(cls, root: Path) -> Snapshot:
@@ -83,7 +85,8 @@ class Snapshot:
         return cls(files=files, executable=frozenset(executable), skipped=tuple(skipped))
 
     def to_tar(self) -> bytes:
-        """An uncompressed tar of the files, owned by root, read-only for anyone else.
+        """An uncompressed tar of the files, owned by root, read-only for anyone else but
+        the sealable files, which only their owner and group may read.
 
         Every entry gets the current time: a copy is new, whatever its commit date says,
         so no mtime-based build cache can take it for something it already built.
@@ -96,6 +99,8 @@ class Snapshot:
             for path in sorted(self.files):
                 data = self.files[path]
                 mode = 0o755 if path in self.executable else 0o644
+                if path in self.sealable:
+                    mode &= 0o750
                 tar.addfile(_entry(path, tarfile.REGTYPE, mode, len(data), now), io.BytesIO(data))
         return buffer.getvalue()
 

@@ -78,12 +78,13 @@ class SandboxSettings(Section):
     """Extra variables for the container: `KATA_*` for the kata's own code, `TZ`, `LANG`,
     `LANGUAGE`, `LC_*`. Only these reach it: never the host environment, never a variable
     that steers a toolchain (`PYTHON*`, `PYTEST_*`, `RUST*`, `CARGO*`, `LD_*`...)."""
-    warm: int = Field(2, ge=0, le=16)
+    warm: int = Field(3, ge=0, le=16)
     """Fresh containers kept started ahead of need, so a gate costs little more than its
     command. Each serves one snapshot and is then destroyed: none is reused across attempts.
-    Two, because the pool refills only when a sandbox closes (a start would compete with the
-    command for the CPU) and a container takes ~0.4 s to start: with one, a check that
-    follows another at once (a fast model, a replay, a second racer) waits for it."""
+    Three, because the pool refills only when a sandbox closes (a start would compete with
+    the command for the CPU), a container takes ~0.4 s to start, and a code change opens two
+    at once (its gates and its probe): with fewer, a check that follows another at once (a
+    fast model, a replay, a second racer) waits for one."""
 
     @field_validator("memory", "work_size", "tmp_size", "fsize", "output_limit", "flood_limit")
     @classmethod

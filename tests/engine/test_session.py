@@ -8,7 +8,7 @@ from pathlib import Path
 import docker
 import pytest
 
-from tdd_sandbox.execution.gates import run_gates
+from tdd_sandbox.execution.gates import run_gates, with_sealable_tests
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.repo.scaffolding import init_repo
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
@@ -64,7 +64,7 @@ def test_python_kata_completes_and_every_commit_on_main_is_green(
         for sha in git(repo, "rev-list", "HEAD").split():
             git(repo, "checkout", "-q", sha)
             snapshot = Snapshot.from_directory(repo)
-            with provider.open(images["python"], snapshot) as box:
+            with provider.open(images["python"], with_sealable_tests(python, snapshot)) as box:
                 report = run_gates(box, python, snapshot.files)
             assert report.ok, (sha, [(g.kind, g.reason) for g in report.gates])
     assert_no_containers(docker_client, "pytest-main")
@@ -99,7 +99,7 @@ def test_a_kata_completes_and_every_commit_on_main_is_green(
         for sha in git(repo, "rev-list", "HEAD").split():
             git(repo, "checkout", "-q", sha)
             snapshot = Snapshot.from_directory(repo)
-            with provider.open(images[name], snapshot) as box:
+            with provider.open(images[name], with_sealable_tests(language, snapshot)) as box:
                 report = run_gates(box, language, snapshot.files)
             assert report.ok, (sha, [(g.kind, g.reason) for g in report.gates])
     assert_no_containers(docker_client, "pytest-every-commit")

@@ -14,7 +14,7 @@ from pathlib import Path
 import docker
 import pytest
 
-from tdd_sandbox.execution.gates import run_gates
+from tdd_sandbox.execution.gates import run_gates, with_sealable_tests
 from tdd_sandbox.grading.gates import GateResult, GateStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
@@ -76,7 +76,7 @@ def _run_test_gate(
     subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
     before = _tree_digest(root)
     snapshot = Snapshot.from_directory(repo)
-    with provider.open(image, snapshot) as box:
+    with provider.open(image, with_sealable_tests(get_language(language), snapshot)) as box:
         report = run_gates(
             box,
             get_language(language),

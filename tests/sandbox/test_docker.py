@@ -26,20 +26,42 @@ def test_a_dead_container_is_replaced_with_the_same_snapshot(
         assert box.container_id not in (None, first)
 
 
-def test_a_sealed_file_stays_sealed_in_the_container_that_replaces_a_dead_one(
+def test_a_sealed_command_cannot_read_a_sealable_file_nor_give_itself_the_right(
+    provider: DockerSandboxProvider, images: dict[str, str]
+) -> None:
+    snapshot = Snapshot(
+        {"hello.txt": b"hello\n", "open.txt": b"open\n"}, sealable=frozenset({"hello.txt"})
+    )
+    with provider.open(images["python"], snapshot) as box:
+        assert box.exec(["cat", "hello.txt"]).stdout == "hello\n"
+        tries = (
+            "cat hello.txt",
+            "chmod o+r hello.txt",
+            "cp hello.txt /tmp/x",
+            "sg 10003 -c 'cat hello.txt'",
+            "newgrp 10003 < /dev/null",
+        )
+        for attempt in tries:
+            result = box.exec(["sh", "-c", f"{attempt} && cat hello.txt"], sealed=True)
+            assert result.exit_code != 0, (attempt, result.stdout)
+            assert "hello" not in result.stdout, attempt
+        # What is not sealable stays readable, and sealing lasts one command.
+        assert box.exec(["cat", "open.txt"], sealed=True).stdout == "open\n"
+        assert box.exec(["cat", "hello.txt"]).stdout == "hello\n"
+
+
+def test_a_sealable_file_is_sealable_in_the_container_that_replaces_a_dead_one(
     provider: DockerSandboxProvider, images: dict[str, str], docker_client: docker.DockerClient
 ) -> None:
-    with provider.open(images["python"], SNAPSHOT) as box:
-        box.seal(["hello.txt"])
-        assert box.exec(["cat", "hello.txt"]).exit_code != 0
+    snapshot = Snapshot({"hello.txt": b"hello\n"}, sealable=frozenset({"hello.txt"}))
+    with provider.open(images["python"], snapshot) as box:
         first = box.container_id
         assert first is not None
         docker_client.api.kill(first)
-        replaced = box.exec(["cat", "hello.txt"])
+        replaced = box.exec(["cat", "hello.txt"], sealed=True)
         assert box.container_id not in (None, first)
         assert replaced.exit_code != 0, replaced.stdout
         assert "Permission denied" in replaced.stderr
-        box.seal(["hello.txt"], sealed=False)
         assert box.exec(["cat", "hello.txt"]).stdout == "hello\n"
 
 
