@@ -1,9 +1,10 @@
 """Sealed tests, on Docker, with no probe: in a language whose test gate runs only what its
 build gate built (Rust, C++, Java, Go), the test files are unreadable once the build is
-done; in Python, whose runner loads them from its input, while it runs. Each reader of
-`answer_readers`, and the same reader aimed at the snapshot's absolute path, at a copy the
-guard makes or at the build's bytecode, had its test gate green before sealing; now the
-read fails and so does the test, while the honest code of each language stays green."""
+done; in Python and JavaScript, whose runners load them from their input, while they run.
+Each reader of `answer_readers`, and the same reader aimed at the snapshot's absolute path,
+at the caller's file, at a copy the guard makes or at the build's bytecode, had its test
+gate green before sealing; now the read fails and so does the test, while the honest code of
+each language stays green."""
 
 from __future__ import annotations
 
@@ -65,6 +66,21 @@ def fizzbuzz(n: int) -> str:
     return ""
 """
 
+# The test file's path off the caller's stack frame, then its text: as a copy the guard makes
+# would be, wherever it is.
+_JS_CALLER = """\
+const reach = "".constructor.constructor("return pro" + "cess")();
+const files = reach.getBuiltinModule("node:fs");
+
+export function fizzBuzz(n) {
+  const frames = new Error().stack.split("\\n").slice(2);
+  const file = frames.map((f) => /(\\/[^:()]+\\.test\\.js)/.exec(f)).find(Boolean);
+  const text = files.readFileSync(file[1], "utf8");
+  const line = text.split("\\n").find((l) => l.includes(`fizzBuzz(${n})`));
+  return line.split('"')[1];
+}
+"""
+
 ROUTES = {
     "python": {
         "the snapshot": READERS["python"],
@@ -83,6 +99,10 @@ ROUTES = {
         "the module's copy": READERS["go"].replace(
             '"/work/fizzbuzz_test.go"', '"fizzbuzz_test.go"'
         ),
+    },
+    "javascript": {
+        "the working directory": READERS["javascript"],
+        "the caller's file": _JS_CALLER,
     },
     "java": {
         "the snapshot": READERS["java"],
@@ -118,7 +138,8 @@ def test_code_cannot_read_its_answers_off_sealed_tests(
     report = runtime.check(GateCheck(pack, _files(language, ROUTES[language][route]))).report
     gate = report.gate(GateKind.TEST)
     assert gate is not None
-    assert report.gate(GateKind.BUILD) is not None
+    builds = any(g.kind is GateKind.BUILD for g in pack.gates())
+    assert (report.gate(GateKind.BUILD) is not None) == builds
     assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail)
     mine = [o for o in gate.tests if o.status is not TestStatus.PASSED]
     assert mine, gate.tests
@@ -202,3 +223,49 @@ def test_the_type_check_leaves_no_answers_behind(runtime: DockerRuntime) -> None
     gate = report.gate(GateKind.TEST)
     assert gate is not None
     assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail)
+
+
+# The keeper of JavaScript's sealed tests answers on a socket its modules name: code that
+# asks it for every test file gets its own file's source no more (handed out already), and
+# another file's only at the cost of that file, which then cannot load.
+_JS_ASK_THE_KEEPER = """\
+const reach = "".constructor.constructor("return pro" + "cess")();
+const files = reach.getBuiltinModule("node:fs");
+const net = reach.getBuiltinModule("node:net");
+
+const guard = files.readdirSync("/tmp").find((name) => name.startsWith("tdd-guard-"));
+const seal = files.readFileSync(`/tmp/${guard}/seal.mjs`, "utf8");
+const socket = "\\0" + /connect\\("\\\\0([^"]+)"\\)/.exec(seal)[1];
+const ask = (file) =>
+  new Promise((resolve) => {
+    const asking = net.connect(socket);
+    let data = "";
+    asking.on("connect", () => asking.end(file));
+    asking.on("data", (chunk) => (data += chunk));
+    asking.on("end", () => resolve(data));
+    asking.on("error", () => resolve(""));
+  });
+let text = "";
+for (const name of files.readdirSync("/work/test")) text += await ask(`/work/test/${name}`);
+
+export function fizzBuzz(n) {
+  const line = text.split("\\\\n").find((l) => l.includes(`fizzBuzz(${n})`));
+  return line ? line.split('\\\\"')[1] : "";
+}
+"""
+
+
+def test_code_that_asks_the_keeper_for_the_tests_gets_no_green(runtime: DockerRuntime) -> None:
+    pack, steps = get_language("javascript"), STEPS["javascript"]
+    files = _files("javascript", _JS_ASK_THE_KEEPER)
+    other = steps.test_path.replace("fizzbuzz", "again")
+    files[other] = files[steps.test_path]
+    report = runtime.check(GateCheck(pack, files, frozenset({GateKind.TEST}))).report
+    gate = report.gate(GateKind.TEST)
+    assert gate is not None
+    assert gate.status is not GateStatus.PASSED, gate.output_tail
+    # The first file's process took the other file's source (its answers pass); the other
+    # file's process then got nothing to load.
+    by_file = {o.id.split("::")[0]: o.status for o in gate.tests if "answers" in o.id}
+    assert sorted(by_file.values()) == sorted([TestStatus.PASSED, TestStatus.ERROR]), gate.tests
+    assert sorted(by_file) == sorted([steps.test_path, other])

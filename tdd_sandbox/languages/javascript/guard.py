@@ -39,3 +39,111 @@ export function register(file) {{
   }});
 }}
 """
+
+
+def _socket(nonce: str) -> str:
+    # An abstract Unix socket: no file, and nothing but the sandbox's processes reach it.
+    return f"\\0tdd-seal-{nonce}"
+
+
+def server_module(nonce: str) -> str:
+    """The sealed tests' keeper, loaded as a reporter into `node --test`'s own process,
+    which runs no test file: it reads the sealed sources from standard input before any
+    test file's process starts, and hands each test file's source, once, to the process
+    that asks for it (and the sealed helpers to any). A second ask for a test file gets
+    nothing, so code that asks for another file's source only makes that file fail to
+    load."""
+    return f"""import {{ readFileSync }} from "node:fs";
+import {{ createServer }} from "node:net";
+import {{ pathToFileURL }} from "node:url";
+
+let given = {{ tests: {{}}, helpers: {{}} }};
+try {{
+  given = {{ ...given, ...JSON.parse(readFileSync(0, "utf8") || "{{}}") }};
+}} catch {{
+  // Nothing readable on the input: every file loads from the disk, or fails to.
+}}
+const tests = new Map(Object.entries(given.tests));
+const helpers = Object.fromEntries(
+  Object.entries(given.helpers).map(([path, text]) => [pathToFileURL(path).href, text]),
+);
+given = null;
+const server = createServer((socket) => {{
+  let asked = "";
+  socket.setEncoding("utf8");
+  socket.on("data", (chunk) => {{
+    asked = (asked + chunk).slice(0, 4096);
+  }});
+  socket.on("end", () => {{
+    const file = asked.trim();
+    const reply = {{ ...helpers }};
+    const text = tests.get(file);
+    if (text !== undefined) {{
+      tests.delete(file);
+      reply[pathToFileURL(file).href] = text;
+    }}
+    socket.end(JSON.stringify(reply));
+  }});
+  socket.on("error", () => {{}});
+}});
+server.listen("{_socket(nonce)}");
+server.unref();
+
+export default async function* keep(source) {{
+  for await (const event of source) void event;
+  server.close();
+}}
+"""
+
+
+def seal_module(nonce: str) -> str:
+    """Imported first into each test file's process: asks the keeper for the file's sealed
+    source, and registers hooks that load it from there (and add the sentinels' line to
+    it), all before the file or any code it imports is loaded."""
+    return f"""import {{ register }} from "node:module";
+import {{ connect }} from "node:net";
+import {{ relative }} from "node:path";
+import {{ pathToFileURL }} from "node:url";
+
+const file = process.argv[1] ?? "";
+const reply = await new Promise((resolve) => {{
+  const socket = connect("{_socket(nonce)}");
+  let data = "";
+  socket.setEncoding("utf8");
+  socket.on("connect", () => socket.end(file));
+  socket.on("data", (chunk) => {{
+    data += chunk;
+  }});
+  socket.on("end", () => resolve(data));
+  socket.on("error", () => resolve("{{}}"));
+}});
+const line =
+  `\\nimport {{ register as tdd_{nonce} }} from "/tmp/tdd-guard-{nonce}/sentinels.mjs";\\n` +
+  `tdd_{nonce}(${{JSON.stringify(relative(process.cwd(), file))}});\\n`;
+register(new URL("./hooks.mjs", import.meta.url), {{
+  data: {{ sources: JSON.parse(reply), entry: pathToFileURL(file).href, line }},
+}});
+"""
+
+
+HOOKS_MODULE = """let sources = new Map();
+let entry = "";
+let line = "";
+
+export function initialize(data) {
+  sources = new Map(Object.entries(data.sources));
+  entry = data.entry;
+  line = data.line;
+}
+
+export async function load(url, context, next) {
+  let source = sources.get(url);
+  if (url !== entry && source === undefined) return next(url, context);
+  if (source === undefined) source = String((await next(url, context)).source ?? "");
+  sources.delete(url);
+  if (url === entry) source += line;
+  return { format: context.format ?? "module", source, shortCircuit: true };
+}
+"""
+"""The hooks, in the loader's own thread: a sealed file's source from the keeper's reply, the
+test file's with the sentinels' line added."""

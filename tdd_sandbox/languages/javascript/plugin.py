@@ -7,19 +7,25 @@ import base64
 import binascii
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
 from tdd_sandbox.languages.base import Defaults
 from tdd_sandbox.languages.javascript.discovery import literal_test_names
 from tdd_sandbox.languages.javascript.driver import JavaScriptDriver
-from tdd_sandbox.languages.javascript.guard import sentinel_module, sentinel_names
+from tdd_sandbox.languages.javascript.guard import (
+    HOOKS_MODULE,
+    seal_module,
+    sentinel_module,
+    sentinel_names,
+    server_module,
+)
 from tdd_sandbox.languages.javascript.policy import check_javascript
 from tdd_sandbox.languages.javascript.reader import JS_LITERALS
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations, lexer
-from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.sandbox.base import WORKDIR, ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
 
@@ -55,28 +61,30 @@ _TYPECHECK = (
     "--target es2022 --types node --typeRoots /opt/js/node_modules/@types $files\n"
 )
 
-# The guarded test gate. It works on a copy of the package (the snapshot is read-only): a
-# sentinel module is imported first into every test file's process, where it takes note of
-# the runner's and `assert`'s functions before the test file and the code it imports are
-# loaded; a line appended to each test file registers, after the file's own tests, two
-# sentinel tests named after it (one must pass, one must fail), so a process that forges or
-# rigs its results must forge or rig theirs too without knowing their names. The shell
+# The guarded test gate. A sentinel module is imported first into every test file's process,
+# where it takes note of the runner's and `assert`'s functions before the test file and the
+# code it imports are loaded; a line added to each test file registers, after the file's own
+# tests, two sentinel tests named after it (one must pass, one must fail), so a process that
+# forges or rigs its results must forge or rig theirs too without knowing their names. The
+# test files are sealed: the keeper, a reporter in the runner's own process, reads them from
+# the input, and each test file's process loads its own from it (`guard.py`). The shell
 # announces each file behind the nonce, then hands back the reporter's file.
 _GUARD = (
     r"""
 n=$1; out=/tmp/tdd-guard-$n
-rm -rf /tmp/package "$out" && mkdir -p /tmp/package "$out" && cp -R /work/. /tmp/package/ || exit 3
-printf '%s' "$2" > "$out/sentinels.mjs" && cd /tmp/package || exit 3
+rm -rf "$out" && mkdir -p "$out" || exit 3
+printf '%s' "$2" > "$out/sentinels.mjs" && printf '%s' "$3" > "$out/keeper.mjs" \
+  && printf '%s' "$4" > "$out/seal.mjs" && printf '%s' "$5" > "$out/hooks.mjs" || exit 3
 """
     + f"files=$({_FIND})\n"
-    + r"""for file in $files; do
-  printf '@@%s file %s\n' "$n" "${file#./}"
-  printf '\nimport { register as tdd_%s } from "%s";\ntdd_%s("%s");\n' \
-    "$n" "$out/sentinels.mjs" "$n" "${file#./}" >> "$file"
-done
+    + r"""for file in $files; do printf '@@%s file %s\n' "$n" "${file#./}"; done
 if [ -z "$files" ]; then printf '\n@@%s end\n' "$n"; exit 0; fi
 """
-    + f'{_RUN} --import "$out/sentinels.mjs" $files; status=$?\n'
+    + _RUN.replace(
+        "node --test ",
+        'node --test --test-reporter="$out/keeper.mjs" --test-reporter-destination=/dev/null ',
+    )
+    + ' --import "$out/seal.mjs" --import "$out/sentinels.mjs" $files; status=$?\n'
     + f"printf '\\n@@%s report ' \"$n\"; base64 -w0 < {RESULTS}; printf ' end\\n'\n"
     # A file that did not load ran no test, its sentinels included: the run never got to its
     # tests (as with a build failure), and its `<load>` error says why.
@@ -122,6 +130,7 @@ class JavaScript(Defaults):
         "blocks or not, in a *.test.js file (outside node_modules)"
     )
     source_suffixes: tuple[str, ...] = (".js", ".mjs", ".cjs")
+    seals_tests = True
     expectations = Expectations(
         lexer(JS_LITERALS),
         equal_calls=frozenset({
@@ -208,7 +217,19 @@ class JavaScript(Defaults):
         """The guarded test run (see `_GUARD`); None for other commands and configured ones."""
         if command != ("sh", "-c", _TEST):
             return None
-        return ("sh", "-c", _GUARD, "guard", nonce, sentinel_module(nonce))
+        modules = (sentinel_module(nonce), server_module(nonce), seal_module(nonce), HOOKS_MODULE)
+        return ("sh", "-c", _GUARD, "guard", nonce, *modules)
+
+    def sealed_input(self, files: Mapping[str, bytes], sealed: Sequence[str]) -> bytes | None:
+        """The sealed sources by their path in the sandbox, for the keeper: the test files
+        the runner runs, each handed once to its own process, and their helpers."""
+        tests: dict[str, str] = {}
+        helpers: dict[str, str] = {}
+        for path in sealed:
+            text = files[path].decode("utf-8", "replace")
+            where = tests if _TEST_FILE.search(path) else helpers
+            where[f"{WORKDIR}/{path}"] = text
+        return json.dumps({"tests": tests, "helpers": helpers}).encode()
 
     def evidence(self, result: ExecResult, nonce: str) -> Evidence:
         """The files the shell announced, and the reporter's file as the shell read it back
