@@ -211,8 +211,16 @@ def test_a_module_of_the_tree_cannot_stand_in_for_the_runner(runtime: DockerRunt
 
 # The code ends the process with an exit code of its choosing: Java through a method
 # reference the policy did not list, before any test ended (exit 0); Python after a test
-# passed (exit 3). Before, the first was "exit code 0 disagrees" and the second a failing run.
+# passed (exit 3); Go's test binary, in the middle of its tests (exit 3). Before, the first
+# was "exit code 0 disagrees", the others failing runs.
 _EXITS = {
+    "go": (
+        "kata.go",
+        'package kata\n\nimport "os"\n\n// FizzBuzz ends the run.\nfunc FizzBuzz(n int) string {\n'
+        '\tos.Exit(3)\n\treturn ""\n}\n',
+        ("fizzbuzz_test.go", GO_RED.replace("func TestFizz", "func TestFirst(t *testing.T) {}\n\n"
+                                            "func TestFizz")),
+    ),
     "java": (
         "src/Kata.java",
         "import java.util.function.IntConsumer;\n\n/** The kata. */\npublic final class Kata {\n"

@@ -70,6 +70,9 @@ class Evidence:
     """Hook implementations registered by anything but the runner and the guard."""
     conflicts: tuple[str, ...] = ()
     """Parts of the channel that arrived twice, differently."""
+    cut: tuple[str, ...] = ()
+    """Runner processes that exited before their runner's end with a code of the code's
+    choosing, where the guard runs several (Go's test binaries)."""
 
     def sentinel_of(self, test_id: str) -> str | None:
         """The sentinel key a reported id stands for, if it is one."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tdd_sandbox.grading.evidence import TamperKind, cross_check
@@ -57,6 +59,11 @@ def test_an_honest_red_run_keeps_its_exit_code() -> None:
         (_report(), _evidence(False), 0, TamperKind.CHANNEL),
         # A plain exit of the code's choosing after a test ended, before the runner's end.
         (_report(a=P, check_a=P), _evidence(False, a=P, check_a=P), 3, TamperKind.CHANNEL),
+        # One of several runner processes (a Go test binary) ended by the code, the run as
+        # a whole ended: a failing run to the exit code alone.
+        (_report(a=P, check_a=P, check_b=F),
+         replace(_evidence(a=P, check_a=P, check_b=F), cut=("the test binary of k exited 3",)),
+         1, TamperKind.CHANNEL),
         # Passes printed that the channel never saw.
         (_report(a=P, b=P, check_a=P, check_b=F), _evidence(a=P, check_a=P, check_b=F), 1,
          TamperKind.CHANNEL),

@@ -59,7 +59,7 @@ find /tmp/module -type f -name '*_test.go' -delete || exit 3
 """
 )
 # The test gate announces each package behind the nonce, then runs the binaries the build
-# made, each in its package's folder as go test would, through test2json; with no build
+# made, each in its package's folder as go test would, into test2json; with no build
 # before it, it runs go test itself. A build failure exits 2: the run never got to its tests.
 GUARD = (
     WARM
@@ -71,14 +71,19 @@ if [ -f "$out/built" ]; then
   while read -r dir path; do
     i=$((i + 1))
     # Streamed as it comes, so a flood meets the output cap rather than filling the tmpfs.
-    { (cd "$dir" && exec go tool test2json -t -p "$path" "$out/bin/$i.test" \
-        -test.v=test2json -test.count=1 -test.paniconexit0 -test.timeout=10m0s)
-      echo $? > "$out/rc"; } | tee "$out/one"
-    # A binary that died (a panic) has no end event of its package; the go command adds one.
-    if [ "$(cat "$out/rc")" != 0 ]; then
-      status=1
-      grep -q "\"Action\":\"[a-z]*\",\"Package\":\"$path\",\"Elapsed\"" "$out/one" \
-        || printf '{"Action":"fail","Package":"%s","Elapsed":0}\n' "$path"
+    # test2json reads the binary's output from a pipe, so the exit code is the binary's own
+    # (run by test2json, any failure exits 1).
+    { (cd "$dir" && exec "$out/bin/$i.test" -test.v=test2json -test.count=1 \
+        -test.paniconexit0 -test.timeout=10m0s 2>&1)
+      echo $? > "$out/rc"; } | go tool test2json -t -p "$path" | tee "$out/one"
+    rc=$(cat "$out/rc")
+    [ "$rc" = 0 ] || status=1
+    # A binary that died has no end event of its package; the go command adds one. A
+    # panic exits 2 and a signal 128 and over; any other exit before the testing package's
+    # end is one the code chose.
+    if ! grep -q "\"Action\":\"[a-z]*\",\"Package\":\"$path\",\"Elapsed\"" "$out/one"; then
+      printf '{"Action":"fail","Package":"%s","Elapsed":0}\n' "$path"
+      [ "$rc" = 2 ] || [ "$rc" -ge 128 ] || printf '\n@@%s cut %s %s\n' "$n" "$path" "$rc"
     fi
   done < "$out/packages"
 else

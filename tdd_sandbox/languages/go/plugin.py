@@ -35,7 +35,9 @@ _BUILD = WARM + "exec go build -o /dev/null ./...\n"
 # `-vet=off`: the lint gate ran the whole of vet already.
 _TEST = WARM + "exec go test -json -count=1 -vet=off ./...\n"
 
-_FRAME = re.compile(r"^@@(?P<nonce>[0-9a-f]+) (?:package (?P<package>\S+)|end)$")
+_FRAME = re.compile(
+    r"^@@(?P<nonce>[0-9a-f]+) (?:package (?P<package>\S+)|cut (?P<cut>\S+ \d+)|end)$"
+)
 _ACTIONS = {"pass": TestStatus.PASSED, "fail": TestStatus.FAILED, "skip": TestStatus.SKIPPED}
 # `TestXxx(t *testing.T)` where Xxx does not start with a lower-case letter, as go test has it
 # (an aliased or dot import of "testing" still counts).
@@ -188,12 +190,16 @@ class Go(Defaults):
         """The packages the shell announced, and each test's end as the go command saw it."""
         passing, failing = sentinel_names(nonce)
         sentinels: dict[str, TestStatus] = {}
+        cut: list[str] = []
         ended = False
         for line in result.stdout.splitlines():
             frame = _FRAME.match(line.strip())
             if frame is None or frame["nonce"] != nonce:
                 continue
-            if frame["package"] is None:
+            if frame["cut"] is not None:
+                path, _, code = frame["cut"].partition(" ")
+                cut.append(f"the test binary of {path} exited {code}")
+            elif frame["package"] is None:
                 ended = True
             else:
                 sentinels[f"{frame['package']}::{passing}"] = TestStatus.PASSED
@@ -216,6 +222,7 @@ class Go(Defaults):
             ended=ended and built and announced <= finished,
             sentinels=sentinels,
             conflicts=tuple(conflicts),
+            cut=tuple(cut),
         )
 
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
