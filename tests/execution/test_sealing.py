@@ -12,10 +12,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import GateCheck
 from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.languages import LANGUAGES, get_language
+from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import load_settings
 from tdd_sandbox.vocabulary.results import GateKind, TestStatus
 from tests.helpers.answer_readers import READERS
@@ -269,3 +272,15 @@ def test_code_that_asks_the_keeper_for_the_tests_gets_no_green(runtime: DockerRu
     by_file = {o.id.split("::")[0]: o.status for o in gate.tests if "answers" in o.id}
     assert sorted(by_file.values()) == sorted([TestStatus.PASSED, TestStatus.ERROR]), gate.tests
     assert sorted(by_file) == sorted([steps.test_path, other])
+
+
+def test_a_sandbox_that_cannot_seal_the_tests_runs_no_test_gate(runtime: DockerRuntime) -> None:
+    # Opened past the runtime, the snapshot's tests are not sealable: run beside them, the
+    # reader would be green. The gates refuse rather than run unsealed.
+    pack = get_language("python")
+    files = _files("python", READERS["python"])
+    with runtime.provider.open(runtime.image_for(pack), Snapshot(files)) as box:
+        with pytest.raises(SandboxUnavailable, match="cannot seal"):
+            run_gates(box, pack, files, only=frozenset({GateKind.TEST}))
+        # The same sandbox runs the reader's test green, which is what the refusal prevents.
+        assert box.exec(["cat", STEPS["python"].test_path], sealed=True).ok
