@@ -79,7 +79,8 @@ def _exit_tamper(evidence: Evidence, exit_code: int | None) -> Tamper | None:
 
     A runner that never reached its end does not exit 0, whatever did or did not run. And
     once tests have ended, it exits with its failing code when one fails, or ends normally:
-    any other plain exit (a signal's is 128 and over: an honest crash) cut the run short."""
+    any other plain exit (a signal's is 128 and over: an honest crash) cut the run short.
+    Where the guard runs several runner processes, it says which one the code ended (`cut`)."""
     if evidence.cut:
         return Tamper(TamperKind.CHANNEL, f"{evidence.cut[0]} before its tests' end, which the "
                       "runner never does: the code ended the process")  # fmt: skip

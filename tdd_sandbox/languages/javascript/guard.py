@@ -117,8 +117,10 @@ const reply = await new Promise((resolve) => {{
   socket.on("end", () => resolve(data));
   socket.on("error", () => resolve("{{}}"));
 }});
+// The sentinels' module sits beside this one, where the guard's shell wrote both.
+const sentinels = new URL("./sentinels.mjs", import.meta.url).href;
 const line =
-  `\\nimport {{ register as tdd_{nonce} }} from "/tmp/tdd-guard-{nonce}/sentinels.mjs";\\n` +
+  `\\nimport {{ register as tdd_{nonce} }} from "${{sentinels}}";\\n` +
   `tdd_{nonce}(${{JSON.stringify(relative(process.cwd(), file))}});\\n`;
 register(new URL("./hooks.mjs", import.meta.url), {{
   data: {{ sources: JSON.parse(reply), entry: pathToFileURL(file).href, line }},
