@@ -41,21 +41,26 @@ export function register(file) {{
 """
 
 
+REPORTER = "/opt/js/tdd-reporter.mjs"
+"""The image's reporter: one JSON line per test that ended (see the image's folder)."""
+
+
 def _socket(nonce: str) -> str:
     # An abstract Unix socket: no file, and nothing but the sandbox's processes reach it.
     return f"\\0tdd-seal-{nonce}"
 
 
 def server_module(nonce: str) -> str:
-    """The sealed tests' keeper, loaded as a reporter into `node --test`'s own process,
-    which runs no test file: it reads the sealed sources from standard input before any
-    test file's process starts, and hands each test file's source, once, to the process
-    that asks for it (and the sealed helpers to any). A second ask for a test file gets
-    nothing, so code that asks for another file's source only makes that file fail to
+    """The sealed tests' keeper: the image's reporter wrapped, so it runs in `node --test`'s
+    own process, which runs no test file. It reads the sealed sources from standard input
+    before any test file's process starts, and hands each test file's source, once, to the
+    process that asks for it (and the sealed helpers to any). A second ask for a test file
+    gets nothing, so code that asks for another file's source only makes that file fail to
     load."""
     return f"""import {{ readFileSync }} from "node:fs";
 import {{ createServer }} from "node:net";
 import {{ pathToFileURL }} from "node:url";
+import report from "{REPORTER}";
 
 let given = {{ tests: {{}}, helpers: {{}} }};
 try {{
@@ -90,7 +95,7 @@ server.listen("{_socket(nonce)}");
 server.unref();
 
 export default async function* keep(source) {{
-  for await (const event of source) void event;
+  yield* report(source);
   server.close();
 }}
 """

@@ -16,6 +16,7 @@ from tdd_sandbox.languages.javascript.discovery import literal_test_names
 from tdd_sandbox.languages.javascript.driver import JavaScriptDriver
 from tdd_sandbox.languages.javascript.guard import (
     HOOKS_MODULE,
+    REPORTER,
     seal_module,
     sentinel_module,
     sentinel_names,
@@ -37,7 +38,7 @@ _FIND = (
     "\\( -name '*.test.js' -o -name '*.test.mjs' -o -name '*.test.cjs' \\) -print | sort"
 )
 _RUN = (
-    "node --test --test-reporter=/opt/js/tdd-reporter.mjs "
+    f"node --test --test-reporter={REPORTER} "
     f"--test-reporter-destination={RESULTS} --test-reporter=spec "
     "--test-reporter-destination=stdout"
 )
@@ -66,8 +67,8 @@ _TYPECHECK = (
 # code it imports are loaded; a line added to each test file registers, after the file's own
 # tests, two sentinel tests named after it (one must pass, one must fail), so a process that
 # forges or rigs its results must forge or rig theirs too without knowing their names. The
-# test files are sealed: the keeper, a reporter in the runner's own process, reads them from
-# the input, and each test file's process loads its own from it (`guard.py`). The shell
+# test files are sealed: the keeper, the reporter in the runner's own process, reads them
+# from the input, and each test file's process loads its own from it (`guard.py`). The shell
 # announces each file behind the nonce, then hands back the reporter's file.
 _GUARD = (
     r"""
@@ -80,10 +81,8 @@ printf '%s' "$2" > "$out/sentinels.mjs" && printf '%s' "$3" > "$out/keeper.mjs" 
     + r"""for file in $files; do printf '@@%s file %s\n' "$n" "${file#./}"; done
 if [ -z "$files" ]; then printf '\n@@%s end\n' "$n"; exit 0; fi
 """
-    + _RUN.replace(
-        "node --test ",
-        'node --test --test-reporter="$out/keeper.mjs" --test-reporter-destination=/dev/null ',
-    )
+    # The keeper stands in for the image's reporter, which it wraps.
+    + _RUN.replace(REPORTER, '"$out/keeper.mjs"')
     + ' --import "$out/seal.mjs" --import "$out/sentinels.mjs" $files; status=$?\n'
     + f"printf '\\n@@%s report ' \"$n\"; base64 -w0 < {RESULTS}; printf ' end\\n'\n"
     # A file that did not load ran no test, its sentinels included: the run never got to its
