@@ -78,6 +78,10 @@ def run_test_files(
         problem = str(gate.tamper)
         cases = tuple(CaseResult(i, CaseStatus.NO_RESULT, problem) for i in expected)
         return AcceptanceReport(cases, problem=problem)
+    # An error under no expected test's id (a file that did not load or collect, a build)
+    # is why the expected tests it held did not run.
+    strays = [o for o in gate.tests if not any(matches(o.id, t) for t in expected)]
+    why = next((f"{o.id}: {o.message}" for o in strays if o.status is TestStatus.ERROR), "")
     results = []
     for test_id in expected:
         # Every parametrised variant of a test must pass for its case to.
@@ -86,17 +90,21 @@ def run_test_files(
         if not ran:
             results.append(CaseResult(test_id, CaseStatus.NO_RESULT, "did not run"))
         elif bad is not None:
-            results.append(_failed(test_id, bad.message or bad.status.value))
+            detail = bad.message or bad.status.value
+            results.append(
+                _failed(test_id, f"{detail}: {why}" if detail == NOT_RUN and why else detail)
+            )
         else:
             results.append(CaseResult(test_id, CaseStatus.PASSED))
     problem = ""
-    # Every expected test is listed (as not run, when it did not): nothing else reported
-    # means the build or the collection failed, and its first error says why.
-    reported = [o for o in gate.tests if o.message != NOT_RUN]
-    if not reported and gate.status is not GateStatus.PASSED:
+    # Every expected test is listed (as not run, when it did not): none of them run means
+    # the build, the load or the collection failed, and its first error says why.
+    if gate.status is not GateStatus.PASSED and all(
+        o.message == NOT_RUN for o in gate.tests if o not in strays
+    ):
         lines = [line for line in gate.output_tail.splitlines() if line.strip()]
         first = next((line for line in lines if "error" in line.lower()), lines[0] if lines else "")
-        problem = f"no test ran ({gate.reason}): {first.strip()[:300]}"
+        problem = f"no test ran ({gate.reason}): {(why or first.strip())[:300]}"
     return AcceptanceReport(tuple(results), problem=problem)
 
 

@@ -99,3 +99,17 @@ def test_a_suite_whose_code_does_not_build_says_why(runtime: DockerRuntime) -> N
     report = run_test_files(runtime, pack, code, {steps.test_path: steps.test_file(2).encode()})
     assert report.problem.startswith("no test ran"), report.problem
     assert "error" in report.problem, report.problem
+
+
+def test_a_suite_file_that_does_not_load_says_why(runtime: DockerRuntime) -> None:
+    # A hidden suite laid out as a user would guess it, `acceptance/javascript/leap.test.js`
+    # importing `../../leap.js`, runs from the root, where that path leads nowhere. Its cases
+    # said only "expected test did not run", and the score had no reason.
+    pack, steps = get_language("javascript"), STEPS["javascript"]
+    code = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
+    code[steps.code_path] = steps.impls[-1].encode()
+    suite = steps.test_file(2).replace('"../kata.js"', '"../../kata.js"')
+    report = run_test_files(runtime, pack, code, {"leap.test.js": suite.encode()})
+    assert report.problem.startswith("no test ran"), report.problem
+    assert "Cannot find module" in report.problem, report.problem
+    assert all("Cannot find module" in r.detail for r in report.results), report.results
