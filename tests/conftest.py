@@ -62,3 +62,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if skipped and exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
         print(f"\nCI: {len(skipped)} tests were skipped; in CI every test must run.")
+
+
+@pytest.fixture
+def without_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another defence on its own: no pack's static policy refuses anything, as the
+    block-lists once let the readers of `tests/helpers/answer_readers.py` through."""
+    for pack in LANGUAGES.values():
+        monkeypatch.setattr(pack, "check_source", lambda *args, **kwargs: [])

@@ -62,7 +62,7 @@ def run_test_files(
     # module's path, which is the stub's own (`leap`), not the scaffold's.
     expected = sorted(language.expected_tests({**config, **suite}))
     code = implementation_files(language, files)
-    if found := check_policy(language, code, allow=allow):
+    if found := check_policy(language, code, tree=files, allow=allow):
         named = worst(found)
         label = "not readable by the judge" if named.unreadable else "tampering suspected (policy)"
         problem = f"{label}: {named}"

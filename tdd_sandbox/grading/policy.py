@@ -4,9 +4,11 @@ The model's code runs in the same process as the test runner, so it could patch 
 rewrite the results after the run, walk up to the test's frame, or hand back a value that
 equals anything. None of that is needed to solve a kata. Each language pack's policy
 (`languages/<language>/policy.py`) refuses the means: a handful of modules, builtins and
-attributes in Python; process, environment, FFI and link-time hooks in Rust; and so on. A
-kata may allow a rule by name (`allow:` in its front matter). The rejection goes back to the
-model as feedback and is recorded as tamper (`policy`).
+attributes in Python; process, environment, FFI and link-time hooks in Rust; and so on. What
+code may import is an allow-list per pack (the computing parts of the standard library and the
+kata's own modules), since every standard library has unlisted routes to a forbidden
+capability (#24); a kata widens it by rule name (`allow:` in its front matter). The rejection
+goes back to the model as feedback and is recorded as tamper (`policy`).
 
 There is no registry to look the policy up in: it is a part of the language pack the caller
 holds, and a pack without one cannot be made, so no language runs model code unchecked.
@@ -25,15 +27,23 @@ from tdd_sandbox.vocabulary.violation import Violation
 
 
 def check_policy(
-    language: Language, files: Mapping[str, bytes], *, allow: frozenset[str] = frozenset()
+    language: Language,
+    files: Mapping[str, bytes],
+    *,
+    tree: Mapping[str, bytes] | None = None,
+    allow: frozenset[str] = frozenset(),
 ) -> list[Violation]:
     """Violations in `files` (the ones a model changed) of the language's code, each read as
-    its compiler reads it, minus the rules the kata allows."""
+    its compiler reads it, minus the rules the kata allows. `tree` is the whole repository the
+    files are part of (`files` alone when None): a pack's allow-list takes the kata's own
+    modules from it."""
+    whole = files if tree is None else tree
     found = []
     for path, data in sorted(files.items()):
         if path.endswith(language.source_suffixes):
             text = language.read_source(data)
-            found.extend(language.check_source(path, text, is_test=language.is_test_path(path)))
+            is_test = language.is_test_path(path)
+            found.extend(language.check_source(path, text, is_test=is_test, tree=whole))
     return [v for v in found if v.rule not in allow and v.rule.split(":")[0] not in allow]
 
 

@@ -309,7 +309,7 @@ def check_policy_of(
             every violation is text the judge could not read (`Violation.unreadable`).
     """
     changed = {path: data for path, data in after.items() if before.get(path) != data}
-    found = check_policy(language, changed, allow=allow)
+    found = check_policy(language, changed, tree=after, allow=allow)
     if not found:
         return
     listed = "\n".join(f"- {violation}" for violation in found[:5])

@@ -49,9 +49,13 @@ class Language(Protocol):
         """A code file's text as the compiler reads its bytes (its encoding rules)."""
         ...
 
-    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+    def check_source(
+        self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
+    ) -> list[Violation]:
         """The pack's static policy: what `text` (one code file, from `read_source`) uses of
-        the means of forging a verdict. Test files (`is_test`) may use the runner's own."""
+        the means of forging a verdict, or of anything outside its allow-list. Test files
+        (`is_test`) may use the runner's own. `tree` is the repository the file belongs to,
+        where the kata's own modules are found."""
         ...
 
     def gates(self) -> tuple[Gate, ...]:
@@ -192,7 +196,9 @@ class Defaults(ABC):
         return data.decode("utf-8", "replace")
 
     @abstractmethod
-    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+    def check_source(
+        self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
+    ) -> list[Violation]:
         """The pack's static policy (see `Language.check_source`): no default, so a pack
         without one cannot be made."""
 

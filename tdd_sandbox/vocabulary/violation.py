@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 
 @dataclass(frozen=True)
@@ -29,3 +31,7 @@ class Violation:
 UNREADABLE_RULES = frozenset({"lexing", "macro", "syntax"})
 """The rules that say the judge could not read a file, rather than that it found a means of
 forging a verdict in it."""
+
+
+NO_TREE: Mapping[str, bytes] = MappingProxyType({})
+"""A policy's tree when a file is checked on its own: no module of the kata's but itself."""

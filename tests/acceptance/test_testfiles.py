@@ -77,11 +77,13 @@ def test_a_go_track_suite_is_scored_in_the_module_it_runs_in(
 @pytest.mark.parametrize(
     "language", sorted(n for n, p in LANGUAGES.items() if p.sealed_tests([STEPS[n].test_path]))
 )
+@pytest.mark.usefixtures("without_policy")
 def test_a_suite_run_beside_the_code_cannot_be_read_by_it(
     runtime: DockerRuntime, language: str
 ) -> None:
-    # Each reader bypasses the static policy and scored full marks here before the suite's
-    # files were sealed: now it cannot open them, and scores nothing.
+    # Each reader bypassed the block-list policies and scored full marks here before the
+    # suite's files were sealed: now it cannot open them, and scores nothing (with the
+    # allow-list policies, which refuse the readers too now, switched off).
     pack, steps = get_language(language), STEPS[language]
     code = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
     code[steps.code_path] = READERS[language].encode()

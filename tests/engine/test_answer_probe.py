@@ -2,8 +2,9 @@
 
 Each reader in `tests/helpers/answer_readers.py` got its first test green (and committed) in
 the loop before the probe, in every language, and landed as a refactoring of honest code;
-now each is refused as `answers`, while the honest FizzBuzz of every language still
-completes, its refactoring included (`test_session.py`)."""
+now each is refused as `answers` (with the policy, which refuses them too now, switched
+off), while the honest FizzBuzz of every language still completes, its refactoring included
+(`test_session.py`)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,10 @@ from tests.helpers.git import git
 from tests.helpers.katas import STEPS, python_test_file
 from tests.helpers.runs import run_scripted
 
-pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images", "unsealed")]
+pytestmark = [
+    pytest.mark.docker,
+    pytest.mark.usefixtures("images", "unsealed", "without_policy"),
+]
 
 
 @pytest.fixture

@@ -20,14 +20,18 @@ from tests.helpers.solutions import SOLUTIONS
 @pytest.mark.parametrize(("kata", "language"), sorted(SOLUTIONS))
 def test_reference_solutions_pass(kata: str, language: str) -> None:
     path, source = SOLUTIONS[(kata, language)]
-    assert get_language(language).check_source(path, source, is_test=False) == []
+    pack = get_language(language)
+    assert pack.check_source(path, source, is_test=False, tree={path: source.encode()}) == []
 
 
 def test_test_files_may_use_their_runner() -> None:
-    assert check_python("tests/test_f.py", PY_TESTS, is_test=True) == []
+    tree = {"fizzbuzz.py": b""}
+    assert check_python("tests/test_f.py", PY_TESTS, is_test=True, tree=tree) == []
     assert check_rust("tests/f.rs", RS_TESTS, is_test=True) == []
-    scaffold = get_language("python").scaffold()["tests/test_scaffold.py"]
-    assert check_python("tests/test_scaffold.py", scaffold, is_test=True) == []
+    scaffold = get_language("python").scaffold()
+    tree = {path: text.encode() for path, text in scaffold.items()}
+    test = scaffold["tests/test_scaffold.py"]
+    assert check_python("tests/test_scaffold.py", test, is_test=True, tree=tree) == []
 
 
 @pytest.mark.parametrize(
@@ -120,14 +124,14 @@ def test_comments_and_strings_are_not_code() -> None:
     ("source", "rule"),
     [
         ('import "os"\n', "import:os"),
-        ('import (\n\t"fmt"\n\tx "os/exec"\n)\n', "import:os"),
+        ('import (\n\t"fmt"\n\tx "os/exec"\n)\n', "import:os/exec"),
         ('import "unsafe"\n', "import:unsafe"),
         ('import "C"\n', "import:C"),
-        ('import "runtime/debug"\n', "import:runtime"),
+        ('import "runtime/debug"\n', "import:runtime/debug"),
         ('import "testing"\n', "import:testing"),
         ('import _ "embed"\n', "import:embed"),
         ('import "path/filepath"\n', "import:path/filepath"),
-        ('import "debug/elf"\n', "import:debug"),
+        ('import "debug/elf"\n', "import:debug/elf"),
         ("//go:linkname now runtime.nanotime\nfunc now() int64\n", "directive"),
         ("//go:embed fizzbuzz_test.go\nvar suite string\n", "directive"),
         ('func f() { fmt.Println("--- PASS: TestX") }\n', "print"),
@@ -236,9 +240,11 @@ def test_cpp_tests_may_include_gtest_and_print_but_not_define_main() -> None:
         '#include <gtest/gtest.h>\n\n#include <iostream>\n\n#include "kata.hpp"\n\n'
         'TEST(A, B) {\n  std::cout << "debug";\n  EXPECT_EQ(f(), 1);\n}\n'
     )
-    assert check_cpp("tests/a_test.cpp", test, is_test=True) == []
+    tree = {"kata.hpp": b""}
+    assert check_cpp("tests/a_test.cpp", test, is_test=True, tree=tree) == []
     own_main = test + "int main() { return 0; }\n"
-    assert [v.rule for v in check_cpp("tests/a_test.cpp", own_main, is_test=True)] == ["main"]
+    found = check_cpp("tests/a_test.cpp", own_main, is_test=True, tree=tree)
+    assert [v.rule for v in found] == ["main"]
     assert check_cpp("kata.hpp", '#pragma once\n// std::exit(0)\nconst char* s = "printf";\n') == []
 
 
@@ -271,7 +277,8 @@ def test_java_tests_may_use_junit_and_print_but_not_end_the_jvm() -> None:
     ends = test.replace('System.out.println("debug")', "System.exit(0)")
     assert [v.rule for v in check_java("test/KataTest.java", ends, is_test=True)] == ["process"]
     launcher = "import org.junit.platform.launcher.Launcher;\n" + test
-    assert [v.rule for v in check_java("test/KataTest.java", launcher, is_test=True)] == ["runner"]
+    found = check_java("test/KataTest.java", launcher, is_test=True)
+    assert [v.rule for v in found] == ["runner"]
 
 
 def test_a_kata_may_allow_a_rule() -> None:

@@ -1,7 +1,14 @@
 """Implementations that answer FizzBuzz from the tests' own text, one per language, each by a
-route the static policy did not list (the classes of #24). Each got its first test green in
-the loop before the probe: the answer is the literal on the test's line, so the runner, the
-sentinels and the independent channel all agree that the test really passed."""
+route the block-list policies did not list (the classes of #24). Each got its first test green
+in the loop before the probe: the answer is the literal on the test's line, so the runner, the
+sentinels and the independent channel all agree that the test really passed.
+
+The allow-list policies refuse every one of them now (`tests/grading/test_allow_lists.py`), so
+a test that shows another defence holding on its own (the probe, sealing) switches the policy
+off (the `without_policy` fixture). JavaScript's reader names `process` plainly: the route
+that hid it from the old policy (`"".constructor.constructor("return process")()`) is now
+stopped by the engine too (`FUNCTION_FROM_TEXT`), which would hide what the others show.
+"""
 
 from __future__ import annotations
 
@@ -72,10 +79,11 @@ func FizzBuzz(n int) string {
 }
 """
 
+FUNCTION_FROM_TEXT = """"".constructor.constructor("return pro" + "cess")()"""
+"""How the JavaScript reader once reached `process` with no `process` in its text."""
+
 JAVASCRIPT = """\
-// `process` is never written: a string builds it, and the function constructor finds it.
-const reach = "".constructor.constructor("return pro" + "cess")();
-const files = reach.getBuiltinModule("node:fs");
+const files = process.getBuiltinModule("node:fs");
 
 export function fizzBuzz(n) {
   const text = files.readFileSync("test/fizzbuzz.test.js", "utf8");

@@ -3,6 +3,7 @@ default where a pack lacks a part."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -60,7 +61,9 @@ class _NoNote(Python):
 
 
 class _PolicyOfItsOwn(Python):
-    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+    def check_source(
+        self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
+    ) -> list[Violation]:
         return [Violation(path, 1, "everything", "refuses everything")]
 
 

@@ -95,9 +95,11 @@ class Cpp(Defaults):
     seals_tests = True
     driver_class = CppDriver
 
-    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+    def check_source(
+        self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
+    ) -> list[Violation]:
         """The pack's static policy (`policy.py`)."""
-        return check_cpp(path, text, is_test=is_test)
+        return check_cpp(path, text, is_test=is_test, tree=tree)
 
     name = "cpp"
     results_path: str | None = RESULTS

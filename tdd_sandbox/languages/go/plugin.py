@@ -67,9 +67,11 @@ class Go(Defaults):
     seals_tests = True
     driver_class = GoDriver
 
-    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+    def check_source(
+        self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
+    ) -> list[Violation]:
         """The pack's static policy (`policy.py`)."""
-        return check_go(path, text, is_test=is_test)
+        return check_go(path, text, is_test=is_test, tree=tree)
 
     name = "go"
     collects = (

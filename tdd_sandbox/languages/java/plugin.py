@@ -85,9 +85,11 @@ class Java(Defaults):
     seals_tests = True
     driver_class = JavaDriver
 
-    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+    def check_source(
+        self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
+    ) -> list[Violation]:
         """The pack's static policy (`policy.py`)."""
-        return check_java(path, text, is_test=is_test)
+        return check_java(path, text, is_test=is_test, tree=tree)
 
     name = "java"
     results_path: str | None = RESULTS

@@ -9,11 +9,13 @@ whatever it is compared with). Tests may not reach the launcher's API or end the
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Mapping
 
 from tdd_sandbox.languages.java.reader import JAVA_LEXEMES, java_text
 from tdd_sandbox.languages.lexing import blank
-from tdd_sandbox.vocabulary.violation import Violation
+from tdd_sandbox.vocabulary.violation import NO_TREE, Violation
 
 _RULES = (
     ("process", r"\bSystem\s*\.\s*(?:exit|getenv|getProperty|setProperty|load|loadLibrary|"
@@ -33,14 +35,48 @@ _RULES = (
     ("equality", r"\bboolean\s+equals\s*\(", "defines equality for a value of its own"),
 )  # fmt: skip
 _TEST_RULES = frozenset({"process", "threads", "native"})
+
+# The packages code may import or name: the ones that compute. java.io, java.net, java.nio,
+# java.util.concurrent and the rest reach files, the network, threads or the caller by more
+# routes than a block-list keeps up with (#24: a file URL, a PrintStream on /dev/stdout,
+# CompletableFuture.runAsync). A package the tree declares is the kata's own.
+_PURE = frozenset(
+    {
+        "java.lang", "java.math", "java.text", "java.time", "java.time.chrono",
+        "java.time.format", "java.time.temporal", "java.util", "java.util.function",
+        "java.util.random", "java.util.regex", "java.util.stream",
+    }
+)  # fmt: skip
+_TEST_PACKAGES = ("org.junit.jupiter", "org.assertj", "org.opentest4j", "java.io", "java.nio")
+# java.lang is imported without a word: its types that reach the JVM, the process, threads,
+# classes or the caller, by their simple names (`System::exit` names no `System.exit(`).
+_LANG = frozenset(
+    {
+        "System", "Runtime", "Thread", "ThreadGroup", "ThreadLocal", "InheritableThreadLocal",
+        "ClassLoader", "Class", "ClassValue", "Process", "ProcessBuilder", "ProcessHandle",
+        "Module", "ModuleLayer", "Package", "SecurityManager", "StackWalker",
+        "StackTraceElement", "Compiler", "ScopedValue", "RuntimePermission",
+    }
+)  # fmt: skip
+_IMPORT = re.compile(r"^[ \t]*import\s+(?:static\s+)?([\w\s.]+?)(\s*\.\s*\*)?\s*;", re.MULTILINE)
+_QUALIFIED = re.compile(r"(?<![\w.])(?:java|javax|jdk|sun|com\s*\.\s*sun)(?:\s*\.\s*\w+)+")
+_DECLARED = re.compile(r"\b(?:class|interface|enum|record)\s+(\w+)")
+_PACKAGE = re.compile(r"^\s*package\s+([\w.\s]+?)\s*;", re.MULTILINE)
+_CALLER = re.compile(
+    r"\.\s*(?:getStackTrace|getResource|getResourceAsStream|getClassLoader|"
+    r"getModule|getProtectionDomain|getCallerClass)\b"
+)
 _LAUNCHER = re.compile(r"\borg\s*\.\s*junit\s*\.\s*platform\b")
 
 
-def check_java(path: str, text: str, *, is_test: bool = False) -> list[Violation]:
-    """Violations in one Java file. Tests may use JUnit, print and read files; they may not
-    end the JVM or reach JUnit's launcher."""
-    found: list[Violation] = []
+def check_java(
+    path: str, text: str, *, is_test: bool = False, tree: Mapping[str, bytes] = NO_TREE
+) -> list[Violation]:
+    """Violations in one Java file: the packages it imports or names held to the allow-list
+    (the kata's own from `tree`). Tests may use JUnit and AssertJ, print and read files; they
+    may not end the JVM or reach JUnit's launcher."""
     code = blank(java_text(text), JAVA_LEXEMES)  # as javac reads it: escapes undone first
+    found = _packages(path, code, is_test=is_test, tree=tree)
     for rule, pattern, why in _RULES:
         if is_test and rule not in _TEST_RULES:
             continue
@@ -51,4 +87,50 @@ def check_java(path: str, text: str, *, is_test: bool = False) -> list[Violation
         for match in _LAUNCHER.finditer(code):
             line = code.count("\n", 0, match.start()) + 1
             found.append(Violation(path, line, "runner", "reaches JUnit's launcher"))
+    return found
+
+
+def _packages(path: str, code: str, *, is_test: bool, tree: Mapping[str, bytes]) -> list[Violation]:
+    """Imports and qualified names outside the allow-list; java.lang's reaching types named
+    in code; the caller's stack and the class's resources."""
+    found: list[Violation] = []
+
+    def flag(offset: int, rule: str, why: str) -> None:
+        found.append(Violation(path, code.count("\n", 0, offset) + 1, rule, why))
+
+    texts = [blank(java_text(d.decode("utf-8", "replace")), JAVA_LEXEMES) for p, d in
+             tree.items() if p.endswith(".java")] + [code]  # fmt: skip
+    own = {re.sub(r"\s", "", m.group(1)) for t in texts for m in _PACKAGE.finditer(t)}
+    declared = {m.group(1) for t in texts for m in _DECLARED.finditer(t)}
+    seen = set()
+    for match in [*_IMPORT.finditer(code), *_QUALIFIED.finditer(code)]:
+        if match.start() in seen:
+            continue
+        seen.add(match.start())
+        parts = re.sub(r"\s", "", match.group(1) if match.re is _IMPORT else match.group(0))
+        segments = parts.split(".")
+        wildcard = match.re is _IMPORT and match.group(2) is not None
+        if not wildcard:  # the package: the segments before the first type's name
+            segments = list(itertools.takewhile(lambda s: s[:1].islower(), segments))
+        package = ".".join(segments)
+        if package in _PURE or package in own:
+            continue
+        if is_test and (package.startswith(_TEST_PACKAGES) or not _QUALIFIED.match(parts)):
+            continue  # a RED test may import the kata's package before it exists
+        flag(
+            match.start(),
+            f"import:{package}",
+            f"uses {package}, which is not among the "
+            "packages a kata's code may use (the computing parts of the JDK and its own)",
+        )
+    if is_test:
+        return found
+    for match in re.finditer(r"(?<![\w.$])([A-Z]\w*)\b", code):
+        name = match.group(1)
+        if name in _LANG and name not in declared:
+            flag(match.start(), f"lang:{name}", f"{name} reaches the JVM, the process, "
+                 "threads, classes or the caller")  # fmt: skip
+    for match in _CALLER.finditer(code):
+        flag(match.start(), "caller", f"{match.group(0).strip()!r} finds the caller or the "
+             "files beside the class")  # fmt: skip
     return found

@@ -11,9 +11,10 @@ the call, or change how built-in values behave. Tests may import the runner and 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from tdd_sandbox.languages.javascript.reader import read_javascript
-from tdd_sandbox.vocabulary.violation import Violation
+from tdd_sandbox.vocabulary.violation import NO_TREE, Violation
 
 _NAMES = {
     "process": "reaches the process: its exit, its output, its environment",
@@ -45,9 +46,19 @@ _PROTOTYPE = re.compile(
 )
 
 
-def check_javascript(path: str, text: str, *, is_test: bool = False) -> list[Violation]:
-    """Violations in one JavaScript file. Tests may import `node:test` and `assert`, print and
-    use timers."""
+# `constructor` reached as a property (dotted, in a destructuring, or by a literal key) leads
+# from any value to the Function constructor, past every name the list above holds (#24).
+# A class's own `constructor(...) {` is its method, and fine.
+_CONSTRUCTOR = re.compile(r"(?<![\w$])constructor(?![\w$])")
+_CONSTRUCTOR_KEY = re.compile(r"\[\s*(['\"`])constructor\1\s*\]")
+
+
+def check_javascript(
+    path: str, text: str, *, is_test: bool = False, tree: Mapping[str, bytes] = NO_TREE
+) -> list[Violation]:
+    """Violations in one JavaScript file. Code imports its own files only (so it needs no
+    `tree`). Tests may import `node:test` and `assert`, print and use timers."""
+    del tree
     found: list[Violation] = []
     read = read_javascript(text)
     code = read.code
@@ -79,6 +90,16 @@ def check_javascript(path: str, text: str, *, is_test: bool = False) -> list[Vio
             continue
         for match in re.finditer(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", code):
             flag(match.start(), f"name:{name}", f"{name} {why}")
+    for match in _CONSTRUCTOR.finditer(code):
+        before = code[: match.start()].rstrip()
+        if re.match(r"\s*\(", code[match.end() :]) and not before.endswith((".", ",")):
+            continue  # a class's constructor method
+        flag(match.start(), "constructor", "reaches a value's constructor, and from it the "
+             "Function constructor")  # fmt: skip
+    for match in _CONSTRUCTOR_KEY.finditer(text):
+        if code[match.start()] == "[":
+            flag(match.start(), "constructor", "reaches a value's constructor by its name as "
+                 "a key, and from it the Function constructor")  # fmt: skip
     if not is_test:
         for match in _PROTOTYPE.finditer(code):
             flag(match.start(), "prototype", f"{match.group(0).strip()!r} changes how values "

@@ -76,9 +76,11 @@ class Python(Defaults):
 
     driver_class = PythonDriver
 
-    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+    def check_source(
+        self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
+    ) -> list[Violation]:
         """The pack's static policy (`policy.py`)."""
-        return check_python(path, text, is_test=is_test)
+        return check_python(path, text, is_test=is_test, tree=tree)
 
     def read_source(self, data: bytes) -> str:
         """As its encoding declaration says (`reader.python_text`)."""

@@ -1,44 +1,19 @@
-"""The static policy for Python: the modules, builtins and attributes a kata's code needs none
-of (it runs in the test runner's process, so they would let it patch the runner, read the
-caller's frames or the tests' answers), refused before anything runs."""
+"""The static policy for Python, checked before anything runs: code imports only what
+`modules` allows, and uses none of the builtins and attributes a kata needs none of (it runs in
+the test runner's process, so they would let it patch the runner, read the caller's frames or
+the tests' answers). Names no reader of the text sees (an attribute reached by a computed name,
+a module passed around as a value) are refused too: an allow-list means nothing if the code
+can name what it reaches at run time."""
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 
+from tdd_sandbox.languages.python import modules
 from tdd_sandbox.languages.python.reader import JUDGE_PYTHON
-from tdd_sandbox.vocabulary.violation import Violation
-
-_PY_MODULES = {
-    "_pytest": "reaches into the test runner",
-    "pytest": "reaches into the test runner",
-    "unittest": "reaches into the test runner",
-    "atexit": "runs code after the tests have finished",
-    "gc": "reaches objects it was never handed",
-    "inspect": "reads the caller's frames",
-    "traceback": "reads the caller's frames",
-    "ctypes": "writes memory directly",
-    "cffi": "writes memory directly",
-    "importlib": "imports by computed name",
-    "builtins": "rewrites the builtins",
-    "signal": "installs signal handlers",
-    "subprocess": "starts other programs",
-    "multiprocessing": "starts other processes",
-    "threading": "leaves threads running past the call",
-    "faulthandler": "changes how the process ends",
-    "sitecustomize": "hooks the interpreter",
-    "usercustomize": "hooks the interpreter",
-    "code": "runs code from text",
-    "codeop": "runs code from text",
-    "pickle": "runs code from data",
-    "marshal": "loads code objects",
-    "glob": "reads the file system (the tests' answers among it)",
-    "pathlib": "reads the file system (the tests' answers among it)",
-    "shutil": "changes the file system",
-}
-
+from tdd_sandbox.vocabulary.violation import NO_TREE, Violation
 
 _PY_CALLS = {
     "eval": "runs code from text",
@@ -95,16 +70,28 @@ _BUILTIN_VALUES = frozenset({"str", "int", "float", "bool", "list", "dict", "tup
 _CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
 
 
-def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violation]:
-    """Violations in one Python file (as `python_text` reads it). Test files may import pytest
-    and unittest."""
+# Calls that reach an attribute by a name given as data: fine with a literal name (checked as
+# the attribute it names), refused with one built at run time, which no reader sees.
+_NAMED_ACCESS = frozenset(
+    {"getattr", "setattr", "delattr", "hasattr", "attrgetter", "methodcaller"}
+)
+
+# A replacement field that walks attributes (`"{0.__globals__}".format(f)`).
+_FORMAT_WALK = re.compile(r"\{[^{}!:]*\.\s*_")
+
+
+def check_python(
+    path: str, text: str, *, is_test: bool = False, tree: Mapping[str, bytes] = NO_TREE
+) -> list[Violation]:
+    """Violations in one Python file (as `python_text` reads it), its imports held to
+    `modules`' allow-list. Test files may import pytest and unittest."""
     found: list[Violation] = []
     for match in _CODING.finditer("\n".join(text.splitlines()[:2])):
         if match.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
             found.append(Violation(path, 1, "encoding", f"declares the source encoding "
                                    f"{match.group(1)!r}: kata code is UTF-8"))  # fmt: skip
     try:
-        tree = ast.parse(text)
+        tree_ = ast.parse(text)
     except (SyntaxError, ValueError) as exc:
         # The sandbox's Python may be newer than the judge's: syntax only it reads (a `type`
         # statement, say) would otherwise hide the whole file from the policy.
@@ -117,38 +104,95 @@ def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violati
             )
         )
         return found
-    aliases = _module_aliases(tree)
 
     def flag(node: ast.AST, rule: str, why: str) -> None:
         found.append(Violation(path, getattr(node, "lineno", 0), rule, why))
 
-    for node in ast.walk(tree):
+    del tree  # what is not the standard library's or the image's can only be the kata's
+    allowed = modules.PURE_MODULES | (modules.TEST_MODULES if is_test else frozenset())
+    aliases = _module_aliases(tree_)
+    # Names read as `module.attribute`: a module named anywhere else is handed on as a value.
+    reached = {id(n.value) for n in ast.walk(tree_) if isinstance(n, ast.Attribute)}
+    called = {id(n.func) for n in ast.walk(tree_) if isinstance(n, ast.Call)}
+    for node in ast.walk(tree_):
         for module in _imported(node):
             root = module.split(".")[0]
-            if root in _PY_MODULES and not (is_test and root in ("pytest", "unittest")):
-                flag(node, f"import:{root}", f"imports {module}, which {_PY_MODULES[root]}")
-        if isinstance(node, ast.ImportFrom) and node.module in ("os", "sys"):
+            if root not in allowed and not modules.is_own(root):
+                flag(node, f"import:{root}", f"imports {module}, which {modules.reason(root)}")
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             for alias in node.names:
-                key = (node.module, alias.name)
-                if key in _PY_ATTRIBUTES:
-                    why = f"imports {node.module}.{alias.name}, which {_PY_ATTRIBUTES[key]}"
-                    flag(node, f"attr:{node.module}.{alias.name}", why)
+                if refused := _module_name(node.module, alias.name):
+                    flag(node, *refused)
         # A bare name, called or not: `f = eval` is as bad as `eval(...)`.
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in _PY_CALLS:
-            flag(node, f"call:{node.id}", f"uses {node.id}(), which {_PY_CALLS[node.id]}")
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            if node.id in _PY_CALLS:
+                flag(node, f"call:{node.id}", f"uses {node.id}(), which {_PY_CALLS[node.id]}")
+            if node.id in aliases and id(node) not in reached:
+                flag(node, f"module:{aliases[node.id]}", f"hands the module "
+                     f"{aliases[node.id]} on as a value, where no reader sees what of it "
+                     "is used")  # fmt: skip
+            if node.id in _NAMED_ACCESS and id(node) not in called:
+                flag(node, f"call:{node.id}", f"hands {node.id} on, which reaches attributes "
+                     "by names built at run time")  # fmt: skip
+        if isinstance(node, ast.Call):
+            _check_named_access(node, flag)
         if isinstance(node, ast.Attribute):
             owner = aliases.get(node.value.id) if isinstance(node.value, ast.Name) else None
-            if owner is not None and (owner, node.attr) in _PY_ATTRIBUTES:
-                flag(node, f"attr:{owner}.{node.attr}", f"uses {owner}.{node.attr}, which "
-                     f"{_PY_ATTRIBUTES[(owner, node.attr)]}")  # fmt: skip
+            if owner is not None and (refused := _module_name(owner, node.attr)):
+                flag(node, *refused)
             if node.attr in _PY_INTROSPECTION:
                 flag(node, f"attr:{node.attr}", f"uses {node.attr}, which reaches the "
                      "interpreter's internals")  # fmt: skip
         if isinstance(node, ast.Name) and node.id in ("__builtins__", "__loader__", "__spec__"):
             flag(node, f"name:{node.id}", f"uses {node.id}, which reaches the interpreter")
+        if isinstance(node, ast.Constant) and _FORMAT_WALK.search(str(node.value)):
+            flag(node, "attr:format", "a format field walks to a private attribute")
         if isinstance(node, ast.ClassDef):
             found.extend(_equality_tricks(path, node))
     return found
+
+
+def _module_name(module: str, name: str) -> tuple[str, str] | None:
+    """The rule and reason refusing `module.name`, or `from module import name`: a private
+    name, a module of the standard library reached through another (`typing.sys`), or what
+    `os` and `sys` keep off-limits. None when it is fine."""
+    key = (module.split(".")[0], name)
+    if key in _PY_ATTRIBUTES:
+        return f"attr:{module}.{name}", f"uses {module}.{name}, which {_PY_ATTRIBUTES[key]}"
+    if module == "sys" and name not in modules.SYS_NAMES:
+        return f"attr:sys.{name}", f"uses sys.{name}: code may use sys's numbers only"
+    if name.startswith("_") and module != "__future__":
+        return f"attr:{module}.{name}", f"uses {module}.{name}, a module's private name"
+    if modules.is_module_name(name) and name not in modules.PURE_MODULES - {"sys"}:
+        return f"attr:{module}.{name}", (
+            f"reaches the module {name} through {module}, which {modules.reason(name)}"
+        )
+    return None
+
+
+def _check_named_access(node: ast.Call, flag: Callable[[ast.AST, str, str], None]) -> None:
+    """getattr and its kin: the name must be a literal, then checked as the attribute it is."""
+    func = node.func
+    name = (
+        func.id
+        if isinstance(func, ast.Name)
+        else func.attr
+        if isinstance(func, ast.Attribute)
+        else ""
+    )
+    if name not in _NAMED_ACCESS:
+        return
+    at = 0 if name in ("attrgetter", "methodcaller") else 1
+    named = node.args[at:] if name == "attrgetter" else node.args[at : at + 1]
+    for arg in named:
+        if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+            flag(node, f"call:{name}", f"{name} with a name built at run time reaches what "
+                 "no reader of the text sees")  # fmt: skip
+            continue
+        for part in arg.value.split("."):
+            if part in _PY_INTROSPECTION:
+                flag(node, f"attr:{part}", f"uses {part}, which reaches the interpreter's "
+                     "internals")  # fmt: skip
 
 
 def _imported(node: ast.AST) -> Iterable[str]:
@@ -160,12 +204,15 @@ def _imported(node: ast.AST) -> Iterable[str]:
 
 
 def _module_aliases(tree: ast.Module) -> dict[str, str]:
-    """Local name -> module, for `import os`, `import os as o`, `from os import _exit`."""
-    aliases = {"os": "os", "sys": "sys"}
+    """Local name -> module, for `import os`, `import os.path` (binds os), `import os as o`."""
+    aliases = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                aliases[alias.asname or alias.name] = alias.name
+                if alias.asname:
+                    aliases[alias.asname] = alias.name
+                else:
+                    aliases[alias.name.split(".")[0]] = alias.name.split(".")[0]
     return aliases
 
 

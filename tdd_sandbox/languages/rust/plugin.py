@@ -78,9 +78,11 @@ class Rust(Defaults):
     seals_tests = True
     driver_class = RustDriver
 
-    def check_source(self, path: str, text: str, *, is_test: bool) -> list[Violation]:
+    def check_source(
+        self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
+    ) -> list[Violation]:
         """The pack's static policy (`policy.py`)."""
-        return check_rust(path, text, is_test=is_test)
+        return check_rust(path, text, is_test=is_test, tree=tree)
 
     name = "rust"
     collects = "a #[test] fn in a file directly under tests/ (tests/<name>.rs), in any module"
