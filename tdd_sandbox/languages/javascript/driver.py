@@ -29,7 +29,8 @@ mv .tdd/acceptance/driver.mjs tdd_acceptance_driver.mjs || exit 3
 : > "$out"
 i=0
 while [ "$i" -lt "$count" ]; do
-  timeout -s KILL "$limit" node tdd_acceptance_driver.mjs "$i" "$n" 2>>/tmp/tdd-acceptance/err \
+  timeout -s KILL "$limit" node --disallow-code-generation-from-strings \
+    tdd_acceptance_driver.mjs "$i" "$n" 2>>/tmp/tdd-acceptance/err \
     | head -c 1000000 >> "$out"
   i=$((i + 1))
 done
