@@ -68,7 +68,10 @@ _NAMES = (
     ("equality", r"\boperator\s*(?:==|!=|<=>)", "defines equality for a value of its own"),
 )  # fmt: skip
 _NAMESPACE = re.compile(r"\bnamespace\s+(testing|std|gtest|__\w+)\b")
-_RESERVED = re.compile(r"(?<![\w$])(?:__\w+|_[A-Z]\w*)")
+# The compiler's builtins and macros (`__builtin_LINE()`, `__FILE__`) all start with two
+# underscores; a single one before a capital (an old include guard) is the library's only in
+# name.
+_RESERVED = re.compile(r"(?<![\w$])__\w+")
 _INCLUDE = re.compile(r"^[ \t]*(#)[ \t]*include\b[ \t]*(?:([<\"])([^>\"\n]+)[>\"])?", re.MULTILINE)
 _MAIN = re.compile(r"\bint\s+main\s*\(")
 
@@ -116,6 +119,8 @@ def check_cpp(
                                 "computing parts of the standard library)")  # fmt: skip
             flag(match.start(), f"include:{root}", f"includes <{name}>, which {why}")
     for match in _NAMESPACE.finditer(code):
+        if code[: match.start()].rstrip().endswith("using"):
+            continue  # `using namespace std;` opens nothing: what it names is read as used
         flag(match.start(), "namespace", f"reopens namespace {match.group(1)}, the runner's or "
              "the library's")  # fmt: skip
     if not is_test:
