@@ -27,7 +27,8 @@ def gates(
     directory: Path, language: str | None, timeout: float | None, as_json: bool, config: Path | None
 ) -> int:
     """Judge DIRECTORY as the loop judges green: its policy, then every gate (format, lint,
-    type-check, build, test) in the sandbox.
+    type-check, build, test) in the sandbox, then the probe (the tests again with their
+    expected values changed: code that read its answers passes them still).
 
     Exits 0 only when every gate passed.
     """

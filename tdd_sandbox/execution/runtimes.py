@@ -8,12 +8,14 @@ from tdd_sandbox.execution.base import GateCheck, Runtime
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.execution.fake import FakeRuntime
 from tdd_sandbox.grading.gates import GateReport
-from tdd_sandbox.grading.verdicts import policy_gate
+from tdd_sandbox.grading.probe import plan_tree_probe
+from tdd_sandbox.grading.verdicts import policy_gate, probe_gate
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import detect_language, get_language
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.results import GateKind
 
 RUNTIMES: dict[str, type[Runtime]] = {
     DockerRuntime.kind: DockerRuntime,
@@ -41,7 +43,8 @@ def check_directory(
     progress: Progress = quiet,
 ) -> GateReport:
     """Judge the repo at `directory` as the loop judges green: the policy (with the `allow:`
-    of a kata.md at its root), then every gate command.
+    of a kata.md at its root), then every gate command, then, when all passed, the probe (the
+    tests with their expected values changed, `grading.probe.plan_tree_probe`).
 
     Raises:
         UsageError: the directory or language is wrong.
@@ -56,4 +59,15 @@ def check_directory(
     with make_runtime(settings, progress=progress) as runtime:
         question = GateCheck(plugin, snapshot.files, snapshot=snapshot, timeout_s=timeout_s)
         report = runtime.check(question).report
-    return GateReport(report.language, (policy, *report.gates))
+        if not (policy.passed and report.ok):
+            return GateReport(report.language, (policy, *report.gates))
+        # Green so far: the tests once more with their expected values changed, as the loop
+        # probes each step, in a sandbox of their own.
+        probe = plan_tree_probe(plugin, snapshot.files)
+        probed = None
+        if probe is not None:
+            changed = {**snapshot.files, **probe.files}
+            tests = frozenset({GateKind.TEST})
+            ask = GateCheck(plugin, changed, tests, perturbed=probe.perturbed, timeout_s=timeout_s)
+            probed = runtime.check(ask).report
+    return GateReport(report.language, (policy, *report.gates, probe_gate(probe, probed)))

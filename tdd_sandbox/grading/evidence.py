@@ -27,6 +27,8 @@ class TamperKind(enum.StrEnum):
     """The runner's internals changed during the run, or foreign hooks were registered."""
     POLICY = "policy"
     """The code uses a means of forging a verdict, found before anything ran."""
+    ANSWERS = "answers"
+    """A test still passes with its expected values changed: the code read its answers."""
 
 
 @dataclass(frozen=True)

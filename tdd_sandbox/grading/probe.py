@@ -34,6 +34,9 @@ class Probe:
     """The tests whose expected values changed (what the fake runtime fails)."""
     baseline: Mapping[str, bytes] | None = None
     """The code a refactoring started from, run on the same changed tests to compare."""
+    groups: tuple[tuple[str, frozenset[str]], ...] = ()
+    """A whole tree's probe (`gates`, which has no RED step to name a new test): each changed
+    test file with the tests it defines, of which at least one must fail."""
 
 
 def plan_probe(
@@ -67,6 +70,27 @@ def plan_refactor_probe(
     if not changed:
         return None
     return Probe("", changed, where, language.expected_tests(changed), baseline=files)
+
+
+def plan_tree_probe(
+    language: Language, files: Mapping[str, bytes], *, rng: random.Random | None = None
+) -> Probe | None:
+    """The probe of a whole tree judged green (`tdd-sandbox gates`): every test's expected
+    values changed. With no RED step to say which test is new, the run on them must fail at
+    least one test of every changed file and pass every other test: code that read its
+    answers passes the changed tests still. None when no test has an expected side the
+    language knows to change."""
+    changed, where = _perturb_tests(language, files, lambda path, text: None, rng)
+    if not changed:
+        return None
+    # A file's tests as the runner names them, found beside the tree's runner configuration
+    # (a Go test's id carries its module's path).
+    rest = {p: d for p, d in files.items() if not language.is_test_path(p)}
+    groups = tuple(
+        (path, language.expected_tests({**rest, path: data})) for path, data in changed.items()
+    )
+    perturbed = frozenset().union(*(ids for _, ids in groups))
+    return Probe("", changed, where, perturbed, groups=groups)
 
 
 def _perturb_tests(

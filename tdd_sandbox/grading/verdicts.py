@@ -196,6 +196,9 @@ def check_probe(
     gate = report.gate(GateKind.TEST)
     outcomes = gate.tests if gate is not None else ()
     where = ", ".join(probe.where[:3])
+    if probe.groups:
+        _check_tree(probe, outcomes, where)
+        return
     if probe.baseline is not None:
         if baseline is None:
             raise ValueError("a refactoring's probe needs the code before it to compare with")
@@ -216,6 +219,33 @@ def check_probe(
         raise VerdictError(
             f"the code behaves differently when only the new test's expected values change "
             f"({where}): {said}. Code may not depend on the tests' text",
+            Failure.ANSWERS,
+        )
+
+
+def _check_tree(probe: Probe, outcomes: tuple[TestOutcome, ...], where: str) -> None:
+    """A whole tree's probe: a test of each changed file fails, every other test passes.
+
+    Raises:
+        VerdictError: `answers` otherwise.
+    """
+    for path, ids in probe.groups:
+        mine = [o for o in outcomes if any(matches(o.id, t) for t in ids)]
+        if not any(o.status is TestStatus.FAILED for o in mine):
+            raise VerdictError(
+                f"every test of {path} still passes with its expected values changed "
+                f"({where}): the code answers from the tests' text, not from the kata",
+                Failure.ANSWERS,
+            )
+    moved = [
+        o.id
+        for o in outcomes
+        if o.status is not TestStatus.PASSED and not any(matches(o.id, t) for t in probe.perturbed)
+    ]
+    if moved:
+        raise VerdictError(
+            f"the code behaves differently when only other tests' expected values change "
+            f"({where}): {', '.join(moved[:3])}. Code may not depend on the tests' text",
             Failure.ANSWERS,
         )
 
@@ -340,3 +370,25 @@ def policy_gate(
         return GateResult(GateKind.POLICY, GateStatus.FAILED, first, result, tamper=tamper)
     result = ExecResult(0, "", "", time.monotonic() - started)
     return GateResult(GateKind.POLICY, GateStatus.PASSED, "", result)
+
+
+def probe_gate(probe: Probe | None, report: GateReport | None) -> GateResult:
+    """A whole tree's probe as a gate (`tdd-sandbox gates` puts it last, after a green run):
+    `report` is the tests' run on `probe`'s changed files (None with no probe: no test has
+    an expected value the judge can change, said as the reason)."""
+    gate = report.gate(GateKind.TEST) if report is not None else None
+    result = gate.result if gate is not None else ExecResult(0, "", "", 0.0)
+    tests = gate.tests if gate is not None else ()
+    if probe is None or report is None:
+        why = "not probed: no assertion has an expected value the judge knows how to change"
+        return GateResult(GateKind.PROBE, GateStatus.PASSED, why, result)
+    try:
+        check_probe(probe, report)
+    except VerdictError as refused:
+        message = str(refused)
+        tamper = (gate.tamper if gate is not None else None) or (
+            Tamper(TamperKind.ANSWERS, message) if refused.kind.is_tamper else None
+        )
+        return GateResult(GateKind.PROBE, GateStatus.FAILED, message, result, tests, tamper)
+    why = f"{len(probe.where)} expected values changed, and the code failed them"
+    return GateResult(GateKind.PROBE, GateStatus.PASSED, why, result, tests)

@@ -19,6 +19,10 @@ class GateKind(enum.StrEnum):
     TYPECHECK = "typecheck"
     BUILD = "build"
     TEST = "test"
+    PROBE = "probe"
+    """No command of the pack's: the tests once more, in a sandbox of their own, with their
+    expected values changed (`grading.probe`), shown as a gate where a whole tree is judged
+    (`gates`); the loop runs its own probe of each step."""
 
 
 @dataclass(frozen=True)

@@ -5,12 +5,14 @@ are written to mean the same thing to both."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.execution.base import GateCheck, Runtime
-from tdd_sandbox.execution.runtimes import make_runtime
+from tdd_sandbox.execution.runtimes import check_directory, make_runtime
+from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.snapshot import Snapshot
@@ -52,8 +54,10 @@ def _statuses(runtime: Runtime, files: dict[str, bytes]) -> dict[str, TestStatus
 def test_code_passing_every_test_is_green(runtime: Runtime) -> None:
     report = runtime.check(GateCheck(PYTHON, _repo(HEAD + ADD))).report
     assert report.ok, [(g.kind, g.reason) for g in report.gates]
-    # Every command gate; the policy is no command (`gates` judges it before them).
-    assert [g.kind for g in report.gates] == [k for k in GateKind if k is not GateKind.POLICY]
+    # Every command gate; the policy and the probe are no command (`gates` judges them
+    # before and after them).
+    commands = [k for k in GateKind if k not in (GateKind.POLICY, GateKind.PROBE)]
+    assert [g.kind for g in report.gates] == commands
 
 
 def test_a_failing_test_fails_the_test_gate_alone(runtime: Runtime) -> None:
@@ -119,3 +123,51 @@ def test_open_is_on_every_runtime_and_runs_the_code_only_where_code_runs(
         return
     with runtime.open(PYTHON, snapshot) as box:
         assert box.exec(("python3", "-c", "print(6 * 7)")).stdout.strip() == "42"
+
+
+READER = """\
+# passes: test_add
+# FAKE:answers
+import linecache
+import warnings
+
+
+def add(a: int, b: int) -> int:
+    # The caller's line, found through a warning's stack level, read through linecache.
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        warnings.warn("where", stacklevel=2)
+    line = linecache.getline(seen[0].filename, seen[0].lineno)
+    return int(line.split("==")[1])
+"""
+
+
+@pytest.mark.parametrize("kind", ["fake", pytest.param("docker", marks=pytest.mark.docker)])
+def test_gates_probe_a_green_tree_as_the_loop_probes_a_step(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `tdd-sandbox gates` has no RED step to say which test is new, so it did not probe: code
+    # that read its answers off the tests (allowed by the kata, with the tests left readable)
+    # was green there while the loop refused it. Now every test's expected values change once
+    # more, and a test of each changed file must fail.
+    if kind == "docker":
+        request.getfixturevalue("images")
+    monkeypatch.setattr(PYTHON, "seals_tests", False)
+    settings = load_settings(overrides={"sandbox": {"type": kind, "warm": 0, "timeout_s": 60}})
+    for path, data in _repo(HEAD + ADD, READER).items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    (tmp_path / "kata.md").write_text(
+        "---\nallow: [import:linecache, import:warnings]\n---\n# Adder\n"
+    )
+    report = check_directory(tmp_path, settings, language="python")
+    probe = report.gates[-1]
+    assert [g.kind for g in report.gates if not g.passed] == [GateKind.PROBE], report.gates
+    assert probe.tamper is not None
+    assert probe.tamper.kind is TamperKind.ANSWERS
+    assert "still passes with its expected values changed" in probe.reason
+    # Honest code fails the changed test, and the tree is green.
+    (tmp_path / "adder.py").write_text(CODE)
+    honest = check_directory(tmp_path, settings, language="python")
+    assert honest.ok, [(g.kind, g.status, g.reason) for g in honest.gates]
+    assert honest.gates[-1].kind is GateKind.PROBE

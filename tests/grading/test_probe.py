@@ -6,13 +6,14 @@ import random
 
 import pytest
 
+from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateReport, judge_tests
-from tdd_sandbox.grading.probe import Probe, plan_probe, plan_refactor_probe
-from tdd_sandbox.grading.verdicts import VerdictError, check_probe
+from tdd_sandbox.grading.probe import Probe, plan_probe, plan_refactor_probe, plan_tree_probe
+from tdd_sandbox.grading.verdicts import VerdictError, check_probe, probe_gate
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.failures import Failure
-from tdd_sandbox.vocabulary.results import TestOutcome, TestStatus
+from tdd_sandbox.vocabulary.results import GateKind, TestOutcome, TestStatus
 from tests.helpers.katas import python_test_file
 
 PATH = "tests/test_fizzbuzz.py"
@@ -120,3 +121,60 @@ def test_a_refactoring_whose_changed_tests_all_fail_needs_no_run_of_the_code_bef
     assert asked == [1]
     with pytest.raises(ValueError, match="needs the code before it"):
         check_probe(probe, mixed)
+
+
+def test_a_whole_trees_probe_names_each_changed_files_tests() -> None:
+    other = "tests/test_more.py"
+    files = {
+        PATH: python_test_file(2).encode(),
+        other: b"from fizzbuzz import fizzbuzz\n\n\ndef test_odd() -> None:\n"
+        b"    assert fizzbuzz(7)\n",
+        "fizzbuzz.py": b"x = 1\n",
+    }
+    probe = plan_tree_probe(get_language("python"), files, rng=random.Random(5))
+    assert probe is not None
+    assert set(probe.files) == {PATH}  # the other file has no expected side to change
+    assert probe.groups == ((PATH, frozenset({ONE, FIZZ})),)
+    assert plan_tree_probe(get_language("python"), {other: files[other]}) is None
+
+
+TREE = Probe("", {PATH: b""}, (f"{PATH}:5",), frozenset({ONE, FIZZ}),
+             groups=((PATH, frozenset({ONE, FIZZ})),))  # fmt: skip
+ODD = "tests/test_more.py::test_odd"
+
+
+@pytest.mark.parametrize(("outcomes", "said"), [
+    # Code that read its answers passes the changed tests still.
+    ((TestStatus.PASSED, TestStatus.PASSED, TestStatus.PASSED), "every test of"),
+    # A test nothing changed that fails now: the code noticed the change.
+    ((TestStatus.FAILED, TestStatus.PASSED, TestStatus.FAILED), "behaves differently"),
+    ((TestStatus.FAILED, TestStatus.FAILED, TestStatus.ERROR), "behaves differently"),
+])  # fmt: skip
+def test_a_whole_tree_must_fail_a_changed_test_of_each_file_and_pass_the_rest(
+    outcomes: tuple[TestStatus, TestStatus, TestStatus], said: str
+) -> None:
+    ids = (ONE, FIZZ, ODD)
+    with pytest.raises(VerdictError, match=said) as refused:
+        check_probe(TREE, _report(*(TestOutcome(i, s) for i, s in zip(ids, outcomes, strict=True))))
+    assert refused.value.kind is Failure.ANSWERS
+    # Honest code: the changed file's tests fail (one may have had nothing to change), the
+    # rest pass.
+    for honest in ((TestStatus.FAILED, TestStatus.FAILED), (TestStatus.FAILED, TestStatus.PASSED)):
+        run = [TestOutcome(i, s) for i, s in zip(ids, honest, strict=False)]
+        check_probe(TREE, _report(*run, TestOutcome(ODD, TestStatus.PASSED)))
+
+
+def test_a_whole_trees_probe_is_a_gate() -> None:
+    refused = probe_gate(TREE, _report(TestOutcome(ONE, TestStatus.PASSED),
+                                       TestOutcome(FIZZ, TestStatus.PASSED)))  # fmt: skip
+    assert refused.kind is GateKind.PROBE
+    assert not refused.passed
+    assert refused.tamper is not None
+    assert refused.tamper.kind is TamperKind.ANSWERS
+    honest = probe_gate(TREE, _report(TestOutcome(ONE, TestStatus.FAILED),
+                                      TestOutcome(FIZZ, TestStatus.FAILED)))  # fmt: skip
+    assert honest.passed
+    assert honest.tamper is None
+    unprobed = probe_gate(None, None)
+    assert unprobed.passed
+    assert "not probed" in unprobed.reason
