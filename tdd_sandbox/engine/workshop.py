@@ -20,7 +20,7 @@ from tdd_sandbox.execution.base import GateCheck, Runtime
 from tdd_sandbox.execution.formatting import changed_paths
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.probe import Probe
-from tdd_sandbox.grading.verdicts import check_probe
+from tdd_sandbox.grading.probe_verdict import check_probe
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.sandbox.snapshot import Snapshot
@@ -122,7 +122,7 @@ class Probing:
         return self.shop.runtime.check(question, token=self.token).report
 
     def verdict(self, files: Mapping[str, bytes]) -> None:
-        """Judge the runs (`grading.verdicts.check_probe`) for the candidate as judged:
+        """Judge the runs (`grading.probe_verdict.check_probe`) for the candidate as judged:
         `files`, run again if formatting changed them since the probe started.
 
         Raises:

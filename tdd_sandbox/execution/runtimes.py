@@ -9,7 +9,8 @@ from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.execution.fake import FakeRuntime
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.probe import plan_tree_probe
-from tdd_sandbox.grading.verdicts import policy_gate, probe_gate
+from tdd_sandbox.grading.probe_verdict import probe_gate
+from tdd_sandbox.grading.verdicts import policy_gate
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import detect_language, get_language

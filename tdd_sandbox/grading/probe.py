@@ -5,7 +5,7 @@ The new test is run again against a green candidate with only its expected value
 now; code that read the answers off the test's text, by whatever route, passes it still, and
 so does nothing a block-list of routes could miss. The changed test runs in a sandbox of its
 own, so nothing the code left behind in the first run (a copy of the answers) reaches it, and
-the code cannot tell which of the two runs it is in. `grading.verdicts.check_probe` decides.
+the code cannot tell which of the two runs it is in. `grading.probe_verdict.check_probe` decides.
 """
 
 from __future__ import annotations
@@ -84,10 +84,13 @@ def plan_tree_probe(
     if not changed:
         return None
     # A file's tests as the runner names them, found beside the tree's runner configuration
-    # (a Go test's id carries its module's path).
+    # (a Go test's id carries its module's path). A file that defines none holds data other
+    # files' tests read (Go's cases_test.go): any test may be the one that fails.
     rest = {p: d for p, d in files.items() if not language.is_test_path(p)}
+    everything = language.expected_tests(files)
     groups = tuple(
-        (path, language.expected_tests({**rest, path: data})) for path, data in changed.items()
+        (path, language.expected_tests({**rest, path: data}) or everything)
+        for path, data in changed.items()
     )
     perturbed = frozenset().union(*(ids for _, ids in groups))
     return Probe("", changed, where, perturbed, groups=groups)

@@ -240,7 +240,13 @@ def _is_constant(tokens: Sequence[Token], spelling: Expectations) -> bool:
 
 
 def _assigned(tokens: Sequence[Token], i: int, spelling: Expectations) -> list[list[Token]]:
-    """The value an `expected`/`want` variable is given where it is declared."""
+    """The value an `expected`/`want` variable is given where it is declared, or a keyed
+    field of a composite literal gets (a Go table's `{year: 2015, expected: false}`)."""
+    before = next((t for t in reversed(tokens[:i]) if t.kind is not Kind.END), None)
+    keyed = [t.text for t in tokens[i + 1 : i + 2]] == [":"]
+    if keyed and before is not None and before.text in ("{", ","):
+        value = _until(tokens, i + 2, Kind.OP, ",")
+        return [value] if _is_constant(value, spelling) else []
     j = i + 1  # past a declared type: `let expected: &str =`, `want :=`
     while j < min(len(tokens), i + 8) and (
         tokens[j].kind is Kind.WORD or tokens[j].text in _TYPE_MARKS

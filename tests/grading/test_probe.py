@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateReport, judge_tests
 from tdd_sandbox.grading.probe import Probe, plan_probe, plan_refactor_probe, plan_tree_probe
-from tdd_sandbox.grading.verdicts import VerdictError, check_probe, probe_gate
+from tdd_sandbox.grading.probe_verdict import check_probe, probe_gate
+from tdd_sandbox.grading.verdicts import VerdictError
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.failures import Failure
@@ -178,3 +180,17 @@ def test_a_whole_trees_probe_is_a_gate() -> None:
     unprobed = probe_gate(None, None)
     assert unprobed.passed
     assert "not probed" in unprobed.reason
+
+
+def test_a_table_of_cases_is_probed_through_the_tests_that_read_it() -> None:
+    # Exercism's Go tracks keep the cases in cases_test.go, which defines no test: the tests
+    # of leap_test.go loop over it, so any of them may be the one that fails.
+    leap = Path("tests/fixtures/exercism/go/exercises/practice/leap")
+    files = {p.name: p.read_bytes() for p in leap.iterdir() if p.is_file()}
+    probe = plan_tree_probe(get_language("go"), files, rng=random.Random(2))
+    assert probe is not None
+    assert set(probe.files) == {"cases_test.go"}
+    [(path, ids)] = probe.groups
+    assert path == "cases_test.go"
+    assert ids == get_language("go").expected_tests(files)
+    assert ids

@@ -87,6 +87,43 @@ def test_an_expected_variable_changes_where_it_is_declared() -> None:
     assert after.startswith('\twant := "')
 
 
+GO_TABLE = """\
+var testCases = []struct {
+\texpected bool
+\tyear     int
+\twant     string
+}{
+\t{year: 2015, expected: false, want: "x"},
+\t{
+\t\tyear:     1996,
+\t\texpected: true,
+\t\twant:     strings.Repeat("a", 2),
+\t},
+}
+"""
+
+
+def test_a_tables_expected_fields_change_and_nothing_else() -> None:
+    # Go's table tests (Exercism's cases_test.go) hold the answers in keyed fields, which the
+    # probe read no answer from: a reader of the table passed the changed test file still.
+    after = _perturb("go", GO_TABLE)
+    changed = _changed_lines(GO_TABLE, after)
+    assert [before for before, _ in changed] == [
+        '\t{year: 2015, expected: false, want: "x"},',
+        "\t\texpected: true,",
+    ]
+    first, second = (now for _, now in changed)
+    assert first.startswith("\t{year: 2015, expected: true, want: ")
+    assert first != '\t{year: 2015, expected: true, want: "x"},'  # the string changed too
+    assert second == "\t\texpected: false,"
+    # A field built by a call is no constant; the struct's own field list is no value.
+    assert 'want:     strings.Repeat("a", 2)' in after
+    assert "\texpected bool\n" in after
+    js = 'const cases = [{ input: 3, expected: "Fizz" }];\n'
+    assert _perturb("javascript", js) != js
+    assert "input: 3" in _perturb("javascript", js)
+
+
 def test_added_lines_are_the_inserted_and_rewritten_ones() -> None:
     assert added_lines("a\nb\n", "a\nx\nb\ny\n") == frozenset({2, 4})
     assert added_lines("", "a\n") == frozenset({1})
