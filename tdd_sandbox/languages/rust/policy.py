@@ -55,6 +55,14 @@ _ALIAS = re.compile(
 _EXTERN_CRATE = re.compile(r"\bextern\s+crate\s+(?:std|core|alloc|test|proc_macro)\b")
 _MACRO_PATH = re.compile(r"\$(?!crate\b)\w+\s*::|::\s*\$(?!crate\b)\w+")
 _UNSAFE = re.compile(r"\bunsafe\b")
+_PATH_RULES = (
+    (_EXTERN_CRATE, "extern-crate", "`extern crate` links or renames a crate of the toolchain's "
+     "own"),
+    (_ALIAS, "alias", "renames a standard crate, so its paths no longer read as what they reach"),
+    (_MACRO_PATH, "macro-path", "a macro builds a path out of its input, which no reader of the "
+     "text sees whole"),
+    (_UNSAFE, "unsafe", "`unsafe` reads and writes memory past the compiler's checks"),
+)  # fmt: skip
 
 
 def check_rust(
@@ -87,18 +95,17 @@ def _std_paths(path: str, code: str, *, is_test: bool) -> list[Violation]:
     def flag(offset: int, rule: str, why: str) -> None:
         found.append(Violation(path, code.count("\n", 0, offset) + 1, rule, why))
 
-    for match in _EXTERN_CRATE.finditer(code):
-        flag(match.start(), "extern-crate", "`extern crate` links or renames a crate of the "
-             "toolchain's own")  # fmt: skip
-    for match in _ALIAS.finditer(code):
-        flag(match.start(), "alias", "renames a standard crate, so its paths no longer read "
-             "as what they reach")  # fmt: skip
+    for pattern, rule, why in _PATH_RULES:
+        if is_test and rule in ("macro-path", "unsafe"):
+            continue  # the implementer cannot write tests: their macros are their own
+        for match in pattern.finditer(code):
+            flag(match.start(), rule, why)
     for match in _STD_PATH.finditer(code):
         root, first = match.group(1), match.group(2)
         if first == "$":
             flag(match.start(), "macro-path", f"builds a path of {root} out of a macro's input")
             continue
-        if is_test and first != "$":
+        if is_test:
             continue  # tests keep the rules above; the allow-list is for the code under test
         names = _group_heads(code, match.end() - 1) if first == "{" else [first]
         for name in names:
@@ -108,13 +115,6 @@ def _std_paths(path: str, code: str, *, is_test: bool) -> list[Violation]:
             elif name not in _PURE and name != "self":
                 flag(match.start(), f"use:{root}::{name}", f"uses {root}::{name}, which is not "
                      "among the modules a kata's code may use (those that compute)")  # fmt: skip
-    if not is_test:
-        for match in _MACRO_PATH.finditer(code):
-            flag(match.start(), "macro-path", "a macro builds a path out of its input, which "
-                 "no reader of the text sees whole")  # fmt: skip
-        for match in _UNSAFE.finditer(code):
-            flag(match.start(), "unsafe", "`unsafe` reads and writes memory past the "
-                 "compiler's checks")  # fmt: skip
     return found
 
 
