@@ -240,7 +240,8 @@ def check_policy_of(
                      "the compiler does; write it plainly"), Failure.UNREADABLE  # fmt: skip
     else:
         why, kind = ("the code uses what a kata never needs and what could forge a test "
-                     "result; solve the kata with plain code instead"), Failure.POLICY  # fmt: skip
+                     "result; solve the kata with plain code instead (a kata that needs it "
+                     "names the rule in its kata.md: `allow: [rule]`)"), Failure.POLICY  # fmt: skip
     raise VerdictError(f"refused before running: {why}:\n{listed}", kind)
 
 

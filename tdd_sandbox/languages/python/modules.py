@@ -78,7 +78,7 @@ def reason(module: str) -> str:
     return REASONS.get(
         module,
         "is not among the modules a kata's code may use (the computing parts of the standard "
-        "library and the kata's own modules): solve it with those, or the kata allows it",
+        "library and the kata's own modules)",
     )
 
 
