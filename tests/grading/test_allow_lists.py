@@ -39,6 +39,10 @@ def rules(found: list[Violation]) -> set[str]:
         ("from dataclasses import inspect\n", "attr:dataclasses.inspect"),
         ("import random\nrandom._os.system('sh')\n", "attr:random._os"),
         ("import enum as e\nm = e.sys.modules\n", "attr:enum.sys"),
+        # ... or through a chain of allowed ones, or a module imported by name from one.
+        ("import re\nm = re.enum.sys.modules\n", "attr:re.enum.sys"),
+        ("import fractions\nm = fractions.re.enum.sys\n", "attr:fractions.re.enum.sys"),
+        ("from re import enum\nm = enum.sys.modules\n", "attr:re.enum.sys"),
         # Names built at run time, where no reader of the text sees them.
         ("import sys\nm = getattr(sys, 'mod' + 'ules')\n", "module:sys"),
         ("import math\nspace = vars\n", "call:vars"),

@@ -137,7 +137,7 @@ def check_python(
         if isinstance(node, ast.Call):
             _check_named_access(node, flag)
         if isinstance(node, ast.Attribute):
-            owner = aliases.get(node.value.id) if isinstance(node.value, ast.Name) else None
+            owner = _owner(node.value, aliases)
             if owner is not None and (refused := _module_name(owner, node.attr)):
                 flag(node, *refused)
             if node.attr in _PY_INTROSPECTION:
@@ -203,16 +203,31 @@ def _imported(node: ast.AST) -> Iterable[str]:
     return []
 
 
+def _owner(node: ast.expr, aliases: dict[str, str]) -> str | None:
+    """The dotted path `node` reads when it starts at an imported module (`re.enum` for
+    `re.enum`): every step of a chain is checked, since an allowed module's allowed module
+    may hold a forbidden one (`re.enum.sys`)."""
+    if isinstance(node, ast.Name):
+        return aliases.get(node.id)
+    if isinstance(node, ast.Attribute) and (base := _owner(node.value, aliases)) is not None:
+        return f"{base}.{node.attr}"
+    return None
+
+
 def _module_aliases(tree: ast.Module) -> dict[str, str]:
-    """Local name -> module, for `import os`, `import os.path` (binds os), `import os as o`."""
+    """Local name -> module, for `import os`, `import os.path` (binds os), `import os as o`,
+    and a module of the standard library imported by name from another
+    (`from re import enum`, which is `re.enum`)."""
     aliases = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.asname:
-                    aliases[alias.asname] = alias.name
-                else:
-                    aliases[alias.name.split(".")[0]] = alias.name.split(".")[0]
+                root = alias.name.split(".")[0]
+                aliases[alias.asname or root] = alias.name if alias.asname else root
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for alias in node.names:
+                if modules.is_module_name(alias.name):
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     return aliases
 
 
