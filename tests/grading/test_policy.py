@@ -25,13 +25,10 @@ def test_reference_solutions_pass(kata: str, language: str) -> None:
 
 
 def test_test_files_may_use_their_runner() -> None:
-    tree = {"fizzbuzz.py": b""}
-    assert check_python("tests/test_f.py", PY_TESTS, is_test=True, tree=tree) == []
+    assert check_python("tests/test_f.py", PY_TESTS, is_test=True) == []
     assert check_rust("tests/f.rs", RS_TESTS, is_test=True) == []
-    scaffold = get_language("python").scaffold()
-    tree = {path: text.encode() for path, text in scaffold.items()}
-    test = scaffold["tests/test_scaffold.py"]
-    assert check_python("tests/test_scaffold.py", test, is_test=True, tree=tree) == []
+    scaffold = get_language("python").scaffold()["tests/test_scaffold.py"]
+    assert check_python("tests/test_scaffold.py", scaffold, is_test=True) == []
 
 
 @pytest.mark.parametrize(

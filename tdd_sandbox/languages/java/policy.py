@@ -102,11 +102,10 @@ def _packages(path: str, code: str, *, is_test: bool, tree: Mapping[str, bytes])
              tree.items() if p.endswith(".java")] + [code]  # fmt: skip
     own = {re.sub(r"\s", "", m.group(1)) for t in texts for m in _PACKAGE.finditer(t)}
     declared = {m.group(1) for t in texts for m in _DECLARED.finditer(t)}
-    seen = set()
-    for match in [*_IMPORT.finditer(code), *_QUALIFIED.finditer(code)]:
-        if match.start() in seen:
-            continue
-        seen.add(match.start())
+    imports = list(_IMPORT.finditer(code))
+    named = [m for m in _QUALIFIED.finditer(code) if not any(i.start() <= m.start() < i.end()
+                                                             for i in imports)]  # fmt: skip
+    for match in [*imports, *named]:  # an import line is read once, as an import
         parts = re.sub(r"\s", "", match.group(1) if match.re is _IMPORT else match.group(0))
         segments = parts.split(".")
         wildcard = match.re is _IMPORT and match.group(2) is not None

@@ -13,7 +13,7 @@ from typing import Any
 
 from tdd_sandbox.languages.base import Defaults
 from tdd_sandbox.languages.javascript.discovery import literal_test_names
-from tdd_sandbox.languages.javascript.driver import JavaScriptDriver
+from tdd_sandbox.languages.javascript.driver import NO_CODE_FROM_TEXT, JavaScriptDriver
 from tdd_sandbox.languages.javascript.guard import (
     HOOKS_MODULE,
     REPORTER,
@@ -37,11 +37,6 @@ _FIND = (
     "find . \\( -name node_modules -o -name '.?*' \\) -prune -o -type f "
     "\\( -name '*.test.js' -o -name '*.test.mjs' -o -name '*.test.cjs' \\) -print | sort"
 )
-# V8 refuses to make code from text in every process of the run (the test files' own
-# included: `node --test` hands its flags on), however the code reached `eval` or the Function
-# constructor: `"".constructor.constructor(...)`, a key built at run time (#24). What the
-# static policy reads is one defence; this one the engine enforces.
-NO_CODE_FROM_TEXT = "--disallow-code-generation-from-strings"
 _RUN = (
     f"node {NO_CODE_FROM_TEXT} --test --test-reporter={REPORTER} "
     f"--test-reporter-destination={RESULTS} --test-reporter=spec "
@@ -127,7 +122,8 @@ class JavaScript(Defaults):
         self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
     ) -> list[Violation]:
         """The pack's static policy (`policy.py`)."""
-        return check_javascript(path, text, is_test=is_test, tree=tree)
+        del tree  # code imports its own files only
+        return check_javascript(path, text, is_test=is_test)
 
     name = "javascript"
     results_path: str | None = RESULTS

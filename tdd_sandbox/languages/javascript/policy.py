@@ -11,10 +11,9 @@ the call, or change how built-in values behave. Tests may import the runner and 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
 from tdd_sandbox.languages.javascript.reader import read_javascript
-from tdd_sandbox.vocabulary.violation import NO_TREE, Violation
+from tdd_sandbox.vocabulary.violation import Violation
 
 _NAMES = {
     "process": "reaches the process: its exit, its output, its environment",
@@ -53,12 +52,9 @@ _CONSTRUCTOR = re.compile(r"(?<![\w$])constructor(?![\w$])")
 _CONSTRUCTOR_KEY = re.compile(r"\[\s*(['\"`])constructor\1\s*\]")
 
 
-def check_javascript(
-    path: str, text: str, *, is_test: bool = False, tree: Mapping[str, bytes] = NO_TREE
-) -> list[Violation]:
+def check_javascript(path: str, text: str, *, is_test: bool = False) -> list[Violation]:
     """Violations in one JavaScript file. Code imports its own files only (so it needs no
     `tree`). Tests may import `node:test` and `assert`, print and use timers."""
-    del tree
     found: list[Violation] = []
     read = read_javascript(text)
     code = read.code

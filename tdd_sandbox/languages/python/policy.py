@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 
 from tdd_sandbox.languages.python import modules
 from tdd_sandbox.languages.python.reader import JUDGE_PYTHON
-from tdd_sandbox.vocabulary.violation import NO_TREE, Violation
+from tdd_sandbox.vocabulary.violation import Violation
 
 _PY_CALLS = {
     "eval": "runs code from text",
@@ -80,9 +80,7 @@ _NAMED_ACCESS = frozenset(
 _FORMAT_WALK = re.compile(r"\{[^{}!:]*\.\s*_")
 
 
-def check_python(
-    path: str, text: str, *, is_test: bool = False, tree: Mapping[str, bytes] = NO_TREE
-) -> list[Violation]:
+def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violation]:
     """Violations in one Python file (as `python_text` reads it), its imports held to
     `modules`' allow-list. Test files may import pytest and unittest."""
     found: list[Violation] = []
@@ -91,7 +89,7 @@ def check_python(
             found.append(Violation(path, 1, "encoding", f"declares the source encoding "
                                    f"{match.group(1)!r}: kata code is UTF-8"))  # fmt: skip
     try:
-        tree_ = ast.parse(text)
+        tree = ast.parse(text)
     except (SyntaxError, ValueError) as exc:
         # The sandbox's Python may be newer than the judge's: syntax only it reads (a `type`
         # statement, say) would otherwise hide the whole file from the policy.
@@ -108,13 +106,13 @@ def check_python(
     def flag(node: ast.AST, rule: str, why: str) -> None:
         found.append(Violation(path, getattr(node, "lineno", 0), rule, why))
 
-    del tree  # what is not the standard library's or the image's can only be the kata's
     allowed = modules.PURE_MODULES | (modules.TEST_MODULES if is_test else frozenset())
-    aliases = _module_aliases(tree_)
+    aliases = _module_aliases(tree)
+    nodes = list(ast.walk(tree))
     # Names read as `module.attribute`: a module named anywhere else is handed on as a value.
-    reached = {id(n.value) for n in ast.walk(tree_) if isinstance(n, ast.Attribute)}
-    called = {id(n.func) for n in ast.walk(tree_) if isinstance(n, ast.Call)}
-    for node in ast.walk(tree_):
+    reached = {id(n.value) for n in nodes if isinstance(n, ast.Attribute)}
+    called = {id(n.func) for n in nodes if isinstance(n, ast.Call)}
+    for node in nodes:
         for module in _imported(node):
             root = module.split(".")[0]
             if root not in allowed and not modules.is_own(root):

@@ -6,10 +6,9 @@ needs none of, `unsafe`, and a type of its own that compares equal to a plain va
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
 from tdd_sandbox.languages.rust.reader import rust_code
-from tdd_sandbox.vocabulary.violation import NO_TREE, Violation
+from tdd_sandbox.vocabulary.violation import Violation
 
 _RS_RULES: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
     (rule, re.compile(pattern), why)
@@ -65,13 +64,10 @@ _PATH_RULES = (
 )  # fmt: skip
 
 
-def check_rust(
-    path: str, text: str, *, is_test: bool = False, tree: Mapping[str, bytes] = NO_TREE
-) -> list[Violation]:
+def check_rust(path: str, text: str, *, is_test: bool = False) -> list[Violation]:
     """Violations in one Rust file (comments and string contents are not code). A crate's own
     modules and its manifest's dependencies need no tree: only the standard crates' paths are
     held to the allow-list."""
-    del tree
     code, nested = rust_code(text)
     found = [
         Violation(path, code.count("\n", 0, offset) + 1, "lexing", "a block comment opens "
