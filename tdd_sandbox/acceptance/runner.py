@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tdd_sandbox.acceptance.suite import Suite, has_calls, load_suite, missing_suite
-from tdd_sandbox.acceptance.testfiles import run_test_files, test_files
+from tdd_sandbox.acceptance.testfiles import hidden_test_files, run_test_files
 from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.grading.acceptance import AcceptanceReport, grade
 from tdd_sandbox.katas.kata import load_kata
@@ -56,7 +56,7 @@ def score_kata(
     """
     if has_calls(kata_dir, language.name):
         return run_acceptance(runtime, language, files, load_suite(kata_dir))
-    if hidden := test_files(kata_dir, language.name):
+    if hidden := hidden_test_files(kata_dir, language):
         allow = load_kata(kata_dir / "kata.md").allowed_rules
         return run_test_files(runtime, language, files, hidden, allow)
     raise missing_suite(kata_dir, language.name)

@@ -11,8 +11,9 @@ README says so.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
@@ -27,16 +28,54 @@ from tdd_sandbox.vocabulary.results import NOT_RUN, GateKind, TestStatus
 SUITE_DIR = "acceptance"
 
 
-def test_files(kata_dir: Path, language: str) -> dict[str, bytes]:
-    """The kata's hidden test files for `language` by repository path (empty: none)."""
-    folder = kata_dir / SUITE_DIR / language
+def hidden_test_files(kata_dir: Path, language: Language) -> dict[str, bytes]:
+    """The kata's hidden test files for `language` by repository path (empty: none), placed
+    where the runner collects them (`place_suite`).
+
+    Raises:
+        UsageError: the files define no test the runner collects; the message says where
+            they go. A suite of no test would score 0/0, which ranks nobody.
+    """
+    folder = kata_dir / SUITE_DIR / language.name
     if not folder.is_dir():
         return {}
-    return {
+    found = {
         path.relative_to(folder).as_posix(): path.read_bytes()
         for path in sorted(folder.rglob("*"))
         if path.is_file() and not path.is_symlink()
     }
+    placed = place_suite(language, found)
+    if not language.expected_tests({**_scaffold_config(language), **placed}):
+        home = language.suggest_paths({}, kata_dir.name)[0]
+        raise UsageError(
+            f"{kata_dir.name}: {SUITE_DIR}/{language.name}/ defines no test the runner "
+            f"collects ({language.collects}): put the tests at "
+            f"{SUITE_DIR}/{language.name}/{home}"
+        )
+    return placed
+
+
+def place_suite(language: Language, files: Mapping[str, bytes]) -> dict[str, bytes]:
+    """Hidden test files laid out at the root of `acceptance/<language>/` (as a user would
+    guess, or as a track has them) moved, with their helpers, under the folder where the
+    language's tests go, when the runner collects tests there and none where they lie. A
+    suite with any file in that folder already is left as it is laid out."""
+    home = PurePosixPath(language.suggest_paths({}, "kata")[0]).parent.as_posix()
+    if home == "." or any(p.startswith(f"{home}/") for p in files):
+        return dict(files)
+    config = _scaffold_config(language)
+    moved = {f"{home}/{p}": d for p, d in files.items() if not language.is_runner_config(p)}
+    moved |= {p: d for p, d in files.items() if language.is_runner_config(p)}
+    if language.expected_tests({**config, **files}) or not language.expected_tests(
+        {**config, **moved}
+    ):
+        return dict(files)
+    return moved
+
+
+def _scaffold_config(language: Language) -> dict[str, bytes]:
+    """The runner's configuration a suite runs under where the repository has none."""
+    return {p: d.encode() for p, d in language.scaffold().items() if language.is_runner_config(p)}
 
 
 def run_test_files(
@@ -56,7 +95,7 @@ def run_test_files(
     suite = {path: language.hidden_test(path, data) for path, data in hidden.items()}
     # The runner's configuration: the scaffold's, where the repository has none of its own
     # at the root (a crate keeps its name). No model may write these files.
-    config = {p: d.encode() for p, d in language.scaffold().items() if language.is_runner_config(p)}
+    config = _scaffold_config(language)
     config |= {p: d for p, d in files.items() if "/" not in p and language.is_runner_config(p)}
     # Ids as the runner reports them where the suite runs: a Go test's name carries the
     # module's path, which is the stub's own (`leap`), not the scaffold's.

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tdd_sandbox.acceptance.suite import has_calls, has_suite
+from tdd_sandbox.acceptance.testfiles import hidden_test_files
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.settings import BENCH_ENTRY_OPTIONS, BenchSettings, split_model
@@ -120,13 +121,17 @@ def plan_jobs(
     with `require_data`, only test files that would run beside the code).
 
     Raises:
-        UsageError: an unknown language, or a language no kata has a suite for.
+        UsageError: an unknown language, a language no kata has a suite for, or a suite
+            of test files that defines no test.
     """
     pairs: list[tuple[Path, str]] = []
     skipped: list[str] = []
     for language in languages:
-        get_language(language)
+        plugin = get_language(language)
         suited = [kata for kata in katas if has_suite(kata, language)]
+        for kata in suited:  # a suite of no test is said now, not as 0/0 after every run
+            if not has_calls(kata, language):
+                hidden_test_files(kata, plugin)
         scored = [k for k in suited if has_calls(k, language)] if require_data else suited
         if not scored:
             kind = "a data suite (--require-data)" if suited else "an acceptance suite"

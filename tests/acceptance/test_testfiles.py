@@ -4,9 +4,11 @@ define is a case, named as the runner names it in the repository they run in."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.acceptance.testfiles import run_test_files
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.grading.acceptance import CaseStatus
@@ -115,3 +117,22 @@ def test_a_suite_file_that_does_not_load_says_why(runtime: DockerRuntime) -> Non
     assert report.problem.startswith("no test ran"), report.problem
     assert "Cannot find module" in report.problem, report.problem
     assert all("Cannot find module" in r.detail for r in report.results), report.results
+
+
+@pytest.mark.parametrize("language", ["python", "rust"])
+def test_a_suite_laid_out_at_the_root_scores_its_tests(
+    runtime: DockerRuntime, tmp_path: Path, language: str
+) -> None:
+    # `acceptance/python/test_fizzbuzz.py`, as a user lays it out, scored 0/0 with no reason
+    # (and `bench` ranked every model 0%): pytest collects tests/ only.
+    pack, steps = get_language(language), STEPS[language]
+    kata = tmp_path / "fizzbuzz"
+    (kata / "acceptance" / language).mkdir(parents=True)
+    (kata / "kata.md").write_text("# FizzBuzz\n\nSay fizz.\n")
+    name = Path(steps.test_path).name
+    (kata / "acceptance" / language / name).write_text(steps.test_file(2))
+    code = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
+    code[steps.code_path] = steps.impls[-1].encode()
+    report = score_kata(runtime, pack, code, kata)
+    assert report.total > 0
+    assert report.passed == report.total, report.why()

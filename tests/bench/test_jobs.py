@@ -141,3 +141,17 @@ def test_require_data_leaves_out_katas_judged_by_test_files_beside_the_code(
     assert skipped == ["leap in python: judged in-process, not as data (--require-data)"]
     with pytest.raises(UsageError, match=r"has a data suite \(--require-data\) for python"):
         plan_jobs(models, find_katas(leap), ["python"], 1, require_data=True)
+
+
+def test_a_kata_whose_suite_defines_no_test_stops_the_bench_before_any_job(
+    tmp_path: Path,
+) -> None:
+    # Its every job would have scored 0/0, and the leaderboard ranked each model 0% on it.
+    shutil.copytree(KATAS / "fizzbuzz", tmp_path / "fizzbuzz")
+    wrap = tmp_path / "wordwrap"
+    (wrap / "acceptance" / "python").mkdir(parents=True)
+    (wrap / "kata.md").write_text("# Word wrap\n")
+    (wrap / "acceptance" / "python" / "wrap_checks.py").write_text("def check() -> None: ...\n")
+    models = resolve_models(["openai:a"], BenchSettings())
+    with pytest.raises(UsageError, match=r"wordwrap: acceptance/python/ defines no test"):
+        plan_jobs(models, find_katas(tmp_path), ["python"], 1)
