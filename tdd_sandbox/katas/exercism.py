@@ -74,6 +74,7 @@ def read_exercise(folder: Path) -> Exercise:
         files = config["files"]
         solution, tests = list(files["solution"]), list(files["test"])
         example = list(files.get("example", []))
+        editor = list(files.get("editor", []))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ImportProblem(f".meta/config.json is unreadable or lacks files: {exc}") from None
     language = _language_of(solution + tests)
@@ -84,7 +85,12 @@ def read_exercise(folder: Path) -> Exercise:
         raise ImportProblem("no .docs/instructions.md")
     instructions = "\n\n".join(_demote(p.read_text(encoding="utf-8")) for p in docs if p.is_file())
     sources = [p for p in solution if p.endswith(code)]
-    stub_paths = sources + list(language.project_files)
+    # Editor files are the track's, shown read-only beside the solution: a case table the
+    # tests loop over (Go's cases_test.go) goes with the tests, a type the solution uses
+    # (Java's exception classes) with the stub.
+    tests += [p for p in editor if language.is_test_path(language.track_test_path(p))]
+    support = [p for p in editor if p not in tests]
+    stub_paths = sources + support + list(language.project_files)
     test_map = {p: language.track_test_path(p) for p in tests}
     examples = [p for p in example if p.endswith(code)]
     if len(examples) != len(sources):
