@@ -33,7 +33,7 @@ def katas() -> None:
     "prove_suites",
     default=True,
     show_default=True,
-    help="Score each reference (must be 100%) and stub (0%) in the sandbox.",
+    help="Score each reference (must be 100%) and stub (below 100%) in the sandbox.",
 )
 @config_option
 def import_command(
