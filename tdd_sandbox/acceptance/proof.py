@@ -11,8 +11,11 @@ from pathlib import Path
 from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.execution.base import GateCheck, Runtime
 from tdd_sandbox.grading.acceptance import AcceptanceReport
+from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.grading.verdicts import failing_summary
+from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.driving import implementation_files
 from tdd_sandbox.repo.scaffolding import starting_files
 
 
@@ -82,6 +85,19 @@ def prove(runtime: Runtime, language: Language, kata_dir: Path) -> Proof:
         reference = _encoded(starting_files(language, kata_dir, overlay="reference"))
         reference_report = score_kata(runtime, language, reference, kata_dir)
     return Proof(kata_dir.name, language.name, reference_report, start_report, start_gates)
+
+
+def reference_refusals(language: Language, kata_dir: Path) -> list[str]:
+    """The policy's rules the kata's reference in `language` breaks beyond what the kata
+    allows: a track's reference that needs more than the default (Exercism's grep opens
+    files) is the kata's own need, which an import records for that kata and language.
+    Text the judge could not read is never among them: that is refused, not allowed."""
+    if not (kata_dir / "reference" / language.name).is_dir():
+        return []
+    tree = _encoded(starting_files(language, kata_dir, overlay="reference"))
+    allow = load_kata(kata_dir / "kata.md").allowed_rules(language.name)
+    found = check_policy(language, implementation_files(language, tree), tree=tree, allow=allow)
+    return sorted({v.rule for v in found if not v.unreadable})
 
 
 def _encoded(files: dict[str, str]) -> dict[str, bytes]:

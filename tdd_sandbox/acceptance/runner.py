@@ -57,7 +57,7 @@ def score_kata(
     if has_calls(kata_dir, language.name):
         return run_acceptance(runtime, language, files, load_suite(kata_dir))
     if hidden := hidden_test_files(kata_dir, language):
-        allow = load_kata(kata_dir / "kata.md").allowed_rules
+        allow = load_kata(kata_dir / "kata.md").allowed_rules(language.name)
         return run_test_files(runtime, language, files, hidden, allow)
     raise missing_suite(kata_dir, language.name)
 

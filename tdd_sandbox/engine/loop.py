@@ -64,7 +64,8 @@ class Loop:
         self.racer = Racer()
         self.shop = Workshop(
             repo=repo, language=language, runtime=runtime, settings=settings, team=team,
-            journal=journal, emit=self.emit, run_id=journal.run_id, allow=kata.allowed_rules,
+            journal=journal, emit=self.emit, run_id=journal.run_id,
+            allow=kata.allowed_rules(language.name),
         )  # fmt: skip
         self.lander = Lander(repo, kata, team, journal.run_id, settings.commit, self.emit,
                              scripted=not runtime.runs_code)  # fmt: skip

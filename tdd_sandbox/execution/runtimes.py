@@ -55,7 +55,7 @@ def check_directory(
     chosen = language or settings.language
     plugin = get_language(chosen) if chosen else detect_language(snapshot.files)
     kata = directory / "kata.md"
-    allow = load_kata(kata).allowed_rules if kata.is_file() else frozenset()
+    allow = load_kata(kata).allowed_rules(plugin.name) if kata.is_file() else frozenset()
     policy = policy_gate(plugin, snapshot.files, allow)
     with make_runtime(settings, progress=progress) as runtime:
         question = GateCheck(plugin, snapshot.files, snapshot=snapshot, timeout_s=timeout_s)

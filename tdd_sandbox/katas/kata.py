@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.languages import LANGUAGES
 
 MAX_KATA_BYTES = 64 * 1024
 _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*(?:\n|\Z)", re.DOTALL)
@@ -56,14 +58,15 @@ class Kata:
     text: str = ""
     """The markdown body, as the models see it."""
 
-    @property
-    def allowed_rules(self) -> frozenset[str]:
-        """Policy rules this kata allows (front matter `allow: [call:open, ...]`), for katas
-        whose code really needs what the policy refuses by default."""
+    def allowed_rules(self, language: str) -> frozenset[str]:
+        """Policy rules this kata allows in `language`, for katas whose code really needs
+        what the policy refuses by default: front matter `allow: [call:open, ...]` (every
+        language) or `allow: {go: [print]}` (one language's, as an import records what a
+        track's reference needs)."""
         allowed = self.metadata.get("allow") or []
-        return (
-            frozenset(str(rule) for rule in allowed) if isinstance(allowed, list) else frozenset()
-        )
+        if isinstance(allowed, dict):
+            allowed = allowed.get(language) or []
+        return frozenset(str(rule) for rule in allowed)
 
     @property
     def slug(self) -> str:
@@ -110,6 +113,7 @@ def parse_kata(text: str, *, source: str = "kata") -> Kata:
         if loaded is not None and not isinstance(loaded, dict):
             raise KataError(f"{source}: the front matter must be a mapping of keys")
         metadata = loaded or {}
+        _check_allow(metadata.get("allow"), source)
         body = body[match.end() :]
     headings = list(_HEADING.finditer(body))
     if not headings or len(headings[0].group(1)) != 1:
@@ -135,6 +139,40 @@ def parse_kata(text: str, *, source: str = "kata") -> Kata:
         metadata=metadata,
         text=body.strip(),
     )
+
+
+def _check_allow(allow: object, source: str) -> None:
+    """Raises KataError unless `allow` is absent, a list of rule names, or a map from
+    language names to such lists."""
+    def rules(value: object) -> bool:
+        return isinstance(value, list) and all(isinstance(r, str) for r in value)
+
+    lists = list(allow.values()) if isinstance(allow, dict) else [allow]
+    if allow is None or (
+        all(rules(v) for v in lists)
+        and (not isinstance(allow, dict) or all(k in LANGUAGES for k in allow))
+    ):
+        return
+    raise KataError(
+        f"{source}: `allow:` must be a list of rules ([call:open]) or a map of languages "
+        f"({', '.join(LANGUAGES)}) to such lists ({{go: [print]}}): fix the front matter"
+    )
+
+
+def allow_rules(path: Path, language: str, rules: Iterable[str]) -> None:
+    """Record in the kata file at `path` that `language` may use `rules`, keeping its text
+    and its other front matter (an allowance for every language stays one for each)."""
+    text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+    kata = parse_kata(text, source=str(path))
+    match = _FRONT_MATTER.match(text)
+    body = text[match.end() :] if match else text
+    allow = kata.metadata.get("allow") or {}
+    if isinstance(allow, list):
+        allow = {name: list(allow) for name in LANGUAGES}
+    allow[language] = sorted({*allow.get(language, []), *rules})
+    metadata = {**kata.metadata, "allow": allow}
+    front = yaml.safe_dump(metadata, sort_keys=False, default_flow_style=None).strip()
+    path.write_text(f"---\n{front}\n---\n{body}", encoding="utf-8")
 
 
 def _items(section: str) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tdd_sandbox.katas.kata import load_kata
 from tests.cli.test_gates_cli import run_cli
 from tests.helpers.bench_scripts import formatted
 from tests.helpers.fake_llm import FakeLLM, done, no_change, plan
@@ -207,3 +208,29 @@ def test_a_stub_that_fails_its_own_gates_is_not_proved(tmp_path: Path) -> None:
     assert "starting files fail their gates (format" in result.stdout
     # The suite itself is proved (reference 5/5, stub 0/5): the reference stays.
     assert (tmp_path / "out" / "leap" / "reference" / "python" / "leap.py").is_file()
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_what_a_reference_needs_beyond_the_policy_is_allowed_for_its_kata_alone(
+    tmp_path: Path,
+) -> None:
+    # Exercism's grep reads files by design: its reference was refused by the policy, the
+    # suite was never proved, and the kata could not be scored.
+    source = tmp_path / "leap"
+    shutil.copytree(PYTHON / "leap", source)
+    (source / ".meta" / "example.py").write_text(
+        "def leap_year(year):\n"
+        "    if year < 0:\n"
+        "        with open('/dev/null') as ignored:\n"
+        "            ignored.read()\n"
+        "    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n"
+    )
+    result = run_cli("katas", "import", str(source), "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "leap (python): the reference uses call:open, which the policy refuses" in result.stdout
+    assert "leap (python): proved (reference 5/5, stub 0/5)" in result.stdout
+    kata = load_kata(tmp_path / "out" / "leap" / "kata.md")
+    assert kata.allowed_rules("python") == {"call:open"}
+    assert kata.allowed_rules("go") == frozenset()
+    assert kata.title == "Leap"
