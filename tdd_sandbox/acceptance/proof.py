@@ -5,15 +5,17 @@ measures nothing; one the reference fails measures the suite. A stub may pass so
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from tdd_sandbox.acceptance.runner import score_kata
+from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.base import GateCheck, Runtime
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.grading.verdicts import failing_summary
-from tdd_sandbox.katas.kata import load_kata
+from tdd_sandbox.katas.kata import allow_rules, load_kata
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.languages.driving import implementation_files
 from tdd_sandbox.repo.scaffolding import starting_files
@@ -85,6 +87,34 @@ def prove(runtime: Runtime, language: Language, kata_dir: Path) -> Proof:
         reference = _encoded(starting_files(language, kata_dir, overlay="reference"))
         reference_report = score_kata(runtime, language, reference, kata_dir)
     return Proof(kata_dir.name, language.name, reference_report, start_report, start_gates)
+
+
+def prove_import(runtime: Runtime, language: Language, kata_dir: Path) -> tuple[bool, list[str]]:
+    """Prove a kata just imported, in `language`, and say how it went: whether a run can
+    be scored on it, and lines for people. What the reference needs beyond the policy is
+    allowed for this kata and language first (`reference_refusals`); a reference the suite
+    cannot confirm is removed, since it proves nothing; a suite that cannot be scored at all
+    is a line, and the import goes on to the next kata.
+
+    Raises:
+        SandboxUnavailable: the sandbox failed.
+    """
+    lines = []
+    if needs := reference_refusals(language, kata_dir):
+        allow_rules(kata_dir / "kata.md", language.name, needs)
+        lines.append(
+            f"{kata_dir.name} ({language.name}): the reference uses {', '.join(needs)}, which "
+            "the policy refuses by default: allowed for this kata (allow: in its kata.md)"
+        )
+    reference = kata_dir / "reference" / language.name
+    try:
+        proof = prove(runtime, language, kata_dir)
+    except UsageError as refused:
+        shutil.rmtree(reference, ignore_errors=True)
+        return False, [*lines, f"{kata_dir.name} ({language.name}): not proved: {refused}"]
+    if proof.reference is not None and not proof.suite_proved:
+        shutil.rmtree(reference)
+    return proof.ok, [*lines, proof.describe()]
 
 
 def reference_refusals(language: Language, kata_dir: Path) -> list[str]:

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from tdd_sandbox.acceptance.proof import prove, reference_refusals
+from tdd_sandbox.acceptance.proof import prove_import
 from tdd_sandbox.acceptance.suite import has_suite
 from tdd_sandbox.bench.jobs import find_katas
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.katas.importer import import_katas
-from tdd_sandbox.katas.kata import allow_rules, load_kata
+from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.settings import load_settings
 
@@ -55,20 +54,10 @@ def import_command(
                 for name in LANGUAGES:
                     if not (kata_dir / "acceptance" / name).is_dir():
                         continue
-                    language = get_language(name)
-                    if needs := reference_refusals(language, kata_dir):
-                        allow_rules(kata_dir / "kata.md", name, needs)
-                        click.echo(
-                            f"{kata_dir.name} ({name}): the reference uses {', '.join(needs)}, "
-                            "which the policy refuses by default: allowed for this kata "
-                            "(allow: in its kata.md)"
-                        )
-                    proof = prove(runtime, language, kata_dir)
-                    click.echo(proof.describe())
-                    failed = failed or not proof.ok
-                    if proof.reference is not None and not proof.suite_proved:
-                        # A reference the suite cannot confirm is kept out: it proves nothing.
-                        shutil.rmtree(kata_dir / "reference" / name)
+                    ok, lines = prove_import(runtime, get_language(name), kata_dir)
+                    for line in lines:
+                        click.echo(line)
+                    failed = failed or not ok
     click.echo(f"{len(report.written)} katas in {out}")
     return 1 if failed else 0
 

@@ -234,3 +234,22 @@ def test_what_a_reference_needs_beyond_the_policy_is_allowed_for_its_kata_alone(
     assert kata.allowed_rules("python") == {"call:open"}
     assert kata.allowed_rules("go") == frozenset()
     assert kata.title == "Leap"
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_kata_whose_suite_cannot_be_scored_is_a_line_and_the_others_are_proved(
+    tmp_path: Path,
+) -> None:
+    # A track whose tests this tool's runner does not collect (Jest's leap.spec.js) stopped
+    # the whole import at its first exercise, proving none of the rest.
+    for slug in ("aaa-leap", "leap"):
+        shutil.copytree(PYTHON / "leap", tmp_path / "src" / slug)
+    (tmp_path / "src" / "aaa-leap" / "leap_test.py").write_text("def helper():\n    pass\n")
+    result = run_cli("katas", "import", str(tmp_path / "src"), "--out", str(tmp_path / "out"))
+    assert result.returncode == 1, result.stdout + result.stderr[-1500:]
+    assert "aaa-leap (python): not proved: aaa-leap: acceptance/python/ defines no test" in (
+        result.stdout
+    )
+    assert "leap (python): proved (reference 5/5, stub 0/5)" in result.stdout
+    assert not (tmp_path / "out" / "aaa-leap" / "reference" / "python").exists()
