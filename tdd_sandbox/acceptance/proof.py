@@ -19,6 +19,7 @@ from tdd_sandbox.katas.kata import allow_rules, load_kata
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.languages.driving import implementation_files
 from tdd_sandbox.repo.scaffolding import starting_files
+from tdd_sandbox.vocabulary.results import GateKind
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,11 @@ def prove_import(runtime: Runtime, language: Language, kata_dir: Path) -> tuple[
             f"{kata_dir.name} ({language.name}): the reference uses {', '.join(needs)}, which "
             "the policy refuses by default: allowed for this kata (allow: in its kata.md)"
         )
+    if formatted := format_stub(runtime, language, kata_dir):
+        lines.append(
+            f"{kata_dir.name} ({language.name}): the stub formatted by the language's "
+            f"formatter: {', '.join(formatted)}"
+        )
     reference = kata_dir / "reference" / language.name
     try:
         proof = prove(runtime, language, kata_dir)
@@ -115,6 +121,31 @@ def prove_import(runtime: Runtime, language: Language, kata_dir: Path) -> tuple[
     if proof.reference is not None and not proof.suite_proved:
         shutil.rmtree(reference)
     return proof.ok, [*lines, proof.describe()]
+
+
+def format_stub(runtime: Runtime, language: Language, kata_dir: Path) -> list[str]:
+    """Format the kata's stub in `language` (`scaffold/<language>/`) with the language's
+    formatter, in the sandbox, as a model's edit is formatted before it is judged: a track's
+    stub laid out otherwise is no reason to refuse the kata. Returns the paths rewritten.
+
+    Raises:
+        SandboxUnavailable: the sandbox failed.
+    """
+    folder = kata_dir / "scaffold" / language.name
+    if not folder.is_dir():
+        return []
+    stub = sorted(
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
+        if p.is_file() and not p.is_symlink()
+    )
+    start = _encoded(starting_files(language, kata_dir))
+    question = GateCheck(language, start, frozenset({GateKind.FORMAT}), tidy=stub)
+    formatted = runtime.check(question).formatted or {}
+    changed = [p for p in stub if formatted.get(p, start[p]) != start[p]]
+    for path in changed:
+        (folder / path).write_bytes(formatted[path])
+    return changed
 
 
 def reference_refusals(language: Language, kata_dir: Path) -> list[str]:

@@ -196,16 +196,28 @@ def test_code_that_patches_the_tracks_assertions_scores_nothing(
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
-def test_a_stub_that_fails_its_own_gates_is_not_proved(tmp_path: Path) -> None:
-    # A run starts from the stub, and a HEAD that fails its gates cannot start a cycle: the
-    # import must say so, not report the kata proved.
+def test_a_stub_is_formatted_at_import_and_one_that_fails_its_gates_is_not_proved(
+    tmp_path: Path,
+) -> None:
+    # A stub laid out otherwise than the language's formatter would was refused (format gate
+    # failed), where a model's edit in the same state is formatted: 6 of Python's 34 and 24
+    # of C++'s 26 in aider's polyglot set.
     source = tmp_path / "leap"
     shutil.copytree(PYTHON / "leap", source)
     (source / "leap.py").write_text("def leap_year( year ):\n    pass\n")  # not formatted
     result = run_cli("katas", "import", str(source), "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "leap (python): the stub formatted by the language's formatter: leap.py" in result.stdout
+    assert "leap (python): proved (reference 5/5, stub 0/5)" in result.stdout
+    stub = tmp_path / "out" / "leap" / "scaffold" / "python" / "leap.py"
+    assert stub.read_text() == "def leap_year(year):\n    pass\n"
+    # A run starts from the stub, and a HEAD that fails its gates cannot start a cycle: what
+    # no formatter mends (an unused import, which the lint gate refuses) is named.
+    (source / "leap.py").write_text("import os\n\n\ndef leap_year(year):\n    pass\n")
+    result = run_cli("katas", "import", str(source), "--out", str(tmp_path / "out"))
     assert result.returncode == 1, result.stdout + result.stderr[-1500:]
     assert "not proved" in result.stdout
-    assert "starting files fail their gates (format" in result.stdout
+    assert "starting files fail their gates (lint" in result.stdout
     # The suite itself is proved (reference 5/5, stub 0/5): the reference stays.
     assert (tmp_path / "out" / "leap" / "reference" / "python" / "leap.py").is_file()
 
