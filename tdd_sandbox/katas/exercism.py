@@ -95,6 +95,15 @@ def read_exercise(folder: Path) -> Exercise:
     examples = [p for p in example if p.endswith(code)]
     if len(examples) != len(sources):
         examples = []  # no one-to-one mapping onto the solution files: keep no reference
+    reference = {
+        target: _read(folder, source) for source, target in zip(examples, sources, strict=False)
+    }
+    if reference:
+        reference |= {
+            target: _read(folder, source)
+            for source, target in language.example_files
+            if (folder / source).is_file()
+        }
     return Exercise(
         slug=folder.name,
         title=_title(folder.name),
@@ -102,9 +111,7 @@ def read_exercise(folder: Path) -> Exercise:
         language=language.name,
         tests={target: _read(folder, source) for source, target in test_map.items()},
         stub={path: _read(folder, path) for path in dict.fromkeys(stub_paths)},
-        example={
-            target: _read(folder, source) for source, target in zip(examples, sources, strict=False)
-        },
+        example=reference,
     )
 
 

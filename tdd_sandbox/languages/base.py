@@ -36,6 +36,9 @@ class Language(Protocol):
     """How the names of the language's code files end."""
     project_files: tuple[str, ...]
     """Files an Exercism exercise's stub carries beside its code (its manifest)."""
+    example_files: tuple[tuple[str, str], ...]
+    """A track's files for its example alone, and where each goes in the reference (Rust's
+    `.meta/Cargo-example.toml` is the example's manifest, naming the crates it uses)."""
     driver: Driver
     """The host side of the pack's acceptance driver: it ships the code, the driver's source
     and the cases' inputs to a sandbox, and reads back what each case did."""
@@ -164,6 +167,7 @@ class Defaults(ABC):
     source_suffixes: tuple[str, ...]
     results_path: str | None = None
     project_files: tuple[str, ...] = ()
+    example_files: tuple[tuple[str, str], ...] = ()
     seals_tests: bool = False
     """Whether the tests are unreadable while the guarded test gate runs (`sealed_tests`)."""
     driver_class: Callable[[CodeFiles], Driver]

@@ -265,3 +265,17 @@ def test_a_kata_whose_suite_cannot_be_scored_is_a_line_and_the_others_are_proved
     )
     assert "leap (python): proved (reference 5/5, stub 0/5)" in result.stdout
     assert not (tmp_path / "out" / "aaa-leap" / "reference" / "python").exists()
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_rust_exercise_with_crates_builds_offline_and_its_todo_stub_proves_the_suite(
+    tmp_path: Path,
+) -> None:
+    # Its stub names anyhow and its example num-traits: neither resolved without a network
+    # ("can't find crate"), and the todo!() stub, which passes the #[should_panic] test,
+    # was refused for passing a case.
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(RUST / "number-words"), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "number-words (rust): proved (reference 4/4, stub 1/4)" in result.stdout

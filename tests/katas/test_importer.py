@@ -100,3 +100,16 @@ def test_a_reimport_replaces_its_language_and_keeps_the_others(tmp_path: Path) -
 def test_a_folder_without_exercises_is_refused_in_one_line(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="holds no Exercism exercise"):
         import_katas([tmp_path], tmp_path / "out")
+
+
+def test_a_rust_reference_builds_with_the_manifest_its_track_gives_it(tmp_path: Path) -> None:
+    # Exercism's Rust examples name their own crates in `.meta/Cargo-example.toml`
+    # (alphametics' itertools, decimal's num-bigint): with the stub's manifest the
+    # reference could not build.
+    import_katas([RUST / "number-words"], tmp_path)
+    kata = tmp_path / "number-words"
+    manifest = (RUST / "number-words" / ".meta" / "Cargo-example.toml").read_text()
+    assert (kata / "reference" / "rust" / "Cargo.toml").read_text() == manifest
+    assert 'num-traits = "0.2"' not in (kata / "scaffold" / "rust" / "Cargo.toml").read_text()
+    reference = starting_files(get_language("rust"), kata, overlay="reference")
+    assert reference["Cargo.toml"] == manifest

@@ -98,6 +98,7 @@ class Rust(Defaults):
         }),
     )  # fmt: skip
     project_files: tuple[str, ...] = ("Cargo.toml",)
+    example_files: tuple[tuple[str, str], ...] = ((".meta/Cargo-example.toml", "Cargo.toml"),)
     prompt_note = (
         "Rust 2021 (rustc 1.85). The library crate is the one Cargo.toml names (`kata` in a "
         "new repository), in src/lib.rs; tests are files tests/*.rs using `use <crate>::...;` "
