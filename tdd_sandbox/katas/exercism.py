@@ -88,10 +88,9 @@ def read_exercise(folder: Path) -> Exercise:
     # Editor files are the track's, shown read-only beside the solution: a case table the
     # tests loop over (Go's cases_test.go) goes with the tests, a type the solution uses
     # (Java's exception classes) with the stub.
-    tests += [p for p in editor if language.is_test_path(language.track_test_path(p))]
+    tests += [p for p in editor if language.is_test_path(language.track_test(p, b"")[0])]
     support = [p for p in editor if p not in tests]
     stub_paths = sources + support + list(language.project_files)
-    test_map = {p: language.track_test_path(p) for p in tests}
     examples = [p for p in example if p.endswith(code)]
     if len(examples) != len(sources):
         examples = []  # no one-to-one mapping onto the solution files: keep no reference
@@ -109,7 +108,7 @@ def read_exercise(folder: Path) -> Exercise:
         title=_title(folder.name),
         instructions=instructions,
         language=language.name,
-        tests={target: _read(folder, source) for source, target in test_map.items()},
+        tests=dict(language.track_test(path, _read(folder, path)) for path in tests),
         stub={path: _read(folder, path) for path in dict.fromkeys(stub_paths)},
         example=reference,
     )

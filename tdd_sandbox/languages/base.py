@@ -145,8 +145,9 @@ class Language(Protocol):
         """
         ...
 
-    def track_test_path(self, path: str) -> str:
-        """Where an Exercism track's test file goes in a kata repository."""
+    def track_test(self, path: str, data: bytes) -> tuple[str, bytes]:
+        """Where an Exercism track's test file goes in a kata repository, and what it holds
+        there: a spec in another runner's dialect (Jest's) becomes one this pack runs."""
         ...
 
     def hidden_test(self, path: str, data: bytes) -> bytes:
@@ -235,9 +236,9 @@ class Defaults(ABC):
         del files  # every file of the scaffold fits beside any kata's
         return self.scaffold()
 
-    def track_test_path(self, path: str) -> str:
-        """A track's test file goes where the track has it."""
-        return path
+    def track_test(self, path: str, data: bytes) -> tuple[str, bytes]:
+        """A track's test file goes where the track has it, as it is."""
+        return path, data
 
     def hidden_test(self, path: str, data: bytes) -> bytes:
         """A hidden test file runs as it is written."""

@@ -136,3 +136,23 @@ def test_a_suite_laid_out_at_the_root_scores_its_tests(
     report = score_kata(runtime, pack, code, kata)
     assert report.total > 0
     assert report.passed == report.total, report.why()
+
+
+JEST_SPEC = Path(__file__).resolve().parents[1] / "fixtures" / "exercism" / "javascript"
+JEST_SPEC = JEST_SPEC / "exercises" / "practice" / "leap" / "leap.spec.js"
+
+
+def test_a_value_posing_as_jests_own_matcher_scores_nothing(runtime: DockerRuntime) -> None:
+    # Jest's `expect` lets a value that carries its asymmetric-matcher mark decide every
+    # comparison made with it (`toEqual`, `toStrictEqual`): code returning one passed each
+    # equality case of a track's spec without computing anything.
+    pack = get_language("javascript")
+    hidden = dict([pack.track_test("leap.spec.js", JEST_SPEC.read_bytes())])
+    code = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
+    code["leap.js"] = (
+        b"const mark = Symbol.for('jest.asymmetricMatcher');\n"
+        b"export const isLeap = () => ({ $$typeof: mark, asymmetricMatch: () => true });\n"
+    )
+    report = run_test_files(runtime, pack, code, hidden)
+    assert report.passed == 0, [(r.id, r.status) for r in report.results]
+    assert "Symbol.for" in report.problem

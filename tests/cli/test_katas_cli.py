@@ -19,6 +19,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "exercism"
 PYTHON = FIXTURES / "python" / "exercises" / "practice"
 RUST = FIXTURES / "rust" / "exercises" / "practice"
 GO = FIXTURES / "go" / "exercises" / "practice"
+JAVASCRIPT = FIXTURES / "javascript" / "exercises" / "practice"
 TESTS = {
     "python": (
         "tests/test_leap.py",
@@ -279,3 +280,20 @@ def test_a_rust_exercise_with_crates_builds_offline_and_its_todo_stub_proves_the
     result = run_cli("katas", "import", str(RUST / "number-words"), "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
     assert "number-words (rust): proved (reference 4/4, stub 1/4)" in result.stdout
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_javascript_exercise_with_jest_specs_imports_and_proves(tmp_path: Path) -> None:
+    # Exercism's JavaScript track writes Jest (`leap.spec.js`: describe, test, xtest,
+    # expect; an import without its extension): the import found no test it could run.
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(JAVASCRIPT / "leap"), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "leap (javascript): proved (reference 5/5, stub 0/5)" in result.stdout
+    assert "the stub formatted by the language's formatter: leap.js" in result.stdout
+    suite = (out / "leap" / "acceptance" / "javascript" / "test" / "leap.test.js").read_text()
+    assert "from '../leap.js'" in suite
+    assert "xtest" not in suite
+    # The scaffold's package (an ES module) is the repository's, not the track's Jest one.
+    assert not (out / "leap" / "scaffold" / "javascript" / "package.json").exists()

@@ -24,6 +24,7 @@ from tdd_sandbox.languages.javascript.guard import (
 )
 from tdd_sandbox.languages.javascript.policy import check_javascript
 from tdd_sandbox.languages.javascript.reader import JS_LITERALS
+from tdd_sandbox.languages.javascript.track import from_spec, is_spec
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations, lexer
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult
@@ -142,7 +143,9 @@ class JavaScript(Defaults):
         constant_words=frozenset({"null", "undefined"}),
         chars=False,
     )  # fmt: skip
-    project_files: tuple[str, ...] = ("package.json",)
+    project_files: tuple[str, ...] = ()
+    """None: a track's package.json is Jest's and Babel's, and the scaffold's (an ES module
+    package, which the track's code is) takes its place."""
     prompt_note = (
         'JavaScript on Node.js 20, ES modules ("type": "module"), no packages. The code is '
         "kata.js at the root (export what the tests import); tests are test/*.test.js files "
@@ -164,6 +167,13 @@ class JavaScript(Defaults):
         if not path.endswith(self.source_suffixes):
             return None
         return ("sh", "-c", f'exec {_PRETTIER} --stdin-filepath "$1" < "$1"', "format", path)
+
+    def track_test(self, path: str, data: bytes) -> tuple[str, bytes]:
+        """A Jest spec becomes a `node --test` file under test/ (`track.py`)."""
+        if not is_spec(path):
+            return path, data
+        target, text = from_spec(path, data.decode("utf-8", "replace"))
+        return target, text.encode()
 
     def is_test_path(self, path: str) -> bool:
         """`*.test.js` files and anything under a `test/` folder (their helpers)."""

@@ -115,9 +115,9 @@ class Python(Defaults):
         "Test* class without __init__ or of a unittest.TestCase subclass of any name"
     )
 
-    def track_test_path(self, path: str) -> str:
+    def track_test(self, path: str, data: bytes) -> tuple[str, bytes]:
         """A track's tests go under tests/, where the scaffold's pytest finds them."""
-        return "tests/" + PurePosixPath(path).name
+        return "tests/" + PurePosixPath(path).name, data
 
     def gates(self) -> tuple[Gate, ...]:
         """ruff format, ruff check, mypy, byte-compile, pytest."""
