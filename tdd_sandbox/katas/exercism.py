@@ -90,6 +90,10 @@ def read_exercise(folder: Path) -> Exercise:
     # (Java's exception classes) with the stub.
     tests += [p for p in editor if language.is_test_path(language.track_test(p, b"")[0])]
     support = [p for p in editor if p not in tests]
+    # A test file beside the tests that the config leaves unnamed is theirs too (Go's
+    # bottle-song keeps its case table so): the track's runner compiles every one.
+    tests += [p for p in _source_files(folder, code) if p not in tests and p not in solution
+              and language.is_test_path(language.track_test(p, b"")[0])]  # fmt: skip
     stub_paths = sources + support + list(language.project_files)
     examples = [p for p in example if p.endswith(code)]
     if len(examples) != len(sources):
@@ -130,6 +134,17 @@ def _read_specification(folder: Path) -> Exercise:
         if description.is_file()
         else "",
         canonical=canonical.read_bytes() if canonical.is_file() else None,
+    )
+
+
+def _source_files(folder: Path, suffixes: tuple[str, ...]) -> list[str]:
+    """The exercise's files of the language, outside its hidden folders (`.meta/`)."""
+    return sorted(
+        path.relative_to(folder).as_posix()
+        for path in folder.rglob("*")
+        if path.name.endswith(suffixes)
+        and path.is_file()
+        and not any(part.startswith(".") for part in path.relative_to(folder).parts)
     )
 
 

@@ -113,3 +113,18 @@ def test_a_rust_reference_builds_with_the_manifest_its_track_gives_it(tmp_path: 
     assert 'num-traits = "0.2"' not in (kata / "scaffold" / "rust" / "Cargo.toml").read_text()
     reference = starting_files(get_language("rust"), kata, overlay="reference")
     assert reference["Cargo.toml"] == manifest
+
+
+def test_a_test_file_beside_the_tests_comes_along_though_config_leaves_it_unnamed(
+    tmp_path: Path,
+) -> None:
+    # Exercism's Go bottle-song has cases_test.go beside its test but names it nowhere in
+    # .meta/config.json: the suite did not build (undefined: testCases).
+    source = tmp_path / "src" / "leap"
+    shutil.copytree(GO / "leap", source)
+    config = json.loads((source / ".meta" / "config.json").read_text())
+    del config["files"]["editor"]
+    (source / ".meta" / "config.json").write_text(json.dumps(config))
+    import_katas([source], tmp_path / "out")
+    suite = tmp_path / "out" / "leap" / "acceptance" / "go"
+    assert sorted(p.name for p in suite.iterdir()) == ["cases_test.go", "leap_test.go"]
