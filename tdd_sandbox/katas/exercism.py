@@ -92,8 +92,13 @@ def read_exercise(folder: Path) -> Exercise:
     support = [p for p in editor if p not in tests]
     # A test file beside the tests that the config leaves unnamed is theirs too (Go's
     # bottle-song keeps its case table so): the track's runner compiles every one.
-    tests += [p for p in _source_files(folder, code) if p not in tests and p not in solution
-              and language.is_test_path(language.track_test(p, b"")[0])]  # fmt: skip
+    unnamed = [p for p in _source_files(folder, code) if p not in tests + solution + editor]
+    tests += [p for p in unnamed if language.is_test_path(language.track_test(p, b"")[0])]
+    # So is a source file beside the solution's (Rust's doubly-linked-list declares
+    # `mod pre_implemented;`): the stub's, unless a runner's configuration (Babel's).
+    homes = {PurePosixPath(p).parent for p in sources}
+    support += [p for p in unnamed if p not in tests and PurePosixPath(p).parent in homes
+                and not language.is_runner_config(p)]  # fmt: skip
     stub_paths = sources + support + list(language.project_files)
     examples = [p for p in example if p.endswith(code)]
     if len(examples) != len(sources):

@@ -19,6 +19,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "exercism"
 PYTHON = FIXTURES / "python" / "exercises" / "practice"
 RUST = FIXTURES / "rust" / "exercises" / "practice"
 GO = FIXTURES / "go" / "exercises" / "practice"
+JAVASCRIPT = FIXTURES / "javascript" / "exercises" / "practice"
 SPECS = FIXTURES / "problem-specifications" / "exercises"
 
 
@@ -128,3 +129,21 @@ def test_a_test_file_beside_the_tests_comes_along_though_config_leaves_it_unname
     import_katas([source], tmp_path / "out")
     suite = tmp_path / "out" / "leap" / "acceptance" / "go"
     assert sorted(p.name for p in suite.iterdir()) == ["cases_test.go", "leap_test.go"]
+
+
+def test_a_source_file_beside_the_solution_that_config_leaves_unnamed_joins_the_stub(
+    tmp_path: Path,
+) -> None:
+    # Exercism's Rust doubly-linked-list declares `mod pre_implemented;` in its stub, a file
+    # named nowhere in .meta/config.json: without it no start could build. A file elsewhere
+    # (a bench) stays out, and so does a runner's configuration (JavaScript's Babel config).
+    source = tmp_path / "src" / "number-words"
+    shutil.copytree(RUST / "number-words", source)
+    (source / "src" / "helpers.rs").write_text("pub fn help() {}\n")
+    (source / "benches").mkdir()
+    (source / "benches" / "bench.rs").write_text("#![feature(test)]\n")
+    import_katas([source], tmp_path / "out")
+    stub = tmp_path / "out" / "number-words" / "scaffold" / "rust"
+    assert _tree(stub) == ["Cargo.toml", "src/helpers.rs", "src/lib.rs"]
+    import_katas([JAVASCRIPT / "leap"], tmp_path / "js")
+    assert _tree(tmp_path / "js" / "leap" / "scaffold" / "javascript") == ["leap.js"]

@@ -101,7 +101,8 @@ _TEST_FILE = re.compile(r"\.test\.[cm]?js$")
 _RUNNER_CONFIG = re.compile(
     r"(^|/)(package(-lock)?\.json|npm-shrinkwrap\.json|\.npmrc|\.nvmrc|\.node-version|"
     r"tsconfig(\.\w+)?\.json|jsconfig\.json|\.prettier(rc|ignore)(\.\w+)?|prettier\.config\.\w+|"
-    r"\.eslintrc(\.\w+)?|eslint\.config\.\w+|\.eslintignore|\.editorconfig)$"
+    r"\.eslintrc(\.\w+)?|eslint\.config\.\w+|\.eslintignore|\.editorconfig|"
+    r"\.babelrc(\.\w+)?|babel\.config\.\w+|jest\.config\.\w+)$"
 )
 
 _PACKAGE = '{\n  "name": "kata",\n  "private": true,\n  "type": "module"\n}\n'
@@ -180,7 +181,8 @@ class JavaScript(Defaults):
         return bool(_TEST_FILE.search(path)) or "test" in PurePosixPath(path).parts[:-1]
 
     def is_runner_config(self, path: str) -> bool:
-        """The package and lock files, and any Node, TypeScript, Prettier or ESLint config."""
+        """The package and lock files, and any Node, TypeScript, Prettier, ESLint, Babel or
+        Jest config."""
         return bool(_RUNNER_CONFIG.search(path)) or "node_modules" in PurePosixPath(path).parts
 
     def scaffold(self) -> dict[str, str]:
