@@ -15,6 +15,7 @@ from tdd_sandbox.execution.base import GateCheck, Runtime
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.grading.verdicts import failing_summary
+from tdd_sandbox.katas.importer import set_aside_stub
 from tdd_sandbox.katas.kata import allow_rules, load_kata
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.languages.driving import implementation_files
@@ -115,12 +116,34 @@ def prove_import(runtime: Runtime, language: Language, kata_dir: Path) -> tuple[
     reference = kata_dir / "reference" / language.name
     try:
         proof = prove(runtime, language, kata_dir)
+        if proof.start_gates and (stub := _solution_stub(language, kata_dir)):
+            # What the solution defines is named in the stub and defined nowhere (Go's
+            # `*Game`): the start is the scaffold, and the stub an outline to write to.
+            set_aside_stub(kata_dir, language.name, stub)
+            lines.append(
+                f"{kata_dir.name} ({language.name}): the stub fails its gates as it stands "
+                f"({proof.start_gates}): the repository starts without {', '.join(stub)}, "
+                "shown in kata.md as the outline to write to"
+            )
+            proof = prove(runtime, language, kata_dir)
     except UsageError as refused:
         shutil.rmtree(reference, ignore_errors=True)
         return False, [*lines, f"{kata_dir.name} ({language.name}): not proved: {refused}"]
     if proof.reference is not None and not proof.suite_proved:
         shutil.rmtree(reference)
     return proof.ok, [*lines, proof.describe()]
+
+
+def _solution_stub(language: Language, kata_dir: Path) -> list[str]:
+    """The stub's code files that the reference replaces: the solution's, not the files
+    it is given to use (those stay, as a start needs them)."""
+    stub, reference = (kata_dir / part / language.name for part in ("scaffold", "reference"))
+    return sorted(
+        p.relative_to(stub).as_posix()
+        for p in stub.rglob("*")
+        if p.is_file() and p.name.endswith(language.source_suffixes)
+        and (reference / p.relative_to(stub)).is_file()
+    )  # fmt: skip
 
 
 def format_stub(runtime: Runtime, language: Language, kata_dir: Path) -> list[str]:

@@ -7,6 +7,8 @@ An exercise becomes a kata folder::
     <slug>/acceptance/canonical-data.json  the problem's cases as data, where given
     <slug>/scaffold/<language>/...         the track's stub: where a run's repository starts
     <slug>/reference/<language>/...        the example solution (proved, never shown to agents)
+    <slug>/outline/<language>/...          a stub that does not build as it stands, set aside
+                                           from the start and shown in kata.md instead
 
 Each exercise is written to a temporary folder first and moved into place whole, so a
 failure leaves nothing half-written. The tool needs no network: users clone Exercism.
@@ -14,6 +16,7 @@ failure leaves nothing half-written. The tool needs no network: users clone Exer
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -24,15 +27,55 @@ from tdd_sandbox.katas.exercism import Exercise, ImportProblem, find_exercises, 
 PARTS = ("acceptance", "scaffold", "reference")
 
 
-def kata_markdown(title: str, instructions: str, stubs: dict[str, list[str]]) -> str:
-    """The kata's description as agents read it."""
-    starts = "".join(
-        f"- {language}: {', '.join(f'`{p}`' for p in paths)}\n"
-        for language, paths in sorted(stubs.items())
-        if paths
-    )
+def kata_markdown(
+    title: str,
+    instructions: str,
+    stubs: dict[str, list[str]],
+    outlines: dict[str, dict[str, str]] | None = None,
+) -> str:
+    """The kata's description as agents read it: the instructions, the files the repository
+    starts with per language, and each stub set aside as an outline (`set_aside_stub`)."""
+    starts = "".join(_start_line(language, paths) for language, paths in sorted(stubs.items()))
     start = f"\n\n## Starting point\nThe repository starts with these files:\n{starts}"
-    return f"# {title}\n\n{instructions.strip()}" + (start if starts else "") + "\n"
+    text = f"# {title}\n\n{instructions.strip()}" + (start if starts else "") + "\n"
+    for language, files in sorted((outlines or {}).items()):
+        text += _outline_section(language, files)
+    return text
+
+
+def set_aside_stub(kata_dir: Path, language: str, paths: list[str]) -> None:
+    """Move the stub's `paths` out of the kata's starting files (`scaffold/<language>/`) into
+    `outline/<language>/`, and show them in kata.md as the outline to write to. For a stub
+    that does not build as it stands, since it names what the solution is to define (Go's
+    `*Game` with no type Game, Rust's `_function: ???`): a run's first commit must pass its
+    gates, and the signatures are still what the hidden tests call."""
+    scaffold, outline = kata_dir / "scaffold" / language, kata_dir / "outline" / language
+    files = {}
+    for path in paths:
+        files[path] = (scaffold / path).read_text(encoding="utf-8")
+        (outline / path).parent.mkdir(parents=True, exist_ok=True)
+        (scaffold / path).replace(outline / path)
+    left = _stubs_listed(kata_dir).get(language, [])
+    markdown = kata_dir / "kata.md"
+    text = re.sub(
+        rf"^- {re.escape(language)}: .*\n", _start_line(language, left), markdown.read_text(),
+        count=1, flags=re.MULTILINE,
+    )  # fmt: skip
+    markdown.write_text(text.rstrip("\n") + "\n" + _outline_section(language, files))
+
+
+def _start_line(language: str, paths: list[str]) -> str:
+    return f"- {language}: {', '.join(f'`{p}`' for p in paths)}\n" if paths else ""
+
+
+def _outline_section(language: str, files: dict[str, str]) -> str:
+    shown = "".join(f"\n`{path}`:\n\n```{language}\n{text.rstrip()}\n```\n"
+                    for path, text in sorted(files.items()))  # fmt: skip
+    return (
+        f"\n## Outline in {language}\nThe exercise's own start in {language} does not build "
+        "as it stands (it names what the solution defines), so the repository starts "
+        f"without it. Write the solution to this outline:\n{shown}"
+    )
 
 
 def write_kata(exercises: list[Exercise], out: Path) -> Path:
@@ -55,11 +98,14 @@ def write_kata(exercises: list[Exercise], out: Path) -> Path:
         if target.is_dir():
             shutil.copytree(target, staging, dirs_exist_ok=True, symlinks=True)
         stubs = _stubs_listed(staging)
+        outlines = _outlines(staging)
         for exercise in exercises:
             if exercise.language is None:
                 if exercise.canonical is not None:
                     _write(staging / "acceptance" / "canonical-data.json", exercise.canonical)
                 continue
+            shutil.rmtree(staging / "outline" / exercise.language, ignore_errors=True)
+            outlines.pop(exercise.language, None)
             parts = (exercise.tests, exercise.stub, exercise.example)
             for part, files in zip(PARTS, parts, strict=True):
                 folder = staging / part / exercise.language
@@ -68,7 +114,7 @@ def write_kata(exercises: list[Exercise], out: Path) -> Path:
                     _write(folder / path, data)
             stubs[exercise.language] = sorted(exercise.stub)
         if instructions or not (staging / "kata.md").is_file():
-            _write(staging / "kata.md", kata_markdown(title, instructions, stubs).encode())
+            _write(staging / "kata.md", kata_markdown(title, instructions, stubs, outlines).encode())
         old = target.with_name(f".{slug}-replaced")
         if target.is_dir():
             target.replace(old)
@@ -121,6 +167,21 @@ def _stubs_listed(kata: Path) -> dict[str, list[str]]:
         language.name: sorted(
             p.relative_to(language).as_posix() for p in language.rglob("*") if p.is_file()
         )
+        for language in folder.iterdir()
+        if language.is_dir()
+    }
+
+
+def _outlines(kata: Path) -> dict[str, dict[str, str]]:
+    folder = kata / "outline"
+    if not folder.is_dir():
+        return {}
+    return {
+        language.name: {
+            p.relative_to(language).as_posix(): p.read_text(encoding="utf-8")
+            for p in sorted(language.rglob("*"))
+            if p.is_file()
+        }
         for language in folder.iterdir()
         if language.is_dir()
     }

@@ -197,7 +197,7 @@ def test_code_that_patches_the_tracks_assertions_scores_nothing(
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
-def test_a_stub_is_formatted_at_import_and_one_that_fails_its_gates_is_not_proved(
+def test_a_stub_is_formatted_at_import_and_one_that_fails_its_gates_is_set_aside(
     tmp_path: Path,
 ) -> None:
     # A stub laid out otherwise than the language's formatter would was refused (format gate
@@ -213,14 +213,33 @@ def test_a_stub_is_formatted_at_import_and_one_that_fails_its_gates_is_not_prove
     stub = tmp_path / "out" / "leap" / "scaffold" / "python" / "leap.py"
     assert stub.read_text() == "def leap_year(year):\n    pass\n"
     # A run starts from the stub, and a HEAD that fails its gates cannot start a cycle: what
-    # no formatter mends (an unused import, which the lint gate refuses) is named.
+    # no formatter mends (an unused import, which the lint gate refuses) was named, and the
+    # kata not proved. The stub is set aside now, shown in kata.md as the outline.
     (source / "leap.py").write_text("import os\n\n\ndef leap_year(year):\n    pass\n")
     result = run_cli("katas", "import", str(source), "--out", str(tmp_path / "out"))
-    assert result.returncode == 1, result.stdout + result.stderr[-1500:]
-    assert "not proved" in result.stdout
-    assert "starting files fail their gates (lint" in result.stdout
-    # The suite itself is proved (reference 5/5, stub 0/5): the reference stays.
-    assert (tmp_path / "out" / "leap" / "reference" / "python" / "leap.py").is_file()
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "the stub fails its gates as it stands (lint" in result.stdout
+    assert "leap (python): proved (reference 5/5, stub 0/5)" in result.stdout
+    kata = tmp_path / "out" / "leap"
+    assert not (kata / "scaffold" / "python" / "leap.py").exists()
+    assert "import os" in load_kata(kata / "kata.md").text
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_go_stub_naming_a_type_the_solution_defines_becomes_an_outline(tmp_path: Path) -> None:
+    # Nine of Exercism's Go stubs name a type the solution is to define (`func NewGame()
+    # *Game`, no type Game): go vet refused the start, and the kata was not proved.
+    source = tmp_path / "leap"
+    shutil.copytree(GO / "leap", source)
+    stub = (source / "leap.go").read_text()
+    (source / "leap.go").write_text(stub + "\nfunc (c *Calendar) Year() int {\n\tpanic(0)\n}\n")
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(source), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "leap (go): the stub fails its gates as it stands (lint" in result.stdout
+    assert "leap (go): proved (reference 1/1, stub 0/1)" in result.stdout
+    assert "func (c *Calendar) Year() int" in load_kata(out / "leap" / "kata.md").text
 
 
 @pytest.mark.docker

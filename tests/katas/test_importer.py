@@ -10,7 +10,7 @@ import pytest
 
 from tdd_sandbox.acceptance.suite import has_suite
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.katas.importer import import_katas
+from tdd_sandbox.katas.importer import import_katas, set_aside_stub
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.repo.scaffolding import starting_files
@@ -147,3 +147,26 @@ def test_a_source_file_beside_the_solution_that_config_leaves_unnamed_joins_the_
     assert _tree(stub) == ["Cargo.toml", "src/helpers.rs", "src/lib.rs"]
     import_katas([JAVASCRIPT / "leap"], tmp_path / "js")
     assert _tree(tmp_path / "js" / "leap" / "scaffold" / "javascript") == ["leap.js"]
+
+
+def test_a_stub_set_aside_leaves_the_start_and_shows_in_the_kata(tmp_path: Path) -> None:
+    import_katas([GO / "leap", PYTHON], tmp_path)
+    kata = tmp_path / "leap"
+    stub = (kata / "scaffold" / "go" / "leap.go").read_text()
+    set_aside_stub(kata, "go", ["leap.go"])
+    start = starting_files(get_language("go"), kata)
+    # With no code left, the toolchain test joins the module's package, as the tests do.
+    assert sorted(start) == ["go.mod", "scaffold_test.go"]
+    assert start["scaffold_test.go"].startswith("package leap\n")
+    text = load_kata(kata / "kata.md").text
+    assert "- go: `go.mod`\n" in text
+    assert "- python: `leap.py`\n" in text
+    assert "## Outline in go\n" in text
+    assert f"`leap.go`:\n\n```go\n{stub.rstrip()}\n```" in text
+    # Another language's import keeps it, and the language's own re-import starts afresh.
+    import_katas([PYTHON], tmp_path)
+    assert "## Outline in go" in load_kata(kata / "kata.md").text
+    import_katas([GO / "leap"], tmp_path)
+    assert "## Outline in go" not in load_kata(kata / "kata.md").text
+    assert (kata / "scaffold" / "go" / "leap.go").is_file()
+    assert not (kata / "outline").exists() or not any((kata / "outline").rglob("*.go"))

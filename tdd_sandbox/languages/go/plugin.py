@@ -126,14 +126,22 @@ class Go(Defaults):
 
     def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
         """Where the kata's code at the root is a package of another name (an Exercism stub's
-        `package leap`), the scaffold's code gives way and its toolchain test joins that
-        package: one folder holds one package."""
+        `package leap`), or there is none and go.mod names another module (`module leap`),
+        the scaffold's code gives way and its toolchain test joins that package: one folder
+        holds one package."""
         scaffold = self.scaffold()
         code = [
             text for path, text in sorted(files.items())
             if "/" not in path and path.endswith(".go") and not self.is_test_path(path)
         ]  # fmt: skip
-        package = next((m.group(1) for text in code if (m := _PACKAGE.search(text))), "kata")
+        # With no code at the root (a stub set aside as an outline), the package is named
+        # after the module, as Go names a package after the last element of its path.
+        module = module_path({p: t.encode() for p, t in files.items() if p == "go.mod"})
+        last = module.rsplit("/", 1)[-1]
+        default = last if re.fullmatch(r"[a-z_][a-z0-9_]*", last) else ""
+        package = next(
+            (m.group(1) for text in code if (m := _PACKAGE.search(text))), default or "kata"
+        )
         if package != "kata":
             del scaffold["kata.go"]
             test = _SCAFFOLD_TEST.replace("package kata", f"package {package}", 1)
