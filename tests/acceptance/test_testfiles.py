@@ -142,17 +142,30 @@ JEST_SPEC = Path(__file__).resolve().parents[1] / "fixtures" / "exercism" / "jav
 JEST_SPEC = JEST_SPEC / "exercises" / "practice" / "leap" / "leap.spec.js"
 
 
-def test_a_value_posing_as_jests_own_matcher_scores_nothing(runtime: DockerRuntime) -> None:
-    # Jest's `expect` lets a value that carries its asymmetric-matcher mark decide every
-    # comparison made with it (`toEqual`, `toStrictEqual`): code returning one passed each
-    # equality case of a track's spec without computing anything.
+@pytest.mark.parametrize(
+    "code",
+    [
+        # Jest's `equals` let any value with an `asymmetricMatch` method decide a comparison
+        # made with it, from either side: no mark, symbol or import needed.
+        b"export const isLeap = () => ({ asymmetricMatch: () => true });\n",
+        b"class Any {\n  asymmetricMatch() {\n    return true;\n  }\n}\n"
+        b"export const isLeap = () => new Any();\n",
+        b"const mark = Symbol.for('jest.asymmetricMatcher');\n"
+        b"export const isLeap = () => ({ $$typeof: mark, asymmetricMatch: () => true });\n",
+    ],
+)
+def test_a_value_posing_as_jests_own_matcher_scores_nothing(
+    runtime: DockerRuntime, code: bytes
+) -> None:
+    # Code returning one passed each equality case of a track's spec (3 of 5) without
+    # computing anything. Only matchers that Jest's `expect` made count as matchers now.
     pack = get_language("javascript")
     hidden = dict([pack.track_test("leap.spec.js", JEST_SPEC.read_bytes())])
-    code = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
-    code["leap.js"] = (
-        b"const mark = Symbol.for('jest.asymmetricMatcher');\n"
-        b"export const isLeap = () => ({ $$typeof: mark, asymmetricMatch: () => true });\n"
-    )
-    report = run_test_files(runtime, pack, code, hidden)
-    assert report.passed == 0, [(r.id, r.status) for r in report.results]
-    assert "Symbol.for" in report.problem
+    tree = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
+    tree["leap.js"] = code
+    report = run_test_files(runtime, pack, tree, hidden)
+    assert report.total == 5
+    # `.not.toBe(true)` holds for any value but `true`, a wrong answer's too: every case
+    # that compares with an expected value fails.
+    passed = [r.id for r in report.results if r.status is CaseStatus.PASSED]
+    assert passed == ["test/leap.test.js::A leap year > is not 2100, which 100 divides"]

@@ -45,12 +45,6 @@ _PROTOTYPE = re.compile(
 )
 
 
-# A symbol of the global registry is a key other code trusts: a value marked with Jest's
-# (`jest.asymmetricMatcher`) decides every comparison made with it, Node's
-# (`nodejs.util.inspect.custom`) how it prints in an assertion's message.
-_REGISTRY = re.compile(r"\bSymbol\s*\.\s*(?:for|keyFor)\b")
-
-
 # `constructor` reached as a property (dotted, in a destructuring, or by a literal key) leads
 # from any value to the Function constructor, past every name the list above holds (#24).
 # A class's own `constructor(...) {` is its method, and fine.
@@ -103,10 +97,6 @@ def check_javascript(path: str, text: str, *, is_test: bool = False) -> list[Vio
             flag(match.start(), "constructor", "reaches a value's constructor by its name as "
                  "a key, and from it the Function constructor")  # fmt: skip
     if not is_test:
-        for match in _REGISTRY.finditer(code):
-            flag(match.start(), "symbol-registry", "Symbol.for reaches the keys other code "
-                 "trusts: a value marked as the test library's own matcher passes every "
-                 "comparison")  # fmt: skip
         for match in _PROTOTYPE.finditer(code):
             flag(match.start(), "prototype", f"{match.group(0).strip()!r} changes how values "
                  "behave beyond the kata's own")  # fmt: skip
