@@ -138,12 +138,11 @@ def _solution_stub(language: Language, kata_dir: Path) -> list[str]:
     """The stub's code files that the reference replaces: the solution's, not the files
     it is given to use (those stay, as a start needs them)."""
     stub, reference = (kata_dir / part / language.name for part in ("scaffold", "reference"))
-    return sorted(
-        p.relative_to(stub).as_posix()
-        for p in stub.rglob("*")
-        if p.is_file() and p.name.endswith(language.source_suffixes)
-        and (reference / p.relative_to(stub)).is_file()
-    )  # fmt: skip
+    return [
+        path
+        for path in _files(stub)
+        if path.endswith(language.source_suffixes) and (reference / path).is_file()
+    ]
 
 
 def format_stub(runtime: Runtime, language: Language, kata_dir: Path) -> list[str]:
@@ -155,13 +154,8 @@ def format_stub(runtime: Runtime, language: Language, kata_dir: Path) -> list[st
         SandboxUnavailable: the sandbox failed.
     """
     folder = kata_dir / "scaffold" / language.name
-    if not folder.is_dir():
+    if not (stub := _files(folder)):
         return []
-    stub = sorted(
-        p.relative_to(folder).as_posix()
-        for p in folder.rglob("*")
-        if p.is_file() and not p.is_symlink()
-    )
     start = _encoded(starting_files(language, kata_dir))
     question = GateCheck(language, start, frozenset({GateKind.FORMAT}), tidy=stub)
     formatted = runtime.check(question).formatted or {}
@@ -182,6 +176,15 @@ def reference_refusals(language: Language, kata_dir: Path) -> list[str]:
     allow = load_kata(kata_dir / "kata.md").allowed_rules(language.name)
     found = check_policy(language, implementation_files(language, tree), tree=tree, allow=allow)
     return sorted({v.rule for v in found if not v.unreadable})
+
+
+def _files(folder: Path) -> list[str]:
+    """The paths of the files under `folder` (none when it is missing), symlinks left out."""
+    return sorted(
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
+        if p.is_file() and not p.is_symlink()
+    )
 
 
 def _encoded(files: dict[str, str]) -> dict[str, bytes]:

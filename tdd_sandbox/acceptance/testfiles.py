@@ -44,8 +44,9 @@ def hidden_test_files(kata_dir: Path, language: Language) -> dict[str, bytes]:
         for path in sorted(folder.rglob("*"))
         if path.is_file() and not path.is_symlink()
     }
-    placed = place_suite(language, found)
-    if not language.expected_tests({**_scaffold_config(language), **placed}):
+    config = _scaffold_config(language)
+    placed = place_suite(language, found, config)
+    if not language.expected_tests({**config, **placed}):
         home = language.suggest_paths({}, kata_dir.name)[0]
         raise UsageError(
             f"{kata_dir.name}: {SUITE_DIR}/{language.name}/ defines no test the runner "
@@ -55,15 +56,17 @@ def hidden_test_files(kata_dir: Path, language: Language) -> dict[str, bytes]:
     return placed
 
 
-def place_suite(language: Language, files: Mapping[str, bytes]) -> dict[str, bytes]:
+def place_suite(
+    language: Language, files: Mapping[str, bytes], config: Mapping[str, bytes]
+) -> dict[str, bytes]:
     """Hidden test files laid out at the root of `acceptance/<language>/` (as a user would
     guess, or as a track has them) moved, with their helpers, under the folder where the
     language's tests go, when the runner collects tests there and none where they lie. A
-    suite with any file in that folder already is left as it is laid out."""
+    suite with any file in that folder already is left as it is laid out. `config` is the
+    runner's configuration the suite runs under."""
     home = PurePosixPath(language.suggest_paths({}, "kata")[0]).parent.as_posix()
     if home == "." or any(p.startswith(f"{home}/") for p in files):
         return dict(files)
-    config = _scaffold_config(language)
     moved = {f"{home}/{p}": d for p, d in files.items() if not language.is_runner_config(p)}
     moved |= {p: d for p, d in files.items() if language.is_runner_config(p)}
     if language.expected_tests({**config, **files}) or not language.expected_tests(

@@ -129,10 +129,11 @@ def plan_jobs(
     for language in languages:
         plugin = get_language(language)
         suited = [kata for kata in katas if has_suite(kata, language)]
+        as_data = [k for k in suited if has_calls(k, language)]
         for kata in suited:  # a suite of no test is said now, not as 0/0 after every run
-            if not has_calls(kata, language):
+            if kata not in as_data:
                 hidden_test_files(kata, plugin)
-        scored = [k for k in suited if has_calls(k, language)] if require_data else suited
+        scored = as_data if require_data else suited
         if not scored:
             kind = "a data suite (--require-data)" if suited else "an acceptance suite"
             raise UsageError(

@@ -88,12 +88,15 @@ def read_exercise(folder: Path) -> Exercise:
     # Editor files are the track's, shown read-only beside the solution: a case table the
     # tests loop over (Go's cases_test.go) goes with the tests, a type the solution uses
     # (Java's exception classes) with the stub.
-    tests += [p for p in editor if language.is_test_path(language.track_test(p, b"")[0])]
+    def is_test(path: str) -> bool:  # where the track's file goes decides
+        return language.is_test_path(language.track_test(path, b"")[0])
+
+    tests += [p for p in editor if is_test(p)]
     support = [p for p in editor if p not in tests]
     # A test file beside the tests that the config leaves unnamed is theirs too (Go's
     # bottle-song keeps its case table so): the track's runner compiles every one.
     unnamed = [p for p in _source_files(folder, code) if p not in tests + solution + editor]
-    tests += [p for p in unnamed if language.is_test_path(language.track_test(p, b"")[0])]
+    tests += [p for p in unnamed if is_test(p)]
     # So is a source file beside the solution's (Rust's doubly-linked-list declares
     # `mod pre_implemented;`): the stub's, unless a runner's configuration (Babel's).
     homes = {PurePosixPath(p).parent for p in sources}

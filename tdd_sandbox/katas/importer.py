@@ -160,25 +160,24 @@ def import_katas(sources: list[Path], out: Path) -> ImportReport:
 
 
 def _stubs_listed(kata: Path) -> dict[str, list[str]]:
-    folder = kata / "scaffold"
-    if not folder.is_dir():
-        return {}
-    return {
-        language.name: sorted(
-            p.relative_to(language).as_posix() for p in language.rglob("*") if p.is_file()
-        )
-        for language in folder.iterdir()
-        if language.is_dir()
-    }
+    return {name: sorted(files) for name, files in _part(kata, "scaffold").items()}
 
 
 def _outlines(kata: Path) -> dict[str, dict[str, str]]:
-    folder = kata / "outline"
+    return {
+        name: {path: file.read_text(encoding="utf-8") for path, file in files.items()}
+        for name, files in _part(kata, "outline").items()
+    }
+
+
+def _part(kata: Path, part: str) -> dict[str, dict[str, Path]]:
+    """A kata part's files per language (`<part>/<language>/...`), by path in the language."""
+    folder = kata / part
     if not folder.is_dir():
         return {}
     return {
         language.name: {
-            p.relative_to(language).as_posix(): p.read_text(encoding="utf-8")
+            p.relative_to(language).as_posix(): p
             for p in sorted(language.rglob("*"))
             if p.is_file()
         }
