@@ -59,21 +59,22 @@ def hidden_test_files(kata_dir: Path, language: Language) -> dict[str, bytes]:
 def place_suite(
     language: Language, files: Mapping[str, bytes], config: Mapping[str, bytes]
 ) -> dict[str, bytes]:
-    """Hidden test files laid out at the root of `acceptance/<language>/` (as a user would
-    guess, or as a track has them) moved, with their helpers, under the folder where the
-    language's tests go, when the runner collects tests there and none where they lie. A
-    suite with any file in that folder already is left as it is laid out. `config` is the
-    runner's configuration the suite runs under."""
+    """Hidden test files placed where the runner collects them, when it collects none where
+    they lie: laid out at the root of `acceptance/<language>/` (as a user would guess),
+    they move with their helpers under the folder where the language's tests go; failing
+    that, each goes where an Exercism track's would (`Language.track_test`: a Jest spec
+    becomes a `node --test` file). A suite with any file in that folder already is left as
+    it is laid out. `config` is the runner's configuration the suite runs under."""
+    if language.expected_tests({**config, **files}):
+        return dict(files)
     home = PurePosixPath(language.suggest_paths({}, "kata")[0]).parent.as_posix()
     if home == "." or any(p.startswith(f"{home}/") for p in files):
         return dict(files)
-    moved = {f"{home}/{p}": d for p, d in files.items() if not language.is_runner_config(p)}
-    moved |= {p: d for p, d in files.items() if language.is_runner_config(p)}
-    if language.expected_tests({**config, **files}) or not language.expected_tests(
-        {**config, **moved}
-    ):
-        return dict(files)
-    return moved
+    moved = {p if language.is_runner_config(p) else f"{home}/{p}": d for p, d in files.items()}
+    if language.expected_tests({**config, **moved}):
+        return moved
+    tracked = dict(language.track_test(p, d) for p, d in files.items())
+    return tracked if language.expected_tests({**config, **tracked}) else dict(files)
 
 
 def _scaffold_config(language: Language) -> dict[str, bytes]:

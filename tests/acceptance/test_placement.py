@@ -35,6 +35,22 @@ def test_a_suite_laid_out_at_the_root_goes_where_the_runner_collects_it(
     assert pack.expected_tests(placed)
 
 
+def test_a_jest_spec_laid_out_by_hand_is_placed_as_an_imported_one_would_be(
+    tmp_path: Path,
+) -> None:
+    # `acceptance/javascript/wrap.spec.js`, as Exercism writes it: the import converts such
+    # specs, and the same file put there by hand defined no test the runner collects.
+    spec = (
+        "import { wrap } from './wrap';\n\n"
+        "test('one word', () => {\n  expect(wrap('a')).toBe('a');\n});\n"
+    )
+    kata = _kata(tmp_path, "javascript", {"wrap.spec.js": spec})
+    pack = get_language("javascript")
+    placed = hidden_test_files(kata, pack)
+    assert placed == dict([pack.track_test("wrap.spec.js", spec.encode())])
+    assert pack.expected_tests(placed) == {"test/wrap.test.js::one word"}
+
+
 def test_a_suite_already_collected_stays_where_it_is(tmp_path: Path) -> None:
     steps, pack = STEPS["go"], get_language("go")
     kata = _kata(tmp_path, "go", {steps.test_path: steps.test_file(2), "go.mod": "module kata\n"})
