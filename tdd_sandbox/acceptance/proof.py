@@ -116,9 +116,12 @@ def prove_import(runtime: Runtime, language: Language, kata_dir: Path) -> tuple[
     reference = kata_dir / "reference" / language.name
     try:
         proof = prove(runtime, language, kata_dir)
-        if proof.start_gates and (stub := _solution_stub(language, kata_dir)):
+        solved = proof.start.total > 0 and proof.start.passed == proof.start.total
+        if proof.start_gates and not solved and (stub := _solution_stub(language, kata_dir)):
             # What the solution defines is named in the stub and defined nowhere (Go's
-            # `*Game`): the start is the scaffold, and the stub an outline to write to.
+            # `*Game`): the start is the scaffold, and the stub an outline to write to. Never
+            # a stub that passes every case (a refactoring's start): that outline would be
+            # the answer.
             set_aside_stub(kata_dir, language.name, stub)
             lines.append(
                 f"{kata_dir.name} ({language.name}): the stub fails its gates as it stands "

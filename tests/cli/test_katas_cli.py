@@ -316,3 +316,20 @@ def test_a_javascript_exercise_with_jest_specs_imports_and_proves(tmp_path: Path
     assert "xtest" not in suite
     # The scaffold's package (an ES module) is the repository's, not the track's Jest one.
     assert not (out / "leap" / "scaffold" / "javascript" / "package.json").exists()
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_stub_that_already_solves_the_kata_is_never_shown_as_its_outline(tmp_path: Path) -> None:
+    # Refactoring exercises (Exercism's ledger) start from working code. JavaScript's failed
+    # the type check, was set aside, and kata.md then showed the whole solution as an outline.
+    source = tmp_path / "leap"
+    shutil.copytree(PYTHON / "leap", source)
+    solved = (source / ".meta" / "example.py").read_text()
+    lint = solved.replace("(year):\n", "(year):\n    unused = 1\n")  # an unused variable
+    (source / "leap.py").write_text(lint)
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(source), "--out", str(out))
+    assert result.returncode == 1, result.stdout + result.stderr[-1500:]
+    assert "leap (python): not proved (reference 5/5, stub 5/5)" in result.stdout
+    assert "unused = 1" not in load_kata(out / "leap" / "kata.md").text
