@@ -104,11 +104,7 @@ def read_exercise(folder: Path) -> Exercise:
                 and not language.is_runner_config(p)]  # fmt: skip
     stub_paths = sources + support + list(language.project_files)
     examples = [p for p in example if p.endswith(code)]
-    if len(examples) != len(sources):
-        examples = []  # no one-to-one mapping onto the solution files: keep no reference
-    reference = {
-        target: _read(folder, source) for source, target in zip(examples, sources, strict=False)
-    }
+    reference = {target: _read(folder, source) for source, target in _place(examples, sources)}
     if reference:
         reference |= {
             target: _read(folder, source)
@@ -124,6 +120,29 @@ def read_exercise(folder: Path) -> Exercise:
         stub={path: _read(folder, path) for path in dict.fromkeys(stub_paths)},
         example=reference,
     )
+
+
+def _place(examples: list[str], sources: list[str]) -> list[tuple[str, str]]:
+    """Where each example file goes in the solution's place. Where the examples name every
+    solution file (Java's `.meta/src/reference/java/` mirrors `src/main/java/`), each keeps its
+    path under their common folder, helpers too; otherwise one example stands for one
+    solution file in order (`.meta/example.py` for `leap.py`), or none is kept."""
+    names = {PurePosixPath(p).name for p in examples}
+    if sources and all(PurePosixPath(p).name in names for p in sources):
+        home, origin = _common(sources), _common(examples)
+        return [(p, (home / PurePosixPath(p).relative_to(origin)).as_posix()) for p in examples]
+    if len(examples) != len(sources):
+        return []  # no one-to-one mapping onto the solution files: keep no reference
+    return list(zip(examples, sources, strict=True))
+
+
+def _common(paths: list[str]) -> PurePosixPath:
+    """The deepest folder holding every one of `paths`."""
+    parts = [PurePosixPath(p).parent.parts for p in paths]
+    shared = 0
+    while all(len(p) > shared and p[shared] == parts[0][shared] for p in parts):
+        shared += 1
+    return PurePosixPath(*parts[0][:shared])
 
 
 def _read_specification(folder: Path) -> Exercise:

@@ -20,21 +20,39 @@ from tdd_sandbox.vocabulary.violation import Violation
 
 JUNIT = "/opt/junit-console.jar"
 RESULTS = "/tmp/junit/TEST-junit-jupiter.xml"
+# The libraries code may build against (org.json: Exercism's rest-api), and what tests add:
+# AssertJ, which Exercism's Java track asserts with, and Byte Buddy, which AssertJ loads.
+_LIBS = "/opt/java/json-latest.jar"
+_TEST_LIBS = f"{JUNIT}:/opt/java/assertj-core.jar:/opt/java/byte-buddy.jar:{_LIBS}"
 # A small heap, the serial collector and the quick compiler: the JVM starts fast and stays
 # inside the sandbox's memory limit.
 _JVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xmx256m"
 _JAVAC = f"javac -J{_JVM.replace(' ', ' -J')} -encoding UTF-8"
-_MAIN = "$(find src -name '*.java' 2>/dev/null)"
+# Tests live in test/ or, as Gradle and Maven lay them out, in src/test/.
+_MAIN = "$(find src -path src/test -prune -o -name '*.java' -print 2>/dev/null)"
 _ALL = "$(find src test -name '*.java' 2>/dev/null)"
-_LINT = f"mkdir -p /tmp/lint && exec {_JAVAC} -Xlint:all -Werror -d /tmp/lint {_MAIN}\n"
-_BUILD = f"mkdir -p /tmp/classes && exec {_JAVAC} -d /tmp/classes -cp {JUNIT} {_ALL}\n"
-_LAUNCH = (
-    f"java {_JVM} -jar {JUNIT} execute --disable-banner --disable-ansi-colors --details=flat "
-    "--include-engine=junit-jupiter --scan-class-path --reports-dir /tmp/junit --class-path"
+# Every lint but `serial`: a kata's exception class need not say how it is serialised (none
+# of Exercism's does), and nothing here serialises one.
+_LINT = (
+    f"mkdir -p /tmp/lint && exec {_JAVAC} -Xlint:all,-serial -Werror -cp {_LIBS} -d /tmp/lint "
+    f"{_MAIN}\n"
 )
+_BUILD = f"mkdir -p /tmp/classes && exec {_JAVAC} -d /tmp/classes -cp {_TEST_LIBS} {_ALL}\n"
+
+
+def _launch(classes: str) -> str:
+    """The console launcher running the test classes found in `classes` (and nowhere in the
+    libraries beside them)."""
+    return (
+        f"java {_JVM} -jar {JUNIT} execute --disable-banner --disable-ansi-colors "
+        "--details=flat --include-engine=junit-jupiter --reports-dir /tmp/junit "
+        f"--class-path {classes}:{_TEST_LIBS} --scan-class-path {classes}"
+    )
+
+
 _TEST = (
-    f"[ -d /tmp/classes ] || {{ mkdir -p /tmp/classes && {_JAVAC} -d /tmp/classes -cp {JUNIT} "
-    f"{_ALL}; }} || exit 2\nexec {_LAUNCH} /tmp/classes\n"
+    f"[ -d /tmp/classes ] || {{ mkdir -p /tmp/classes && {_JAVAC} -d /tmp/classes "
+    f"-cp {_TEST_LIBS} {_ALL}; }} || exit 2\nexec {_launch('/tmp/classes')}\n"
 )
 # Guarded, the build adds a test class of two sentinels (one must pass, one must fail) to its
 # own class folder, and the test gate runs those classes; a build failure exits 2: no test ran.
@@ -45,11 +63,11 @@ mkdir -p "$out" || exit 3
 if [ ! -d "$classes" ]; then
   printf '%s' "$3" > "$out/$2.java" && mkdir -p "$classes.part" || exit 3
 """
-    + f'  {_JAVAC} -d "$classes.part" -cp {JUNIT} {_ALL} "$out/$2.java" || exit 2\n'
+    + f'  {_JAVAC} -d "$classes.part" -cp {_TEST_LIBS} {_ALL} "$out/$2.java" || exit 2\n'
     + '  mv "$classes.part" "$classes" || exit 3\nfi\n'
 )
 _GUARD_TEST = (
-    _GUARD_BUILD + f'{_LAUNCH} "$classes"; status=$?\n'
+    _GUARD_BUILD + f"{_launch('$classes')}; status=$?\n"
     "printf '\\n@@%s end\\n' \"$n\"\nexit $status\n"
 )
 _EVENT = re.compile(r"^(Finished|Skipped):\s+\S.* \((\[engine:junit-jupiter\]\S*)\)$")
@@ -61,6 +79,15 @@ _TEST_METHOD = re.compile(
     r"(?:(?:public|protected|private|static|final)\s+)*void\s+(\w+)\s*\("
 )
 _TEST_CLASS = re.compile(r"^(Test\w*|\w*Tests?)$")
+_DISABLED = re.compile(
+    r"@(?:org\.junit\.jupiter\.api\.)?Disabled\b(?:\s*\(\s*(?:\"(?:[^\"\\\n]|\\.)*\"\s*)?\))?"
+)
+_BUILD_FILES = frozenset(
+    {
+        "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
+        "gradle.properties", "gradlew", "gradlew.bat", "junit-platform.properties",
+    }
+)  # fmt: skip
 
 _SCAFFOLD_CODE = """\
 /** The kata. */
@@ -94,8 +121,8 @@ class Java(Defaults):
     name = "java"
     results_path: str | None = RESULTS
     collects = (
-        "an @Test void method of a class in test/, in a file named after the class, the "
-        "name starting with Test or ending with Test or Tests"
+        "an @Test void method of a class in test/ (or src/test/java/), in a file named after "
+        "the class, the name starting with Test or ending with Test or Tests"
     )
     source_suffixes: tuple[str, ...] = (".java",)
     expectations = Expectations(
@@ -114,7 +141,9 @@ class Java(Defaults):
         "the class Kata in src/Kata.java (public static methods); tests are JUnit 5 classes "
         "in test/, one per file named after the class, ending in Test (test/KataTest.java), "
         "with `import org.junit.jupiter.api.Test;` and `import static "
-        "org.junit.jupiter.api.Assertions.*;`. Code must compile with javac -Xlint:all -Werror."
+        "org.junit.jupiter.api.Assertions.*;` (AssertJ's assertThat is there too). A kata laid "
+        "out as Gradle does keeps its layout: code in src/main/java/, tests in src/test/java/. "
+        "Code must compile with javac -Xlint:all -Werror."
     )
 
     # javac's lint on the code, the build of code and tests, the tests.
@@ -129,19 +158,35 @@ class Java(Defaults):
         return None
 
     def is_test_path(self, path: str) -> bool:
-        """Anything under `test/`."""
-        return PurePosixPath(path).parts[0] == "test"
+        """Anything under `test/`, or under `src/test/` as Gradle and Maven lay tests out."""
+        parts = PurePosixPath(path).parts
+        return parts[:1] == ("test",) or parts[:2] == ("src", "test")
 
     def is_runner_config(self, path: str) -> bool:
-        """Build files and JUnit's configuration (none is read, but none may be planted)."""
-        name = PurePosixPath(path).name
-        return name in {"pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle"} or (
-            name == "junit-platform.properties"
-        )
+        """Build files, Gradle's wrapper and JUnit's configuration (none is read, but none
+        may be planted)."""
+        pure = PurePosixPath(path)
+        return pure.name in _BUILD_FILES or pure.parts[:1] == ("gradle",)
+
+    def hidden_test(self, path: str, data: bytes) -> bytes:
+        """The hidden suite runs every test: Exercism's Java files disable all but the first
+        (`@Disabled("Remove to run test")`)."""
+        if not path.endswith(".java"):
+            return data
+        return _DISABLED.sub("", data.decode("utf-8", "replace")).encode()
 
     def scaffold(self) -> dict[str, str]:
         """The empty class `Kata` and one toolchain test."""
         return {"src/Kata.java": _SCAFFOLD_CODE, "test/ScaffoldTest.java": _SCAFFOLD_TEST}
+
+    def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
+        """Beside a kata's own classes (an Exercism stub) the empty `Kata` gives way, and in
+        a Gradle layout (`src/main/java/`) the toolchain test goes to `src/test/java/`."""
+        code = [p for p in files if p.endswith(".java") and not self.is_test_path(p)]
+        if not code:
+            return self.scaffold()
+        gradle = any(PurePosixPath(p).parts[:2] == ("src", "main") for p in code)
+        return {("src/test/java/" if gradle else "test/") + "ScaffoldTest.java": _SCAFFOLD_TEST}
 
     def detect(self, paths: Iterable[str]) -> bool:
         """Java sources under `src/`."""
@@ -161,10 +206,12 @@ class Java(Defaults):
         return frozenset(found)
 
     def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
-        """The kata's test class (or `test/KataTest.java`) and `src/Kata.java`."""
+        """The kata's test class (or `test/KataTest.java`) and its classes (or
+        `src/Kata.java`)."""
         scaffold = set(self.scaffold())
         tests = sorted(p for p in files if self.is_test_path(p) and p not in scaffold)
-        return (tests[0] if tests else "test/KataTest.java"), ["src/Kata.java"]
+        code = sorted(p for p in files if p.endswith(".java") and not self.is_test_path(p))
+        return (tests[0] if tests else "test/KataTest.java"), code or ["src/Kata.java"]
 
     def defines_tests(self, path: str, text: str) -> bool:
         """A code file that imports JUnit."""
