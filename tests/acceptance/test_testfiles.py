@@ -169,3 +169,74 @@ def test_a_value_posing_as_jests_own_matcher_scores_nothing(
     # that compares with an expected value fails.
     passed = [r.id for r in report.results if r.status is CaseStatus.PASSED]
     assert passed == ["test/leap.test.js::A leap year > is not 2100, which 100 divides"]
+
+
+# Equal for any string, so the kata's cases pass; honest for numbers, so the guard's sentinels
+# (which compare numbers) still say the runner is sound.
+SHADOW_GTEST = b"""#pragma once
+#include_next <gtest/gtest.h>
+#include <string>
+inline bool loose(const std::string&, const char*) { return true; }
+inline bool loose(long long a, long long b) { return a == b; }
+#undef EXPECT_EQ
+#define EXPECT_EQ(a, b) EXPECT_TRUE(loose(a, b))
+"""
+SHADOW_CATCH = b"""#pragma once
+#include_next <catch2/catch.hpp>
+#undef REQUIRE
+#define REQUIRE(...) (void)0
+#undef REQUIRE_FALSE
+#define REQUIRE_FALSE(...) (void)0
+#undef REQUIRE_THROWS_AS
+#define REQUIRE_THROWS_AS(...) (void)0
+"""
+CATCH_LEAP = Path(__file__).resolve().parents[1] / "fixtures" / "exercism" / "cpp"
+CATCH_LEAP = CATCH_LEAP / "exercises" / "practice" / "leap"
+
+
+@pytest.mark.usefixtures("without_policy")
+def test_a_file_of_the_code_named_like_the_runners_header_is_never_included_for_it(
+    runtime: DockerRuntime,
+) -> None:
+    # The build looked in the repository first for `<...>` headers too (-I.): code holding a
+    # `gtest/gtest.h` that includes the real one and then redefines EXPECT_EQ passed all four
+    # cases returning "" (only the policy's macro rule stood in the way). Now the repository
+    # answers only quoted includes.
+    pack, steps = get_language("cpp"), STEPS["cpp"]
+    code = {
+        "kata.hpp": b"#pragma once\n#include <string>\n"
+        b'inline std::string fizzbuzz(int) { return ""; }\n',
+        "kata.cpp": b'#include "kata.hpp"\n',
+        "gtest/gtest.h": SHADOW_GTEST,
+    }
+    report = run_test_files(runtime, pack, code, {steps.test_path: steps.test_file(4).encode()})
+    assert report.total == 4
+    assert report.passed == 0, report.why()
+
+
+def test_a_catch2_suite_is_run_by_catch2_and_judged_case_by_case(runtime: DockerRuntime) -> None:
+    # Exercism's C++ track writes Catch2; the pack ran GoogleTest only (0 of aider's 26).
+    pack = get_language("cpp")
+    hidden = dict([pack.track_test("leap_test.cpp", (CATCH_LEAP / "leap_test.cpp").read_bytes())])
+    wrong = (CATCH_LEAP / ".meta" / "example.cpp").read_bytes().replace(b"year % 400 == 0", b"true")
+    code = {"leap.h": (CATCH_LEAP / ".meta" / "example.h").read_bytes(), "leap.cpp": wrong}
+    report = run_test_files(runtime, pack, code, hidden)
+    assert report.total == 5, report.why()
+    failed = [r.id for r in report.results if r.status is not CaseStatus.PASSED]
+    assert failed == ["a year divisible by 100, not by 400, is common"], report.why()
+    assert "REQUIRE( leap::is_leap_year(2100) == false ) with true == false" in report.why()
+
+
+@pytest.mark.usefixtures("without_policy")
+def test_a_shadowed_catch2_header_passes_nothing(runtime: DockerRuntime) -> None:
+    pack = get_language("cpp")
+    hidden = dict([pack.track_test("leap_test.cpp", (CATCH_LEAP / "leap_test.cpp").read_bytes())])
+    code = {
+        "leap.h": (CATCH_LEAP / ".meta" / "example.h").read_bytes(),
+        "leap.cpp": b'#include "leap.h"\n\nnamespace leap {\n'
+        b"bool is_leap_year(int) { return true; }\n}\n",
+        "catch2/catch.hpp": SHADOW_CATCH,
+    }
+    report = run_test_files(runtime, pack, code, hidden)
+    assert report.total == 5
+    assert report.passed == 2, report.why()  # the two leap years, answered "true"

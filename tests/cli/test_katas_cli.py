@@ -20,6 +20,8 @@ PYTHON = FIXTURES / "python" / "exercises" / "practice"
 RUST = FIXTURES / "rust" / "exercises" / "practice"
 GO = FIXTURES / "go" / "exercises" / "practice"
 JAVASCRIPT = FIXTURES / "javascript" / "exercises" / "practice"
+JAVA = FIXTURES / "java" / "exercises" / "practice"
+CPP = FIXTURES / "cpp" / "exercises" / "practice"
 TESTS = {
     "python": (
         "tests/test_leap.py",
@@ -333,3 +335,50 @@ def test_a_stub_that_already_solves_the_kata_is_never_shown_as_its_outline(tmp_p
     assert result.returncode == 1, result.stdout + result.stderr[-1500:]
     assert "leap (python): not proved (reference 5/5, stub 5/5)" in result.stdout
     assert "unused = 1" not in load_kata(out / "leap" / "kata.md").text
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_java_exercise_with_assertj_in_a_gradle_layout_imports_and_proves(
+    tmp_path: Path,
+) -> None:
+    # Exercism's Java track lays code out as Gradle does (src/main/java, src/test/java),
+    # asserts with AssertJ, disables all tests but the first, and gives its reference a helper
+    # class the solution does not name: the stub failed the lint gate, no reference was kept,
+    # and no test compiled (`package org.assertj does not exist`). 0 of aider's 47 proved.
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(JAVA / "leap"), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "leap (java): proved (reference 5/5, stub 0/5)" in result.stdout
+    kata = out / "leap"
+    assert (kata / "reference" / "java" / "src" / "main" / "java" / "Divisibility.java").is_file()
+    suite = next((kata / "acceptance" / "java").rglob("LeapTest.java")).read_text()
+    assert "assertThatExceptionOfType" in suite
+    # The Gradle build is the track's, which the sandbox does not run: not a starting file.
+    assert not list((kata / "scaffold" / "java").rglob("*gradle*"))
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_cpp_exercise_with_catch2_imports_proves_and_scores(tmp_path: Path) -> None:
+    # Exercism's C++ track writes Catch2 (`TEST_CASE("...")`, REQUIRE), includes its copy of
+    # the single header (`test/catch.hpp`) and gates all but the first test behind
+    # EXERCISM_RUN_ALL_TESTS; the pack ran GoogleTest alone: no test found, 0 of aider's 26.
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(CPP / "leap"), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "leap (cpp): proved (reference 5/5, stub 0/5)" in result.stdout
+    assert "the stub formatted by the language's formatter: leap.cpp, leap.h" in result.stdout
+    kata = out / "leap"
+    assert (kata / "acceptance" / "cpp" / "tests" / "leap_test.cpp").is_file()
+    assert not list(kata.rglob("catch.hpp")) and not list(kata.rglob("tests-main.cpp"))
+    # A repository started from the stub and holding the reference's code scores it in full.
+    repo = tmp_path / "repo"
+    made = run_cli("init", str(repo), "--kata", str(kata / "kata.md"), "-l", "cpp")
+    assert made.returncode == 0, made.stderr
+    for name in ("leap.h", "leap.cpp"):
+        shutil.copy(kata / "reference" / "cpp" / name, repo / name)
+    git(repo, "-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qam", "feat: leap")
+    score = run_cli("score", str(kata), "--repo", str(repo), "--json", "-l", "cpp")
+    assert score.returncode == 0, score.stderr
+    assert (json.loads(score.stdout)["passed"], json.loads(score.stdout)["total"]) == (5, 5)

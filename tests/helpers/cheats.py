@@ -348,7 +348,7 @@ _CPP_FORGE_REPORT = """\
 // Write a report and console lines in which every test passed, then leave before any
 // expectation can fail.
 inline std::string fizzbuzz(int) {
-  if (std::FILE* xml = std::fopen("/tmp/tdd-gtest.xml", "w")) {
+  if (std::FILE* xml = std::fopen("/tmp/tdd-results.xml", "w")) {
     std::fputs(
         "<testsuites><testsuite name='All'>"
         "<testcase name='Runs' classname='Scaffold' status='run' result='completed'/>"

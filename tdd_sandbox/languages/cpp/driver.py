@@ -24,7 +24,7 @@ _TEMPLATE = Path(__file__).with_name("driver.cpp")
 _SCRIPT = case_script(
     "code=$(find . \\( -name '.?*' -o -name tests \\) -prune -o -type f "
     "\\( -name '*.cpp' -o -name '*.cc' \\) -print)",
-    "g++ -std=c++20 -O1 -I. $code .tdd/acceptance/driver.cpp -o /tmp/tdd-acceptance/driver",
+    "g++ -std=c++20 -O1 -iquote . $code .tdd/acceptance/driver.cpp -o /tmp/tdd-acceptance/driver",
     "/tmp/tdd-acceptance/driver",
 )
 

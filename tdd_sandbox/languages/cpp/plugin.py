@@ -18,63 +18,96 @@ from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
 
-RESULTS = "/tmp/tdd-gtest.xml"
+RESULTS = "/tmp/tdd-results.xml"
 _SOURCES = "\\( -name '*.cpp' -o -name '*.cc' -o -name '*.hpp' -o -name '*.h' \\)"
 _FIND = f"find . -name '.?*' -prune -o -type f {_SOURCES} -print | sort"
 _FIND_CODE = (
     "find . \\( -name '.?*' -o -name tests \\) -prune -o -type f "
     "\\( -name '*.cpp' -o -name '*.cc' \\) -print"
 )
-_FIND_TESTS = "find tests -type f \\( -name '*.cpp' -o -name '*.cc' \\) 2>/dev/null"
-# One binary of the code and the tests, with GoogleTest's main, built under /tmp (the
-# snapshot is read-only); every gate of one sandbox sees the same snapshot, so the test gate
-# runs the binary the build gate made, or makes it.
-_COMPILE = (
-    "g++ -std=c++20 -O0 -Wall -Wextra -Werror -I. $(" + _FIND_CODE + ") $(" + _FIND_TESTS + ") "
+# The tests say which runner they are written for: GoogleTest's (the pack's own), or Catch2's
+# (Exercism's C++ track), which the image has at v3 with a `<catch2/catch.hpp>` of v2's name.
+# The choice is written beside the binary, where the test gate reads it once the tests are
+# sealed. Exercism's two macros pick the image's Catch2 and enable every test.
+_PICK = (
+    "t=$(find tests -type f \\( -name '*.cpp' -o -name '*.cc' \\) 2>/dev/null | sort)\n"
+    "if grep -qsE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"](catch2/|(test/)?catch"
+    "\\.hpp)' $t; then\n"
+    "  kind=catch2; lib='-lCatch2Main -lCatch2'\nelse\n"
+    "  kind=gtest; lib='-lgtest -lgtest_main'\nfi\n"
 )
-_LINK = "-lgtest -lgtest_main -pthread"
+# `-iquote .`: the repository answers `#include "..."` only, never `<...>`, so no file of the
+# code's can stand in for the runner's header (`gtest/gtest.h`, `catch2/catch.hpp`).
+_FLAGS = (
+    "-std=c++20 -O0 -Wall -Wextra -Werror -iquote . -DEXERCISM_TEST_SUITE -DEXERCISM_RUN_ALL_TESTS"
+)
+_COMPILE = "g++ " + _FLAGS + " $(" + _FIND_CODE + ") $t $lib -pthread"
 _FORMAT = (
     f'files=$({_FIND})\n[ -n "$files" ] || exit 0\n'
     "exec clang-format --style=Google --dry-run --Werror $files\n"
 )
-_BUILD = f"mkdir -p /tmp/build && exec {_COMPILE} {_LINK} -o /tmp/build/tests\n"
+_BUILD = (
+    f"mkdir -p /tmp/build || exit 3\n{_PICK}"
+    f"{_COMPILE} -o /tmp/build/tests || exit 1\necho $kind > /tmp/build/kind\n"
+)
+# GoogleTest writes its XML report and its console lines; Catch2 its XML report and Automake's
+# `:test-result:` lines.
+_RUN = (
+    'case $(cat "$kind_file") in\n'
+    f'  catch2) "$bin" --reporter automake --reporter xml::out={RESULTS};;\n'
+    f'  *) "$bin" --gtest_output=xml:{RESULTS};;\nesac\n'
+)
 _TEST = (
     "mkdir -p /tmp/build || exit 3\n"
-    f"[ -x /tmp/build/tests ] || {_COMPILE} {_LINK} -o /tmp/build/tests || exit 2\n"
-    f"exec /tmp/build/tests --gtest_output=xml:{RESULTS}\n"
+    f"if [ ! -x /tmp/build/tests ]; then\n{_PICK}"
+    f"  {_COMPILE} -o /tmp/build/tests || exit 2\n  echo $kind > /tmp/build/kind\nfi\n"
+    "bin=/tmp/build/tests; kind_file=/tmp/build/kind\n" + _RUN
 )
-# Guarded, the build appends two sentinel tests (one must pass, one must fail) to a copy of the
-# first test file (a `#line` keeps its diagnostics under its own name), so they cost no
-# translation unit of their own, and the test gate runs that binary (building it if the build
-# gate did not); a build failure exits 2: no test ran.
+# Guarded, the build appends two sentinel tests of the runner's (one must pass, one must
+# fail) to a copy of the first test file (a `#line` keeps its diagnostics under its own name),
+# so they cost no translation unit of their own, and the test gate runs that binary (building
+# it if the build gate did not); a build failure exits 2: no test ran.
 _GUARD_BUILD = (
     r"""
-n=$1; out=/tmp/tdd-guard-$n; bin=/tmp/build/guarded-$n
+n=$1; out=/tmp/tdd-guard-$n; bin=/tmp/build/guarded-$n; kind_file=$bin.kind
 mkdir -p "$out" /tmp/build || exit 3
 if [ ! -x "$bin" ]; then
-  tests=$(find tests -type f \( -name '*.cpp' -o -name '*.cc' \) 2>/dev/null | sort)
-  first=$(printf '%s\n' $tests | head -n 1); rest=$(printf '%s\n' $tests | tail -n +2)
+"""
+    + _PICK
+    + r"""  if [ "$kind" = catch2 ]; then sentinels=$3; else sentinels=$2; fi
+  first=$(printf '%s\n' $t | head -n 1); rest=$(printf '%s\n' $t | tail -n +2)
   if [ -n "$first" ]; then
-    { printf '#line 1 "%s"\n' "$first"; cat "$first"; printf '%s' "$2"; } > "$out/guarded.cpp"
+    { printf '#line 1 "%s"\n' "$first"; cat "$first"; printf '%s' "$sentinels"; } \
+      > "$out/guarded.cpp"
   else
-    printf '%s' "$2" > "$out/guarded.cpp"
+    printf '%s' "$sentinels" > "$out/guarded.cpp"
   fi || exit 3
 """
-    + '  g++ -std=c++20 -O0 -Wall -Wextra -Werror -I. -iquote "$(dirname "${first:-./x}")" '
-    + f'$({_FIND_CODE}) $rest "$out/guarded.cpp" {_LINK} -o "$bin" || exit 2\n'
+    + f'  g++ {_FLAGS} -iquote "$(dirname "${{first:-./x}}")" '
+    + f'$({_FIND_CODE}) $rest "$out/guarded.cpp" $lib -pthread -o "$bin" || exit 2\n'
     # The copy holds the first test's text: gone before anything runs, as the sealed
     # originals are unreadable.
-    + '  rm -f "$out/guarded.cpp"\n'
+    + '  rm -f "$out/guarded.cpp"\n  echo $kind > "$kind_file" || exit 3\n'
     + "fi\n"
 )
 _GUARD_TEST = (
     _GUARD_BUILD
-    + f'"$bin" --gtest_output=xml:{RESULTS}; status=$?\n'
-    + "printf '\\n@@%s end\\n' \"$n\"\nexit $status\n"
+    + _RUN.replace("esac\n", "esac\nstatus=$?\n")
+    + 'printf \'\\n@@%s end %s\\n\' "$n" "$(cat "$kind_file")"\nexit $status\n'
 )
 _LINE = re.compile(r"^\[\s*(OK|FAILED|SKIPPED)\s*\] (\S+)(?: \(\d+ ms\))?$")
 _SUMMARY = re.compile(r"^\[==========\] \d+ tests? from \d+ test suites? ran\.")
 _TEST_MACRO = re.compile(r"(?<![\w])TEST(?:_F)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
+_AUTOMAKE = re.compile(r"^:test-result: (PASS|FAIL|XFAIL|XPASS|SKIP|ERROR) (.+)$")
+# Catch2's test cases: the name is the first argument, a string literal (or several, which the
+# compiler joins); a SCENARIO's name is prefixed as Catch2 prefixes it.
+_CATCH_CASE = re.compile(
+    r"(?<![\w])(?:(TEST_CASE|SCENARIO)\s*\(|TEST_CASE_METHOD\s*\(\s*[\w:]+\s*,)"
+)
+_LITERAL = re.compile(r'\s*"((?:\\.|[^"\\\n])*)"')
+_ESCAPE = re.compile(r"\\(.)")
+_ESCAPED = {"n": "\n", "t": "\t"}
+_CATCH = "catch2"
 _RUNNER_CONFIG = re.compile(
     r"(^|/)(\.clang-format|\.clang-tidy|_clang-format|CMakeLists\.txt|Makefile)$"
 )
@@ -103,7 +136,10 @@ class Cpp(Defaults):
 
     name = "cpp"
     results_path: str | None = RESULTS
-    collects = "a TEST(Suite, Name) or TEST_F(Suite, Name) in a .cpp file under tests/"
+    collects = (
+        'a TEST(Suite, Name) or TEST_F(Suite, Name) of GoogleTest, or a TEST_CASE("name") of '
+        "Catch2's, in a .cpp file under tests/"
+    )
     source_suffixes: tuple[str, ...] = (".cpp", ".cc", ".hpp", ".h")
     expectations = Expectations(
         lexer(CPP_LEXEMES),
@@ -121,8 +157,9 @@ class Cpp(Defaults):
         "C++20 with GCC 14 and GoogleTest, standard library only. Declarations go in kata.hpp "
         "and definitions in kata.cpp at the root (more .cpp files at the root are built too); "
         'tests are tests/*_test.cpp files with `#include <gtest/gtest.h>`, `#include "kata.hpp"` '
-        "and TEST(Suite, Name) cases (GoogleTest provides main). Code must pass clang-format "
-        "(Google style) and build with -Wall -Wextra -Werror."
+        "and TEST(Suite, Name) cases (GoogleTest provides main); a kata whose tests include "
+        "<catch2/catch.hpp> runs them with Catch2 instead (TEST_CASE, REQUIRE). Code must pass "
+        "clang-format (Google style) and build with -Wall -Wextra -Werror."
     )
 
     # clang-format, the warnings-as-errors build, the tests.
@@ -156,14 +193,27 @@ class Cpp(Defaults):
         return any("/" not in p and p.endswith(".cpp") for p in listed)
 
     def expected_tests(self, files: Mapping[str, bytes]) -> frozenset[str]:
-        """`TEST`/`TEST_F` cases in the `.cpp` files under `tests/`, as `Suite.Name`."""
+        """The cases of the `.cpp` files under `tests/`: GoogleTest's `TEST`/`TEST_F` as
+        `Suite.Name`, Catch2's `TEST_CASE` by its name."""
         found: set[str] = set()
         for path, data in files.items():
             if not self.is_test_path(path) or not path.endswith((".cpp", ".cc")):
                 continue
-            code = blank(cpp_text(data.decode("utf-8", "replace")), CPP_LEXEMES)
+            text = cpp_text(data.decode("utf-8", "replace"))
+            code = blank(text, CPP_LEXEMES)
             found.update(f"{suite}.{name}" for suite, name in _TEST_MACRO.findall(code))
+            found.update(_catch_names(text, code))
         return frozenset(found)
+
+    def track_test(self, path: str, data: bytes) -> tuple[str, bytes]:
+        """Exercism's test file sits beside the solution (`leap_test.cpp`): it goes to
+        `tests/`, where it includes the solution's header from the root as before. The
+        track's copy of Catch2 (`test/catch.hpp`, `test/tests-main.cpp`) stays behind: the
+        image has Catch2."""
+        pure = PurePosixPath(path)
+        if len(pure.parts) == 1 and pure.suffix in (".cpp", ".cc"):
+            return f"tests/{pure.name}", data
+        return path, data
 
     def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
         """The kata's test file (or `tests/<slug>_test.cpp`), the header and the source."""
@@ -175,9 +225,9 @@ class Cpp(Defaults):
         ]
 
     def defines_tests(self, path: str, text: str) -> bool:
-        """A code file that includes GoogleTest."""
+        """A code file that includes GoogleTest or Catch2."""
         code = blank(text, re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL))
-        return re.search(r"#\s*include\s*[<\"]g(test|mock)/", code) is not None
+        return re.search(r"#\s*include\s*[<\"](g(test|mock)/|catch2/|catch\.hpp)", code) is not None
 
     def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
         """None: an undeclared function is a build failure, which is how a RED starts."""
@@ -193,18 +243,32 @@ class Cpp(Defaults):
         script = scripts.get(command)
         if script is None:
             return None
-        return ("sh", "-c", script, "guard", nonce, _sentinel_source(nonce))
+        return (
+            "sh",
+            "-c",
+            script,
+            "guard",
+            nonce,
+            _sentinel_source(nonce),
+            _catch_sentinels(nonce),
+        )
 
     def evidence(self, result: ExecResult, nonce: str) -> Evidence:
-        """GoogleTest's console lines (written apart from its XML report), its closing
-        summary, and the shell's end of the run."""
+        """The runner's console lines (written apart from its XML report): GoogleTest's up to
+        its closing summary, or Catch2's Automake lines; and the shell's end of the run,
+        which names the runner the build chose."""
+        lines = result.stdout.splitlines()
+        ends = [line.split() for line in lines if line.startswith(f"@@{nonce} end")]
+        kind = ends[-1][2] if ends and len(ends[-1]) > 2 else ""
+        if kind == _CATCH or (not ends and any(_AUTOMAKE.match(x) for x in lines)):
+            return _catch_evidence(lines, nonce)
         outcomes: dict[str, TestStatus] = {}
         conflicts: list[str] = []
         summary = ended = False
         statuses = {"OK": TestStatus.PASSED, "FAILED": TestStatus.FAILED,
                     "SKIPPED": TestStatus.SKIPPED}  # fmt: skip
-        for line in result.stdout.splitlines():
-            if line.strip() == f"@@{nonce} end":
+        for line in lines:
+            if line.startswith(f"@@{nonce} end"):
                 ended = summary
             elif _SUMMARY.match(line):
                 summary = True
@@ -222,14 +286,17 @@ class Cpp(Defaults):
         )
 
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
-        """Each `<testcase>` of GoogleTest's XML report as `Suite.Name`; a disabled case is
-        not run (so an expected one is missing)."""
+        """Each case of the runner's XML report: GoogleTest's `<testcase>` as `Suite.Name`
+        (a disabled one is not run, so an expected one is missing), Catch2's `<TestCase>` by
+        its name."""
         if not report:
             return []
         try:
-            root = ET.fromstring(report)  # noqa: S314 - written by GoogleTest, size-capped on read
+            root = ET.fromstring(report)  # noqa: S314 - written by the runner, size-capped on read
         except ET.ParseError as exc:
-            return [TestOutcome("<gtest>", TestStatus.ERROR, f"unreadable XML report: {exc}")]
+            return [TestOutcome("<report>", TestStatus.ERROR, f"unreadable XML report: {exc}")]
+        if root.tag == "Catch2TestRun":
+            return [_catch_outcome(case) for case in root.iter("TestCase")]
         outcomes = []
         for case in root.iter("testcase"):
             if case.get("status") == "notrun":
@@ -246,6 +313,67 @@ class Cpp(Defaults):
         return outcomes
 
 
+def _catch_names(text: str, code: str) -> list[str]:
+    """The names of Catch2's test cases in `text` (`code` is it blanked, offset for offset)."""
+    names = []
+    for match in _CATCH_CASE.finditer(code):
+        position, parts = match.end(), []
+        while literal := _LITERAL.match(text, position):
+            parts.append(_ESCAPE.sub(lambda m: _ESCAPED.get(m[1], m[1]), literal[1]))
+            position = literal.end()
+        if parts:
+            prefix = "Scenario: " if match.group(1) == "SCENARIO" else ""
+            names.append(prefix + "".join(parts))
+    return names
+
+
+def _catch_evidence(lines: list[str], nonce: str) -> Evidence:
+    """Catch2's Automake lines, one per test case as it ends, and the shell's end line.
+    Catch2 exits 42 when a test failed."""
+    outcomes: dict[str, TestStatus] = {}
+    conflicts: list[str] = []
+    ended = False
+    for line in lines:
+        if line.startswith(f"@@{nonce} end"):
+            ended = bool(outcomes)
+        elif match := _AUTOMAKE.match(line.rstrip("\r")):
+            status = {"PASS": TestStatus.PASSED, "SKIP": TestStatus.SKIPPED}.get(
+                match[1], TestStatus.FAILED
+            )
+            if outcomes.get(match[2], status) is not status:
+                conflicts.append(match[2])
+            outcomes[match[2]] = status
+    passing, failing = _catch_sentinel_names(nonce)
+    return Evidence(
+        outcomes=outcomes,
+        ended=ended,
+        sentinels={passing: TestStatus.PASSED, failing: TestStatus.FAILED},
+        failing_exit=42,
+        conflicts=tuple(conflicts),
+    )
+
+
+def _catch_outcome(case: ET.Element) -> TestOutcome:
+    """One `<TestCase>` of Catch2's XML report: its overall result, and what failed."""
+    name = case.get("name", "")
+    overall = case.find("OverallResult")
+    if overall is None:
+        return TestOutcome(name, TestStatus.ERROR, "the report ends inside this test case")
+    if overall.get("skips", "0") != "0":
+        return TestOutcome(name, TestStatus.SKIPPED)
+    if overall.get("success") == "true":
+        return TestOutcome(name, TestStatus.PASSED)
+    problems = []
+    for element in case.iter():
+        if element.tag == "Expression" and element.get("success") == "false":
+            original, expanded = element.findtext("Original"), element.findtext("Expanded")
+            problems.append(f"{element.get('type')}( {(original or '').strip()} ) with "
+                            f"{(expanded or '').strip()}")  # fmt: skip
+        elif element.tag in ("Exception", "FatalErrorCondition", "Failure"):
+            problems.append(f"{element.tag}: {(element.text or '').strip()}")
+    return TestOutcome(name, TestStatus.FAILED, "\n".join(problems)[:2000])
+
+
 def _sentinel_names(nonce: str) -> tuple[str, str]:
     return f"TddCheck.P{nonce[:6]}", f"TddCheck.F{nonce[6:12]}"
 
@@ -258,4 +386,19 @@ def _sentinel_source(nonce: str) -> str:
         "\n#include <gtest/gtest.h>\n\n"
         f"TEST(TddCheck, {passing}) {{ EXPECT_EQ({a} + {b}, {a + b}); }}\n"
         f"TEST(TddCheck, {failing}) {{ EXPECT_EQ({a}LL * {b}, {a * b + 1}LL); }}\n"
+    )
+
+
+def _catch_sentinel_names(nonce: str) -> tuple[str, str]:
+    return f"TddCheck P{nonce[:6]}", f"TddCheck F{nonce[6:12]}"
+
+
+def _catch_sentinels(nonce: str) -> str:
+    """The sentinel test cases in Catch2's words: one must pass, one must fail."""
+    passing, failing = _catch_sentinel_names(nonce)
+    a, b = int(nonce[:4], 16), int(nonce[4:8], 16)
+    return (
+        "\n#include <catch2/catch.hpp>\n\n"
+        f'TEST_CASE("{passing}") {{ REQUIRE({a} + {b} == {a + b}); }}\n'
+        f'TEST_CASE("{failing}") {{ REQUIRE({a}LL * {b} == {a * b + 1}LL); }}\n'
     )

@@ -1,7 +1,7 @@
 """The static policy for C++: the means a kata's code needs none of, refused before anything runs.
 
-GoogleTest runs the tests and the code under test in one process, which writes the report
-the verdict is read from. So code may not end the process or leave it early, start programs,
+GoogleTest (or Catch2) runs the tests and the code under test in one process, which writes the
+report the verdict is read from. So code may not end the process or leave it early, start programs,
 read or write files or the environment, print (the console lines are the second channel),
 reach GoogleTest, run code before `main` or in assembly, or define `==`/`!=` (a value of its
 own that equals whatever it is compared with). Tests may not define `main` or reach the
@@ -56,8 +56,8 @@ _NAMES = (
      "programs or reads the environment"),
     ("output", r"\b(?:std\s*::\s*)?(?:cout|printf|puts|putchar|fwrite|write)\b", "writes to "
      "the runner's output, where results are read"),
-    ("runner", r"\btesting\s*::|\bUnitTest\b|\bTestEventListener", "reaches into the test "
-     "runner"),
+    ("runner", r"\btesting\s*::|\bCatch\s*::|\bUnitTest\b|\bTestEventListener", "reaches into "
+     "the test runner"),
     ("asm", r"\b(?:asm|__asm__)\b", "writes machine code"),
     ("before-main", r"__attribute__\s*\(\s*\(\s*(?:constructor|destructor)|\[\[\s*gnu\s*::\s*"
      r"(?:constructor|destructor)", "runs code before or after the tests"),
@@ -67,7 +67,7 @@ _NAMES = (
      "reader of the text sees whole (a macro with a body, token pasting)"),
     ("equality", r"\boperator\s*(?:==|!=|<=>)", "defines equality for a value of its own"),
 )  # fmt: skip
-_NAMESPACE = re.compile(r"\bnamespace\s+(testing|std|gtest|__\w+)\b")
+_NAMESPACE = re.compile(r"\bnamespace\s+(testing|std|gtest|Catch|__\w+)\b")
 # The compiler's builtins and macros (`__builtin_LINE()`, `__FILE__`) all start with two
 # underscores; a single one before a capital (an old include guard) is the library's only in
 # name.
@@ -107,9 +107,10 @@ def check_cpp(
                 flag(match.start(), f"include:{root}", f"includes {name!r}, which is no file "
                      "of the kata's, so the compiler looks for it among the system's")  # fmt: skip
         elif name in tree:
-            # The build looks in the root first (-I.): a file of the tree named like a header
-            # of the library would stand in for it, and a file with no code suffix is one the
-            # policy never reads.
+            # The build answers `<...>` from the system alone (-iquote .); a file of the tree
+            # named so is still refused, as a second line: it would stand in for the
+            # library's header under a build that searched the root, and a file with no code
+            # suffix is one the policy never reads.
             flag(match.start(), f"include:{root}", f"includes <{name}>, which names a file "
                  "of the kata's in place of the library's header")  # fmt: skip
         elif root in _PURE or (is_test and root in _TEST_HEADERS):
