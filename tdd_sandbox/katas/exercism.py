@@ -125,12 +125,22 @@ def read_exercise(folder: Path) -> Exercise:
 def _place(examples: list[str], sources: list[str]) -> list[tuple[str, str]]:
     """Where each example file goes in the solution's place. Where the examples name every
     solution file (Java's `.meta/src/reference/java/` mirrors `src/main/java/`), each keeps its
-    path under their common folder, helpers too; otherwise one example stands for one
-    solution file in order (`.meta/example.py` for `leap.py`), or none is kept."""
+    path under their common folder, helpers too. Otherwise each example takes the place of
+    the one solution file of its suffix (`.meta/example.h` for `leap.h`; a header-only
+    reference leaves the stub's `leap.cpp`), or, failing that, of the solution file in its
+    order; else none is kept."""
     names = {PurePosixPath(p).name for p in examples}
     if sources and all(PurePosixPath(p).name in names for p in sources):
         home, origin = _common(sources), _common(examples)
         return [(p, (home / PurePosixPath(p).relative_to(origin)).as_posix()) for p in examples]
+    suffixes = [PurePosixPath(p).suffix for p in sources]
+    by_suffix = [
+        (p, sources[suffixes.index(suffix)])
+        for p in examples
+        if suffixes.count(suffix := PurePosixPath(p).suffix) == 1
+    ]
+    if examples and len(by_suffix) == len(examples) == len({t for _, t in by_suffix}):
+        return by_suffix
     if len(examples) != len(sources):
         return []  # no one-to-one mapping onto the solution files: keep no reference
     return list(zip(examples, sources, strict=True))

@@ -20,6 +20,8 @@ PYTHON = FIXTURES / "python" / "exercises" / "practice"
 RUST = FIXTURES / "rust" / "exercises" / "practice"
 GO = FIXTURES / "go" / "exercises" / "practice"
 JAVASCRIPT = FIXTURES / "javascript" / "exercises" / "practice"
+CPP = FIXTURES / "cpp" / "exercises" / "practice"
+JAVA = FIXTURES / "java" / "exercises" / "practice"
 SPECS = FIXTURES / "problem-specifications" / "exercises"
 
 
@@ -170,3 +172,35 @@ def test_a_stub_set_aside_leaves_the_start_and_shows_in_the_kata(tmp_path: Path)
     assert "## Outline in go" not in load_kata(kata / "kata.md").text
     assert (kata / "scaffold" / "go" / "leap.go").is_file()
     assert not (kata / "outline").exists() or not any((kata / "outline").rglob("*.go"))
+
+
+def test_a_header_only_reference_takes_the_headers_place_and_keeps_the_stubs_source(
+    tmp_path: Path,
+) -> None:
+    # Three of Exercism's C++ examples are one header (`.meta/example.h`) for a solution of a
+    # header and a source file: no reference was kept, and the kata was never proved.
+    source = tmp_path / "src" / "leap"
+    shutil.copytree(CPP / "leap", source)
+    config = json.loads((source / ".meta" / "config.json").read_text())
+    config["files"]["example"] = [".meta/example.h"]
+    (source / ".meta" / "config.json").write_text(json.dumps(config))
+    import_katas([source], tmp_path / "out")
+    kata = tmp_path / "out" / "leap"
+    assert _tree(kata / "reference" / "cpp") == ["leap.h"]
+    reference = starting_files(get_language("cpp"), kata, overlay="reference")
+    assert reference["leap.h"] == (source / ".meta" / "example.h").read_text()
+    assert reference["leap.cpp"] == (kata / "scaffold" / "cpp" / "leap.cpp").read_text()
+
+
+def test_a_java_reference_keeps_its_helper_classes_in_the_solutions_folder(
+    tmp_path: Path,
+) -> None:
+    # Exercism's Java bowling gives its reference a Frame class the solution does not name:
+    # two examples for one solution file, so no reference was kept (14 of the 47).
+    import_katas([JAVA / "leap"], tmp_path)
+    kata = tmp_path / "leap"
+    assert _tree(kata / "reference" / "java") == [
+        "src/main/java/Divisibility.java",
+        "src/main/java/Leap.java",
+    ]
+    assert _tree(kata / "acceptance" / "java") == ["src/test/java/LeapTest.java"]
