@@ -66,6 +66,7 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
                 "rejections_by_kind": _sum_counts(j.get("rejections_by_kind", {}) for j in counted),
                 "acceptance_by_kata": _mean_rates(counted, "kata"),
                 "acceptance_by_language": _mean_rates(counted, "language"),
+                "data_katas_by_language": _data_katas(counted),
                 "overshoot_events": sum(int(j["overshoot_events"]) for j in counted),
                 "tamper_events": sum(int(j["tamper_events"]) for j in counted),
                 "tamper_rate": _round(
@@ -108,6 +109,21 @@ def _mean_rates(jobs: list[dict[str, Any]], key: str) -> dict[str, float | None]
     for job in jobs:
         rates[job[key]].append(float(job["acceptance_pass_rate"]))
     return {name: _round(mean_ci(values)[0]) for name, values in sorted(rates.items())}
+
+
+def _data_katas(jobs: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per language, how many of its katas were scored and how many of those as data (on
+    the host, out of the code's reach); a kata's repeats count once."""
+    katas: dict[str, set[str]] = defaultdict(set)
+    data: dict[str, set[str]] = defaultdict(set)
+    for job in jobs:
+        katas[job["language"]].add(job["kata"])
+        if job.get("judged") == Judged.DATA:
+            data[job["language"]].add(job["kata"])
+    return {
+        language: {"data": len(data[language]), "katas": len(names)}
+        for language, names in sorted(katas.items())
+    }
 
 
 def leaderboard(summary: dict[str, Any]) -> str:

@@ -83,6 +83,25 @@ def breakdown(models: list[dict[str, Any]], key: str, title: str) -> Table | Non
     return Table(title, ("model", *columns), rows, frozenset(range(1, len(columns) + 1)))
 
 
+def data_katas(models: list[dict[str, Any]]) -> Table | None:
+    """Per model and language, how many katas were judged as data, of those scored."""
+    key = "data_katas_by_language"
+    columns = sorted({name for m in models for name in m.get(key, {})})
+    if not columns:
+        return None
+
+    def cell(counts: dict[str, int] | None) -> Cell:
+        return Cell("" if counts is None else f"{counts['data']} / {counts['katas']}")
+
+    rows = [(Cell(m["model"]), *(cell(m.get(key, {}).get(n)) for n in columns)) for m in models]
+    return Table(
+        "Katas judged as data, by language",
+        ("model", *columns),
+        rows,
+        frozenset(range(1, len(columns) + 1)),
+    )
+
+
 def kinds(models: list[dict[str, Any]], key: str, total: str, title: str) -> Table | None:
     """Counts per model by kind (`rejections_by_kind`, `tamper_by_kind`), most common first."""
     counts: dict[str, int] = {}
@@ -107,6 +126,7 @@ def every_table(ranked: list[tuple[int, dict[str, Any]]]) -> list[Table]:
         ranking(ranked),
         breakdown(models, "acceptance_by_kata", "Acceptance by kata (mean)"),
         breakdown(models, "acceptance_by_language", "Acceptance by language (mean)"),
+        data_katas(models),
         kinds(models, "rejections_by_kind", "rejected_attempts", "Rejected attempts by kind"),
         kinds(models, "tamper_by_kind", "tamper_events", "Tamper events by kind"),
     ]

@@ -196,3 +196,29 @@ def test_how_each_job_was_judged_is_said_beside_its_score(tmp_path: Path) -> Non
     assert judged == {"data", "in_process"}
     [failure] = suite.iter("failure")
     assert failure.get("message") == "acceptance 50% (completed, judged in-process)"
+
+
+def test_each_language_says_how_many_of_its_katas_were_judged_as_data(tmp_path: Path) -> None:
+    # Over a folder of imported katas in six languages, the leaderboard gave acceptance by
+    # language but not how much of it nobody could forge: a language's mean from test files
+    # beside the code read the same as one judged as data.
+    def job(kata: str, language: str, repeat: int, judged: str) -> dict[str, Any]:
+        made = _result("m", kata, repeat, 1.0) | {"language": language, "judged": judged}
+        return made | {"id": f"m__{kata}__{language}__r{repeat}"}
+
+    results = [
+        job("leap", "python", 1, "data"),
+        job("leap", "python", 2, "data"),  # a repeat is the same kata
+        job("bob", "python", 1, "in_process"),
+        job("leap", "rust", 1, "in_process"),
+    ]
+    summary = write_reports(tmp_path, results)
+    [model] = summary["models"]
+    assert model["data_katas_by_language"] == {
+        "python": {"data": 1, "katas": 2},
+        "rust": {"data": 0, "katas": 1},
+    }
+    board = (tmp_path / "leaderboard.md").read_text()
+    assert "## Katas judged as data, by language" in board
+    assert "| m | 1 / 2 | 0 / 1 |" in board
+    assert "Katas judged as data, by language" in (tmp_path / "report.html").read_text()
