@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -371,7 +372,8 @@ def test_a_cpp_exercise_with_catch2_imports_proves_and_scores(tmp_path: Path) ->
     assert "the stub formatted by the language's formatter: leap.cpp, leap.h" in result.stdout
     kata = out / "leap"
     assert (kata / "acceptance" / "cpp" / "tests" / "leap_test.cpp").is_file()
-    assert not list(kata.rglob("catch.hpp")) and not list(kata.rglob("tests-main.cpp"))
+    assert not list(kata.rglob("catch.hpp"))
+    assert not list(kata.rglob("tests-main.cpp"))
     # A repository started from the stub and holding the reference's code scores it in full.
     repo = tmp_path / "repo"
     made = run_cli("init", str(repo), "--kata", str(kata / "kata.md"), "-l", "cpp")
@@ -382,3 +384,91 @@ def test_a_cpp_exercise_with_catch2_imports_proves_and_scores(tmp_path: Path) ->
     score = run_cli("score", str(kata), "--repo", str(repo), "--json", "-l", "cpp")
     assert score.returncode == 0, score.stderr
     assert (json.loads(score.stdout)["passed"], json.loads(score.stdout)["total"]) == (5, 5)
+
+
+# What a model writes to play the six imported leaps (a first test, then the track's answer).
+SIX_TESTS = {
+    **TESTS,
+    "javascript": (
+        "test/leap.test.js",
+        'import { test } from "node:test";\nimport assert from "node:assert/strict";\n'
+        'import { isLeap } from "../leap.js";\n\n'
+        'test("2015 is a common year", () => {\n  assert.equal(isLeap(2015), false);\n});\n',
+    ),
+    "java": (
+        "src/test/java/LeapFirstTest.java",
+        "import static org.junit.jupiter.api.Assertions.assertFalse;\n\n"
+        "import org.junit.jupiter.api.Test;\n\nclass LeapFirstTest {\n  @Test\n"
+        "  void commonYear() {\n    assertFalse(new Leap().isLeapYear(2015));\n  }\n}\n",
+    ),
+    "cpp": (
+        "tests/leap_first_test.cpp",
+        '#include <gtest/gtest.h>\n\n#include "leap.h"\n\n'
+        "TEST(Leap, CommonYear) { EXPECT_FALSE(leap::is_leap_year(2015)); }\n",
+    ),
+}
+_CPP_LEAP = (
+    '#include "leap.h"\n\n#include <stdexcept>\n\nnamespace leap {\n\n'
+    "bool is_leap_year(int year) {\n"
+    '  if (year < 1582) throw std::domain_error("before the Gregorian calendar");\n'
+    "  return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);\n}\n\n}  // namespace leap\n"
+)
+_CPP_HEADER = (
+    "#if !defined(LEAP_H)\n#define LEAP_H\n\nnamespace leap {\n\nbool is_leap_year(int year);\n\n"
+    "}  // namespace leap\n\n#endif  // LEAP_H\n"
+)
+_JAVA_META = JAVA / "leap" / ".meta" / "src" / "reference" / "java"
+SIX_SOLUTIONS: dict[str, list[tuple[str, str]]] = {
+    **{language: [answer] for language, answer in SOLUTIONS.items()},
+    "javascript": [("leap.js", (JAVASCRIPT / "leap" / ".meta" / "proof.ci.js").read_text())],
+    "java": [
+        (f"src/main/java/{name}", (_JAVA_META / name).read_text())
+        for name in ("Leap.java", "Divisibility.java")
+    ],
+    "cpp": [("leap.h", _CPP_HEADER), ("leap.cpp", _CPP_LEAP)],
+}
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_bench_over_a_kata_imported_in_six_languages_scores_each_by_its_track(
+    tmp_path: Path,
+) -> None:
+    # The six tracks' leap, imported into one kata and benchmarked as a user would: every
+    # language runs end to end, and the leaderboard says how each was judged.
+    katas = tmp_path / "katas"
+    sources = [PYTHON / "leap", RUST / "leap", GO / "leap", JAVASCRIPT / "leap"]
+    result = run_cli("katas", "import", *map(str, [*sources, JAVA / "leap", CPP / "leap"]),
+                     "--out", str(katas))  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    languages = sorted(SIX_TESTS)  # the order a sequential bench runs its jobs in
+    script: dict[str, list[Any]] = {"m-tester": [], "m-impl": [], "m-ref": []}
+    for language in languages:
+        path, text = SIX_TESTS[language]
+        solution = SIX_SOLUTIONS[language]
+        if language == "python":
+            text, solution = formatted(text), [(p, formatted(t)) for p, t in solution]
+        script["m-tester"] += [plan((path, text), message="test(leap): 2015"), done()]
+        script["m-impl"] += [plan(*solution, message="feat(leap): leap years")]
+        script["m-ref"] += [no_change()]
+    config = tmp_path / "bench.yaml"
+    config.write_text(
+        "bench:\n  models:\n    m: {tester: custom:m-tester, implementer: custom:m-impl, "
+        "refactorer: custom:m-ref}\n"
+    )
+    out = tmp_path / "out"
+    with FakeLLM(script) as fake:
+        result = run_cli(
+            "bench", "--models", "m", "--katas", str(katas), "--languages", ",".join(languages),
+            "--cycles", "2", "--out", str(out), "--config", str(config),
+            env={"TDD_SANDBOX_LLM__BASE_URL": fake.base_url},
+        )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert {r["language"]: (r["status"], r["acceptance_pass_rate"]) for r in rows} == dict.fromkeys(
+        languages, ("completed", 1.0)
+    ), [(r["language"], r.get("why") or r.get("error")) for r in rows]
+    board = (out / "leaderboard.md").read_text()
+    assert "## Acceptance by language (mean)" in board
+    assert "## Katas judged as data, by language" in board
+    assert "| m | 0 / 1 | 0 / 1 | 0 / 1 | 0 / 1 | 0 / 1 | 0 / 1 |" in board
