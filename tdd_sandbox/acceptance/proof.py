@@ -10,11 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tdd_sandbox.acceptance.runner import score_kata
+from tdd_sandbox.acceptance.suite import has_calls
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.base import GateCheck, Runtime
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.grading.verdicts import failing_summary
+from tdd_sandbox.katas.calls import write_calls
 from tdd_sandbox.katas.importer import set_aside_stub
 from tdd_sandbox.katas.kata import allow_rules, load_kata
 from tdd_sandbox.languages.base import Language
@@ -129,12 +131,29 @@ def prove_import(runtime: Runtime, language: Language, kata_dir: Path) -> tuple[
                 "shown in kata.md as the outline to write to"
             )
             proof = prove(runtime, language, kata_dir)
+        if has_calls(kata_dir, language.name):
+            proof = _confirm_calls(runtime, language, kata_dir, proof, lines)
     except UsageError as refused:
         shutil.rmtree(reference, ignore_errors=True)
         return False, [*lines, f"{kata_dir.name} ({language.name}): not proved: {refused}"]
     if proof.reference is not None and not proof.suite_proved:
         shutil.rmtree(reference)
     return proof.ok, [*lines, proof.describe()]
+
+
+def _confirm_calls(
+    runtime: Runtime, language: Language, kata_dir: Path, proof: Proof, lines: list[str]
+) -> Proof:
+    """A data suite derived at import judges only once the reference passes all of it and
+    the stub not: else its calls go, and the track's tests judge (proved in turn)."""
+    head = f"{kata_dir.name} ({language.name})"
+    if proof.reference is not None and proof.suite_proved:
+        lines.append(f"{head}: judged as data: the reference passes every case of the data suite")
+        return proof
+    why = "no reference to confirm them" if proof.reference is None else proof.describe()
+    write_calls(kata_dir, language.name, None)
+    lines.append(f"{head}: judged by its track's tests: the derived calls did not prove ({why})")
+    return prove(runtime, language, kata_dir)
 
 
 def _solution_stub(language: Language, kata_dir: Path) -> list[str]:

@@ -29,19 +29,19 @@ def run_acceptance(
         UsageError: no call mapping for the language.
         SandboxUnavailable: the sandbox failed.
     """
-    calls = suite.calls_for(language.name)
+    calls, cases = suite.calls_for(language.name), suite.cases_for(language.name)
     driver = language.driver
     nonce = secrets.token_hex(8)
-    prepared = driver.prepare(files, suite.cases, calls, nonce)
+    prepared = driver.prepare(files, cases, calls, nonce)
     with runtime.open(language, Snapshot(prepared.files)) as box:
         result = box.exec(prepared.command, collect=prepared.results)
         data = result.collected
         if data is None:
             data = box.read_file(prepared.results)
-    observed, problem = driver.read(data, nonce, suite.cases)
+    observed, problem = driver.read(data, nonce, cases)
     if not observed and not problem:
         problem = _describe(result)
-    return grade(suite.cases, observed, error_types=calls.errors, problem=problem)
+    return grade(cases, observed, error_types=calls.errors, problem=problem)
 
 
 def score_kata(

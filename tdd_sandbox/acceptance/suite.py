@@ -25,10 +25,8 @@ from pydantic import ValidationError
 
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import flatten_cases
+from tdd_sandbox.katas.calls import CALLS_FILE, CASES_FILE
 from tdd_sandbox.vocabulary.cases import CallMap, Case
-
-CASES_FILE = "canonical-data.json"
-CALLS_FILE = "calls.yaml"
 
 
 @dataclass(frozen=True)
@@ -51,6 +49,15 @@ class Suite:
                 f"section to its acceptance/{CALLS_FILE}"
             )
         return self.languages[language]
+
+    def cases_for(self, language: str) -> tuple[Case, ...]:
+        """The cases `language` is judged on: all but those its mapping excludes.
+
+        Raises:
+            UsageError: the suite has no mapping for it.
+        """
+        excluded = self.calls_for(language).exclude
+        return tuple(case for case in self.cases if case.id not in excluded)
 
 
 def has_suite(kata_dir: Path, language: str) -> bool:

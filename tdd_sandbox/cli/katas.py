@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tdd_sandbox.acceptance.proof import prove_import
-from tdd_sandbox.acceptance.suite import has_suite
+from tdd_sandbox.acceptance.suite import has_calls, has_suite
 from tdd_sandbox.bench.jobs import find_katas
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
 from tdd_sandbox.execution.docker import DockerRuntime
@@ -47,6 +47,10 @@ def import_command(
     for problem in report.problems:
         click.echo(f"not imported: {problem}", err=True)
     failed = bool(report.problems)
+    if not prove_suites:
+        for note in report.notes:
+            click.echo(note)
+    data: dict[str, list[bool]] = {}
     if prove_suites and report.written:
         settings = load_settings(default_config(config, None))
         with DockerRuntime(settings, progress=progress) as runtime:
@@ -54,11 +58,19 @@ def import_command(
                 for name in LANGUAGES:
                     if not (kata_dir / "acceptance" / name).is_dir():
                         continue
+                    head = f"{kata_dir.name} ({name}):"
+                    for note in report.notes:
+                        if note.startswith(head):
+                            click.echo(note)
                     ok, lines = prove_import(runtime, get_language(name), kata_dir)
                     for line in lines:
                         click.echo(line)
                     failed = failed or not ok
+                    data.setdefault(name, []).append(ok and has_calls(kata_dir, name))
     click.echo(f"{len(report.written)} katas in {out}")
+    if data:
+        counts = ", ".join(f"{name} {sum(got)}/{len(got)}" for name, got in sorted(data.items()))
+        click.echo(f"judged as data: {sum(sum(got) for got in data.values())} ({counts})")
     return 1 if failed else 0
 
 

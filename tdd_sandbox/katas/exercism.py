@@ -26,6 +26,9 @@ class Exercise:
     stub: dict[str, bytes] = field(default_factory=dict)
     example: dict[str, bytes] = field(default_factory=dict)
     canonical: bytes | None = None
+    included: dict[str, bool] | None = None
+    """The track's `.meta/tests.toml`: canonical case uuid -> whether its tests include it
+    (None: the track says nothing, so every case)."""
 
 
 class ImportProblem(UsageError):
@@ -115,6 +118,7 @@ def read_exercise(folder: Path) -> Exercise:
         slug=folder.name,
         title=_title(folder.name),
         instructions=instructions,
+        included=_included(folder),
         language=language.name,
         tests=dict(language.track_test(path, _read(folder, path)) for path in tests),
         stub={path: _read(folder, path) for path in dict.fromkeys(stub_paths)},
@@ -153,6 +157,21 @@ def _common(paths: list[str]) -> PurePosixPath:
     while all(len(p) > shared and p[shared] == parts[0][shared] for p in parts):
         shared += 1
     return PurePosixPath(*parts[0][:shared])
+
+
+def _included(folder: Path) -> dict[str, bool] | None:
+    """The track's record of which canonical cases its tests implement."""
+    path = folder / ".meta" / "tests.toml"
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ImportProblem(f".meta/tests.toml: {exc}") from None
+    if table is None:
+        return None
+    return {
+        uuid: not isinstance(entry, dict) or entry.get("include", True) is not False
+        for uuid, entry in table.items()
+    }
 
 
 def _read_specification(folder: Path) -> Exercise:

@@ -5,6 +5,7 @@ An exercise becomes a kata folder::
     <slug>/kata.md                         title, instructions, the starting files per language
     <slug>/acceptance/<language>/...       the track's tests: the hidden suite (repo paths)
     <slug>/acceptance/canonical-data.json  the problem's cases as data, where given
+    <slug>/acceptance/calls.yaml           how each track performs them, where derived
     <slug>/scaffold/<language>/...         the track's stub: where a run's repository starts
     <slug>/reference/<language>/...        the example solution (proved, never shown to agents)
     <slug>/outline/<language>/...          a stub that does not build as it stands, set aside
@@ -22,6 +23,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tdd_sandbox.katas.calls import derive_data_suite
 from tdd_sandbox.katas.exercism import Exercise, ImportProblem, find_exercises, read_exercise
 
 PARTS = ("acceptance", "scaffold", "reference")
@@ -78,9 +80,11 @@ def _outline_section(language: str, files: dict[str, str]) -> str:
     )
 
 
-def write_kata(exercises: list[Exercise], out: Path) -> Path:
+def write_kata(exercises: list[Exercise], out: Path, notes: list[str] | None = None) -> Path:
     """Write the exercises of one slug (one per language, and its specification) into
-    `out/<slug>`, merging with a kata already there; all or nothing.
+    `out/<slug>`, merging with a kata already there; all or nothing. Where the kata has
+    canonical data, each track's calls are derived for a data suite (`derive_data_suite`),
+    and `notes` gets a line per track saying how it will be judged.
 
     Raises:
         ImportProblem: nothing to write (no instructions anywhere).
@@ -113,6 +117,9 @@ def write_kata(exercises: list[Exercise], out: Path) -> Path:
                 for path, data in files.items():
                     _write(folder / path, data)
             stubs[exercise.language] = sorted(exercise.stub)
+        for exercise in exercises:
+            if exercise.language is not None and (line := derive_data_suite(staging, exercise)):
+                (notes if notes is not None else []).append(line)
         if instructions or not (staging / "kata.md").is_file():
             _write(staging / "kata.md", kata_markdown(title, instructions, stubs, outlines).encode())
         old = target.with_name(f".{slug}-replaced")
@@ -132,6 +139,8 @@ class ImportReport:
 
     written: list[Path] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """How each track of a kata with canonical data will be judged: as data, or why not."""
 
 
 def import_katas(sources: list[Path], out: Path) -> ImportReport:
@@ -153,7 +162,7 @@ def import_katas(sources: list[Path], out: Path) -> ImportReport:
         by_slug.setdefault(folder.name, []).append(exercise)
     for slug, exercises in sorted(by_slug.items()):
         try:
-            report.written.append(write_kata(exercises, out))
+            report.written.append(write_kata(exercises, out, report.notes))
         except ImportProblem as exc:
             report.problems.append(f"{slug}: {exc}")
     return report

@@ -16,6 +16,7 @@ from typing import Protocol
 from tdd_sandbox.languages.driving import CodeFiles, Driver
 from tdd_sandbox.languages.perturbing import Expectations, Perturbed, perturb_expected
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome
 from tdd_sandbox.vocabulary.violation import Violation
 
@@ -159,6 +160,14 @@ class Language(Protocol):
         the guard's frames or a machine format the runner was asked for."""
         ...
 
+    def derive_calls(
+        self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+    ) -> CallMap | str:
+        """How an imported exercise's canonical `cases` are performed in this language, read
+        off its track's `stub` and `tests` (a data suite, proved with the reference before it
+        judges anyone), or why they cannot be."""
+        ...
+
 
 class Defaults(ABC):
     """What most plug-ins share: inherit it and override what differs (as pre-commit's
@@ -243,6 +252,13 @@ class Defaults(ABC):
     def hidden_test(self, path: str, data: bytes) -> bytes:
         """A hidden test file runs as it is written."""
         return data
+
+    def derive_calls(
+        self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+    ) -> CallMap | str:
+        """No rule: the track's tests judge the kata."""
+        del cases, stub, tests
+        return f"no rule derives {self.name} calls from its track's tests yet"
 
     def readable(self, stdout: str) -> str:
         """The output without the guard's frames (`@@<nonce> ...` lines, for the judge)."""

@@ -41,6 +41,9 @@ class CallMap(BaseModel):
     """Error kinds that count as the kata's errors; empty: any."""
     timeout_s: float = Field(5.0, gt=0, le=60)
     """How long one case may run."""
+    exclude: frozenset[str] = frozenset()
+    """Ids of cases this language leaves out (an Exercism track's `tests.toml` excludes
+    some, or predates them)."""
 
 
 @dataclass(frozen=True)

@@ -472,3 +472,50 @@ def test_bench_over_a_kata_imported_in_six_languages_scores_each_by_its_track(
     assert "## Acceptance by language (mean)" in board
     assert "## Katas judged as data, by language" in board
     assert "| m | 0 / 1 | 0 / 1 | 0 / 1 | 0 / 1 | 0 / 1 | 0 / 1 |" in board
+
+
+SPECS = FIXTURES / "problem-specifications" / "exercises"
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_with_canonical_data_an_imported_kata_is_judged_as_data(tmp_path: Path) -> None:
+    # Imported with problem-specifications beside the track, the kata was still judged by
+    # the track's test files, which run beside the code (it could read them): the calls are
+    # now read off the track, proved with the reference, and the score is data.
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(PYTHON / "leap"), str(SPECS), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "leap (python): judged as data: the reference passes every case" in result.stdout
+    assert "judged as data: 1 (python 1/1)" in result.stdout
+    repo = tmp_path / "repo"
+    made = run_cli("init", str(repo), "--kata", str(out / "leap" / "kata.md"))
+    assert made.returncode == 0, made.stderr
+    shutil.copy(PYTHON / "leap" / ".meta" / "example.py", repo / "leap.py")
+    git(repo, "-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qam", "feat: leap")
+    score = run_cli("score", str(out / "leap"), "--repo", str(repo), "--json")
+    assert score.returncode == 0, score.stderr
+    document = json.loads(score.stdout)
+    assert (document["judged"], document["passed"], document["total"]) == ("data", 2, 2)
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_derived_calls_the_reference_does_not_pass_give_way_to_the_tracks_tests(
+    tmp_path: Path,
+) -> None:
+    # Canonical data the track's reference disagrees with (a case changed upstream since the
+    # track's tests were made) must not judge anyone: the track's tests do.
+    specs = tmp_path / "specs" / "leap"
+    shutil.copytree(SPECS / "leap", specs)
+    data = json.loads((specs / "canonical-data.json").read_text())
+    data["cases"][1]["expected"] = False  # 2000 is a leap year
+    (specs / "canonical-data.json").write_text(json.dumps(data))
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(PYTHON / "leap"), str(specs), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "leap (python): judged by its track's tests: the derived calls did not prove" in (
+        result.stdout
+    )
+    assert "leap (python): proved (reference 5/5, stub 0/5)" in result.stdout
+    assert not (out / "leap" / "acceptance" / "calls.yaml").exists()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.acceptance.suite import has_suite
+from tdd_sandbox.acceptance.suite import has_calls, has_suite, load_suite
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.katas.importer import import_katas, set_aside_stub
 from tdd_sandbox.katas.kata import load_kata
@@ -34,6 +34,7 @@ def test_track_exercises_and_the_specification_make_one_kata(tmp_path: Path) -> 
     assert report.problems == []
     assert report.written == [tmp_path / "leap"]
     assert _tree(tmp_path / "leap") == [
+        "acceptance/calls.yaml",
         "acceptance/canonical-data.json",
         "acceptance/go/cases_test.go",
         "acceptance/go/leap_test.go",
@@ -204,3 +205,23 @@ def test_a_java_reference_keeps_its_helper_classes_in_the_solutions_folder(
         "src/main/java/Leap.java",
     ]
     assert _tree(kata / "acceptance" / "java") == ["src/test/java/LeapTest.java"]
+
+
+def test_with_canonical_data_a_tracks_calls_are_derived_for_a_data_suite(tmp_path: Path) -> None:
+    # Imported katas were judged only by the track's test files, which run beside the code
+    # and can be read by it, though problem-specifications gives the same cases as data.
+    report = import_katas([PYTHON / "leap", RUST / "leap", SPECS], tmp_path)
+    kata = tmp_path / "leap"
+    suite = load_suite(kata)
+    python = suite.calls_for("python")
+    assert python.calls == {"leapYear": "leap_year(year)"}
+    # The Python track's tests.toml leaves a case out: so does its data suite.
+    assert python.exclude == frozenset({"c4c1b3a2-1f0e-4a8b-9d6c-5e4f3a2b1c0d"})
+    assert [c.id[:8] for c in suite.cases_for("python")] == ["6466b30d", "42ee56ad"]
+    assert not has_calls(kata, "rust")  # judged by its track's tests
+    assert "leap (python): a data suite of 2 cases, its calls read off the track" in "\n".join(
+        report.notes
+    )
+    assert "leap (rust): judged by its track's tests: no rule derives rust calls" in "\n".join(
+        report.notes
+    )

@@ -11,6 +11,7 @@ from typing import Any
 
 from tdd_sandbox.languages.base import Defaults
 from tdd_sandbox.languages.perturbing import Expectations, python_tokens
+from tdd_sandbox.languages.python.calls import derive_python_calls
 from tdd_sandbox.languages.python.discovery import (
     NO_FIXTURE,
     RUNNERS,
@@ -24,6 +25,7 @@ from tdd_sandbox.languages.python.policy import check_python
 from tdd_sandbox.languages.python.reader import JUDGE_PYTHON, python_text
 from tdd_sandbox.languages.python.results import STREAM_STATUS, outcome_of
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
 
@@ -114,6 +116,12 @@ class Python(Defaults):
         "in tests/test_*.py or tests/*_test.py: a test_* function, or a test_* method of a "
         "Test* class without __init__ or of a unittest.TestCase subclass of any name"
     )
+
+    def derive_calls(
+        self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+    ) -> CallMap | str:
+        """The stub's functions perform the properties (`calls.py`)."""
+        return derive_python_calls(cases, stub, tests)
 
     def track_test(self, path: str, data: bytes) -> tuple[str, bytes]:
         """A track's tests go under tests/, where the scaffold's pytest finds them."""

@@ -1,0 +1,75 @@
+"""Calls read off Exercism's Python track, for a data suite: each canonical property is the
+stub's function of its snake_case name, given the case's inputs; the errors that count are
+the ones the track's tests expect (`assertRaises(ValueError)`)."""
+
+from __future__ import annotations
+
+import ast
+import keyword
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath
+
+from tdd_sandbox.vocabulary.cases import CallMap, Case
+
+_RAISES = re.compile(rb"assertRaises(?:Regex)?\(\s*(\w+)")
+
+
+def derive_python_calls(
+    cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+) -> CallMap | str:
+    """The call mapping, or why there is none. Parameters named as the inputs take them by
+    name; otherwise as many parameters as inputs take them in the canonical order (the
+    reference's proof then confirms the order, or the track's tests judge instead)."""
+    functions = _functions(stub)
+    calls: dict[str, str] = {}
+    imports: dict[str, set[str]] = {}
+    for prop in dict.fromkeys(case.property for case in cases):
+        name = next((n for n in (_snake(prop), prop) if n in functions), None)
+        if name is None:
+            return f"no function of the stub performs the property {prop} ({_snake(prop)})"
+        module, params = functions[name]
+        given = [case.input for case in cases if case.property == prop]
+        keys = list(dict.fromkeys(key for inputs in given for key in inputs))
+        if any(set(inputs) != set(keys) for inputs in given):
+            return f"the cases of {prop} do not all give the same inputs"
+        if not all(key.isidentifier() and not keyword.iskeyword(key) for key in keys):
+            return f"an input of {prop} is not a name Python can bind"
+        if set(params) == set(keys):
+            arguments = params
+        elif len(params) == len(keys):
+            arguments = keys
+        else:
+            return f"{name} takes {len(params)} arguments where {prop} gives {len(keys)}"
+        calls[prop] = f"{name}({', '.join(arguments)})"
+        imports.setdefault(module, set()).add(name)
+    setup = "\n".join(
+        f"from {module} import {', '.join(sorted(names))}"
+        for module, names in sorted(imports.items())
+    )
+    errors = {m.decode() for data in tests.values() for m in _RAISES.findall(data)}
+    return CallMap(setup=setup, calls=calls, errors=frozenset(errors))
+
+
+def _functions(stub: Mapping[str, bytes]) -> dict[str, tuple[str, list[str]]]:
+    """The top-level functions of the stub's modules at the root: name -> (module, the
+    parameters a call passes by position)."""
+    found: dict[str, tuple[str, list[str]]] = {}
+    for path, data in sorted(stub.items()):
+        pure = PurePosixPath(path)
+        if len(pure.parts) != 1 or pure.suffix != ".py":
+            continue
+        try:
+            tree = ast.parse(data)
+        except (SyntaxError, ValueError):
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                arguments = node.args.posonlyargs + node.args.args
+                found[node.name] = (pure.stem, [a.arg for a in arguments])
+    return found
+
+
+def _snake(name: str) -> str:
+    """`leapYear` -> `leap_year`, as the Python track names canonical properties."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()

@@ -1,0 +1,48 @@
+"""Calls read off Exercism's Python track: the stub's functions perform the canonical
+properties, the tests say which errors count."""
+
+from __future__ import annotations
+
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.vocabulary.cases import CallMap, Case
+
+PYTHON = get_language("python")
+
+
+def _case(prop: str, **given: object) -> Case:
+    return Case(id=f"{prop}-{len(given)}", description="", property=prop, input=given, expected=0)
+
+
+def test_a_property_is_the_stub_function_of_its_snake_case_name() -> None:
+    stub = {"leap.py": b"def leap_year(year):\n    pass\n"}
+    tests = {"tests/leap_test.py": b"from leap import leap_year\n"}
+    calls = PYTHON.derive_calls([_case("leapYear", year=2015)], stub, tests)
+    wanted = CallMap(setup="from leap import leap_year", calls={"leapYear": "leap_year(year)"})
+    assert calls == wanted
+
+
+def test_other_parameter_names_take_the_inputs_in_order_and_the_tests_name_the_errors() -> None:
+    stub = {
+        "all_your_base.py": b"def rebase(input_base, digits, output_base):\n    pass\n",
+        "helpers.py": b"def unused():\n    pass\n",
+    }
+    tests = {"tests/all_your_base_test.py": b"with self.assertRaises(ValueError) as err:\n"}
+    cases = [_case("rebase", inputBase=2, digits=[1], outputBase=10)]
+    calls = PYTHON.derive_calls(cases, stub, tests)
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"rebase": "rebase(inputBase, digits, outputBase)"}
+    assert calls.errors == frozenset({"ValueError"})
+
+
+def test_what_no_stub_function_performs_is_a_reason_not_a_guess() -> None:
+    stub = {"bank.py": b"class BankAccount:\n    def open(self):\n        pass\n"}
+    reason = PYTHON.derive_calls([_case("open")], stub, {})
+    assert reason == "no function of the stub performs the property open (open)"
+    stub = {"two_fer.py": b"def two_fer(name='One'):\n    pass\n"}
+    reason = PYTHON.derive_calls([_case("twoFer", name="Alice"), _case("twoFer")], stub, {})
+    assert reason == "the cases of twoFer do not all give the same inputs"
+
+
+def test_a_language_without_a_rule_says_so() -> None:
+    reason = get_language("rust").derive_calls([_case("leapYear", year=1)], {}, {})
+    assert reason == "no rule derives rust calls from its track's tests yet"
