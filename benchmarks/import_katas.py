@@ -29,7 +29,7 @@ from tdd_sandbox.languages import get_language
 from tdd_sandbox.settings import load_settings
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "exercism"
-TRACKS = ("python", "rust", "go", "javascript")
+TRACKS = ("python", "rust", "go", "javascript", "java", "cpp")
 
 
 def make_tracks(root: Path, count: int) -> list[Path]:

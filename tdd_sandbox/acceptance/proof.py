@@ -6,6 +6,7 @@ measures nothing; one the reference fails measures the suite. A stub may pass so
 from __future__ import annotations
 
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,13 +84,21 @@ def prove(runtime: Runtime, language: Language, kata_dir: Path) -> Proof:
         SandboxUnavailable: the sandbox failed.
     """
     start = _encoded(starting_files(language, kata_dir))
-    gates = runtime.check(GateCheck(language, start)).report  # as a run checks its HEAD
-    start_gates = "" if gates.ok else failing_summary(gates, limit=200).splitlines()[0]
-    start_report = score_kata(runtime, language, start, kata_dir)
-    reference_report = None
+    reference = None
     if (kata_dir / "reference" / language.name).is_dir():
         reference = _encoded(starting_files(language, kata_dir, overlay="reference"))
-        reference_report = score_kata(runtime, language, reference, kata_dir)
+    # Three sandboxes that share nothing: side by side, a kata's proof waits for the slowest
+    # of them rather than for all three in turn.
+    with ThreadPoolExecutor(max_workers=3, thread_name_prefix="proof") as pool:
+        checked = pool.submit(runtime.check, GateCheck(language, start))  # as a run checks HEAD
+        started = pool.submit(score_kata, runtime, language, start, kata_dir)
+        solved = None
+        if reference is not None:
+            solved = pool.submit(score_kata, runtime, language, reference, kata_dir)
+        gates = checked.result().report
+        start_report = started.result()
+        reference_report = solved.result() if solved is not None else None
+    start_gates = "" if gates.ok else failing_summary(gates, limit=200).splitlines()[0]
     return Proof(kata_dir.name, language.name, reference_report, start_report, start_gates)
 
 

@@ -1,5 +1,5 @@
-"""C++: clang-format, a warnings-as-errors GCC 14 build and GoogleTest; results from its XML
-report, checked against its console lines."""
+"""C++: clang-format, a warnings-as-errors GCC 14 build and GoogleTest (or Catch2, `catch2.py`);
+results from the runner's XML report, checked against its console lines."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.cpp import catch2
 from tdd_sandbox.languages.cpp.driver import CppDriver
 from tdd_sandbox.languages.cpp.policy import check_cpp
 from tdd_sandbox.languages.cpp.reader import CPP_LEXEMES, cpp_text
@@ -98,16 +99,6 @@ _GUARD_TEST = (
 _LINE = re.compile(r"^\[\s*(OK|FAILED|SKIPPED)\s*\] (\S+)(?: \(\d+ ms\))?$")
 _SUMMARY = re.compile(r"^\[==========\] \d+ tests? from \d+ test suites? ran\.")
 _TEST_MACRO = re.compile(r"(?<![\w])TEST(?:_F)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
-_AUTOMAKE = re.compile(r"^:test-result: (PASS|FAIL|XFAIL|XPASS|SKIP|ERROR) (.+)$")
-# Catch2's test cases: the name is the first argument, a string literal (or several, which the
-# compiler joins); a SCENARIO's name is prefixed as Catch2 prefixes it.
-_CATCH_CASE = re.compile(
-    r"(?<![\w])(?:(TEST_CASE|SCENARIO)\s*\(|TEST_CASE_METHOD\s*\(\s*[\w:]+\s*,)"
-)
-_LITERAL = re.compile(r'\s*"((?:\\.|[^"\\\n])*)"')
-_ESCAPE = re.compile(r"\\(.)")
-_ESCAPED = {"n": "\n", "t": "\t"}
-_CATCH = "catch2"
 _RUNNER_CONFIG = re.compile(
     r"(^|/)(\.clang-format|\.clang-tidy|_clang-format|CMakeLists\.txt|Makefile)$"
 )
@@ -202,7 +193,7 @@ class Cpp(Defaults):
             text = cpp_text(data.decode("utf-8", "replace"))
             code = blank(text, CPP_LEXEMES)
             found.update(f"{suite}.{name}" for suite, name in _TEST_MACRO.findall(code))
-            found.update(_catch_names(text, code))
+            found.update(catch2.case_names(text, code))
         return frozenset(found)
 
     def track_test(self, path: str, data: bytes) -> tuple[str, bytes]:
@@ -250,7 +241,7 @@ class Cpp(Defaults):
             "guard",
             nonce,
             _sentinel_source(nonce),
-            _catch_sentinels(nonce),
+            catch2.sentinels(nonce),
         )
 
     def evidence(self, result: ExecResult, nonce: str) -> Evidence:
@@ -260,8 +251,8 @@ class Cpp(Defaults):
         lines = result.stdout.splitlines()
         ends = [line.split() for line in lines if line.startswith(f"@@{nonce} end")]
         kind = ends[-1][2] if ends and len(ends[-1]) > 2 else ""
-        if kind == _CATCH or (not ends and any(_AUTOMAKE.match(x) for x in lines)):
-            return _catch_evidence(lines, nonce)
+        if kind == catch2.KIND or (not ends and any(catch2.AUTOMAKE.match(x) for x in lines)):
+            return catch2.evidence(lines, nonce)
         outcomes: dict[str, TestStatus] = {}
         conflicts: list[str] = []
         summary = ended = False
@@ -296,7 +287,7 @@ class Cpp(Defaults):
         except ET.ParseError as exc:
             return [TestOutcome("<report>", TestStatus.ERROR, f"unreadable XML report: {exc}")]
         if root.tag == "Catch2TestRun":
-            return [_catch_outcome(case) for case in root.iter("TestCase")]
+            return [catch2.outcome(case) for case in root.iter("TestCase")]
         outcomes = []
         for case in root.iter("testcase"):
             if case.get("status") == "notrun":
@@ -313,67 +304,6 @@ class Cpp(Defaults):
         return outcomes
 
 
-def _catch_names(text: str, code: str) -> list[str]:
-    """The names of Catch2's test cases in `text` (`code` is it blanked, offset for offset)."""
-    names = []
-    for match in _CATCH_CASE.finditer(code):
-        position, parts = match.end(), []
-        while literal := _LITERAL.match(text, position):
-            parts.append(_ESCAPE.sub(lambda m: _ESCAPED.get(m[1], m[1]), literal[1]))
-            position = literal.end()
-        if parts:
-            prefix = "Scenario: " if match.group(1) == "SCENARIO" else ""
-            names.append(prefix + "".join(parts))
-    return names
-
-
-def _catch_evidence(lines: list[str], nonce: str) -> Evidence:
-    """Catch2's Automake lines, one per test case as it ends, and the shell's end line.
-    Catch2 exits 42 when a test failed."""
-    outcomes: dict[str, TestStatus] = {}
-    conflicts: list[str] = []
-    ended = False
-    for line in lines:
-        if line.startswith(f"@@{nonce} end"):
-            ended = bool(outcomes)
-        elif match := _AUTOMAKE.match(line.rstrip("\r")):
-            status = {"PASS": TestStatus.PASSED, "SKIP": TestStatus.SKIPPED}.get(
-                match[1], TestStatus.FAILED
-            )
-            if outcomes.get(match[2], status) is not status:
-                conflicts.append(match[2])
-            outcomes[match[2]] = status
-    passing, failing = _catch_sentinel_names(nonce)
-    return Evidence(
-        outcomes=outcomes,
-        ended=ended,
-        sentinels={passing: TestStatus.PASSED, failing: TestStatus.FAILED},
-        failing_exit=42,
-        conflicts=tuple(conflicts),
-    )
-
-
-def _catch_outcome(case: ET.Element) -> TestOutcome:
-    """One `<TestCase>` of Catch2's XML report: its overall result, and what failed."""
-    name = case.get("name", "")
-    overall = case.find("OverallResult")
-    if overall is None:
-        return TestOutcome(name, TestStatus.ERROR, "the report ends inside this test case")
-    if overall.get("skips", "0") != "0":
-        return TestOutcome(name, TestStatus.SKIPPED)
-    if overall.get("success") == "true":
-        return TestOutcome(name, TestStatus.PASSED)
-    problems = []
-    for element in case.iter():
-        if element.tag == "Expression" and element.get("success") == "false":
-            original, expanded = element.findtext("Original"), element.findtext("Expanded")
-            problems.append(f"{element.get('type')}( {(original or '').strip()} ) with "
-                            f"{(expanded or '').strip()}")  # fmt: skip
-        elif element.tag in ("Exception", "FatalErrorCondition", "Failure"):
-            problems.append(f"{element.tag}: {(element.text or '').strip()}")
-    return TestOutcome(name, TestStatus.FAILED, "\n".join(problems)[:2000])
-
-
 def _sentinel_names(nonce: str) -> tuple[str, str]:
     return f"TddCheck.P{nonce[:6]}", f"TddCheck.F{nonce[6:12]}"
 
@@ -386,19 +316,4 @@ def _sentinel_source(nonce: str) -> str:
         "\n#include <gtest/gtest.h>\n\n"
         f"TEST(TddCheck, {passing}) {{ EXPECT_EQ({a} + {b}, {a + b}); }}\n"
         f"TEST(TddCheck, {failing}) {{ EXPECT_EQ({a}LL * {b}, {a * b + 1}LL); }}\n"
-    )
-
-
-def _catch_sentinel_names(nonce: str) -> tuple[str, str]:
-    return f"TddCheck P{nonce[:6]}", f"TddCheck F{nonce[6:12]}"
-
-
-def _catch_sentinels(nonce: str) -> str:
-    """The sentinel test cases in Catch2's words: one must pass, one must fail."""
-    passing, failing = _catch_sentinel_names(nonce)
-    a, b = int(nonce[:4], 16), int(nonce[4:8], 16)
-    return (
-        "\n#include <catch2/catch.hpp>\n\n"
-        f'TEST_CASE("{passing}") {{ REQUIRE({a} + {b} == {a + b}); }}\n'
-        f'TEST_CASE("{failing}") {{ REQUIRE({a}LL * {b} == {a * b + 1}LL); }}\n'
     )
