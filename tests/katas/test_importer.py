@@ -225,3 +225,17 @@ def test_with_canonical_data_a_tracks_calls_are_derived_for_a_data_suite(tmp_pat
     assert "leap (rust): judged by its track's tests: no rule derives rust calls" in "\n".join(
         report.notes
     )
+
+
+def test_a_cpp_or_java_stub_starts_without_the_scaffolds_empty_kata(tmp_path: Path) -> None:
+    # The scaffold's empty kata.hpp/kata.cpp (Java's Kata class) sat beside the track's own
+    # files: code no test names, which a model then read as part of the kata.
+    import_katas([CPP / "leap", JAVA / "leap"], tmp_path)
+    cpp = starting_files(get_language("cpp"), tmp_path / "leap")
+    assert sorted(cpp) == ["leap.cpp", "leap.h", "tests/scaffold_test.cpp"]
+    java = starting_files(get_language("java"), tmp_path / "leap")
+    assert sorted(java) == [
+        "src/main/java/Leap.java",
+        "src/main/java/YearBeforeCalendarException.java",
+        "src/test/java/ScaffoldTest.java",
+    ]

@@ -178,6 +178,14 @@ class Cpp(Defaults):
         """An empty header and source file, and one toolchain test."""
         return {"kata.hpp": _HEADER, "kata.cpp": _CODE, "tests/scaffold_test.cpp": _SCAFFOLD_TEST}
 
+    def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
+        """Beside a kata's own code (an Exercism stub's `leap.h`, `leap.cpp`) the empty
+        `kata.hpp` and `kata.cpp` give way; the toolchain test stays."""
+        scaffold = self.scaffold()
+        if any(p.endswith(self.source_suffixes) and not self.is_test_path(p) for p in files):
+            del scaffold["kata.hpp"], scaffold["kata.cpp"]
+        return scaffold
+
     def detect(self, paths: Iterable[str]) -> bool:
         """A .cpp file at the root, and no manifest of another language."""
         listed = set(paths)
