@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
 from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.go.calls import derive_go_calls
 from tdd_sandbox.languages.go.driver import GoDriver
 from tdd_sandbox.languages.go.guard import (
     GUARD,
@@ -23,6 +24,7 @@ from tdd_sandbox.languages.go.reader import GO_LEXEMES, module_path
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations, lexer
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
 
@@ -123,6 +125,13 @@ class Go(Defaults):
     def scaffold(self) -> dict[str, str]:
         """The module `kata` with an empty package and one toolchain test."""
         return {"go.mod": _GO_MOD, "kata.go": _SCAFFOLD_CODE, "scaffold_test.go": _SCAFFOLD_TEST}
+
+    def derive_calls(
+        self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+    ) -> CallMap | str:
+        """The stub's exported functions perform the properties (`calls.py`)."""
+        del tests  # the stub's signatures say all a call needs
+        return derive_go_calls(cases, stub)
 
     def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
         """Where the kata's code at the root is a package of another name (an Exercism stub's

@@ -1,0 +1,41 @@
+"""Calls read off Exercism's Go track: an exported function of the stub performs each canonical
+property, by its name, or as the stub's one function for the one property."""
+
+from __future__ import annotations
+
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.vocabulary.cases import CallMap, Case
+
+GO = get_language("go")
+
+
+def _case(prop: str, **given: object) -> Case:
+    return Case(id=f"{prop}-{len(given)}", description="", property=prop, input=given, expected=0)
+
+
+def test_the_stubs_one_function_performs_the_one_property() -> None:
+    # Go's leap calls the property leapYear IsLeapYear: no rule of names finds it.
+    stub = {"leap.go": b"package leap\n\nfunc IsLeapYear(year int) bool {\n\tpanic(0)\n}\n"}
+    calls = GO.derive_calls([_case("leapYear", year=2015)], stub, {})
+    assert calls == CallMap(calls={"leapYear": "kata.IsLeapYear(${year})"})
+
+
+def test_a_property_is_the_exported_function_of_its_name_given_the_inputs() -> None:
+    stub = {
+        "base.go": b"package base\n\nfunc ConvertToBase(inputBase int, inputDigits []int, "
+        b"outputBase int) ([]int, error) {\n\tpanic(0)\n}\n\nfunc helper() {}\n"
+        b"func Other(a string) string { return a }\n",
+        "base_test.go": b"package base\n\nfunc TestX(t *testing.T) {}\n",
+    }
+    cases = [_case("convertToBase", inputBase=2, digits=[1], outputBase=10)]
+    calls = GO.derive_calls(cases, stub, {})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {
+        "convertToBase": "kata.ConvertToBase(${inputBase}, ${digits}, ${outputBase})"
+    }
+
+
+def test_no_function_for_a_property_is_a_reason() -> None:
+    stub = {"a.go": b"package a\n\nfunc One() int { return 1 }\nfunc Two() int { return 2 }\n"}
+    reason = GO.derive_calls([_case("three")], stub, {})
+    assert reason == "no exported function of the stub performs the property three (Three)"
