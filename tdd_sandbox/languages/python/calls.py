@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
+from tdd_sandbox.languages.python.reader import parse_python
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _RAISES = re.compile(rb"assertRaises(?:Regex)?\(\s*(\w+)")
@@ -60,7 +61,7 @@ def _functions(stub: Mapping[str, bytes]) -> dict[str, tuple[str, list[str]]]:
         if len(pure.parts) != 1 or pure.suffix != ".py":
             continue
         try:
-            tree = ast.parse(data)
+            tree = parse_python(data)
         except (SyntaxError, ValueError):
             continue
         for node in tree.body:

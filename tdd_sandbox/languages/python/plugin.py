@@ -22,7 +22,7 @@ from tdd_sandbox.languages.python.discovery import (
 )
 from tdd_sandbox.languages.python.driver import PythonDriver
 from tdd_sandbox.languages.python.policy import check_python
-from tdd_sandbox.languages.python.reader import JUDGE_PYTHON, python_text
+from tdd_sandbox.languages.python.reader import JUDGE_PYTHON, parse_python, python_text
 from tdd_sandbox.languages.python.results import STREAM_STATUS, outcome_of
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -197,7 +197,7 @@ class Python(Defaults):
             if not (name.startswith("test_") or name.endswith("_test.py")):
                 continue
             try:
-                tree = ast.parse(data)
+                tree = parse_python(data)
             except (SyntaxError, ValueError):
                 continue  # a broken test file shows up as a collection error instead
             found.update(collected_ids(path, tree))
@@ -213,7 +213,7 @@ class Python(Defaults):
         sources: list[str] = []
         for path in tests:
             try:
-                tree = ast.parse(files[path])
+                tree = parse_python(files[path])
             except (SyntaxError, ValueError):
                 continue
             for node in ast.walk(tree):
@@ -235,7 +235,7 @@ class Python(Defaults):
         if not path.endswith(".py"):
             return False
         try:
-            tree = ast.parse(text)
+            tree = parse_python(text)
         except (SyntaxError, ValueError):
             return False
         for node in tree.body:
@@ -256,7 +256,7 @@ class Python(Defaults):
         source, since a red test that fails to import never gets as far as its fixtures."""
         path, _, name = outcome.id.partition("::")
         try:
-            tree = ast.parse(files.get(path, b""))
+            tree = parse_python(files.get(path, b""))
         except (SyntaxError, ValueError):
             return None
         unknown = unknown_fixture(tree, name, any(p.endswith("conftest.py") for p in files))

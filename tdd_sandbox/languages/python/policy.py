@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from tdd_sandbox.languages.python import modules
-from tdd_sandbox.languages.python.reader import JUDGE_PYTHON
+from tdd_sandbox.languages.python.reader import JUDGE_PYTHON, parse_python
 from tdd_sandbox.vocabulary.violation import Violation
 
 _PY_CALLS = {
@@ -89,7 +89,7 @@ def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violati
             found.append(Violation(path, 1, "encoding", f"declares the source encoding "
                                    f"{match.group(1)!r}: kata code is UTF-8"))  # fmt: skip
     try:
-        tree = ast.parse(text)
+        tree = parse_python(text)
     except (SyntaxError, ValueError) as exc:
         # The sandbox's Python may be newer than the judge's: syntax only it reads (a `type`
         # statement, say) would otherwise hide the whole file from the policy.
