@@ -126,28 +126,51 @@ def prove_import(runtime: Runtime, language: Language, kata_dir: Path) -> tuple[
         )
     reference = kata_dir / "reference" / language.name
     try:
-        proof = prove(runtime, language, kata_dir)
-        solved = proof.start.total > 0 and proof.start.passed == proof.start.total
-        if proof.start_gates and not solved and (stub := _solution_stub(language, kata_dir)):
-            # What the solution defines is named in the stub and defined nowhere (Go's
-            # `*Game`): the start is the scaffold, and the stub an outline to write to. Never
-            # a stub that passes every case (a refactoring's start): that outline would be
-            # the answer.
-            set_aside_stub(kata_dir, language.name, stub)
+        try:
+            proof = _prove_start(runtime, language, kata_dir, lines)
+        except UsageError as broken:
+            if not has_calls(kata_dir, language.name):
+                raise
+            # Derived calls the data's inputs cannot be written for (a list of maps as a Go
+            # argument): the track's tests judge.
+            write_calls(kata_dir, language.name, None)
             lines.append(
-                f"{kata_dir.name} ({language.name}): the stub fails its gates as it stands "
-                f"({proof.start_gates}): the repository starts without {', '.join(stub)}, "
-                "shown in kata.md as the outline to write to"
+                f"{kata_dir.name} ({language.name}): judged by its track's tests: the derived "
+                f"calls cannot be performed ({broken})"
             )
-            proof = prove(runtime, language, kata_dir)
-        if has_calls(kata_dir, language.name):
-            proof = _confirm_calls(runtime, language, kata_dir, proof, lines)
+            proof = _prove_start(runtime, language, kata_dir, lines)
     except UsageError as refused:
         shutil.rmtree(reference, ignore_errors=True)
         return False, [*lines, f"{kata_dir.name} ({language.name}): not proved: {refused}"]
     if proof.reference is not None and not proof.suite_proved:
         shutil.rmtree(reference)
     return proof.ok, [*lines, proof.describe()]
+
+
+def _prove_start(runtime: Runtime, language: Language, kata_dir: Path, lines: list[str]) -> Proof:
+    """The proof, after a stub that fails its gates as it stands is set aside, and with a
+    derived data suite confirmed (or given up) on the way.
+
+    Raises:
+        UsageError: the suite cannot be scored.
+        SandboxUnavailable: the sandbox failed.
+    """
+    proof = prove(runtime, language, kata_dir)
+    solved = proof.start.total > 0 and proof.start.passed == proof.start.total
+    if proof.start_gates and not solved and (stub := _solution_stub(language, kata_dir)):
+        # What the solution defines is named in the stub and defined nowhere (Go's `*Game`):
+        # the start is the scaffold, and the stub an outline to write to. Never a stub that
+        # passes every case (a refactoring's start): that outline would be the answer.
+        set_aside_stub(kata_dir, language.name, stub)
+        lines.append(
+            f"{kata_dir.name} ({language.name}): the stub fails its gates as it stands "
+            f"({proof.start_gates}): the repository starts without {', '.join(stub)}, "
+            "shown in kata.md as the outline to write to"
+        )
+        proof = prove(runtime, language, kata_dir)
+    if has_calls(kata_dir, language.name):
+        proof = _confirm_calls(runtime, language, kata_dir, proof, lines)
+    return proof
 
 
 def _confirm_calls(

@@ -45,6 +45,15 @@ def test_a_property_without_a_call_is_named(tmp_path: Path) -> None:
         load_suite(_kata(tmp_path, "python: {calls: {triple: triple(n)}}\n"))
 
 
+def test_a_property_of_excluded_cases_alone_needs_no_call(tmp_path: Path) -> None:
+    # Exercism's Python forth leaves out every evaluateBoth case: its derived calls had no
+    # call for the property, and the suite was refused whole ("has no call for
+    # evaluateBoth"), so the kata was proved in no language.
+    kata = _kata(tmp_path, "python: {calls: {triple: triple(n)}, exclude: [a]}\n")
+    suite = load_suite(kata)
+    assert suite.cases_for("python") == ()
+
+
 def test_an_unknown_key_in_calls_is_named(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match=r"python\.colls"):
         load_suite(_kata(tmp_path, "python: {colls: {}}\n"))

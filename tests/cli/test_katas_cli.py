@@ -522,3 +522,25 @@ def test_derived_calls_the_reference_does_not_pass_give_way_to_the_tracks_tests(
     )
     assert "leap (python): proved (reference 5/5, stub 0/5)" in result.stdout
     assert not (out / "leap" / "acceptance" / "calls.yaml").exists()
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_derived_calls_that_cannot_be_performed_give_way_to_the_tracks_tests(
+    tmp_path: Path,
+) -> None:
+    # Inputs a language cannot write as arguments (a list of maps, for Go: Exercism's
+    # ledger and tree-building) raised out of the proof: the kata was not proved at all,
+    # where its track's tests had proved it before the calls were derived.
+    specs = tmp_path / "specs" / "leap"
+    shutil.copytree(SPECS / "leap", specs)
+    data = json.loads((specs / "canonical-data.json").read_text())
+    data["cases"][0]["input"] = {"year": [{"in": 2015}]}
+    (specs / "canonical-data.json").write_text(json.dumps(data))
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(GO / "leap"), str(specs), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "leap (go): judged by its track's tests: the derived calls cannot be performed" in (
+        result.stdout
+    )
+    assert "leap (go): proved (reference 1/1, stub 0/1)" in result.stdout
