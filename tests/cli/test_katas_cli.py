@@ -484,13 +484,14 @@ def test_with_canonical_data_an_imported_kata_is_judged_as_data(tmp_path: Path) 
     # the track's test files, which run beside the code (it could read them): the calls are
     # now read off the track, proved with the reference, and the score is data.
     out = tmp_path / "out"
-    sources = (str(PYTHON / "leap"), str(GO / "leap"), str(SPECS))
+    sources = (str(PYTHON / "leap"), str(GO / "leap"), str(JAVASCRIPT / "leap"), str(SPECS))
     result = run_cli("katas", "import", *sources, "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
     assert "leap (python): judged as data: the reference passes every case" in result.stdout
-    # Go's track calls leapYear IsLeapYear: the stub's one function performs it.
+    # Go's track calls leapYear IsLeapYear, JavaScript's isLeap: the stub's one function.
     assert "leap (go): a data suite of 3 cases" in result.stdout
-    assert "judged as data: 2 (go 1/1, python 1/1)" in result.stdout
+    assert "leap (javascript): a data suite of 3 cases" in result.stdout
+    assert "judged as data: 3 (go 1/1, javascript 1/1, python 1/1)" in result.stdout
     repo = tmp_path / "repo"
     made = run_cli("init", str(repo), "--kata", str(out / "leap" / "kata.md"))
     assert made.returncode == 0, made.stderr

@@ -38,4 +38,4 @@ def test_a_property_is_the_exported_function_of_its_name_given_the_inputs() -> N
 def test_no_function_for_a_property_is_a_reason() -> None:
     stub = {"a.go": b"package a\n\nfunc One() int { return 1 }\nfunc Two() int { return 2 }\n"}
     reason = GO.derive_calls([_case("three")], stub, {})
-    assert reason == "no exported function of the stub performs the property three (Three)"
+    assert reason == "no function of the stub performs the property three (Three)"

@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
+from tdd_sandbox.languages.deriving import choose_functions
 from tdd_sandbox.languages.go.reader import GO_LEXEMES
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -19,28 +20,15 @@ _FUNC = re.compile(r"^func\s+([A-Z]\w*)\s*\(([^)]*)\)", re.MULTILINE)
 
 def derive_go_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap | str:
     """The call mapping, or why there is none (the reference's proof confirms it)."""
-    functions = _functions(stub)
-    properties = list(dict.fromkeys(case.property for case in cases))
-    calls: dict[str, str] = {}
-    for prop in properties:
-        name = prop[:1].upper() + prop[1:]
-        if name not in functions and len(properties) == 1 and len(functions) == 1:
-            name = next(iter(functions))
-        if name not in functions:
-            return f"no exported function of the stub performs the property {prop} ({name})"
-        params = functions[name]
-        given = [case.input for case in cases if case.property == prop]
-        keys = list(dict.fromkeys(key for inputs in given for key in inputs))
-        if any(set(inputs) != set(keys) for inputs in given):
-            return f"the cases of {prop} do not all give the same inputs"
-        if set(params) == set(keys):
-            arguments = params
-        elif len(params) == len(keys):
-            arguments = keys
-        else:
-            return f"{name} takes {len(params)} arguments where {prop} gives {len(keys)}"
-        calls[prop] = f"kata.{name}({', '.join('${' + a + '}' for a in arguments)})"
-    return CallMap(calls=calls)
+    chosen = choose_functions(cases, _functions(stub), lambda p: [p[:1].upper() + p[1:]])
+    if isinstance(chosen, str):
+        return chosen
+    return CallMap(
+        calls={
+            prop: f"kata.{c.function}({', '.join('${' + a + '}' for a in c.arguments)})"
+            for prop, c in chosen.items()
+        }
+    )
 
 
 def _functions(stub: Mapping[str, bytes]) -> dict[str, list[str]]:

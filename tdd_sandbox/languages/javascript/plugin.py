@@ -12,6 +12,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.javascript.calls import derive_javascript_calls
 from tdd_sandbox.languages.javascript.discovery import literal_test_names
 from tdd_sandbox.languages.javascript.driver import NO_CODE_FROM_TEXT, JavaScriptDriver
 from tdd_sandbox.languages.javascript.guard import (
@@ -28,6 +29,7 @@ from tdd_sandbox.languages.javascript.track import from_spec, is_spec
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations, lexer
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
 
@@ -168,6 +170,13 @@ class JavaScript(Defaults):
         if not path.endswith(self.source_suffixes):
             return None
         return ("sh", "-c", f'exec {_PRETTIER} --stdin-filepath "$1" < "$1"', "format", path)
+
+    def derive_calls(
+        self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+    ) -> CallMap | str:
+        """The stub's exported functions perform the properties (`calls.py`)."""
+        del tests  # the stub's signatures say all a call needs
+        return derive_javascript_calls(cases, stub)
 
     def track_test(self, path: str, data: bytes) -> tuple[str, bytes]:
         """A Jest spec becomes a `node --test` file under test/ (`track.py`)."""

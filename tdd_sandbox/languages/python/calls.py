@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
+from tdd_sandbox.languages.deriving import by_module, choose_functions
 from tdd_sandbox.languages.python.reader import parse_python
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -23,30 +24,19 @@ def derive_python_calls(
     name; otherwise as many parameters as inputs take them in the canonical order (the
     reference's proof then confirms the order, or the track's tests judge instead)."""
     functions = _functions(stub)
-    calls: dict[str, str] = {}
-    imports: dict[str, set[str]] = {}
-    for prop in dict.fromkeys(case.property for case in cases):
-        name = next((n for n in (_snake(prop), prop) if n in functions), None)
-        if name is None:
-            return f"no function of the stub performs the property {prop} ({_snake(prop)})"
-        module, params = functions[name]
-        given = [case.input for case in cases if case.property == prop]
-        keys = list(dict.fromkeys(key for inputs in given for key in inputs))
-        if any(set(inputs) != set(keys) for inputs in given):
-            return f"the cases of {prop} do not all give the same inputs"
-        if not all(key.isidentifier() and not keyword.iskeyword(key) for key in keys):
-            return f"an input of {prop} is not a name Python can bind"
-        if set(params) == set(keys):
-            arguments = params
-        elif len(params) == len(keys):
-            arguments = keys
-        else:
-            return f"{name} takes {len(params)} arguments where {prop} gives {len(keys)}"
-        calls[prop] = f"{name}({', '.join(arguments)})"
-        imports.setdefault(module, set()).add(name)
+    chosen = choose_functions(
+        cases, {name: params for name, (_, params) in functions.items()}, _names
+    )
+    if isinstance(chosen, str):
+        return chosen
+    for call in chosen.values():
+        if not all(a.isidentifier() and not keyword.iskeyword(a) for a in call.arguments):
+            return f"an input of {call.function} is not a name Python can bind"
+    calls = {prop: f"{c.function}({', '.join(c.arguments)})" for prop, c in chosen.items()}
+    modules = {name: module for name, (module, _) in functions.items()}
     setup = "\n".join(
-        f"from {module} import {', '.join(sorted(names))}"
-        for module, names in sorted(imports.items())
+        f"from {module} import {', '.join(names)}"
+        for module, names in by_module(chosen, modules).items()
     )
     errors = {m.decode() for data in tests.values() for m in _RAISES.findall(data)}
     return CallMap(setup=setup, calls=calls, errors=frozenset(errors))
@@ -69,6 +59,11 @@ def _functions(stub: Mapping[str, bytes]) -> dict[str, tuple[str, list[str]]]:
                 arguments = node.args.posonlyargs + node.args.args
                 found[node.name] = (pure.stem, [a.arg for a in arguments])
     return found
+
+
+def _names(prop: str) -> list[str]:
+    """How the Python track spells a property: snake_case (`leapYear` -> `leap_year`)."""
+    return list(dict.fromkeys((_snake(prop), prop)))
 
 
 def _snake(name: str) -> str:

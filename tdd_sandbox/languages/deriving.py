@@ -1,0 +1,63 @@
+"""What every pack's `derive_calls` shares: which of the stub's functions performs each
+canonical property, and which of the case's inputs each of its parameters takes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from tdd_sandbox.vocabulary.cases import Case
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """The function that performs a property, and the inputs its call passes, in order."""
+
+    function: str
+    arguments: tuple[str, ...]
+
+
+def choose_functions(
+    cases: Sequence[Case],
+    functions: Mapping[str, Sequence[str]],
+    names: Callable[[str], Sequence[str]],
+    *,
+    unnamed: bool = False,
+) -> dict[str, Chosen] | str:
+    """Per property, the stub's function of one of its `names` (how the track spells the
+    property), or, for a kata of one property, the stub's one function; its parameters take
+    the inputs of the same names, or as many in the canonical order (the reference's proof
+    confirms the order, or the track's tests judge instead). With `unnamed`, a function that
+    declares no parameters takes every input in that order (JavaScript's stubs leave them
+    out). A reason where there is none."""
+    properties = list(dict.fromkeys(case.property for case in cases))
+    chosen: dict[str, Chosen] = {}
+    for prop in properties:
+        tried = list(names(prop))
+        name = next((n for n in tried if n in functions), None)
+        if name is None and len(properties) == 1 and len(functions) == 1:
+            name = next(iter(functions))
+        if name is None:
+            return f"no function of the stub performs the property {prop} ({', '.join(tried)})"
+        params = list(functions[name])
+        given = [case.input for case in cases if case.property == prop]
+        keys = list(dict.fromkeys(key for inputs in given for key in inputs))
+        if any(set(inputs) != set(keys) for inputs in given):
+            return f"the cases of {prop} do not all give the same inputs"
+        if set(params) == set(keys):
+            arguments = params
+        elif len(params) == len(keys) or (unnamed and not params):
+            arguments = keys
+        else:
+            return f"{name} takes {len(params)} arguments where {prop} gives {len(keys)}"
+        chosen[prop] = Chosen(name, tuple(arguments))
+    return chosen
+
+
+def by_module(chosen: Mapping[str, Chosen], modules: Mapping[str, str]) -> dict[str, list[str]]:
+    """The chosen functions grouped by the module (`modules`: function -> module) a setup
+    imports them from, each group sorted, the modules in order."""
+    grouped: dict[str, set[str]] = {}
+    for call in chosen.values():
+        grouped.setdefault(modules[call.function], set()).add(call.function)
+    return {module: sorted(names) for module, names in sorted(grouped.items())}

@@ -1,0 +1,48 @@
+"""Calls read off Exercism's JavaScript track: the stub's exported functions perform the
+canonical properties."""
+
+from __future__ import annotations
+
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.vocabulary.cases import CallMap, Case
+
+JAVASCRIPT = get_language("javascript")
+
+
+def _case(prop: str, **given: object) -> Case:
+    return Case(id=f"{prop}-{len(given)}", description="", property=prop, input=given, expected=0)
+
+
+def test_the_stubs_one_exported_function_performs_the_one_property() -> None:
+    stub = {
+        "leap.js": b"// `export const no = 1`\nexport const isLeap = (year) => {\n  throw 1;\n};\n"
+    }
+    calls = JAVASCRIPT.derive_calls([_case("leapYear", year=2015)], stub, {})
+    assert calls == CallMap(
+        setup='import { isLeap } from "./leap.js";', calls={"leapYear": "isLeap(${year})"}
+    )
+
+
+def test_a_property_is_the_exported_function_of_its_name() -> None:
+    stub = {
+        "rebase.js": b"export function convert(digits, inputBase, outputBase) {}\n"
+        b"export const helper = x => x;\nfunction hidden(a) {}\n"
+    }
+    cases = [_case("convert", inputBase=2, digits=[1], outputBase=10)]
+    calls = JAVASCRIPT.derive_calls(cases, stub, {})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"convert": "convert(${digits}, ${inputBase}, ${outputBase})"}
+
+
+def test_a_class_is_a_reason() -> None:
+    stub = {"bank.js": b"export class BankAccount {\n  open() {}\n}\n"}
+    reason = JAVASCRIPT.derive_calls([_case("open")], stub, {})
+    assert reason == "no function of the stub performs the property open (open)"
+
+
+def test_a_function_declaring_no_parameters_takes_the_inputs_in_order() -> None:
+    # The track's stubs often leave the parameters out: `export const transpose = () => {`.
+    stub = {"transpose.js": b"export const transpose = () => {\n  throw new Error();\n};\n"}
+    calls = JAVASCRIPT.derive_calls([_case("transpose", lines=["A"])], stub, {})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"transpose": "transpose(${lines})"}
