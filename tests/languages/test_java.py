@@ -7,6 +7,7 @@ from pathlib import Path
 from tdd_sandbox.grading.evidence import cross_check
 from tdd_sandbox.languages.java import JAVA
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import TestStatus
 
 # JUnit 5 (the image's console launcher) on a passing, a failing and a disabled test.
@@ -94,3 +95,18 @@ def test_a_forged_report_without_the_sentinels_is_tamper() -> None:
     assert tamper is not None
     assert "TddCheck" in tamper.detail
     assert not JAVA.evidence(_result(_console([], finished=False)), NONCE).ended
+
+
+def test_a_data_suite_ships_the_code_and_never_the_tests_of_a_gradle_layout() -> None:
+    # The driver shipped every .java under src/: in Gradle's layout that is the tests too
+    # (src/test/java, which import JUnit), and the driver's build, which has no JUnit, failed.
+    files = {
+        "src/main/java/Leap.java": b"class Leap {}\n",
+        "src/test/java/LeapTest.java": b"import org.junit.jupiter.api.Test;\nclass LeapTest {}\n",
+        "test/OtherTest.java": b"class OtherTest {}\n",
+    }
+    case = Case(id="a", description="", property="leapYear", input={"year": 1}, expected=True)
+    calls = CallMap(calls={"leapYear": "new Leap().isLeapYear(${year})"})
+    prepared = JAVA.driver.prepare(files, [case], calls, "0123456789abcdef")
+    shipped = sorted(p for p in prepared.files if p.endswith(".java"))
+    assert shipped == [".tdd/acceptance/TddAcceptance.java", "src/main/java/Leap.java"]

@@ -12,6 +12,7 @@ from tdd_sandbox.languages.driving import (
     FramedDriver,
     Prepared,
     case_script,
+    implementation_files,
     render_call,
 )
 from tdd_sandbox.languages.literal import LiteralSyntax
@@ -39,13 +40,15 @@ class JavaDriver(FramedDriver):
     def prepare(
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
-        """The model's `src/` and the generated driver."""
+        """The model's code under `src/` and the generated driver."""
         rendered = [render_call(calls.calls[c.property], c, JAVA_LITERALS.render) for c in cases]
         arms = "\n".join(
             f"      case {i}:\n        return report({call});" for i, call in enumerate(rendered)
         )
         source = self.source.read_text().replace("/*CASES*/", arms)
-        shipped = {p: d for p, d in files.items() if p.startswith("src/") and p.endswith(".java")}
+        # The code under src/ without its tests (Gradle's src/test/, which import JUnit).
+        code = implementation_files(self.language, files)
+        shipped = {p: d for p, d in code.items() if p.startswith("src/") and p.endswith(".java")}
         shipped[f"{DRIVER_DIR}/TddAcceptance.java"] = source.encode()
         limit = f"{calls.timeout_s:g}"
         command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)
