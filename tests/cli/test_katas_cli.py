@@ -484,14 +484,22 @@ def test_with_canonical_data_an_imported_kata_is_judged_as_data(tmp_path: Path) 
     # the track's test files, which run beside the code (it could read them): the calls are
     # now read off the track, proved with the reference, and the score is data.
     out = tmp_path / "out"
-    sources = (str(PYTHON / "leap"), str(GO / "leap"), str(JAVASCRIPT / "leap"), str(SPECS))
-    result = run_cli("katas", "import", *sources, "--out", str(out))
+    tracks = [PYTHON, GO, JAVASCRIPT, RUST, JAVA, CPP]
+    result = run_cli("katas", "import", *(str(t / "leap") for t in tracks), str(SPECS),
+                     "--out", str(out))  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
     assert "leap (python): judged as data: the reference passes every case" in result.stdout
-    # Go's track calls leapYear IsLeapYear, JavaScript's isLeap: the stub's one function.
+    # The tracks call leapYear IsLeapYear (Go), isLeap (JavaScript), is_leap_year (Rust) and
+    # isLeapYear (Java, a method of a Leap made for the call): the stub's one function.
     assert "leap (go): a data suite of 3 cases" in result.stdout
     assert "leap (javascript): a data suite of 3 cases" in result.stdout
-    assert "judged as data: 3 (go 1/1, javascript 1/1, python 1/1)" in result.stdout
+    assert "(leapYear: leap::is_leap_year(${year}))" in result.stdout
+    assert "(leapYear: new Leap().isLeapYear(${year}))" in result.stdout
+    assert "leap (cpp): judged by its track's tests: no rule derives cpp calls" in result.stdout
+    assert (
+        "judged as data: 5 (cpp 0/1, go 1/1, java 1/1, javascript 1/1, python 1/1, rust 1/1)"
+        in result.stdout
+    )
     repo = tmp_path / "repo"
     made = run_cli("init", str(repo), "--kata", str(out / "leap" / "kata.md"))
     assert made.returncode == 0, made.stderr

@@ -210,7 +210,7 @@ def test_a_java_reference_keeps_its_helper_classes_in_the_solutions_folder(
 def test_with_canonical_data_a_tracks_calls_are_derived_for_a_data_suite(tmp_path: Path) -> None:
     # Imported katas were judged only by the track's test files, which run beside the code
     # and can be read by it, though problem-specifications gives the same cases as data.
-    report = import_katas([PYTHON / "leap", RUST / "leap", SPECS], tmp_path)
+    report = import_katas([PYTHON / "leap", RUST / "leap", CPP / "leap", SPECS], tmp_path)
     kata = tmp_path / "leap"
     suite = load_suite(kata)
     python = suite.calls_for("python")
@@ -218,13 +218,11 @@ def test_with_canonical_data_a_tracks_calls_are_derived_for_a_data_suite(tmp_pat
     # The Python track's tests.toml leaves a case out: so does its data suite.
     assert python.exclude == frozenset({"c4c1b3a2-1f0e-4a8b-9d6c-5e4f3a2b1c0d"})
     assert [c.id[:8] for c in suite.cases_for("python")] == ["6466b30d", "42ee56ad"]
-    assert not has_calls(kata, "rust")  # judged by its track's tests
-    assert "leap (python): a data suite of 2 cases, its calls read off the track" in "\n".join(
-        report.notes
-    )
-    assert "leap (rust): judged by its track's tests: no rule derives rust calls" in "\n".join(
-        report.notes
-    )
+    assert suite.calls_for("rust").calls == {"leapYear": "leap::is_leap_year(${year})"}
+    assert not has_calls(kata, "cpp")  # judged by its track's tests
+    notes = "\n".join(report.notes)
+    assert "leap (python): a data suite of 2 cases, its calls read off the track" in notes
+    assert "leap (cpp): judged by its track's tests: no rule derives cpp calls" in notes
 
 
 def test_a_cpp_or_java_stub_starts_without_the_scaffolds_empty_kata(tmp_path: Path) -> None:

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.java.calls import derive_java_calls
 from tdd_sandbox.languages.java.driver import JavaDriver
 from tdd_sandbox.languages.java.policy import check_java
 from tdd_sandbox.languages.java.reader import JAVA_LEXEMES, java_text
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations, lexer
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
 
@@ -167,6 +169,13 @@ class Java(Defaults):
         may be planted)."""
         pure = PurePosixPath(path)
         return pure.name in _BUILD_FILES or pure.parts[:1] == ("gradle",)
+
+    def derive_calls(
+        self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+    ) -> CallMap | str:
+        """A method of the stub's classes performs each property (`calls.py`)."""
+        del tests  # the stub's signatures say all a call needs
+        return derive_java_calls(cases, stub)
 
     def hidden_test(self, path: str, data: bytes) -> bytes:
         """The hidden suite runs every test: Exercism's Java files disable all but the first

@@ -5,11 +5,12 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.base import Defaults
 from tdd_sandbox.languages.perturbing import Expectations, lexer
+from tdd_sandbox.languages.rust.calls import derive_rust_calls
 from tdd_sandbox.languages.rust.driver import RustDriver
 from tdd_sandbox.languages.rust.guard import (
     GUARD,
@@ -21,6 +22,7 @@ from tdd_sandbox.languages.rust.guard import (
 from tdd_sandbox.languages.rust.policy import check_rust
 from tdd_sandbox.languages.rust.reader import RUST_LEXEMES
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
 
@@ -104,6 +106,13 @@ class Rust(Defaults):
         "new repository), in src/lib.rs; tests are files tests/*.rs using `use <crate>::...;` "
         "and `#[test]` functions. Code must pass `cargo fmt` and `cargo clippy -- -D warnings`."
     )
+
+    def derive_calls(
+        self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+    ) -> CallMap | str:
+        """The crate's public functions perform the properties (`calls.py`)."""
+        del tests  # the stub's signatures say all a call needs
+        return derive_rust_calls(cases, stub)
 
     def hidden_test(self, path: str, data: bytes) -> bytes:
         """The hidden suite runs every test: Exercism's Rust files ignore all but the first."""

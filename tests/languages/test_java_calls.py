@@ -1,0 +1,46 @@
+"""Calls read off Exercism's Java track: a method of the stub's classes performs each
+canonical property, on a new instance unless it is static."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.vocabulary.cases import CallMap, Case
+
+JAVA = get_language("java")
+LEAP = Path(__file__).resolve().parents[1] / "fixtures" / "exercism" / "java" / "exercises"
+LEAP = LEAP / "practice" / "leap" / "src" / "main" / "java" / "Leap.java"
+
+
+def _case(prop: str, **given: object) -> Case:
+    return Case(id=f"{prop}-{len(given)}", description="", property=prop, input=given, expected=0)
+
+
+def test_the_one_method_on_a_new_instance_performs_the_one_property() -> None:
+    stub = {"src/main/java/Leap.java": LEAP.read_bytes()}
+    calls = JAVA.derive_calls([_case("leapYear", year=2015)], stub, {})
+    assert calls == CallMap(calls={"leapYear": "new Leap().isLeapYear(${year})"})
+
+
+def test_a_static_method_of_the_propertys_name_is_called_on_its_class() -> None:
+    source = (
+        b"import java.util.List;\n\nclass Converter {\n"
+        b"    static List<Integer> convert(int inputBase, List<Integer> digits, int outputBase) {\n"
+        b"        throw new UnsupportedOperationException();\n    }\n\n"
+        b"    private int helper(int x) {\n        return x;\n    }\n}\n"
+    )
+    stub = {"src/main/java/Converter.java": source}
+    cases = [_case("convert", inputBase=2, digits=[1], outputBase=10)]
+    calls = JAVA.derive_calls(cases, stub, {})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"convert": "Converter.convert(${inputBase}, ${digits}, ${outputBase})"}
+
+
+def test_a_class_made_only_with_arguments_offers_no_call() -> None:
+    source = (
+        b"class Account {\n    Account(int opening) {\n    }\n\n"
+        b"    int balance() {\n        return 0;\n    }\n}\n"
+    )
+    reason = JAVA.derive_calls([_case("balance")], {"src/main/java/Account.java": source}, {})
+    assert reason == "no function of the stub performs the property balance (balance)"
