@@ -61,3 +61,19 @@ def by_module(chosen: Mapping[str, Chosen], modules: Mapping[str, str]) -> dict[
     for call in chosen.values():
         grouped.setdefault(modules[call.function], set()).add(call.function)
     return {module: sorted(names) for module, names in sorted(grouped.items())}
+
+
+def split_parameters(text: str, brackets: str = "<([") -> list[str]:
+    """A parameter list split at its commas outside the `brackets` (and their closers):
+    `a: HashMap<K, V>, b: u8` -> two parameters. Blank ones are dropped."""
+    closers = {"<": ">", "(": ")", "[": "]", "{": "}"}
+    closing = "".join(closers[b] for b in brackets)
+    parts, depth, current = [], 0, ""
+    for char in text:
+        depth += (char in brackets) - (char in closing)
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return [part for part in [*parts, current] if part.strip()]

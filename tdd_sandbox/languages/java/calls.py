@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
-from tdd_sandbox.languages.deriving import choose_functions
+from tdd_sandbox.languages.deriving import choose_functions, split_parameters
 from tdd_sandbox.languages.java.reader import JAVA_LEXEMES, java_text
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -43,7 +43,7 @@ def derive_java_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
                     methods = {n: m for n, m in methods.items() if m[0] != owner}
                     break
                 continue
-            names = [p.split()[-1] for p in _split(params) if p.strip()]
+            names = [p.split()[-1] for p in split_parameters(params)]
             methods[name] = (owner, "static" in modifiers.split(), names)
     chosen = choose_functions(cases, {n: m[2] for n, m in methods.items()}, lambda p: [p])
     if isinstance(chosen, str):
@@ -55,16 +55,3 @@ def derive_java_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
         arguments = ", ".join("${" + a + "}" for a in call.arguments)
         calls[prop] = f"{target}.{call.function}({arguments})"
     return CallMap(calls=calls)
-
-
-def _split(params: str) -> list[str]:
-    """Parameters split at the commas outside `<...>`."""
-    parts, depth, current = [], 0, ""
-    for char in params:
-        depth += (char == "<") - (char == ">")
-        if char == "," and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    return [*parts, current]

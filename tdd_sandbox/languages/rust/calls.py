@@ -9,7 +9,7 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 
-from tdd_sandbox.languages.deriving import choose_functions
+from tdd_sandbox.languages.deriving import choose_functions, split_parameters
 from tdd_sandbox.languages.rust.reader import rust_code
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -22,7 +22,7 @@ def derive_rust_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
     code, _ = rust_code(stub.get("src/lib.rs", b"").decode("utf-8", "replace"))
     functions: dict[str, list[tuple[str, str]]] = {}
     for match in _PUB_FN.finditer(code):
-        functions[match[1]] = [_param(p) for p in _split(match[2]) if p.strip()]
+        functions[match[1]] = [_param(p) for p in split_parameters(match[2])]
     declared = {name: [n for n, _ in params] for name, params in functions.items()}
     chosen = choose_functions(cases, declared, lambda prop: [_snake(prop)])
     if isinstance(chosen, str):
@@ -51,20 +51,6 @@ def _param(text: str) -> tuple[str, str]:
     """`mut year: u64` -> (year, u64)."""
     name, _, kind = text.partition(":")
     return name.replace("mut ", "").strip(), kind.strip()
-
-
-def _split(params: str) -> list[str]:
-    """Parameters split at the commas outside `<...>`, `(...)` and `[...]`."""
-    parts, depth, current = [], 0, ""
-    for char in params:
-        depth += char in "<(["
-        depth -= char in ">)]"
-        if char == "," and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    return [*parts, current]
 
 
 def _crate(manifest: bytes) -> str:
