@@ -4,6 +4,7 @@ from the same rows, so that neither report can carry a figure the other lacks.""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,35 +72,26 @@ def _seconds(model: dict[str, Any]) -> str:
     return " / ".join(f"{model[key] or 0:.0f}" for key in keys)
 
 
-def breakdown(models: list[dict[str, Any]], key: str, title: str) -> Table | None:
-    """Acceptance per model by one dimension (`acceptance_by_kata`, `..._by_language`)."""
+def breakdown(
+    models: list[dict[str, Any]],
+    key: str,
+    title: str,
+    cell: Callable[[Any], Cell] = rate_cell,
+) -> Table | None:
+    """A figure per model by one dimension (`acceptance_by_kata`, `..._by_language`), each
+    shown by `cell` (a rate by default)."""
     columns = sorted({name for m in models for name in m.get(key, {})})
     if not columns:
         return None
     rows = [
-        (Cell(m["model"]), *(rate_cell(m.get(key, {}).get(name)) for name in columns))
-        for m in models
+        (Cell(m["model"]), *(cell(m.get(key, {}).get(name)) for name in columns)) for m in models
     ]
     return Table(title, ("model", *columns), rows, frozenset(range(1, len(columns) + 1)))
 
 
-def data_katas(models: list[dict[str, Any]]) -> Table | None:
-    """Per model and language, how many katas were judged as data, of those scored."""
-    key = "data_katas_by_language"
-    columns = sorted({name for m in models for name in m.get(key, {})})
-    if not columns:
-        return None
-
-    def cell(counts: dict[str, int] | None) -> Cell:
-        return Cell("" if counts is None else f"{counts['data']} / {counts['katas']}")
-
-    rows = [(Cell(m["model"]), *(cell(m.get(key, {}).get(n)) for n in columns)) for m in models]
-    return Table(
-        "Katas judged as data, by language",
-        ("model", *columns),
-        rows,
-        frozenset(range(1, len(columns) + 1)),
-    )
+def data_cell(counts: dict[str, int] | None) -> Cell:
+    """How many of a language's katas were judged as data, of those scored."""
+    return Cell("" if counts is None else f"{counts['data']} / {counts['katas']}")
 
 
 def kinds(models: list[dict[str, Any]], key: str, total: str, title: str) -> Table | None:
@@ -126,7 +118,7 @@ def every_table(ranked: list[tuple[int, dict[str, Any]]]) -> list[Table]:
         ranking(ranked),
         breakdown(models, "acceptance_by_kata", "Acceptance by kata (mean)"),
         breakdown(models, "acceptance_by_language", "Acceptance by language (mean)"),
-        data_katas(models),
+        breakdown(models, "data_katas_by_language", "Katas judged as data, by language", data_cell),
         kinds(models, "rejections_by_kind", "rejected_attempts", "Rejected attempts by kind"),
         kinds(models, "tamper_by_kind", "tamper_events", "Tamper events by kind"),
     ]

@@ -6,6 +6,7 @@ then confirms it with the reference, or the track's tests judge instead."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
@@ -14,40 +15,49 @@ from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import flatten_cases
 from tdd_sandbox.katas.exercism import Exercise
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.vocabulary.cases import CallMap
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 CASES_FILE = "canonical-data.json"
 CALLS_FILE = "calls.yaml"
 
 
-def derive_data_suite(kata_dir: Path, exercise: Exercise) -> str | None:
-    """Write (or clear) the exercise's language section of the kata's calls.yaml; a line
-    saying which, and why; None where the kata has no canonical data."""
-    assert exercise.language is not None  # a track's exercise
-    head = f"{exercise.slug} ({exercise.language})"
+def derive_data_suites(kata_dir: Path, exercises: Sequence[Exercise]) -> list[str]:
+    """Write (or clear) each track exercise's language section of the kata's calls.yaml, the
+    canonical data read once; a line per track saying which, and why. None where the kata
+    has no canonical data (or no track) gets none."""
     path = kata_dir / "acceptance" / CASES_FILE
-    if not path.is_file():
-        return None
+    tracks = [e for e in exercises if e.language is not None]
+    if not path.is_file() or not tracks:
+        return []
     try:
-        cases = flatten_cases(json.loads(path.read_text(encoding="utf-8")), source=str(path))
+        every = flatten_cases(json.loads(path.read_text(encoding="utf-8")), source=str(path))
     except (ValueError, UsageError) as exc:
-        return f"{head}: judged by its track's tests: its canonical data is unreadable ({exc})"
+        why = f"its canonical data is unreadable ({exc})"
+        return [f"{_head(e)}: judged by its track's tests: {why}" for e in tracks]
+    return [_derive(kata_dir, exercise, every) for exercise in tracks]
+
+
+def _derive(kata_dir: Path, exercise: Exercise, every: list[Case]) -> str:
+    """One track's section, derived from the cases its tests implement (`tests.toml`)."""
+    assert exercise.language is not None  # a track's exercise
     included = exercise.included
-    if included is not None:
-        cases = [case for case in cases if included.get(case.id, False)]
+    cases = every if included is None else [c for c in every if included.get(c.id, False)]
     derived = get_language(exercise.language).derive_calls(cases, exercise.stub, exercise.tests)
     if not cases or isinstance(derived, str):
         write_calls(kata_dir, exercise.language, None)
         why = derived if isinstance(derived, str) else "the track implements none of its cases"
-        return f"{head}: judged by its track's tests: {why}"
-    every = flatten_cases(json.loads(path.read_text(encoding="utf-8")), source=str(path))
+        return f"{_head(exercise)}: judged by its track's tests: {why}"
     kept = {case.id for case in cases}
     exclude = frozenset(case.id for case in every if case.id not in kept)
     write_calls(kata_dir, exercise.language, derived.model_copy(update={"exclude": exclude}))
     return (
-        f"{head}: a data suite of {len(cases)} cases, its calls read off the track "
+        f"{_head(exercise)}: a data suite of {len(cases)} cases, its calls read off the track "
         f"({_shown(derived)}), to be proved with the reference"
     )
+
+
+def _head(exercise: Exercise) -> str:
+    return f"{exercise.slug} ({exercise.language})"
 
 
 def _shown(calls: CallMap) -> str:

@@ -23,7 +23,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tdd_sandbox.katas.calls import derive_data_suite
+from tdd_sandbox.katas.calls import derive_data_suites
 from tdd_sandbox.katas.exercism import Exercise, ImportProblem, find_exercises, read_exercise
 
 PARTS = ("acceptance", "scaffold", "reference")
@@ -83,7 +83,7 @@ def _outline_section(language: str, files: dict[str, str]) -> str:
 def write_kata(exercises: list[Exercise], out: Path, notes: list[str] | None = None) -> Path:
     """Write the exercises of one slug (one per language, and its specification) into
     `out/<slug>`, merging with a kata already there; all or nothing. Where the kata has
-    canonical data, each track's calls are derived for a data suite (`derive_data_suite`),
+    canonical data, each track's calls are derived for a data suite (`derive_data_suites`),
     and `notes` gets a line per track saying how it will be judged.
 
     Raises:
@@ -117,9 +117,9 @@ def write_kata(exercises: list[Exercise], out: Path, notes: list[str] | None = N
                 for path, data in files.items():
                     _write(folder / path, data)
             stubs[exercise.language] = sorted(exercise.stub)
-        for exercise in exercises:
-            if exercise.language is not None and (line := derive_data_suite(staging, exercise)):
-                (notes if notes is not None else []).append(line)
+        lines = derive_data_suites(staging, exercises)
+        if notes is not None:
+            notes.extend(lines)
         if instructions or not (staging / "kata.md").is_file():
             _write(staging / "kata.md", kata_markdown(title, instructions, stubs, outlines).encode())
         old = target.with_name(f".{slug}-replaced")
