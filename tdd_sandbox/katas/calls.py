@@ -23,8 +23,8 @@ CALLS_FILE = "calls.yaml"
 
 def derive_data_suites(kata_dir: Path, exercises: Sequence[Exercise]) -> list[str]:
     """Write (or clear) each track exercise's language section of the kata's calls.yaml, the
-    canonical data read once; a line per track saying which, and why. None where the kata
-    has no canonical data (or no track) gets none."""
+    canonical data read once; a line per track saying which, and why (none where the kata
+    has no canonical data)."""
     path = kata_dir / "acceptance" / CASES_FILE
     tracks = [e for e in exercises if e.language is not None]
     if not path.is_file() or not tracks:
