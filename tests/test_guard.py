@@ -4,7 +4,10 @@ under the guard. Honest runs stay exactly as they were."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
+from xml.sax.saxutils import escape
 
 import pytest
 
@@ -248,3 +251,54 @@ def test_the_code_ending_the_process_is_tamper(runtime: DockerRuntime, name: str
     assert gate.status is GateStatus.ERROR, gate.reason
     assert gate.tamper is not None, gate.reason
     assert gate.tamper.kind is TamperKind.CHANNEL
+
+
+CATCH_LEAP = Path(__file__).resolve().parent / "fixtures" / "exercism" / "cpp" / "exercises"
+CATCH_LEAP = CATCH_LEAP / "practice" / "leap"
+CATCH_TEST = get_language("cpp").track_test(
+    "leap_test.cpp", (CATCH_LEAP / "leap_test.cpp").read_bytes()
+)
+
+
+def _forged_catch2(exit_code: int, *, console: bool) -> str:
+    """Code that writes Catch2's XML report with every case passed (and, with `console`, an
+    Automake line for each), then leaves before any assertion can fail."""
+    names = sorted(get_language("cpp").expected_tests(dict([CATCH_TEST])))
+    cases = "".join(
+        f'<TestCase name="{escape(n, {chr(34): "&quot;"})}">'
+        '<OverallResult success="true" skips="0"/></TestCase>'
+        for n in names
+    )
+    report = json.dumps(f'<Catch2TestRun name="t">{cases}</Catch2TestRun>')  # a C literal too
+    lines = json.dumps("".join(f":test-result: PASS {n}\n" for n in names))
+    printed = f"  std::fputs({lines}, stdout);\n" if console else ""
+    return (
+        '#include "leap.h"\n\n#include <cstdio>\n#include <cstdlib>\n\nnamespace leap {\n\n'
+        "bool is_leap_year(int) {\n"
+        '  if (std::FILE* xml = std::fopen("/tmp/tdd-results.xml", "w")) {\n'
+        f"    std::fputs({report}, xml);\n    std::fclose(xml);\n  }}\n"
+        f"{printed}  std::fflush(stdout);\n  std::_Exit({exit_code});\n}}\n\n"
+        "}  // namespace leap\n"
+    )
+
+
+@pytest.mark.parametrize(("exit_code", "console"), [(0, False), (0, True), (42, True)])
+def test_a_forged_catch2_report_is_caught_by_the_guard(
+    runtime: DockerRuntime, exit_code: int, console: bool
+) -> None:
+    # Catch2 runs the track's C++ tests: code that writes its XML report (and its Automake
+    # lines) with every case passed, then ends the process, is green to the bare runner;
+    # the guard's sentinels never ran, and it is tamper.
+    language = get_language("cpp")
+    test_path, test_text = CATCH_TEST
+    files = {
+        "leap.h": (CATCH_LEAP / ".meta" / "example.h").read_text(),
+        "leap.cpp": _forged_catch2(exit_code, console=console),
+        test_path: test_text.decode(),
+    }
+    unguarded = _test_gate(runtime, _Unguarded(language), files)  # type: ignore[arg-type]
+    if exit_code == 0:
+        assert unguarded.status is GateStatus.PASSED, unguarded.reason
+    guarded = _test_gate(runtime, language, files)
+    assert guarded.status is GateStatus.ERROR, guarded.reason
+    assert guarded.tamper is not None, guarded.reason

@@ -119,7 +119,7 @@ def test_a_suite_file_that_does_not_load_says_why(runtime: DockerRuntime) -> Non
     assert all("Cannot find module" in r.detail for r in report.results), report.results
 
 
-@pytest.mark.parametrize("language", ["python", "rust"])
+@pytest.mark.parametrize("language", ["python", "rust", "cpp", "java"])
 def test_a_suite_laid_out_at_the_root_scores_its_tests(
     runtime: DockerRuntime, tmp_path: Path, language: str
 ) -> None:
