@@ -240,3 +240,80 @@ def test_a_shadowed_catch2_header_passes_nothing(runtime: DockerRuntime) -> None
     report = run_test_files(runtime, pack, code, hidden)
     assert report.total == 5
     assert report.passed == 2, report.why()  # the two leap years, answered "true"
+
+
+JAVA_LEAP = Path(__file__).resolve().parents[1] / "fixtures" / "exercism" / "java"
+JAVA_LEAP = JAVA_LEAP / "exercises" / "practice" / "leap"
+# AssertJ's entry point, as the code's own class: every assertion holds.
+SHADOW_ASSERTJ = b"""package org.assertj.core.api;
+
+/** Stands in for AssertJ's. */
+public final class Assertions {
+  private Assertions() {}
+
+  /** Anything. */
+  public static Anything assertThat(Object actual) {
+    return new Anything();
+  }
+
+  /** Anything. */
+  public static <T> Anything assertThatExceptionOfType(T type) {
+    return new Anything();
+  }
+
+  /** Agrees with every assertion. */
+  public static final class Anything {
+    /** Agrees. */
+    public Anything isTrue() {
+      return this;
+    }
+
+    /** Agrees. */
+    public Anything isFalse() {
+      return this;
+    }
+
+    /** Agrees. */
+    public Anything isThrownBy(Runnable call) {
+      return this;
+    }
+
+    /** Agrees. */
+    public Anything withMessage(String message) {
+      return this;
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("policy", [True, False], ids=["policy", "class path alone"])
+def test_a_class_of_the_code_named_like_assertj_is_never_the_one_the_tests_call(
+    runtime: DockerRuntime, monkeypatch: pytest.MonkeyPatch, policy: bool
+) -> None:
+    # Exercism's Java tests assert with AssertJ, on the class path after the code's classes:
+    # code declaring its own org.assertj.core.api.Assertions (a package of its own, which
+    # the policy allowed) passed all five cases while answering false to every year. Now
+    # the policy refuses a package of the libraries', and the libraries come first on the
+    # class path, so the real class is the one loaded even past the policy.
+    pack = get_language("java")
+    if not policy:
+        monkeypatch.setattr(pack, "check_source", lambda *args, **kwargs: [])
+    hidden = {
+        "src/test/java/LeapTest.java": (JAVA_LEAP / "src/test/java/LeapTest.java").read_bytes()
+    }
+    code = {
+        "src/main/java/Leap.java": b"class Leap {\n  boolean isLeapYear(int year) {\n"
+        b"    return false;\n  }\n}\n",
+        "src/main/java/YearBeforeCalendarException.java": (
+            JAVA_LEAP / "src/main/java/YearBeforeCalendarException.java"
+        ).read_bytes(),
+        "src/main/java/org/assertj/core/api/Assertions.java": SHADOW_ASSERTJ,
+    }
+    report = run_test_files(runtime, pack, code, hidden)
+    assert report.total == 5
+    # Past the policy, the tests were built against the code's class, and the real one has
+    # none of its methods: every case fails.
+    assert report.passed == 0, report.why()
+    if policy:
+        assert "(rule runner)" in report.problem, report.problem

@@ -44,11 +44,13 @@ _BUILD = f"mkdir -p /tmp/classes && exec {_JAVAC} -d /tmp/classes -cp {_TEST_LIB
 
 def _launch(classes: str) -> str:
     """The console launcher running the test classes found in `classes` (and nowhere in the
-    libraries beside them)."""
+    libraries beside them). The libraries come first on the class path: a class of the code's
+    named like one of theirs (its own `org.assertj.core.api.Assertions`) is never the one
+    loaded."""
     return (
         f"java {_JVM} -jar {JUNIT} execute --disable-banner --disable-ansi-colors "
         "--details=flat --include-engine=junit-jupiter --reports-dir /tmp/junit "
-        f"--class-path {classes}:{_TEST_LIBS} --scan-class-path {classes}"
+        f"--class-path {_TEST_LIBS}:{classes} --scan-class-path {classes}"
     )
 
 

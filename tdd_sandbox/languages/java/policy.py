@@ -30,7 +30,10 @@ _RULES = (
      r"\bClass\s*\.\s*forName\b|\.\s*getDeclared\w*\s*\(|\bsetAccessible\b|\bClassLoader\b|"
      r"\bUnsafe\b", "reaches into other classes"),
     ("threads", r"\bThread\b|\bExecutors?\b", "leaves threads running past the call"),
-    ("runner", r"\borg\s*\.\s*(?:junit|opentest4j)\b", "reaches into the test runner"),
+    # The runner's and its assertion libraries' packages: code that declares one (its own
+    # org.assertj.core.api.Assertions) would stand in for their classes.
+    ("runner", r"\borg\s*\.\s*(?:junit|opentest4j|assertj)\b|\bnet\s*\.\s*bytebuddy\b",
+     "reaches into the test runner or its assertion library"),
     ("native", r"\bnative\b", "links foreign code"),
     ("equality", r"\bboolean\s+equals\s*\(", "defines equality for a value of its own"),
 )  # fmt: skip
