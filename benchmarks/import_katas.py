@@ -5,9 +5,10 @@ slugs), with and without proving them in the sandbox.
 Prints the seconds for the file work alone (--no-prove), per exercise, and, per language,
 the seconds to prove each of a sample of katas as the import does it (the stub formatted,
 the reference's allowances, the reference and the stub scored, the start's gates: what a
-user waits for per kata), from which a proved import of the whole folder follows.
+user waits for per kata), and the seconds per kata of a proved import of a sample as
+`katas import --jobs J` runs it (katas side by side).
 
-Usage: python benchmarks/import_katas.py [--count 100] [--prove-sample 5]
+Usage: python benchmarks/import_katas.py [--count 100] [--prove-sample 5] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tdd_sandbox.acceptance.proof import prove_import
+from tdd_sandbox.acceptance.proof import prove_import, prove_katas
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.katas.importer import import_katas
 from tdd_sandbox.languages import get_language
@@ -48,6 +49,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--prove-sample", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tdd-import-") as tmp:
         root = Path(tmp)
@@ -66,7 +68,8 @@ def main() -> int:
               "(median of 3)")  # fmt: skip
         settings = load_settings()
         with DockerRuntime(settings) as runtime:
-            print(f"{'language':<12}{'proof s/kata (median)':>22}{'min':>7}{'max':>7}")
+            print(f"{'language':<12}{'proof s/kata (median)':>22}{'min':>7}{'max':>7}"
+                  f"{f'import --jobs {args.jobs} s/kata':>26}")  # fmt: skip
             for name in TRACKS:
                 language = get_language(name)
                 seconds = []
@@ -75,8 +78,20 @@ def main() -> int:
                     ok, lines = prove_import(runtime, language, root / "out-0" / f"leap-{kata:03d}")
                     seconds.append(time.perf_counter() - started)
                     assert ok, lines
+                # The track's exercises imported again on their own, proved as the import
+                # proves a folder.
+                alone = import_katas([sources[TRACKS.index(name)]], root / f"alone-{name}")
+                sample = alone.written[: args.prove_sample]
+                started = time.perf_counter()
+                for proof in prove_katas(
+                    sample,
+                    lambda lang, kata: prove_import(runtime, get_language(lang), kata),
+                    jobs=args.jobs,
+                ):
+                    assert proof.ok, proof.lines
+                together = (time.perf_counter() - started) / len(sample)
                 print(f"{name:<12}{statistics.median(seconds):>22.2f}{min(seconds):>7.2f}"
-                      f"{max(seconds):>7.2f}")  # fmt: skip
+                      f"{max(seconds):>7.2f}{together:>26.2f}")  # fmt: skip
     return 0
 
 

@@ -8,7 +8,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from tdd_sandbox.acceptance.proof import prove_import
+from tdd_sandbox.acceptance.proof import prove_import, prove_katas
 from tdd_sandbox.acceptance.suite import has_calls, has_suite
 from tdd_sandbox.bench.jobs import find_katas
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
@@ -34,9 +34,16 @@ def katas() -> None:
     show_default=True,
     help="Score each reference (must be 100%) and stub (below 100%) in the sandbox.",
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 16),
+    default=2,
+    show_default=True,
+    help="Katas proved at once (each proof runs up to three sandboxes).",
+)
 @config_option
 def import_command(
-    sources: tuple[Path, ...], out: Path, prove_suites: bool, config: Path | None
+    sources: tuple[Path, ...], out: Path, prove_suites: bool, jobs: int, config: Path | None
 ) -> int:
     """Make katas of Exercism exercises: a track's practice exercise and/or a
     problem-specifications exercise, or folders of them (exercises/practice).
@@ -54,19 +61,18 @@ def import_command(
     if prove_suites and report.written:
         settings = load_settings(default_config(config, None))
         with DockerRuntime(settings, progress=progress) as runtime:
-            for kata_dir in report.written:
-                for name in LANGUAGES:
-                    if not (kata_dir / "acceptance" / name).is_dir():
-                        continue
-                    head = f"{kata_dir.name} ({name}):"
-                    for note in report.notes:
-                        if note.startswith(head):
-                            click.echo(note)
-                    ok, lines = prove_import(runtime, get_language(name), kata_dir)
-                    for line in lines:
-                        click.echo(line)
-                    failed = failed or not ok
-                    data.setdefault(name, []).append(ok and has_calls(kata_dir, name))
+
+            def prove_one(name: str, kata_dir: Path) -> tuple[bool, list[str]]:
+                return prove_import(runtime, get_language(name), kata_dir)
+
+            for proof in prove_katas(report.written, prove_one, jobs=jobs):
+                head = f"{proof.kata_dir.name} ({proof.language}):"
+                for line in [n for n in report.notes if n.startswith(head)] + proof.lines:
+                    click.echo(line)
+                failed = failed or not proof.ok
+                data.setdefault(proof.language, []).append(
+                    proof.ok and has_calls(proof.kata_dir, proof.language)
+                )
     click.echo(f"{len(report.written)} katas in {out}")
     if data:
         counts = ", ".join(f"{name} {sum(got)}/{len(got)}" for name, got in sorted(data.items()))

@@ -6,6 +6,7 @@ container is destroyed when the runtime closes, however the run ends.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from typing_extensions import override
@@ -40,6 +41,9 @@ class DockerRuntime(Runtime):
             settings.sandbox, run_id=self.run_id, client=self.client
         )
         self._images: dict[str, str] = {}
+        # Sandboxes open from several threads (a proof's three, katas proved side by side):
+        # one of them builds a missing image while the others wait for it.
+        self._images_lock = threading.Lock()
 
     def image_for(self, language: Language) -> str:
         """The language's image tag, built if missing, and warm containers started for it.
@@ -47,12 +51,13 @@ class DockerRuntime(Runtime):
         Raises:
             PrerequisiteError: the image cannot be found or built.
         """
-        if language.name not in self._images:
-            self._images[language.name] = ensure_image(
-                self.client, language.name, self.settings.images, self.progress
-            )
-            self.provider.prewarm(self._images[language.name])
-        return self._images[language.name]
+        with self._images_lock:
+            if language.name not in self._images:
+                self._images[language.name] = ensure_image(
+                    self.client, language.name, self.settings.images, self.progress
+                )
+                self.provider.prewarm(self._images[language.name])
+            return self._images[language.name]
 
     @override
     def open(self, language: Language, snapshot: Snapshot) -> DockerSandbox:
