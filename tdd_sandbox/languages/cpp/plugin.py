@@ -34,22 +34,45 @@ _PICK = (
     "t=$(find tests -type f \\( -name '*.cpp' -o -name '*.cc' \\) 2>/dev/null | sort)\n"
     "if grep -qsE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"](catch2/|(test/)?catch"
     "\\.hpp)' $t; then\n"
-    "  kind=catch2; lib='-lCatch2Main -lCatch2'\nelse\n"
-    "  kind=gtest; lib='-lgtest -lgtest_main'\nfi\n"
+    "  kind=catch2; lib='-lCatch2Main -lCatch2'; header=catch2/catch.hpp\nelse\n"
+    "  kind=gtest; lib='-lgtest -lgtest_main'; header=gtest/gtest.h\nfi\n"
 )
 # `-iquote .`: the repository answers `#include "..."` only, never `<...>`, so no file of the
 # code's can stand in for the runner's header (`gtest/gtest.h`, `catch2/catch.hpp`).
-_FLAGS = (
-    "-std=c++20 -O0 -Wall -Wextra -Werror -iquote . -DEXERCISM_TEST_SUITE -DEXERCISM_RUN_ALL_TESTS"
+FLAGS = (
+    "-std=c++20 -O0 -Wall -Wextra -Werror -iquote . -DEXERCISM_TEST_SUITE -DEXERCISM_RUN_ALL_TESTS "
+    "-pthread"
 )
-_COMPILE = "g++ " + _FLAGS + " $(" + _FIND_CODE + ") $t $lib -pthread"
+"""How every file is compiled. The image precompiles the runners' headers for the options
+among these that a precompiled header must match (`-std`, `-O`, `-pthread`): see its
+Dockerfile."""
+# `link OUT DIR TESTS...`: each file compiled on its own and all linked to OUT. A test file
+# gets its runner's header first (`-include`), which lets GCC load the image's precompiled
+# copy: compiling a test to it takes a third of the time (Catch2 1.5 s -> 0.56 s, GoogleTest
+# 1.0 -> 0.33 s at one CPU). The code's files never get it: code that had a runner's macros
+# without including its header would pass the policy's check on includes. DIR answers the
+# tests' `#include "..."` too (a guarded copy lives apart from its original).
+_LINK = (
+    # Its variables are its own (`link_*`): the guard's script has an `out` of its own.
+    'link() {\n  link_bin=$1; link_dir=$2; shift 2; link_objs=; link_i=0\n'
+    f'  for link_f in $({_FIND_CODE}); do\n'
+    '    link_i=$((link_i+1)); link_o="$link_bin.$link_i.o"\n'
+    f'    g++ {FLAGS} -c "$link_f" -o "$link_o" || return 1; link_objs="$link_objs $link_o"\n'
+    '  done\n  for link_f in "$@"; do\n'
+    '    link_i=$((link_i+1)); link_o="$link_bin.$link_i.o"\n'
+    f'    g++ {FLAGS} -iquote "$link_dir" -include "$header" -c "$link_f" -o "$link_o" '
+    '|| return 1\n    link_objs="$link_objs $link_o"\n  done\n'
+    # The objects hold no more than the binary does, and go with the build's other traces.
+    '  g++ $link_objs $lib -pthread -o "$link_bin"; link_rc=$?; rm -f $link_objs\n'
+    '  return $link_rc\n}\n'
+)
 _FORMAT = (
     f'files=$({_FIND})\n[ -n "$files" ] || exit 0\n'
     "exec clang-format --style=Google --dry-run --Werror $files\n"
 )
 _BUILD = (
-    f"mkdir -p /tmp/build || exit 3\n{_PICK}"
-    f"{_COMPILE} -o /tmp/build/tests || exit 1\necho $kind > /tmp/build/kind\n"
+    f"mkdir -p /tmp/build || exit 3\n{_LINK}{_PICK}"
+    "link /tmp/build/tests . $t || exit 1\necho $kind > /tmp/build/kind\n"
 )
 # GoogleTest writes its XML report and its console lines; Catch2 its XML report and Automake's
 # `:test-result:` lines.
@@ -59,9 +82,9 @@ _RUN = (
     f'  *) "$bin" --gtest_output=xml:{RESULTS};;\nesac\n'
 )
 _TEST = (
-    "mkdir -p /tmp/build || exit 3\n"
+    f"mkdir -p /tmp/build || exit 3\n{_LINK}"
     f"if [ ! -x /tmp/build/tests ]; then\n{_PICK}"
-    f"  {_COMPILE} -o /tmp/build/tests || exit 2\n  echo $kind > /tmp/build/kind\nfi\n"
+    "  link /tmp/build/tests . $t || exit 2\n  echo $kind > /tmp/build/kind\nfi\n"
     "bin=/tmp/build/tests; kind_file=/tmp/build/kind\n" + _RUN
 )
 # Guarded, the build appends two sentinel tests of the runner's (one must pass, one must
@@ -72,8 +95,9 @@ _GUARD_BUILD = (
     r"""
 n=$1; out=/tmp/tdd-guard-$n; bin=/tmp/build/guarded-$n; kind_file=$bin.kind
 mkdir -p "$out" /tmp/build || exit 3
-if [ ! -x "$bin" ]; then
 """
+    + _LINK
+    + 'if [ ! -x "$bin" ]; then\n'
     + _PICK
     + r"""  if [ "$kind" = catch2 ]; then sentinels=$3; else sentinels=$2; fi
   first=$(printf '%s\n' $t | head -n 1); rest=$(printf '%s\n' $t | tail -n +2)
@@ -84,8 +108,7 @@ if [ ! -x "$bin" ]; then
     printf '%s' "$sentinels" > "$out/guarded.cpp"
   fi || exit 3
 """
-    + f'  g++ {_FLAGS} -iquote "$(dirname "${{first:-./x}}")" '
-    + f'$({_FIND_CODE}) $rest "$out/guarded.cpp" $lib -pthread -o "$bin" || exit 2\n'
+    + '  link "$bin" "$(dirname "${first:-./x}")" $rest "$out/guarded.cpp" || exit 2\n'
     # The copy holds the first test's text: gone before anything runs, as the sealed
     # originals are unreadable.
     + '  rm -f "$out/guarded.cpp"\n  echo $kind > "$kind_file" || exit 3\n'
