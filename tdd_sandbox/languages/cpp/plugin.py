@@ -54,8 +54,8 @@ Dockerfile."""
 # tests' `#include "..."` too (a guarded copy lives apart from its original).
 _LINK = (
     # Its variables are its own (`link_*`): the guard's script has an `out` of its own.
-    'link() {\n  link_bin=$1; link_dir=$2; shift 2; link_objs=; link_i=0\n'
-    f'  for link_f in $({_FIND_CODE}); do\n'
+    "link() {\n  link_bin=$1; link_dir=$2; shift 2; link_objs=; link_i=0\n"
+    f"  for link_f in $({_FIND_CODE}); do\n"
     '    link_i=$((link_i+1)); link_o="$link_bin.$link_i.o"\n'
     f'    g++ {FLAGS} -c "$link_f" -o "$link_o" || return 1; link_objs="$link_objs $link_o"\n'
     '  done\n  for link_f in "$@"; do\n'
@@ -64,7 +64,7 @@ _LINK = (
     '|| return 1\n    link_objs="$link_objs $link_o"\n  done\n'
     # The objects hold no more than the binary does, and go with the build's other traces.
     '  g++ $link_objs $lib -pthread -o "$link_bin"; link_rc=$?; rm -f $link_objs\n'
-    '  return $link_rc\n}\n'
+    "  return $link_rc\n}\n"
 )
 _FORMAT = (
     f'files=$({_FIND})\n[ -n "$files" ] || exit 0\n'
