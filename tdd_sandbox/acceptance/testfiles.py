@@ -17,6 +17,7 @@ from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
+from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.grading.ids import matches
 from tdd_sandbox.grading.policy import check_policy, worst
@@ -110,7 +111,9 @@ def run_test_files(
         label = "not readable by the judge" if named.unreadable else "tampering suspected (policy)"
         problem = f"{label}: {named}"
         return AcceptanceReport(
-            tuple(CaseResult(i, CaseStatus.NO_RESULT, problem) for i in expected), problem=problem
+            tuple(CaseResult(i, CaseStatus.NO_RESULT, problem) for i in expected),
+            problem=problem,
+            tamper="" if named.unreadable else TamperKind.POLICY.value,
         )
     snapshot = {**config, **code, **suite}
     with runtime.open(language, Snapshot(snapshot)) as box:
@@ -120,7 +123,7 @@ def run_test_files(
     if gate.tamper is not None:
         problem = str(gate.tamper)
         cases = tuple(CaseResult(i, CaseStatus.NO_RESULT, problem) for i in expected)
-        return AcceptanceReport(cases, problem=problem)
+        return AcceptanceReport(cases, problem=problem, tamper=gate.tamper.kind.value)
     # An error under no expected test's id (a file that did not load or collect, a build)
     # is why the expected tests it held did not run.
     strays = [o for o in gate.tests if not any(matches(o.id, t) for t in expected)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,15 @@ from tdd_sandbox.languages import get_language
 from tdd_sandbox.settings import BENCH_ENTRY_OPTIONS, BenchSettings, split_model
 
 ROLES = ("tester", "implementer", "refactorer")
+
+
+class Mode(enum.StrEnum):
+    """What a bench measures (`bench --mode`)."""
+
+    TDD = "tdd"
+    """The whole loop: tester, implementer and refactorer; the hidden suite scores the end."""
+    IMPLEMENT = "implement"
+    """The implementer alone, given the tests, with one retry: aider's pass rates."""
 
 
 @dataclass(frozen=True)
@@ -44,12 +54,14 @@ class Job:
     """The kata's folder (`kata.md` and `acceptance/` inside)."""
     language: str
     repeat: int
+    mode: Mode = Mode.TDD
 
     @property
     def id(self) -> str:
-        """A stable, file-name-safe identifier."""
+        """A stable, file-name-safe identifier (a bench of the loop's keeps its old ids)."""
         model = re.sub(r"[^A-Za-z0-9._-]+", "-", self.model.name).strip("-")
-        return f"{model}__{self.kata.name}__{self.language}__r{self.repeat}"
+        mode = "" if self.mode is Mode.TDD else f"__{self.mode.value}"
+        return f"{model}__{self.kata.name}__{self.language}__r{self.repeat}{mode}"
 
 
 def resolve_models(names: list[str], bench: BenchSettings) -> list[ModelEntry]:
@@ -115,6 +127,7 @@ def plan_jobs(
     repeats: int,
     *,
     require_data: bool = False,
+    mode: Mode = Mode.TDD,
 ) -> tuple[list[Job], list[str]]:
     """Every combination, sorted by id (so that shards and reports are deterministic), and
     why each kata x language left out was left out (it has no suite in that language, or,
@@ -151,7 +164,7 @@ def plan_jobs(
             if k not in scored
         ]
     jobs = [
-        Job(model, kata, language, repeat)
+        Job(model, kata, language, repeat, mode)
         for model in models
         for kata, language in pairs
         for repeat in range(1, repeats + 1)

@@ -9,7 +9,7 @@ from typing import Any
 
 from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.acceptance.suite import has_suite, missing_suite
-from tdd_sandbox.bench.jobs import find_katas, plan_jobs, resolve_models, shard
+from tdd_sandbox.bench.jobs import Mode, find_katas, plan_jobs, resolve_models, shard
 from tdd_sandbox.bench.report import SKIPPED_FILE, write_reports
 from tdd_sandbox.bench.runner import BenchInterrupted, JobOptions, capacity, run_jobs
 from tdd_sandbox.errors import ConfigError
@@ -42,6 +42,7 @@ class BenchOptions:
     replay: Path | None = None
     require_data: bool = False
     """Only katas judged as data (`Judged.DATA`) are scored; the rest are skipped, saying why."""
+    mode: Mode = Mode.TDD
 
 
 def run_bench(
@@ -61,8 +62,9 @@ def run_bench(
     models = resolve_models(options.models, settings.bench)
     katas = find_katas(*options.katas)
     jobs, skipped = plan_jobs(
-        models, katas, options.languages, options.repeats, require_data=options.require_data
-    )
+        models, katas, options.languages, options.repeats, require_data=options.require_data,
+        mode=options.mode,
+    )  # fmt: skip
     for reason in skipped:
         progress(f"not scored: {reason}")
     if options.shard is not None:

@@ -55,6 +55,11 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
                 "completed": sum(job["status"] == "completed" for job in counted),
                 "acceptance_pass_rate": _round(rate),
                 "acceptance_ci95": _round(ci),
+                "mode": "/".join(sorted({str(j.get("mode", "tdd")) for j in jobs})),
+                # aider's: the share of jobs whose tests all passed after the first try, and
+                # after the second (implement mode's jobs only; None without any).
+                "pass_rate_1": _share(counted, "pass_1"),
+                "pass_rate_2": _share(counted, "pass_2"),
                 # A job scored by test files that ran beside the code (Judged.IN_PROCESS):
                 # said wherever the score is, since the code could read its answers.
                 "judged_in_process": sum(j.get("judged") == Judged.IN_PROCESS for j in counted),
@@ -90,6 +95,12 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
     # Equal acceptance: the model that got further through the loop ranks first.
     models.sort(key=lambda m: (*_rank_key(m), m["model"]))
     return {"jobs": len(results), "models": models, "skipped": sorted(set(skipped))}
+
+
+def _share(jobs: list[dict[str, Any]], key: str) -> float | None:
+    """The share of the jobs that record `key` for which it is true."""
+    told = [bool(job[key]) for job in jobs if job.get(key) is not None]
+    return _round(sum(told) / len(told)) if told else None
 
 
 def _round(value: float | None) -> float | None:
@@ -164,8 +175,9 @@ def junit(results: list[dict[str, Any]]) -> str:
         properties = ET.SubElement(case, "properties")
         ET.SubElement(properties, "property", name="tamper_events",
                       value=str(result.get("tamper_events", 0)))  # fmt: skip
-        if result.get("judged"):
-            ET.SubElement(properties, "property", name="judged", value=str(result["judged"]))
+        for key in ("judged", "mode", "pass_1", "pass_2"):
+            if result.get(key) is not None:
+                ET.SubElement(properties, "property", name=key, value=str(result[key]).lower())
         if not scored(result):
             errors += 1
             ET.SubElement(case, "error", message=f"{result['status']}: {result.get('reason', '')}")

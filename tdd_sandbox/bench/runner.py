@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.acceptance.runner import score_kata
-from tdd_sandbox.bench.jobs import Job
+from tdd_sandbox.bench.implement import implement_kata
+from tdd_sandbox.bench.jobs import Job, Mode
 from tdd_sandbox.bench.metrics import run_metrics
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError, SandboxUnavailable
@@ -78,6 +79,7 @@ def run_job(job: Job, settings: Settings, options: JobOptions) -> dict[str, Any]
         "id": job.id, "model": job.model.name, "models": dict(job.model.roles),
         "edit_format": job.model.edit_format or "auto",
         "kata": job.kata.name, "language": job.language, "repeat": job.repeat,
+        "mode": job.mode.value,
     }  # fmt: skip
     result: dict[str, Any]
     try:
@@ -107,6 +109,11 @@ def _run_and_score(
         if not replay.is_file():
             raise InfrastructureError(f"no recorded transcript for {job.id} in {options.replay}")
     record = job_dir / "transcript.jsonl" if options.record else None
+    if job.mode is Mode.IMPLEMENT:
+        return implement_kata(
+            job.kata, job.language, settings, run_id=f"{job.id}-implement", record=record,
+            replay=replay,
+        )  # fmt: skip
     summary = run_kata(
         job.kata / "kata.md", settings, repo_dir=job_dir / "repo", record=record, replay=replay,
         stop=options.stop.is_set,

@@ -111,11 +111,27 @@ def kinds(models: list[dict[str, Any]], key: str, total: str, title: str) -> Tab
     return Table(title, ("model", "total", *columns), rows, frozenset(range(1, len(columns) + 2)))
 
 
+def pass_rates(models: list[dict[str, Any]]) -> Table | None:
+    """Implement mode's figures as aider reports them, beside the case pass rate: none
+    when no model ran in that mode."""
+    shown = [m for m in models if m.get("pass_rate_1") is not None]
+    if not shown:
+        return None
+    rows: list[tuple[Cell, ...]] = [
+        (Cell(m["model"]), rate_cell(m["pass_rate_1"]), rate_cell(m["pass_rate_2"]),
+         rate_cell(m["acceptance_pass_rate"]), Cell(str(m["scored_jobs"])))
+        for m in shown
+    ]  # fmt: skip
+    header = ("model", "pass_rate_1", "pass_rate_2", "cases passed (mean)", "jobs")
+    return Table("Implement mode (aider's pass rates)", header, rows, frozenset({1, 2, 3, 4}))
+
+
 def every_table(ranked: list[tuple[int, dict[str, Any]]]) -> list[Table]:
     """Every table of a bench report, in reading order."""
     models = [model for _, model in ranked]
     found = [
         ranking(ranked),
+        pass_rates(models),
         breakdown(models, "acceptance_by_kata", "Acceptance by kata (mean)"),
         breakdown(models, "acceptance_by_language", "Acceptance by language (mean)"),
         breakdown(models, "data_katas_by_language", "Katas judged as data, by language", data_cell),

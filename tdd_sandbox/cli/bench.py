@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from tdd_sandbox.bench.jobs import parse_shard
+from tdd_sandbox.bench.jobs import Mode, parse_shard
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench, score_repo
 from tdd_sandbox.bench.report import leaderboard, merge
 from tdd_sandbox.cli.options import (
@@ -69,6 +69,14 @@ def _split(value: str) -> list[str]:
 )
 @click.option("--resume", is_flag=True, help="Skip jobs that already finished in --out.")
 @click.option(
+    "--mode",
+    type=click.Choice([mode.value for mode in Mode]),
+    default=Mode.TDD.value,
+    show_default=True,
+    help="tdd: the whole loop, scored at its end; implement: the implementer alone, given "
+    "the kata's tests, one retry with the failures (aider's pass_rate_1 and pass_rate_2).",
+)
+@click.option(
     "--require-data",
     is_flag=True,
     help="Score only katas judged as data (canonical data and calls.yaml); leave out those "
@@ -99,6 +107,7 @@ def bench(
     jobs: int,
     out: Path,
     resume: bool,
+    mode: str,
     require_data: bool,
     allow_infra_failures: bool,
     shard: str | None,
@@ -122,7 +131,7 @@ def bench(
     options = BenchOptions(
         models=_split(models), katas=list(katas), languages=_split(languages), repeats=repeats,
         out=out, jobs=jobs, resume=resume, shard=parse_shard(shard) if shard else None,
-        require_data=require_data,
+        require_data=require_data, mode=Mode(mode),
         record=record, replay=replay,
     )  # fmt: skip
     summary = run_bench(options, settings, progress)

@@ -92,6 +92,9 @@ class AcceptanceReport:
     judged: Judged = Judged.IN_PROCESS
     """Where the expected values were while the code ran: only `grade` (cases compared here,
     on the host) says `data`; anything else makes the weaker claim."""
+    tamper: str = ""
+    """What gave a forged verdict away (a `TamperKind`: the policy, the guard's evidence),
+    when that is why no case passed; else empty."""
 
     @property
     def passed(self) -> int:

@@ -1,0 +1,174 @@
+"""Implement mode (`bench --mode implement`): the model is given the kata, its starting files
+and the tests, and writes the implementation, as aider's polyglot benchmark asks it to.
+
+The tests are the kata's own: an imported kata's track tests (all of them enabled, as the
+hidden suite runs them), or, for a kata of data only, its cases rendered as the calls the
+judge makes and the values it expects. The tool judges the first try; if any test fails, the
+failures go back to the model once and the second try is judged. `pass_1` and `pass_2` are
+aider's pass_rate_1 and pass_rate_2 for one job (every test passes after the first try;
+after the second, the first's passes included); the case pass rate after the last try is the
+job's acceptance score. Every try is judged by `score_kata`: as data, compared on the host,
+where the kata has calls for the language, so no try can be answered from the tests at run
+time; else by its test files under the test gate's guard.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from tdd_sandbox.acceptance.runner import score_kata
+from tdd_sandbox.acceptance.suite import has_calls, load_suite
+from tdd_sandbox.acceptance.testfiles import hidden_test_files
+from tdd_sandbox.agents.context import Situation
+from tdd_sandbox.agents.team import build_team
+from tdd_sandbox.engine.edits import EditRejected, apply_plan
+from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
+from tdd_sandbox.katas.kata import load_kata
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.base import Language
+from tdd_sandbox.repo.scaffolding import starting_files
+from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.failures import Failure
+from tdd_sandbox.vocabulary.roles import Role
+
+TRIES = 2
+"""aider's: a first try, and one more with the failures fed back."""
+_CASES_CHARS = 12_000
+_FEEDBACK_CASES = 10
+TASK = (
+    "Implement the kata so that every test passes: write the implementation files only. The "
+    "tests are given and stay as they are; they are the ones that will judge your code."
+)
+
+
+def implement_kata(
+    kata_dir: Path,
+    language_name: str,
+    settings: Settings,
+    *,
+    run_id: str,
+    record: Path | None = None,
+    replay: Path | None = None,
+) -> dict[str, Any]:
+    """One implement-mode job: the tries, each judged, and what the bench records of it.
+
+    Raises:
+        InfrastructureError: the endpoint is unusable.
+        SandboxUnavailable, PrerequisiteError: the sandbox is.
+        UsageError: the kata has no suite in the language.
+    """
+    started = time.monotonic()
+    language = get_language(language_name)
+    kata = load_kata(kata_dir / "kata.md")
+    hidden = hidden_test_files(kata_dir, language)
+    tests = {path: language.hidden_test(path, data) for path, data in hidden.items()}
+    extra = () if tests else (_rendered_cases(kata_dir, language),)
+    files = {
+        path: text.encode() for path, text in starting_files(language, kata_dir).items()
+    } | tests
+    team = build_team(settings, record=record, replay=replay, header={"mode": "implement"})
+    passes: list[bool] = []
+    kinds: Counter[Failure] = Counter()  # why tries were refused, or caught tampering
+    gate_s = 0.0
+    feedback = ""
+    report: AcceptanceReport | None = None
+    try:
+        agent = team[Role.IMPLEMENTER]
+        with DockerRuntime(settings, run_id=run_id) as runtime:
+            for _ in range(TRIES):
+                situation = Situation(
+                    kata_text=kata.text, kata_path="kata.md", files=files, language=language,
+                    task=TASK, focus=sorted(tests), previous_error=feedback, extra=extra,
+                )  # fmt: skip
+                answer = agent.propose(situation)
+                try:
+                    if answer.plan is None:
+                        raise EditRejected(answer.error or "no edit plan", answer.kind)
+                    files = apply_plan(files, answer.plan, Role.IMPLEMENTER, language)
+                except EditRejected as refused:
+                    # A try whose edits are refused changes nothing: it is judged as it stands.
+                    kinds[refused.kind] += 1
+                    feedback = f"Your edits were refused: {refused}"
+                else:
+                    feedback = ""
+                judged_at = time.monotonic()
+                report = score_kata(runtime, language, files, kata_dir)
+                gate_s += time.monotonic() - judged_at
+                if report.tamper:
+                    kinds[Failure.read(report.tamper)] += 1
+                passes.append(report.total > 0 and report.passed == report.total)
+                if passes[-1]:
+                    break
+                feedback = "\n".join(filter(None, [feedback, _failures(report)]))
+    finally:
+        team.close()
+    assert report is not None  # TRIES >= 1
+    usage = team.ledger.by_role()
+    return {
+        "status": "completed",
+        "reason": "" if passes[-1] else report.why()[:500],
+        "pass_1": passes[0],
+        "pass_2": any(passes[:TRIES]),
+        "tries": len(passes),
+        "acceptance_pass_rate": round(report.rate, 4),
+        "judged": report.judged.value,
+        "acceptance": {"passed": report.passed, "total": report.total, "why": report.why()},
+        # The loop's figures, as they are in this mode: one change at most per try, no cycle.
+        "cycles": 0,
+        "green_commits": int(passes[-1]),
+        "red_events": 0,
+        "overshoot_events": 0,
+        # Editing the tests, or code the judge caught forging its verdict, as the loop counts
+        # them: with the tests in plain view, a try that reaches for them is no mistake.
+        "tamper_events": sum(n for kind, n in kinds.items() if kind.is_tamper),
+        "tamper_by_kind": {k.value: n for k, n in sorted(kinds.items()) if k.is_tamper},
+        "rejected_attempts": sum(kinds.values()),
+        "rejections_by_kind": {k.value: n for k, n in sorted(kinds.items())},
+        "wall_time_s": round(time.monotonic() - started, 3),
+        "model_time_s": round(sum(u.model_time_s for u in usage.values()), 3),
+        "gate_time_s": round(gate_s, 3),
+        "tokens": {role: u.tokens for role, u in usage.items()},
+        "cost": {role: round(u.cost, 6) for role, u in usage.items()},
+    }
+
+
+def _failures(report: AcceptanceReport) -> str:
+    """What the second try is told: the tests that failed and why, as a runner would say."""
+    failed = [r for r in report.results if r.status is not CaseStatus.PASSED]
+    lines = [f"{report.passed} of {report.total} tests passed."]
+    if report.problem:
+        lines.append(report.problem)
+    lines += [f"- {r.id}: {r.detail or r.status.value}" for r in failed[:_FEEDBACK_CASES]]
+    if len(failed) > _FEEDBACK_CASES:
+        lines.append(f"... and {len(failed) - _FEEDBACK_CASES} more")
+    return "\n".join(lines)
+
+
+def _rendered_cases(kata_dir: Path, language: Language) -> str:
+    """A kata of data only, its tests written out: each case as the call the judge makes in
+    `language` and the value (or error) it expects."""
+    if not has_calls(kata_dir, language.name):
+        return ""
+    suite = load_suite(kata_dir)
+    calls = suite.calls_for(language.name)
+    lines = ["# Tests", "The judge runs each case below and compares what the call returns."]
+    if calls.setup:
+        lines.append(f"Before any case it runs:\n```\n{calls.setup.strip()}\n```")
+    lines.append("Calls, by property: " + "; ".join(f"{k}: `{v}`" for k, v in calls.calls.items()))
+    shown = 0
+    for case in suite.cases_for(language.name):
+        line = (
+            f"- {case.description}: {case.property} with {json.dumps(case.input)} -> "
+            f"{json.dumps(case.expected)}"
+        )
+        if shown + len(line) > _CASES_CHARS:
+            lines.append("- ... (more cases of the same properties)")
+            break
+        lines.append(line)
+        shown += len(line)
+    return "\n".join(lines)

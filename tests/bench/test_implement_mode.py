@@ -1,0 +1,118 @@
+"""`bench --mode implement` end to end: scripted models on a real socket, the real sandbox,
+a kata of data only (its cases rendered as the tests) and an Exercism exercise (its track's
+tests given as they are), judged per try as aider reports it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from tdd_sandbox.bench.jobs import Mode
+from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
+from tdd_sandbox.katas.importer import import_katas
+from tdd_sandbox.settings import load_settings
+from tests.helpers.fake_llm import Answer, FakeLLM, plan
+from tests.helpers.solutions import SOLUTIONS
+
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
+ROOT = Path(__file__).resolve().parents[2]
+LEAP = ROOT / "tests" / "fixtures" / "exercism" / "python" / "exercises" / "practice" / "leap"
+
+FIZZ = plan(SOLUTIONS[("fizzbuzz", "python")])
+FIZZ_WRONG = plan(("fizzbuzz.py", "def fizzbuzz(n: int) -> str:\n    return str(n)\n"))
+LEAP_RIGHT = plan(("leap.py", "def leap_year(year):\n    return year % 4 == 0 and "
+                   "(year % 100 != 0 or year % 400 == 0)\n"))  # fmt: skip
+LEAP_WRONG = plan(("leap.py", "def leap_year(year):\n    return year % 4 == 0\n"))
+# Answers its tests by rewriting them: refused, so the stub is judged as it stands.
+LEAP_EDITS_TESTS = plan(
+    ("leap.py", "def leap_year(year):\n    return True\n"),
+    ("tests/leap_test.py", "def test_nothing():\n    assert True\n"),
+)
+
+# Answers from the tests, read at run time: the policy refuses the code before it runs.
+LEAP_READS_TESTS = plan(("leap.py", "def leap_year(year):\n"
+                         "    return str(year) in open('tests/leap_test.py').read()\n"))  # fmt: skip
+
+
+def _models(*names: str) -> dict[str, dict[str, str]]:
+    return {n: {"all": f"custom:{n}-other", "implementer": f"custom:{n}-impl"} for n in names}
+
+
+def test_pass_rates_one_and_two_rank_models_as_their_answers_deserve(tmp_path: Path) -> None:
+    katas = tmp_path / "katas"
+    shutil.copytree(ROOT / "katas" / "fizzbuzz", katas / "fizzbuzz")
+    import_katas([LEAP], katas)
+    # Jobs run in id order: each model's fizzbuzz job, then its leap job.
+    script: dict[str, list[Answer]] = {
+        "first-impl": [FIZZ, LEAP_RIGHT],
+        "second-impl": [FIZZ_WRONG, FIZZ, LEAP_WRONG, LEAP_RIGHT],
+        "never-impl": [FIZZ_WRONG, FIZZ_WRONG, LEAP_WRONG, LEAP_WRONG],
+        "cheat-impl": [FIZZ_WRONG, FIZZ_WRONG, LEAP_EDITS_TESTS, LEAP_EDITS_TESTS],
+        "reader-impl": [FIZZ_WRONG, FIZZ_WRONG, LEAP_READS_TESTS, LEAP_READS_TESTS],
+    }
+    out = tmp_path / "out"
+    names = list(script)
+    with FakeLLM(script) as fake:
+        models = [name.removesuffix("-impl") for name in names]
+        settings = load_settings(
+            overrides={"llm": {"base_url": fake.base_url}, "bench": {"models": _models(*models)}}
+        )
+        options = BenchOptions(
+            models=models, katas=[katas], languages=["python"], repeats=1, out=out,
+            mode=Mode.IMPLEMENT,
+        )  # fmt: skip
+        summary = run_bench(options, settings)
+        asked = [str(r["model"]) for r in fake.requests]
+        prompts = [(str(r["model"]), str(r["messages"][-1]["content"])) for r in fake.requests]
+    # Only the implementer is asked, once per try; a pass on the first try ends the job.
+    assert sorted(set(asked)) == sorted(names)
+    assert asked.count("first-impl") == 2
+    assert asked.count("second-impl") == asked.count("never-impl") == 4
+    second = [text for model, text in prompts if model == "second-impl"]
+    # A kata of data only: its cases written out as the judge's calls and expected values.
+    assert "fizzbuzz: `fizzbuzz(n)`" in second[0]
+    assert '{"n": 15} -> "FizzBuzz"' in second[0]
+    # The second try hears which tests failed, and why.
+    assert "# Your previous attempt failed" in second[1]
+    assert "tests passed" in second[1]
+    # An Exercism exercise: its track's tests, as they are.
+    assert "## tests/leap_test.py" in second[2]
+    by_model = {m["model"]: m for m in summary["models"]}
+    figures = {
+        name: (m["pass_rate_1"], m["pass_rate_2"], m["acceptance_pass_rate"])
+        for name, m in by_model.items()
+    }
+    assert figures["first"] == (1.0, 1.0, 1.0)
+    assert figures["second"] == (0.0, 1.0, 1.0)
+    assert figures["never"][:2] == (0.0, 0.0)
+    assert 0 < figures["never"][2] < 1  # some cases pass: the case rate tells it apart
+    assert figures["cheat"][:2] == (0.0, 0.0)
+    assert [m["model"] for m in summary["models"]][:2] == ["first", "second"]
+    assert figures["reader"][:2] == (0.0, 0.0)
+    # Both dishonest ways are tamper, counted as the loop counts it.
+    assert by_model["cheat"]["tamper_by_kind"] == {"permission": 2}
+    assert by_model["reader"]["tamper_by_kind"] == {"policy": 2}
+    assert by_model["never"]["tamper_events"] == 0
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    judged = {(r["model"], r["kata"]): r["judged"] for r in rows}
+    assert judged[("first", "fizzbuzz")] == "data"  # compared on the host
+    assert judged[("first", "leap")] == "in_process"
+    assert {r["mode"] for r in rows} == {"implement"}
+    assert all(r["id"].endswith("__implement") for r in rows)
+    board = (out / "leaderboard.md").read_text()
+    assert "Implement mode (aider's pass rates)" in board
+    assert "| second | 0% | 100% | 100% | 2 |" in board
+    assert "pass_rate_2" in (out / "report.html").read_text()
+    suite = ET.parse(out / "junit.xml").getroot()
+    props = {
+        (case.get("classname"), case.get("name")): {
+            p.get("name"): p.get("value") for p in case.iter("property")
+        }
+        for case in suite.iter("testcase")
+    }
+    assert props[("second.python", "leap[r1]")]["pass_1"] == "false"
+    assert props[("second.python", "leap[r1]")]["pass_2"] == "true"
