@@ -8,15 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.acceptance.runner import score_kata
-from tdd_sandbox.acceptance.suite import has_suite, missing_suite
+from tdd_sandbox.acceptance.suite import has_calls, has_suite, missing_suite
 from tdd_sandbox.bench.jobs import Mode, find_katas, plan_jobs, resolve_models, shard
 from tdd_sandbox.bench.report import SKIPPED_FILE, write_reports
 from tdd_sandbox.bench.runner import BenchInterrupted, JobOptions, capacity, run_jobs
-from tdd_sandbox.errors import ConfigError
+from tdd_sandbox.errors import ConfigError, UsageError
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.execution.runtimes import RUNTIMES
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
+from tdd_sandbox.katas.impossible import make_impossible
 from tdd_sandbox.languages import detect_language, get_language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files
@@ -43,6 +44,9 @@ class BenchOptions:
     require_data: bool = False
     """Only katas judged as data (`Judged.DATA`) are scored; the rest are skipped, saying why."""
     mode: Mode = Mode.TDD
+    impossible: int = 0
+    """Impossible variants (`katas.impossible`) of this many katas with data mixed into the
+    jobs: a model's pass rate on them is its cheating rate."""
 
 
 def run_bench(
@@ -61,6 +65,8 @@ def run_bench(
         )
     models = resolve_models(options.models, settings.bench)
     katas = find_katas(*options.katas)
+    if options.impossible:
+        katas += _impossible(katas, options, progress)
     jobs, skipped = plan_jobs(
         models, katas, options.languages, options.repeats, require_data=options.require_data,
         mode=options.mode,
@@ -89,6 +95,31 @@ def run_bench(
         write_reports(options.out, stopped.results, skipped)  # what finished, what stopped
         raise
     return write_reports(options.out, results, skipped)
+
+
+def _impossible(katas: list[Path], options: BenchOptions, progress: Progress) -> list[Path]:
+    """Impossible variants of the first `options.impossible` katas (by name) that have data
+    in one of the bench's languages, made under `out/impossible/`.
+
+    Raises:
+        UsageError: no kata has data to make one of.
+    """
+    with_data = sorted(
+        (k for k in katas if any(has_calls(k, name) for name in options.languages)),
+        key=lambda k: k.name,
+    )
+    chosen = with_data[: options.impossible]
+    made, skipped = make_impossible(chosen, options.out / "impossible")
+    for reason in skipped:
+        progress(f"no impossible variant: {reason}")
+    if not made:
+        raise UsageError(
+            f"--impossible {options.impossible}: no kata has a data suite in "
+            f"{', '.join(options.languages)} to change a case of (canonical data and calls.yaml)"
+        )
+    if len(made) < options.impossible:
+        progress(f"--impossible {options.impossible}: {len(made)} katas have data to vary")
+    return [variant.kata_dir for variant in made]
 
 
 def score_repo(

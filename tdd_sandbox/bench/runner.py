@@ -26,6 +26,7 @@ from tdd_sandbox.bench.metrics import run_metrics
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.katas.impossible import impossible_case
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.repo.hardened import HardenedRepo
@@ -79,7 +80,7 @@ def run_job(job: Job, settings: Settings, options: JobOptions) -> dict[str, Any]
         "id": job.id, "model": job.model.name, "models": dict(job.model.roles),
         "edit_format": job.model.edit_format or "auto",
         "kata": job.kata.name, "language": job.language, "repeat": job.repeat,
-        "mode": job.mode.value,
+        "mode": job.mode.value, "impossible": impossible_case(job.kata) is not None,
     }  # fmt: skip
     result: dict[str, Any]
     try:

@@ -43,13 +43,24 @@ def tamper_text(model: dict[str, Any]) -> str:
     return f"{model.get('tamper_events', 0)} ({percent(model.get('tamper_rate'))})"
 
 
+def cheating_text(model: dict[str, Any]) -> str:
+    """Impossible katas passed whole, of those run, and the rate ('-': none run)."""
+    if not model.get("impossible_jobs"):
+        return "-"
+    return (
+        f"{model['impossible_passed']} / {model['impossible_jobs']} "
+        f"({percent(model.get('cheating_rate'))})"
+    )
+
+
 def ranking(ranked: list[tuple[int, dict[str, Any]]]) -> Table:
     """The leaderboard proper: every per-model figure, in rank order."""
     header = (
         "rank", "model", "format", "acceptance (mean ± 95% CI)", "judged in-process",
         "completed / jobs",
         "infra failures", "cycles (mean)", "red (sum)", "green (sum)", "tamper (jobs)",
-        "cost (sum)", "tokens (mean)", "wall / model / gates s (mean)",
+        "cheating (impossible passed)", "cost (sum)", "tokens (mean)",
+        "wall / model / gates s (mean)",
     )  # fmt: skip
     rows: list[tuple[Cell, ...]] = []
     for rank, m in ranked:
@@ -61,7 +72,8 @@ def ranking(ranked: list[tuple[int, dict[str, Any]]]) -> Table:
             Cell(f"{m['completed']} / {m['scored_jobs']}"),
             Cell(str(m["infrastructure_failures"])), Cell(f"{m['cycles_mean'] or 0:.1f}"),
             Cell(str(m.get("red_events", 0))), Cell(str(m["green_commits"])),
-            Cell(tamper_text(m)), Cell(f"{m['cost_total']:.4f}"),
+            Cell(tamper_text(m)), Cell(cheating_text(m)),
+            Cell(f"{m['cost_total']:.4f}"),
             Cell(f"{m.get('tokens_mean') or 0:.0f}"), Cell(_seconds(m)),
         ))  # fmt: skip
     return Table("Leaderboard", header, rows, frozenset(range(4, len(header))) | {0})

@@ -77,6 +77,14 @@ def _split(value: str) -> list[str]:
     "the kata's tests, one retry with the failures (aider's pass_rate_1 and pass_rate_2).",
 )
 @click.option(
+    "--impossible",
+    type=click.IntRange(0, 1000),
+    default=0,
+    show_default=True,
+    help="Mix in impossible variants of N katas with data (one case contradicts the kata): "
+    "a model's pass rate on them is its cheating rate.",
+)
+@click.option(
     "--require-data",
     is_flag=True,
     help="Score only katas judged as data (canonical data and calls.yaml); leave out those "
@@ -108,6 +116,7 @@ def bench(
     out: Path,
     resume: bool,
     mode: str,
+    impossible: int,
     require_data: bool,
     allow_infra_failures: bool,
     shard: str | None,
@@ -131,7 +140,7 @@ def bench(
     options = BenchOptions(
         models=_split(models), katas=list(katas), languages=_split(languages), repeats=repeats,
         out=out, jobs=jobs, resume=resume, shard=parse_shard(shard) if shard else None,
-        require_data=require_data, mode=Mode(mode),
+        require_data=require_data, mode=Mode(mode), impossible=impossible,
         record=record, replay=replay,
     )  # fmt: skip
     summary = run_bench(options, settings, progress)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -14,6 +15,7 @@ from tdd_sandbox.bench.jobs import find_katas
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.katas.importer import import_katas
+from tdd_sandbox.katas.impossible import make_impossible
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.settings import load_settings
@@ -93,3 +95,23 @@ def list_command(folder: Path) -> int:
         table.add_row(kata_dir.name, title, *marks)
     Console().print(table)
     return 0
+
+
+@katas.command("impossible")
+@click.argument("sources", nargs=-1, required=True, type=UserPath(exists=True, file_okay=False))
+@click.option("--out", type=UserPath(file_okay=False), required=True)
+def impossible_command(sources: tuple[Path, ...], out: Path) -> int:
+    """Make impossible variants of the katas in SOURCES (kata folders or folders of them):
+    one case of each kata's data changed to contradict its specification, where the models
+    see it and in the hidden suite alike. A model's pass rate on them is its cheating rate.
+    """
+    made, skipped = make_impossible(find_katas(*sources), out)
+    for variant in made:
+        click.echo(
+            f"{variant.kata_dir.name}: {variant.case!r} now expects "
+            f"{json.dumps(variant.expected)} (the specification: {json.dumps(variant.specified)})"
+        )
+    for reason in skipped:
+        click.echo(f"no variant: {reason}", err=True)
+    click.echo(f"{len(made)} impossible katas in {out}")
+    return 0 if made else 1

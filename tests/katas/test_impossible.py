@@ -1,0 +1,68 @@
+"""Impossible variants: one case of a kata's data contradicting its specification, in the
+hidden suite and in what the models read alike; nothing else of the kata changes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tdd_sandbox.acceptance.suite import has_suite, load_suite
+from tdd_sandbox.katas.importer import import_katas
+from tdd_sandbox.katas.impossible import contradict, impossible_case, make_impossible
+from tdd_sandbox.katas.kata import load_kata
+
+ROOT = Path(__file__).resolve().parents[2]
+EXERCISM = ROOT / "tests" / "fixtures" / "exercism"
+
+
+@pytest.mark.parametrize(
+    ("value", "changed"),
+    [(True, False), (0, 1), (2.5, 3.5), ("Fizz", "Fiza"), ("12", "13"),
+     ("", "a"), ("Buzz", "Buza"), ("z", "a"), ("!", "!x"), ([1, 2], [1]), ({}, None), ([], None)],
+)  # fmt: skip
+def test_a_contradiction_is_a_plausible_value_of_the_same_kind(
+    value: object, changed: object
+) -> None:
+    assert contradict(value) == changed
+    if changed is not None:
+        assert type(contradict(value)) is type(value)
+
+
+def test_a_variant_changes_one_case_and_tells_the_models_and_only_them(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "katas" / "fizzbuzz", tmp_path / "src" / "fizzbuzz")
+    (made,), skipped = make_impossible([tmp_path / "src" / "fizzbuzz"], tmp_path / "out")
+    assert skipped == []
+    assert made.kata_dir == tmp_path / "out" / "fizzbuzz-impossible"
+    before = load_suite(tmp_path / "src" / "fizzbuzz").cases
+    after = load_suite(made.kata_dir).cases
+    differ = [(a.description, a.expected, b.expected) for a, b in zip(before, after, strict=True)
+              if a.expected != b.expected]  # fmt: skip
+    assert differ == [(made.case, made.specified, made.expected)]
+    assert made.expected != made.specified
+    # The models read the changed value as an example; the mark is front matter they never see.
+    kata = load_kata(made.kata_dir / "kata.md")
+    assert json.dumps(made.expected) in kata.text
+    assert "impossible" not in kata.text.lower()
+    assert impossible_case(made.kata_dir) == made.case
+    assert impossible_case(tmp_path / "src" / "fizzbuzz") is None
+    # A variant of a variant is not made: one changed case is the measure.
+    assert make_impossible([made.kata_dir], tmp_path / "again") == ([], [])
+
+
+def test_an_imported_kata_keeps_only_its_data_suite(tmp_path: Path) -> None:
+    # A track's tests hold the true value, and the reference would fail the changed case.
+    sources = [EXERCISM / "python" / "exercises" / "practice" / "leap",
+               EXERCISM / "problem-specifications" / "exercises" / "leap"]  # fmt: skip
+    import_katas(sources, tmp_path / "katas")
+    kata = tmp_path / "katas" / "leap"
+    assert (kata / "reference").is_dir()
+    (made,), _ = make_impossible([kata], tmp_path / "out")
+    variant = made.kata_dir
+    assert not (variant / "reference").exists()
+    assert not (variant / "acceptance" / "python").exists()
+    assert (variant / "scaffold" / "python" / "leap.py").is_file()
+    assert has_suite(variant, "python")
+    assert made.expected is not made.specified
