@@ -7,7 +7,10 @@ the reports and transcripts into benchmarks/results/real-models/ and prints wher
 went (model, gates, the rest of the harness).
 
 Usage: python benchmarks/real_leaderboard.py [--repeats 3] [--work bench-out/real-models]
-           [--out benchmarks/results/real-models] [--resume]
+           [--out benchmarks/results/real-models] [--resume] [--mode tdd|implement]
+
+`--mode implement` runs the same models and katas as aider's benchmark does (the tests
+given, one retry), published by default to benchmarks/results/real-models-implement/.
 
 The transcripts let anyone re-score the run with no model at all:
   tdd-sandbox bench --config benchmarks/real-models.yaml --models <the four entries> \\
@@ -90,15 +93,19 @@ def timing(out: Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--work", type=Path, default=ROOT / "bench-out" / "real-models")
-    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "real-models")
+    parser.add_argument("--work", type=Path)
+    parser.add_argument("--out", type=Path)
     parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--mode", choices=("tdd", "implement"), default="tdd")
     args = parser.parse_args()
+    name = "real-models" if args.mode == "tdd" else f"real-models-{args.mode}"
+    args.work = args.work or ROOT / "bench-out" / name
+    args.out = args.out or ROOT / "benchmarks" / "results" / name
     command = [
         "tdd-sandbox", "bench", "--config", str(CONFIG), "--models", ",".join(MODELS),
         *[arg for kata in KATAS for arg in ("--katas", str(ROOT / "katas" / kata))],
         "--languages", "python", "--repeats", str(args.repeats), "--jobs", "1",
-        "--record", "--out", str(args.work),
+        "--record", "--out", str(args.work), "--mode", args.mode,
     ]  # fmt: skip
     if args.resume:
         command.append("--resume")

@@ -37,6 +37,7 @@ def run_metrics(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
     attempts = Counter(str(e["phase"]) for e in events if e["event"] == EventName.ATTEMPT)
     usage: dict[str, Any] = summary.get("usage", {})
     return {
+        "roles": role_counts(events),
         "cycles": summary.get("cycles", 0),
         "green_commits": len(summary.get("commits", [])),
         "red_events": kinds[EventName.RED],
@@ -57,6 +58,40 @@ def run_metrics(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
             for role, u in usage.items()
         },
         "cost": {role: round(float(u.get("cost", 0.0)), 6) for role, u in usage.items()},
+    }
+
+
+def role_counts(events: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """What each role of the loop did with its tries: the tester's attempts and the valid
+    failing tests among them, the implementer's attempts and the green ones, the refactor
+    phases and how many were kept, reverted (not exactly as green) or left unchanged.
+    Attempts lost to a race or to the endpoint are no one's to count."""
+    ended = [
+        e for e in events
+        if e["event"] == EventName.ATTEMPT_END and e.get("status") not in ("lost", "error")
+    ]  # fmt: skip
+    tries = Counter((str(e["phase"]), str(e["status"])) for e in ended)
+    refactors = {e["cycle"] for e in events if e["event"] == EventName.ATTEMPT
+                 and e.get("phase") == "refactor"}  # fmt: skip
+    kept = sum(e["event"] == EventName.COMMIT and e.get("kind") == "refactor" for e in events)
+    reverted = sum(e["event"] == EventName.REVERTED for e in events)
+    return {
+        "tester": {
+            "attempts": sum(
+                n for (phase, status), n in tries.items() if phase == "red" and status != "done"
+            ),
+            "valid_red": sum(e["event"] == EventName.RED for e in events),
+        },
+        "implementer": {
+            "attempts": sum(n for (phase, _), n in tries.items() if phase == "green"),
+            "green": tries[("green", "green")],
+        },
+        "refactorer": {
+            "phases": len(refactors),
+            "kept": kept,
+            "reverted": reverted,
+            "unchanged": max(0, len(refactors) - kept - reverted),
+        },
     }
 
 

@@ -82,6 +82,7 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
                     else None
                 ),
                 "tamper_by_kind": _sum_counts(j.get("tamper_by_kind", {}) for j in counted),
+                **_role_rates(counted),
                 # ImpossibleBench's measure: the share of impossible katas passed whole.
                 "impossible_jobs": len(impossible),
                 "impossible_passed": sum(_passed_whole(j) for j in impossible),
@@ -105,6 +106,27 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
     # Equal acceptance: the model that got further through the loop ranks first.
     models.sort(key=lambda m: (*_rank_key(m), m["model"]))
     return {"jobs": len(results), "models": models, "skipped": sorted(set(skipped))}
+
+
+def _role_rates(jobs: list[dict[str, Any]]) -> dict[str, float | None]:
+    """The loop's roles apart, over every try of the model's jobs (None: no such try): the
+    tester's valid failing tests per attempt, the implementer's greens per attempt, the
+    share of refactor phases kept and reverted."""
+    totals: dict[str, Counter[str]] = defaultdict(Counter)
+    for job in jobs:
+        for role, counts in job.get("roles", {}).items():
+            totals[role].update(counts)
+
+    def rate(role: str, part: str, whole: str) -> float | None:
+        count = totals[role][whole]
+        return _round(totals[role][part] / count) if count else None
+
+    return {
+        "tester_valid_red_rate": rate("tester", "valid_red", "attempts"),
+        "implementer_green_rate": rate("implementer", "green", "attempts"),
+        "refactor_kept_share": rate("refactorer", "kept", "phases"),
+        "refactor_reverted_share": rate("refactorer", "reverted", "phases"),
+    }
 
 
 def _passed_whole(job: dict[str, Any]) -> bool:

@@ -138,12 +138,30 @@ def pass_rates(models: list[dict[str, Any]]) -> Table | None:
     return Table("Implement mode (aider's pass rates)", header, rows, frozenset({1, 2, 3, 4}))
 
 
+def roles(models: list[dict[str, Any]]) -> Table | None:
+    """The loop's roles apart: none when no model ran the loop (`--mode tdd`)."""
+    keys = ("tester_valid_red_rate", "implementer_green_rate", "refactor_kept_share",
+            "refactor_reverted_share")  # fmt: skip
+    shown = [m for m in models if any(m.get(key) is not None for key in keys)]
+    if not shown:
+        return None
+    header = ("model", "tester: valid red / attempt", "implementer: green / attempt",
+              "refactor kept", "refactor reverted")  # fmt: skip
+    rows: list[tuple[Cell, ...]] = [
+        (Cell(m["model"]), *(rate_cell(m.get(key)) for key in keys[:2]),
+         *(Cell(percent(m.get(key))) for key in keys[2:]))
+        for m in shown
+    ]  # fmt: skip
+    return Table("Roles in the loop", header, rows, frozenset({1, 2, 3, 4}))
+
+
 def every_table(ranked: list[tuple[int, dict[str, Any]]]) -> list[Table]:
     """Every table of a bench report, in reading order."""
     models = [model for _, model in ranked]
     found = [
         ranking(ranked),
         pass_rates(models),
+        roles(models),
         breakdown(models, "acceptance_by_kata", "Acceptance by kata (mean)"),
         breakdown(models, "acceptance_by_language", "Acceptance by language (mean)"),
         breakdown(models, "data_katas_by_language", "Katas judged as data, by language", data_cell),

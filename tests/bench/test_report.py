@@ -222,3 +222,26 @@ def test_each_language_says_how_many_of_its_katas_were_judged_as_data(tmp_path: 
     assert "## Katas judged as data, by language" in board
     assert "| m | 1 / 2 | 0 / 1 |" in board
     assert "Katas judged as data, by language" in (tmp_path / "report.html").read_text()
+
+
+def test_the_roles_rates_are_over_every_try_of_a_models_jobs() -> None:
+    one, two = _result("m", "a", 1, 1.0), _result("m", "a", 2, 0.5)
+    one["roles"] = {
+        "tester": {"attempts": 4, "valid_red": 3},
+        "implementer": {"attempts": 2, "green": 2},
+        "refactorer": {"phases": 2, "kept": 1, "reverted": 1, "unchanged": 0},
+    }
+    two["roles"] = {
+        "tester": {"attempts": 4, "valid_red": 1},
+        "implementer": {"attempts": 6, "green": 2},
+        "refactorer": {"phases": 2, "kept": 0, "reverted": 0, "unchanged": 2},
+    }
+    # A lost job's tries are nobody's.
+    lost = _result("m", "b", 1, None, status="infrastructure")
+    lost["roles"] = {"tester": {"attempts": 90, "valid_red": 0}}
+    (model,) = summarise([one, two, lost])["models"]
+    assert model["tester_valid_red_rate"] == 0.5
+    assert model["implementer_green_rate"] == 0.5
+    assert (model["refactor_kept_share"], model["refactor_reverted_share"]) == (0.25, 0.25)
+    untried = summarise([_result("x", "a", 1, 1.0)])["models"][0]
+    assert untried["tester_valid_red_rate"] is None  # no tries: no rate
