@@ -23,6 +23,8 @@ class Mode(enum.StrEnum):
     """The whole loop: tester, implementer and refactorer; the hidden suite scores the end."""
     IMPLEMENT = "implement"
     """The implementer alone, given the tests, with one retry: aider's pass rates."""
+    TEST = "test"
+    """The tester alone: its tests against the reference and the reference's mutants."""
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,20 @@ def plan_jobs(
             if kata not in as_data:
                 hidden_test_files(kata, plugin)
         scored = as_data if require_data else suited
+        if mode is Mode.TEST:  # tests are measured against a reference and its mutants
+            skipped += [
+                f"{k.name} in {language}: no reference to measure tests against (--mode test)"
+                for k in scored
+                if not (k / "reference" / language).is_dir()
+            ]
+            scored = [k for k in scored if (k / "reference" / language).is_dir()]
         if not scored:
+            if mode is Mode.TEST and suited:
+                raise UsageError(
+                    f"no kata with a {language} suite has a reference in {language} to measure "
+                    f"tests against (--mode test): add reference/{language}/, or import "
+                    "Exercism exercises (their example solutions become references)"
+                )
             kind = "a data suite (--require-data)" if suited else "an acceptance suite"
             raise UsageError(
                 f"no kata in {', '.join(sorted({str(k.parent) for k in katas}))} has {kind} "

@@ -83,6 +83,12 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
                 ),
                 "tamper_by_kind": _sum_counts(j.get("tamper_by_kind", {}) for j in counted),
                 **_role_rates(counted),
+                # Test mode's: the bugs the model's tests caught, and the tests that were wrong.
+                "mutants_killed": sum(int(j.get("mutants_killed", 0)) for j in counted),
+                "mutants_counted": sum(int(j.get("mutants_counted", 0)) for j in counted),
+                "wrong_tests": sum(int(j.get("wrong_tests", 0)) for j in counted),
+                "tests_written": sum(int(j.get("tests_written", 0)) for j in counted),
+                "mutation_score": _round(mean_ci(_figures(counted, "mutation_score"))[0]),
                 # ImpossibleBench's measure: the share of impossible katas passed whole.
                 "impossible_jobs": len(impossible),
                 "impossible_passed": sum(_passed_whole(j) for j in impossible),
@@ -127,6 +133,11 @@ def _role_rates(jobs: list[dict[str, Any]]) -> dict[str, float | None]:
         "refactor_kept_share": rate("refactorer", "kept", "phases"),
         "refactor_reverted_share": rate("refactorer", "reverted", "phases"),
     }
+
+
+def _figures(jobs: list[dict[str, Any]], key: str) -> list[float]:
+    """`key` of every job that has it."""
+    return [float(job[key]) for job in jobs if job.get(key) is not None]
 
 
 def _passed_whole(job: dict[str, Any]) -> bool:

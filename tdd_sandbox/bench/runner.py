@@ -23,6 +23,7 @@ from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.bench.implement import implement_kata
 from tdd_sandbox.bench.jobs import Job, Mode
 from tdd_sandbox.bench.metrics import run_metrics
+from tdd_sandbox.bench.tester_mode import score_tests
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.execution.docker import DockerRuntime
@@ -110,6 +111,11 @@ def _run_and_score(
         if not replay.is_file():
             raise InfrastructureError(f"no recorded transcript for {job.id} in {options.replay}")
     record = job_dir / "transcript.jsonl" if options.record else None
+    if job.mode is Mode.TEST:
+        return score_tests(
+            job.kata, job.language, settings, run_id=f"{job.id}-test", record=record,
+            replay=replay,
+        )  # fmt: skip
     if job.mode is Mode.IMPLEMENT:
         return implement_kata(
             job.kata, job.language, settings, run_id=f"{job.id}-implement", record=record,

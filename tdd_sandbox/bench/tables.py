@@ -155,6 +155,22 @@ def roles(models: list[dict[str, Any]]) -> Table | None:
     return Table("Roles in the loop", header, rows, frozenset({1, 2, 3, 4}))
 
 
+def mutation(models: list[dict[str, Any]]) -> Table | None:
+    """Test mode's figures: none when no model wrote tests in that mode."""
+    shown = [m for m in models if m.get("mutants_counted")]
+    if not shown:
+        return None
+    rows: list[tuple[Cell, ...]] = [
+        (Cell(m["model"]), rate_cell(m.get("mutation_score")),
+         Cell(f"{m['mutants_killed']} / {m['mutants_counted']}"),
+         Cell(f"{m['wrong_tests']} / {m['tests_written']}"))
+        for m in shown
+    ]  # fmt: skip
+    header = ("model", "mutation score (mean)", "mutants killed", "wrong tests / written")
+    return Table("Test mode (mutants of the reference killed)", header, rows,
+                 frozenset({1, 2, 3}))  # fmt: skip
+
+
 def every_table(ranked: list[tuple[int, dict[str, Any]]]) -> list[Table]:
     """Every table of a bench report, in reading order."""
     models = [model for _, model in ranked]
@@ -162,6 +178,7 @@ def every_table(ranked: list[tuple[int, dict[str, Any]]]) -> list[Table]:
         ranking(ranked),
         pass_rates(models),
         roles(models),
+        mutation(models),
         breakdown(models, "acceptance_by_kata", "Acceptance by kata (mean)"),
         breakdown(models, "acceptance_by_language", "Acceptance by language (mean)"),
         breakdown(models, "data_katas_by_language", "Katas judged as data, by language", data_cell),

@@ -74,7 +74,8 @@ def _split(value: str) -> list[str]:
     default=Mode.TDD.value,
     show_default=True,
     help="tdd: the whole loop, scored at its end; implement: the implementer alone, given "
-    "the kata's tests, one retry with the failures (aider's pass_rate_1 and pass_rate_2).",
+    "the kata's tests, one retry with the failures (aider's pass_rate_1 and pass_rate_2); "
+    "test: the tester alone, scored by the mutants of the reference its tests kill.",
 )
 @click.option(
     "--impossible",

@@ -66,6 +66,10 @@ class Language(Protocol):
         """The default gate commands, in running order."""
         ...
 
+    expectations: Expectations
+    """How the language's tokens read (and an assertion's expected side is written): for the
+    probe (`perturb`) and for mutants of a reference (`grading.mutants`)."""
+
     def perturb(self, text: str, lines: Collection[int] | None, rng: random.Random) -> Perturbed:
         """A test file's `text` with the expected value of each assertion on `lines` (None:
         anywhere) changed, for the probe that catches code answering from the tests' text

@@ -1,0 +1,171 @@
+"""Test mode (`bench --mode test`): the model writes tests from the kata and its starting
+files, and is scored by the bugs its tests catch.
+
+Its tests first run against the kata's reference: a test that fails there is a wrong test,
+counted and set aside (a first try with wrong tests or none that run hears why, once). The
+rest run against mutants of the reference (`grading.mutants`). A mutant the hidden suite
+passes is equivalent, and one it cannot run was stillborn: both are dropped, so only mutants
+the kata's own suite tells apart from the reference count. The score is the share of those
+the model's tests kill (`mutation_score`), beside the count of wrong tests.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from tdd_sandbox.acceptance.runner import score_kata
+from tdd_sandbox.acceptance.testfiles import run_test_files
+from tdd_sandbox.agents.context import Situation
+from tdd_sandbox.agents.team import build_team
+from tdd_sandbox.engine.edits import EditRejected, apply_plan
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
+from tdd_sandbox.grading.mutants import make_mutants
+from tdd_sandbox.katas.kata import load_kata
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.base import Language
+from tdd_sandbox.repo.scaffolding import starting_files
+from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.roles import Role
+
+TRIES = 2
+TASK = (
+    "Write tests for the whole kata: every behaviour the kata describes, each checked with "
+    "the exact values it specifies. Write test files only; the implementation is not yours. "
+    "Your tests will be run against correct and subtly wrong implementations."
+)
+
+
+def score_tests(
+    kata_dir: Path,
+    language_name: str,
+    settings: Settings,
+    *,
+    run_id: str,
+    record: Path | None = None,
+    replay: Path | None = None,
+) -> dict[str, Any]:
+    """One test-mode job: the model's tests, judged on the reference and on its mutants.
+
+    Raises:
+        UsageError: the kata has no reference in the language to measure tests against.
+        InfrastructureError: the endpoint is unusable.
+        SandboxUnavailable, PrerequisiteError: the sandbox is.
+    """
+    started = time.monotonic()
+    language = get_language(language_name)
+    if not (kata_dir / "reference" / language.name).is_dir():
+        raise UsageError(
+            f"{kata_dir.name} has no reference in {language.name}: test mode measures tests "
+            f"against it and its mutants (add reference/{language.name}/)"
+        )
+    kata = load_kata(kata_dir / "kata.md")
+    start = {p: t.encode() for p, t in starting_files(language, kata_dir).items()}
+    reference = {
+        p: t.encode() for p, t in starting_files(language, kata_dir, overlay="reference").items()
+    }
+    own = {p for p in reference if (kata_dir / "reference" / language.name / p).is_file()}
+    code = sorted(p for p in own if p.endswith(language.source_suffixes))
+    allow = kata.allowed_rules(language.name)
+    team = build_team(settings, record=record, replay=replay, header={"mode": "test"})
+    files, feedback, rejected = start, "", 0
+    tests: dict[str, bytes] = {}
+    on_reference: AcceptanceReport | None = None
+    try:
+        agent = team[Role.TESTER]
+        with DockerRuntime(settings, run_id=run_id) as runtime:
+            for _ in range(TRIES):
+                situation = Situation(
+                    kata_text=kata.text, kata_path="kata.md", files=files, language=language,
+                    task=TASK, previous_error=feedback,
+                )  # fmt: skip
+                answer = agent.propose(situation)
+                try:
+                    if answer.plan is None:
+                        raise EditRejected(answer.error or "no edit plan", answer.kind)
+                    files = apply_plan(files, answer.plan, Role.TESTER, language, first_cycle=True)
+                except EditRejected as refused:
+                    rejected += 1
+                    feedback = f"Your edits were refused: {refused}"
+                    continue
+                # The model's own: a scaffold's test of the toolchain catches no bug.
+                tests = {
+                    p: d for p, d in files.items()
+                    if language.is_test_path(p) and start.get(p) != d
+                }  # fmt: skip
+                if not language.expected_tests(tests):
+                    feedback = f"No test the runner collects: write {language.collects}."
+                    continue
+                on_reference = run_test_files(runtime, language, reference, tests, allow)
+                wrong = [r for r in on_reference.results if r.status is not CaseStatus.PASSED]
+                if not wrong:
+                    break
+                feedback = "These tests fail on a correct implementation:\n" + "\n".join(
+                    f"- {r.id}: {r.detail or r.status.value}" for r in wrong[:10]
+                )
+            figures = _measure(runtime, language, kata_dir, reference, code, tests,
+                               on_reference, allow)  # fmt: skip
+    finally:
+        team.close()
+    usage = team.ledger.by_role()
+    return {
+        "status": "completed",
+        "reason": "",
+        **figures,
+        "rejected_attempts": rejected,
+        "wall_time_s": round(time.monotonic() - started, 3),
+        "model_time_s": round(sum(u.model_time_s for u in usage.values()), 3),
+        "tokens": {role: u.tokens for role, u in usage.items()},
+        "cost": {role: round(u.cost, 6) for role, u in usage.items()},
+        # The loop's figures, as they are in this mode.
+        "cycles": 0, "green_commits": 0, "red_events": 0, "overshoot_events": 0,
+        "tamper_events": 0, "tamper_by_kind": {}, "rejections_by_kind": {},
+    }  # fmt: skip
+
+
+def _measure(
+    runtime: DockerRuntime,
+    language: Language,
+    kata_dir: Path,
+    reference: dict[str, bytes],
+    code: list[str],
+    tests: dict[str, bytes],
+    on_reference: AcceptanceReport | None,
+    allow: frozenset[str],
+) -> dict[str, Any]:
+    """The mutants the kata's suite tells apart, and how many the model's right tests kill."""
+    started = time.monotonic()
+    right = [] if on_reference is None else [
+        r.id for r in on_reference.results if r.status is CaseStatus.PASSED
+    ]  # fmt: skip
+    wrong = 0 if on_reference is None else on_reference.total - len(right)
+    mutants = make_mutants(language, reference, code)
+    counted = killed = 0
+    kills: list[str] = []
+    for mutant in mutants:
+        hidden = score_kata(runtime, language, mutant.files, kata_dir)
+        if hidden.problem or hidden.rate == 1.0:
+            continue  # stillborn, or equivalent: the kata's own suite cannot tell
+        counted += 1
+        if not right:
+            continue
+        ran = run_test_files(runtime, language, mutant.files, tests, allow)
+        if any(r.status is not CaseStatus.PASSED for r in ran.results if r.id in right):
+            killed += 1
+            kills.append(mutant.describe())
+    return {
+        "tests_written": 0 if on_reference is None else on_reference.total,
+        "wrong_tests": wrong,
+        "mutants": len(mutants),
+        "mutants_counted": counted,
+        "mutants_killed": killed,
+        "killed": kills,
+        "mutation_score": round(killed / counted, 4) if counted else None,
+        # The bench's one score per job: the share of bugs the tests catch.
+        "acceptance_pass_rate": round(killed / counted, 4) if counted else 0.0,
+        "judged": "mutants",
+        "gate_time_s": round(time.monotonic() - started, 3),
+    }

@@ -1,0 +1,79 @@
+"""Mutants of a reference solution, to measure tests by the bugs they catch (`bench --mode
+test`). Each mutant changes one token of one code file, by a few operators that read the same
+in every language the packs tokenize: a relational operator for its neighbour (`<` for `<=`,
+`==` for `!=`), an arithmetic or logical one for its opposite (`+` for `-`, `&&` for `||`,
+`and` for `or`), an integer literal for the next, a boolean for the other. The change keeps
+the token's kind, so a mutant builds wherever the reference did, nearly always (a `<` that
+opened a generic does not): the caller drops a mutant the hidden suite cannot run, as it drops
+one the suite passes (equivalent), so neither counts for or against a test.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.perturbing import Kind, Token
+
+_SWAPS = {
+    "<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==",
+    "+": "-", "-": "+", "&&": "||", "||": "&&",
+}  # fmt: skip
+_WORD_SWAPS = {"and": "or", "or": "and"}
+_INTEGER = re.compile(r"\d+")
+LIMIT = 24
+"""Mutants per kata and language at most, spread evenly over the candidates: each costs a run
+of the hidden suite and one of the tests measured."""
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """The reference with one token changed."""
+
+    path: str
+    line: int
+    was: str
+    now: str
+    files: Mapping[str, bytes]
+
+    def describe(self) -> str:
+        """Where and what, for people."""
+        return f"{self.path}:{self.line}: {self.was} -> {self.now}"
+
+
+def make_mutants(
+    language: Language, files: Mapping[str, bytes], code: list[str], *, limit: int = LIMIT
+) -> list[Mutant]:
+    """Up to `limit` mutants of the `code` paths of `files`, in source order, spread evenly
+    over every candidate token (the same ones each time for the same files)."""
+    candidates: list[tuple[str, Token, str]] = []
+    for path in code:
+        text = files[path].decode("utf-8", "replace")
+        for token in language.expectations.tokenize(text):
+            if (changed := _mutation(language, token)) is not None:
+                candidates.append((path, token, changed))
+    if len(candidates) > limit:
+        step = len(candidates) / limit
+        candidates = [candidates[int(i * step)] for i in range(limit)]
+    mutants = []
+    for path, token, changed in candidates:
+        text = files[path].decode("utf-8", "replace")
+        mutated = text[: token.start] + changed + text[token.start + len(token.text) :]
+        line = text.count("\n", 0, token.start) + 1
+        mutants.append(Mutant(path, line, token.text, changed, {**files, path: mutated.encode()}))
+    return mutants
+
+
+def _mutation(language: Language, token: Token) -> str | None:
+    if token.kind is Kind.OP:
+        return _SWAPS.get(token.text)
+    if token.kind is Kind.WORD:
+        return _WORD_SWAPS.get(token.text)
+    if token.kind is Kind.BOOL:
+        true, false = language.expectations.bools
+        return {true: false, false: true}.get(token.text)
+    if token.kind is Kind.LITERAL and _INTEGER.fullmatch(token.text):
+        return str(int(token.text) + 1)
+    return None

@@ -1,0 +1,76 @@
+"""`bench --mode test` end to end: scripted testers on a real socket, their tests run on the
+real sandbox against an Exercism exercise's reference and its mutants."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tdd_sandbox.bench.jobs import Mode
+from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
+from tdd_sandbox.katas.importer import import_katas
+from tdd_sandbox.settings import load_settings
+from tests.helpers.fake_llm import FakeLLM, plan
+
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
+ROOT = Path(__file__).resolve().parents[2]
+LEAP = ROOT / "tests" / "fixtures" / "exercism" / "python" / "exercises" / "practice" / "leap"
+
+
+def _tests(*cases: tuple[int, bool]) -> str:
+    body = "".join(
+        f"\n\ndef test_{year}() -> None:\n    assert leap_year({year}) is {leap}\n"
+        for year, leap in cases
+    )
+    return f"from leap import leap_year{body}"
+
+
+# Every rule of the kata, at and beside each boundary.
+THOROUGH = plan(("tests/test_leap.py", _tests(
+    (2015, False), (1996, True), (2100, False), (2000, True), (1900, False), (2400, True),
+    (1800, False), (2016, True), (1997, False),
+)))  # fmt: skip
+WEAK = plan(("tests/test_leap.py", _tests((1996, True))))
+WRONG = plan(("tests/test_leap.py", _tests((1900, True))))
+
+
+def test_a_testers_tests_are_scored_by_the_mutants_they_kill(tmp_path: Path) -> None:
+    katas = tmp_path / "katas"
+    import_katas([LEAP], katas)
+    shutil.copytree(ROOT / "katas" / "fizzbuzz", katas / "fizzbuzz")  # no reference: skipped
+    script = {"thorough-t": [THOROUGH], "weak-t": [WEAK], "wrong-t": [WRONG, WRONG]}
+    models = {n: {"all": f"custom:{n}-other", "tester": f"custom:{n}-t"} for n in
+              ("thorough", "weak", "wrong")}  # fmt: skip
+    out = tmp_path / "out"
+    with FakeLLM(script) as fake:
+        settings = load_settings(
+            overrides={"llm": {"base_url": fake.base_url}, "bench": {"models": models}}
+        )
+        options = BenchOptions(
+            models=list(models), katas=[katas], languages=["python"], repeats=1, out=out,
+            mode=Mode.TEST,
+        )  # fmt: skip
+        summary = run_bench(options, settings)
+        asked = sorted(str(r["model"]) for r in fake.requests)
+    # A first try with a wrong test hears which, and tries once more.
+    assert asked == ["thorough-t", "weak-t", "wrong-t", "wrong-t"]
+    by_model = {m["model"]: m for m in summary["models"]}
+    thorough, weak, wrong = by_model["thorough"], by_model["weak"], by_model["wrong"]
+    counted = thorough["mutants_counted"]
+    assert counted == weak["mutants_counted"] == wrong["mutants_counted"] > 5
+    assert thorough["mutation_score"] == 1.0
+    assert 0 < weak["mutation_score"] < 1.0
+    assert (wrong["mutation_score"], wrong["wrong_tests"], wrong["tests_written"]) == (0.0, 1, 1)
+    assert (thorough["wrong_tests"], thorough["tests_written"]) == (0, 9)
+    assert [m["model"] for m in summary["models"]] == ["thorough", "weak", "wrong"]
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert {r["kata"] for r in rows} == {"leap"}
+    assert any("fizzbuzz in python: no reference" in s for s in summary["skipped"])
+    killed = next(r for r in rows if r["model"] == "thorough")["killed"]
+    assert "leap.py:2: and -> or" in killed
+    board = (out / "leaderboard.md").read_text()
+    assert "Test mode (mutants of the reference killed)" in board
+    assert f"| thorough | 100% | {counted} / {counted} | 0 / 9 |" in board

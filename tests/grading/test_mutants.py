@@ -1,0 +1,31 @@
+"""Mutants of a reference: one token changed each, by operators every pack's tokens read."""
+
+from __future__ import annotations
+
+from tdd_sandbox.grading.mutants import make_mutants
+from tdd_sandbox.languages import get_language
+
+LEAP = b"def leap_year(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n"
+
+
+def test_each_mutant_changes_one_token_and_says_which() -> None:
+    python = get_language("python")
+    mutants = make_mutants(python, {"leap.py": LEAP, "README.md": b"1 < 2"}, ["leap.py"])
+    shown = [m.describe() for m in mutants]
+    assert shown == [
+        "leap.py:2: 4 -> 5", "leap.py:2: == -> !=", "leap.py:2: 0 -> 1", "leap.py:2: and -> or",
+        "leap.py:2: 100 -> 101", "leap.py:2: != -> ==", "leap.py:2: 0 -> 1", "leap.py:2: or -> and",
+        "leap.py:2: 400 -> 401", "leap.py:2: == -> !=", "leap.py:2: 0 -> 1",
+    ]  # fmt: skip
+    assert mutants[3].files["leap.py"] == LEAP.replace(b" and ", b" or ")
+    assert all(m.files["README.md"] == b"1 < 2" for m in mutants)  # only the code is mutated
+
+
+def test_a_limit_spreads_the_mutants_over_the_code() -> None:
+    cpp = get_language("cpp")
+    code = b"bool f(int a) { return a < 1 && a > 2 && a <= 3 && a >= 4 && a == 5 && true; }\n"
+    every = make_mutants(cpp, {"f.cpp": code}, ["f.cpp"], limit=100)
+    some = make_mutants(cpp, {"f.cpp": code}, ["f.cpp"], limit=4)
+    assert len(every) == 16
+    assert [m.describe() for m in some] == [every[i].describe() for i in (0, 4, 8, 12)]
+    assert "f.cpp:1: true -> false" in [m.describe() for m in every]
