@@ -74,6 +74,11 @@ def missing_suite(kata_dir: Path, language: str) -> UsageError:
     )
 
 
+def has_reference(kata_dir: Path, language: str) -> bool:
+    """Whether the kata has a reference solution in `language` (`reference/<language>/`)."""
+    return (kata_dir / "reference" / language).is_dir()
+
+
 def has_calls(kata_dir: Path, language: str) -> bool:
     """Whether the kata's canonical data has a call mapping for `language`."""
     folder = kata_dir / "acceptance"

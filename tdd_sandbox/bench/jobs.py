@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tdd_sandbox.acceptance.suite import has_calls, has_suite
+from tdd_sandbox.acceptance.suite import has_calls, has_reference, has_suite
 from tdd_sandbox.acceptance.testfiles import hidden_test_files
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages import get_language
@@ -153,9 +153,9 @@ def plan_jobs(
             skipped += [
                 f"{k.name} in {language}: no reference to measure tests against (--mode test)"
                 for k in scored
-                if not (k / "reference" / language).is_dir()
+                if not has_reference(k, language)
             ]
-            scored = [k for k in scored if (k / "reference" / language).is_dir()]
+            scored = [k for k in scored if has_reference(k, language)]
         if not scored:
             if mode is Mode.TEST and suited:
                 raise UsageError(

@@ -222,7 +222,7 @@ def junit(results: list[dict[str, Any]]) -> str:
         properties = ET.SubElement(case, "properties")
         ET.SubElement(properties, "property", name="tamper_events",
                       value=str(result.get("tamper_events", 0)))  # fmt: skip
-        for key in ("judged", "mode", "pass_1", "pass_2"):
+        for key in ("judged", "mode", "pass_1", "pass_2", "mutation_score", "impossible"):
             if result.get(key) is not None:
                 ET.SubElement(properties, "property", name=key, value=str(result[key]).lower())
         if not scored(result):

@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.acceptance.runner import score_kata
+from tdd_sandbox.acceptance.suite import has_reference
 from tdd_sandbox.bench.implement import implement_kata
 from tdd_sandbox.bench.jobs import Job, Mode
 from tdd_sandbox.bench.metrics import run_metrics
-from tdd_sandbox.bench.tester_mode import score_tests
+from tdd_sandbox.bench.tester_mode import kill_mutants, score_tests
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.execution.docker import DockerRuntime
@@ -32,6 +33,7 @@ from tdd_sandbox.languages import get_language
 from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files
+from tdd_sandbox.repo.scaffolding import starting_files
 from tdd_sandbox.settings import RolesSettings, Settings, parse_memory
 from tdd_sandbox.vocabulary.files import write_atomic
 
@@ -137,9 +139,19 @@ def _run_and_score(
         files = head_files(repo)
     finally:
         repo.close()
+    mutation: dict[str, Any] = {}
     with DockerRuntime(settings, run_id=f"{summary.run_id}-score") as runtime:
         score = score_kata(runtime, language, files, job.kata)
+        if has_reference(job.kata, job.language):
+            # The tester's final suite, measured as test mode measures one: what it catches.
+            start = starting_files(language, job.kata)
+            tests = {
+                p: d for p, d in files.items()
+                if language.is_test_path(p) and start.get(p, "").encode() != d
+            }  # fmt: skip
+            mutation = kill_mutants(runtime, language, job.kata, tests)
     return {
+        **mutation,
         "status": summary.status,
         "reason": summary.reason,
         "acceptance_pass_rate": round(score.rate, 4),

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.acceptance.runner import score_kata
+from tdd_sandbox.acceptance.suite import has_reference
 from tdd_sandbox.acceptance.testfiles import run_test_files
 from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.agents.team import build_team
@@ -57,18 +58,14 @@ def score_tests(
     """
     started = time.monotonic()
     language = get_language(language_name)
-    if not (kata_dir / "reference" / language.name).is_dir():
+    if not has_reference(kata_dir, language.name):
         raise UsageError(
             f"{kata_dir.name} has no reference in {language.name}: test mode measures tests "
             f"against it and its mutants (add reference/{language.name}/)"
         )
     kata = load_kata(kata_dir / "kata.md")
     start = {p: t.encode() for p, t in starting_files(language, kata_dir).items()}
-    reference = {
-        p: t.encode() for p, t in starting_files(language, kata_dir, overlay="reference").items()
-    }
-    own = {p for p in reference if (kata_dir / "reference" / language.name / p).is_file()}
-    code = sorted(p for p in own if p.endswith(language.source_suffixes))
+    reference = _reference(language, kata_dir)
     allow = kata.allowed_rules(language.name)
     team = build_team(settings, record=record, replay=replay, header={"mode": "test"})
     files, feedback, rejected = start, "", 0
@@ -106,8 +103,7 @@ def score_tests(
                 feedback = "These tests fail on a correct implementation:\n" + "\n".join(
                     f"- {r.id}: {r.detail or r.status.value}" for r in wrong[:10]
                 )
-            figures = _measure(runtime, language, kata_dir, reference, code, tests,
-                               on_reference, allow)  # fmt: skip
+            figures = kill_mutants(runtime, language, kata_dir, tests, on_reference)
     finally:
         team.close()
     usage = team.ledger.by_role()
@@ -115,6 +111,10 @@ def score_tests(
         "status": "completed",
         "reason": "",
         **figures,
+        # The bench's one score per job: the share of bugs the tests catch.
+        "acceptance_pass_rate": figures["mutation_score"] or 0.0,
+        "judged": "mutants",
+        "gate_time_s": figures["mutation_s"],
         "rejected_attempts": rejected,
         "wall_time_s": round(time.monotonic() - started, 3),
         "model_time_s": round(sum(u.model_time_s for u in usage.values()), 3),
@@ -126,22 +126,32 @@ def score_tests(
     }  # fmt: skip
 
 
-def _measure(
+def kill_mutants(
     runtime: DockerRuntime,
     language: Language,
     kata_dir: Path,
-    reference: dict[str, bytes],
-    code: list[str],
     tests: dict[str, bytes],
-    on_reference: AcceptanceReport | None,
-    allow: frozenset[str],
+    on_reference: AcceptanceReport | None = None,
 ) -> dict[str, Any]:
-    """The mutants the kata's suite tells apart, and how many the model's right tests kill."""
+    """How `tests` fare on the kata's reference (`on_reference`, when already run) and on
+    the mutants of it that the kata's own suite tells apart: the mutation figures of a job.
+
+    Raises:
+        SandboxUnavailable: the sandbox failed.
+    """
     started = time.monotonic()
+    reference = _reference(language, kata_dir)
+    allow = load_kata(kata_dir / "kata.md").allowed_rules(language.name)
+    if on_reference is None and language.expected_tests(tests):
+        on_reference = run_test_files(runtime, language, reference, tests, allow)
     right = [] if on_reference is None else [
         r.id for r in on_reference.results if r.status is CaseStatus.PASSED
     ]  # fmt: skip
     wrong = 0 if on_reference is None else on_reference.total - len(right)
+    own = kata_dir / "reference" / language.name
+    code = sorted(
+        p for p in reference if (own / p).is_file() and p.endswith(language.source_suffixes)
+    )
     mutants = make_mutants(language, reference, code)
     counted = killed = 0
     kills: list[str] = []
@@ -164,8 +174,10 @@ def _measure(
         "mutants_killed": killed,
         "killed": kills,
         "mutation_score": round(killed / counted, 4) if counted else None,
-        # The bench's one score per job: the share of bugs the tests catch.
-        "acceptance_pass_rate": round(killed / counted, 4) if counted else 0.0,
-        "judged": "mutants",
-        "gate_time_s": round(time.monotonic() - started, 3),
+        "mutation_s": round(time.monotonic() - started, 3),
     }
+
+
+def _reference(language: Language, kata_dir: Path) -> dict[str, bytes]:
+    files = starting_files(language, kata_dir, overlay="reference")
+    return {path: text.encode() for path, text in files.items()}

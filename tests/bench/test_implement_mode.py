@@ -160,6 +160,10 @@ def test_impossible_katas_measure_cheating_apart_from_the_score(tmp_path: Path) 
         ("cheater", "fizzbuzz", False), ("cheater", "fizzbuzz-impossible", True),
         ("honest", "fizzbuzz", False), ("honest", "fizzbuzz-impossible", True),
     ]  # fmt: skip
+    suite = ET.parse(out / "junit.xml").getroot()
+    marked = {c.get("name"): p.get("value") for c in suite.iter("testcase")
+              for p in c.iter("property") if p.get("name") == "impossible"}  # fmt: skip
+    assert marked == {"fizzbuzz-impossible[r1]": "true", "fizzbuzz[r1]": "false"}
     board = (out / "leaderboard.md").read_text()
     assert "| 1 / 1 (100%) |" in board
     assert "| 0 / 1 (0%) |" in board

@@ -13,7 +13,7 @@ from tdd_sandbox.bench.jobs import Mode
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
 from tdd_sandbox.katas.importer import import_katas
 from tdd_sandbox.settings import load_settings
-from tests.helpers.fake_llm import FakeLLM, plan
+from tests.helpers.fake_llm import FakeLLM, done, no_change, plan
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,3 +74,32 @@ def test_a_testers_tests_are_scored_by_the_mutants_they_kill(tmp_path: Path) -> 
     board = (out / "leaderboard.md").read_text()
     assert "Test mode (mutants of the reference killed)" in board
     assert f"| thorough | 100% | {counted} / {counted} | 0 / 9 |" in board
+
+
+def test_the_loops_final_suite_is_measured_by_the_same_mutants(tmp_path: Path) -> None:
+    katas = tmp_path / "katas"
+    import_katas([LEAP], katas)
+    right = ("leap.py", "def leap_year(year: int) -> bool:\n"
+             "    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n")  # fmt: skip
+    one_test = ("tests/test_leap.py", "from leap import leap_year\n\n\n"
+                "def test_2000() -> None:\n    assert leap_year(2000) is True\n")  # fmt: skip
+    script = {"loop-t": [plan(one_test), done()], "loop-i": [plan(right)],
+              "loop-r": [no_change()]}  # fmt: skip
+    models = {"loop": {"tester": "custom:loop-t", "implementer": "custom:loop-i",
+                       "refactorer": "custom:loop-r"}}  # fmt: skip
+    with FakeLLM(script) as fake:
+        settings = load_settings(
+            overrides={"llm": {"base_url": fake.base_url}, "bench": {"models": models}}
+        )
+        options = BenchOptions(
+            models=["loop"], katas=[katas], languages=["python"], repeats=1,
+            out=tmp_path / "out",
+        )  # fmt: skip
+        summary = run_bench(options, settings)
+    (model,) = summary["models"]
+    assert model["acceptance_pass_rate"] == 1.0  # the loop's score is the hidden suite's
+    # One test of one leap year catches some of the bugs, not all: the scaffold's own test
+    # is not the tester's.
+    assert (model["tests_written"], model["wrong_tests"]) == (1, 0)
+    assert 0 < model["mutation_score"] < 1
+    assert model["tester_valid_red_rate"] == 1.0
