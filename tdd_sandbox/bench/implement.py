@@ -25,7 +25,7 @@ from tdd_sandbox.acceptance.suite import has_calls, load_suite
 from tdd_sandbox.acceptance.testfiles import hidden_test_files
 from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.agents.team import build_team
-from tdd_sandbox.engine.edits import EditRejected, apply_plan
+from tdd_sandbox.bench.solo import solo_metrics, try_edits
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
 from tdd_sandbox.katas.kata import load_kata
@@ -85,17 +85,8 @@ def implement_kata(
                     kata_text=kata.text, kata_path="kata.md", files=files, language=language,
                     task=TASK, focus=sorted(tests), previous_error=feedback, extra=extra,
                 )  # fmt: skip
-                answer = agent.propose(situation)
-                try:
-                    if answer.plan is None:
-                        raise EditRejected(answer.error or "no edit plan", answer.kind)
-                    files = apply_plan(files, answer.plan, Role.IMPLEMENTER, language)
-                except EditRejected as refused:
-                    # A try whose edits are refused changes nothing: it is judged as it stands.
-                    kinds[refused.kind] += 1
-                    feedback = f"Your edits were refused: {refused}"
-                else:
-                    feedback = ""
+                # A try whose edits are refused changes nothing: it is judged as it stands.
+                files, feedback = try_edits(agent, situation, kinds)
                 judged_at = time.monotonic()
                 report = score_kata(runtime, language, files, kata_dir)
                 gate_s += time.monotonic() - judged_at
@@ -108,7 +99,6 @@ def implement_kata(
     finally:
         team.close()
     assert report is not None  # TRIES >= 1
-    usage = team.ledger.by_role()
     return {
         "status": "completed",
         "reason": "" if passes[-1] else report.why()[:500],
@@ -118,22 +108,10 @@ def implement_kata(
         "acceptance_pass_rate": round(report.rate, 4),
         "judged": report.judged.value,
         "acceptance": {"passed": report.passed, "total": report.total, "why": report.why()},
-        # The loop's figures, as they are in this mode: one change at most per try, no cycle.
-        "cycles": 0,
         "green_commits": int(passes[-1]),
-        "red_events": 0,
-        "overshoot_events": 0,
-        # Editing the tests, or code the judge caught forging its verdict, as the loop counts
-        # them: with the tests in plain view, a try that reaches for them is no mistake.
-        "tamper_events": sum(n for kind, n in kinds.items() if kind.is_tamper),
-        "tamper_by_kind": {k.value: n for k, n in sorted(kinds.items()) if k.is_tamper},
-        "rejected_attempts": sum(kinds.values()),
-        "rejections_by_kind": {k.value: n for k, n in sorted(kinds.items())},
-        "wall_time_s": round(time.monotonic() - started, 3),
-        "model_time_s": round(sum(u.model_time_s for u in usage.values()), 3),
-        "gate_time_s": round(gate_s, 3),
-        "tokens": {role: u.tokens for role, u in usage.items()},
-        "cost": {role: round(u.cost, 6) for role, u in usage.items()},
+        # Editing the tests, or code the judge caught forging its verdict, count as tamper:
+        # with the tests in plain view, a try that reaches for them is no mistake.
+        **solo_metrics(team.ledger, kinds, wall_s=time.monotonic() - started, gate_s=gate_s),
     }
 
 

@@ -12,6 +12,7 @@ the model's tests kill (`mutation_score`), beside the count of wrong tests.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from tdd_sandbox.acceptance.suite import has_reference
 from tdd_sandbox.acceptance.testfiles import run_test_files
 from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.agents.team import build_team
-from tdd_sandbox.engine.edits import EditRejected, apply_plan
+from tdd_sandbox.bench.solo import solo_metrics, try_edits
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
@@ -30,6 +31,7 @@ from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.scaffolding import starting_files
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.roles import Role
 
 TRIES = 2
@@ -68,7 +70,8 @@ def score_tests(
     reference = _reference(language, kata_dir)
     allow = kata.allowed_rules(language.name)
     team = build_team(settings, record=record, replay=replay, header={"mode": "test"})
-    files, feedback, rejected = start, "", 0
+    files, feedback = start, ""
+    kinds: Counter[Failure] = Counter()  # why tries were refused
     tests: dict[str, bytes] = {}
     on_reference: AcceptanceReport | None = None
     try:
@@ -79,14 +82,8 @@ def score_tests(
                     kata_text=kata.text, kata_path="kata.md", files=files, language=language,
                     task=TASK, previous_error=feedback,
                 )  # fmt: skip
-                answer = agent.propose(situation)
-                try:
-                    if answer.plan is None:
-                        raise EditRejected(answer.error or "no edit plan", answer.kind)
-                    files = apply_plan(files, answer.plan, Role.TESTER, language, first_cycle=True)
-                except EditRejected as refused:
-                    rejected += 1
-                    feedback = f"Your edits were refused: {refused}"
+                files, feedback = try_edits(agent, situation, kinds, first_cycle=True)
+                if feedback:
                     continue
                 # The model's own: a scaffold's test of the toolchain catches no bug.
                 tests = {
@@ -106,8 +103,8 @@ def score_tests(
             figures = kill_mutants(runtime, language, kata_dir, tests, on_reference)
     finally:
         team.close()
-    usage = team.ledger.by_role()
     return {
+        **solo_metrics(team.ledger, kinds, wall_s=time.monotonic() - started, gate_s=0.0),
         "status": "completed",
         "reason": "",
         **figures,
@@ -115,15 +112,8 @@ def score_tests(
         "acceptance_pass_rate": figures["mutation_score"] or 0.0,
         "judged": "mutants",
         "gate_time_s": figures["mutation_s"],
-        "rejected_attempts": rejected,
-        "wall_time_s": round(time.monotonic() - started, 3),
-        "model_time_s": round(sum(u.model_time_s for u in usage.values()), 3),
-        "tokens": {role: u.tokens for role, u in usage.items()},
-        "cost": {role: round(u.cost, 6) for role, u in usage.items()},
-        # The loop's figures, as they are in this mode.
-        "cycles": 0, "green_commits": 0, "red_events": 0, "overshoot_events": 0,
-        "tamper_events": 0, "tamper_by_kind": {}, "rejections_by_kind": {},
-    }  # fmt: skip
+        "green_commits": 0,
+    }
 
 
 def kill_mutants(

@@ -1,0 +1,59 @@
+"""What the single-role modes share (`--mode implement`, `--mode test`): a try's edits, and
+the job's figures in the loop's terms."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from tdd_sandbox.agents.agent import Agent
+from tdd_sandbox.agents.context import Situation
+from tdd_sandbox.engine.edits import EditRejected, apply_plan
+from tdd_sandbox.llm.usage import UsageLedger
+from tdd_sandbox.vocabulary.failures import Failure
+
+
+def try_edits(
+    agent: Agent, situation: Situation, kinds: Counter[Failure], *, first_cycle: bool = False
+) -> tuple[dict[str, bytes], str]:
+    """One try of `agent`'s: the files after its edits and "", or, when the edits are refused
+    (checked as the loop checks its role's, before any is applied), the files as they were
+    and what the next try is told; the refusal is counted in `kinds`.
+
+    Raises:
+        InfrastructureError: the endpoint is unusable.
+    """
+    answer = agent.propose(situation)
+    try:
+        if answer.plan is None:
+            raise EditRejected(answer.error or "no edit plan", answer.kind)
+        files = apply_plan(
+            situation.files, answer.plan, agent.role, situation.language, first_cycle=first_cycle
+        )
+    except EditRejected as refused:
+        kinds[refused.kind] += 1
+        return dict(situation.files), f"Your edits were refused: {refused}"
+    return files, ""
+
+
+def solo_metrics(
+    ledger: UsageLedger, kinds: Counter[Failure], *, wall_s: float, gate_s: float
+) -> dict[str, Any]:
+    """A job of one role (`--mode implement` or `test`) in the loop's figures: no cycle, no
+    red; its tries refused or caught forging by kind (`kinds`), counted as the loop counts
+    them, its time and usage."""
+    usage = ledger.by_role()
+    return {
+        "cycles": 0,
+        "red_events": 0,
+        "overshoot_events": 0,
+        "tamper_events": sum(n for kind, n in kinds.items() if kind.is_tamper),
+        "tamper_by_kind": {k.value: n for k, n in sorted(kinds.items()) if k.is_tamper},
+        "rejected_attempts": sum(kinds.values()),
+        "rejections_by_kind": {k.value: n for k, n in sorted(kinds.items())},
+        "wall_time_s": round(wall_s, 3),
+        "model_time_s": round(sum(u.model_time_s for u in usage.values()), 3),
+        "gate_time_s": round(gate_s, 3),
+        "tokens": {role: u.tokens for role, u in usage.items()},
+        "cost": {role: round(u.cost, 6) for role, u in usage.items()},
+    }
