@@ -71,6 +71,7 @@ def implement_kata(
     files = {
         path: text.encode() for path, text in starting_files(language, kata_dir).items()
     } | tests
+    sources = implementation_paths(kata_dir, kata.slug, language, files, tests)
     team = build_team(settings, record=record, replay=replay, header={"mode": "implement"})
     passes: list[bool] = []
     kinds: Counter[Failure] = Counter()  # why tries were refused, or caught tampering
@@ -83,7 +84,8 @@ def implement_kata(
             for _ in range(TRIES):
                 situation = Situation(
                     kata_text=kata.text, kata_path="kata.md", files=files, language=language,
-                    task=TASK, focus=sorted(tests), previous_error=feedback, extra=extra,
+                    task=TASK, focus=[*sorted(tests), *sources], previous_error=feedback,
+                    extra=extra, target=sources[0] if sources else "",
                 )  # fmt: skip
                 # A try whose edits are refused changes nothing: it is judged as it stands.
                 files, feedback = try_edits(agent, situation, kinds)
@@ -113,6 +115,19 @@ def implement_kata(
         # with the tests in plain view, a try that reaches for them is no mistake.
         **solo_metrics(team.ledger, kinds, wall_s=time.monotonic() - started, gate_s=gate_s),
     }
+
+
+def implementation_paths(
+    kata_dir: Path, slug: str, language: Language, files: dict[str, bytes], tests: dict[str, bytes]
+) -> list[str]:
+    """The files the implementation goes in, as the loop names them to its implementer
+    (small models need the path spelled out): those the tests import, or, for a kata of data
+    only, those the judge's setup imports (laid where a test of the kata would lie)."""
+    if not tests and has_calls(kata_dir, language.name):
+        setup = load_suite(kata_dir).calls_for(language.name).setup
+        test_path = language.suggest_paths(files, slug)[0]
+        return language.suggest_paths({**files, test_path: setup.encode()}, slug)[1]
+    return language.suggest_paths(files, slug)[1]
 
 
 def _failures(report: AcceptanceReport) -> str:

@@ -74,6 +74,7 @@ def test_pass_rates_one_and_two_rank_models_as_their_answers_deserve(tmp_path: P
     assert asked.count("first-impl") == 2
     assert asked.count("second-impl") == asked.count("never-impl") == 4
     second = [text for model, text in prompts if model == "second-impl"]
+
     # A kata of data only: its cases written out as the judge's calls and expected values.
     assert "fizzbuzz: `fizzbuzz(n)`" in second[0]
     assert '{"n": 15} -> "FizzBuzz"' in second[0]

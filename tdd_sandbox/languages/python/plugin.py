@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
@@ -226,7 +227,13 @@ class Python(Defaults):
                 )
                 for name in names:
                     candidate = name.replace(".", "/") + ".py"
-                    if name.split(".")[0] not in ("pytest", "tests") and candidate not in sources:
+                    top = name.split(".")[0]
+                    # The runner's and the standard library's modules are no kata's to write
+                    # (Exercism's tests import unittest), unless the repository has its own.
+                    theirs = top in ("pytest", "tests") or (
+                        top in sys.stdlib_module_names and candidate not in files
+                    )
+                    if not theirs and candidate not in sources:
                         sources.append(candidate)
         return test_path, sources
 
