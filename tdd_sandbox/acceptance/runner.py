@@ -21,7 +21,12 @@ from tdd_sandbox.sandbox.snapshot import Snapshot
 
 
 def run_acceptance(
-    runtime: Runtime, language: Language, files: Mapping[str, bytes], suite: Suite
+    runtime: Runtime,
+    language: Language,
+    files: Mapping[str, bytes],
+    suite: Suite,
+    *,
+    timeout_s: float | None = None,
 ) -> AcceptanceReport:
     """Perform every case of `suite` on `files` in a sandbox and grade what came back.
 
@@ -34,7 +39,7 @@ def run_acceptance(
     nonce = secrets.token_hex(8)
     prepared = driver.prepare(files, cases, calls, nonce)
     with runtime.open(language, Snapshot(prepared.files)) as box:
-        result = box.exec(prepared.command, collect=prepared.results)
+        result = box.exec(prepared.command, collect=prepared.results, timeout_s=timeout_s)
         data = result.collected
         if data is None:
             data = box.read_file(prepared.results)
@@ -45,20 +50,26 @@ def run_acceptance(
 
 
 def score_kata(
-    runtime: Runtime, language: Language, files: Mapping[str, bytes], kata_dir: Path
+    runtime: Runtime,
+    language: Language,
+    files: Mapping[str, bytes],
+    kata_dir: Path,
+    *,
+    timeout_s: float | None = None,
 ) -> AcceptanceReport:
     """The kata's hidden suite for `language` run on `files`: its canonical data where it
-    maps them to calls in that language, else its own test files.
+    maps them to calls in that language, else its own test files (`timeout_s`: the run's
+    limit, when not the sandbox's).
 
     Raises:
         UsageError: the kata has no suite for the language, or a malformed one.
         SandboxUnavailable: the sandbox failed.
     """
     if has_calls(kata_dir, language.name):
-        return run_acceptance(runtime, language, files, load_suite(kata_dir))
+        return run_acceptance(runtime, language, files, load_suite(kata_dir), timeout_s=timeout_s)
     if hidden := hidden_test_files(kata_dir, language):
         allow = load_kata(kata_dir / "kata.md").allowed_rules(language.name)
-        return run_test_files(runtime, language, files, hidden, allow)
+        return run_test_files(runtime, language, files, hidden, allow, timeout_s=timeout_s)
     raise missing_suite(kata_dir, language.name)
 
 

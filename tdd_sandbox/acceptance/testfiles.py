@@ -89,8 +89,11 @@ def run_test_files(
     files: Mapping[str, bytes],
     hidden: Mapping[str, bytes],
     allow: frozenset[str] = frozenset(),
+    *,
+    timeout_s: float | None = None,
 ) -> AcceptanceReport:
-    """Run the hidden test files against the implementation in `files`; one case per test.
+    """Run the hidden test files against the implementation in `files`; one case per test
+    (`timeout_s`: the run's limit, when not the sandbox's).
     The code is held to the loop's static policy first (`allow`: the kata's exceptions):
     here it shares a process with the tests that judge it.
 
@@ -117,7 +120,9 @@ def run_test_files(
         )
     snapshot = {**config, **code, **suite}
     with runtime.open(language, Snapshot(snapshot)) as box:
-        report = run_gates(box, language, snapshot, only=frozenset({GateKind.TEST}))
+        report = run_gates(
+            box, language, snapshot, only=frozenset({GateKind.TEST}), timeout_s=timeout_s
+        )
     # A language that seals its tests built them first (`run_gates`): judge the test gate.
     gate = report.gate(GateKind.TEST) or report.gates[-1]
     if gate.tamper is not None:

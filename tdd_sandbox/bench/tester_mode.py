@@ -25,7 +25,7 @@ from tdd_sandbox.bench.solo import solo_metrics, try_edits
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
-from tdd_sandbox.grading.mutants import make_mutants
+from tdd_sandbox.grading.mutants import TIMEOUT_S, make_mutants
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import Language
@@ -146,13 +146,14 @@ def kill_mutants(
     counted = killed = 0
     kills: list[str] = []
     for mutant in mutants:
-        hidden = score_kata(runtime, language, mutant.files, kata_dir)
+        hidden = score_kata(runtime, language, mutant.files, kata_dir, timeout_s=TIMEOUT_S)
         if hidden.problem or hidden.rate == 1.0:
-            continue  # stillborn, or equivalent: the kata's own suite cannot tell
+            # Stillborn (or hung), or equivalent: the kata's own suite cannot tell.
+            continue
         counted += 1
         if not right:
             continue
-        ran = run_test_files(runtime, language, mutant.files, tests, allow)
+        ran = run_test_files(runtime, language, mutant.files, tests, allow, timeout_s=TIMEOUT_S)
         if any(r.status is not CaseStatus.PASSED for r in ran.results if r.id in right):
             killed += 1
             kills.append(mutant.describe())

@@ -23,6 +23,9 @@ _SWAPS = {
 }  # fmt: skip
 _WORD_SWAPS = {"and": "or", "or": "and"}
 _INTEGER = re.compile(r"\d+")
+TIMEOUT_S = 20.0
+"""A run of a mutant's past this is hung (a loop whose step a mutation turned around): it
+is stopped there, not at the sandbox's limit for honest code."""
 LIMIT = 24
 """Mutants per kata and language at most, spread evenly over the candidates: each costs a run
 of the hidden suite and one of the tests measured."""

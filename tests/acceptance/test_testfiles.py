@@ -3,6 +3,7 @@ define is a case, named as the runner names it in the repository they run in."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -317,3 +318,18 @@ def test_a_class_of_the_code_named_like_assertj_is_never_the_one_the_tests_call(
     assert report.passed == 0, report.why()
     if policy:
         assert "(rule runner)" in report.problem, report.problem
+
+
+def test_a_run_given_its_own_limit_is_stopped_there(runtime: DockerRuntime) -> None:
+    # A mutant whose loop no longer ends is stopped at the limit its caller gives, not at
+    # the sandbox's two minutes for honest code.
+    pack, steps = get_language("python"), STEPS["python"]
+    code = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
+    code[steps.code_path] = b"def fizzbuzz(n: int) -> str:\n    while True:\n        n += 1\n"
+    started = time.monotonic()
+    report = run_test_files(
+        runtime, pack, code, {steps.test_path: steps.test_file(1).encode()}, timeout_s=3
+    )
+    assert time.monotonic() - started < 30
+    assert report.passed == 0
+    assert report.total == 1
