@@ -86,13 +86,16 @@ def score_tests(
                 if feedback:
                     continue
                 # The model's own: a scaffold's test of the toolchain catches no bug.
-                tests = {
+                written = {
                     p: d for p, d in files.items()
                     if language.is_test_path(p) and start.get(p) != d
                 }  # fmt: skip
-                if not language.expected_tests(tests):
+                if not language.expected_tests(written):
                     feedback = f"No test the runner collects: write {language.collects}."
                     continue
+                # Measured together: the tests and their run on the reference, never a
+                # later try's tests with an earlier try's verdicts.
+                tests = written
                 on_reference = run_test_files(runtime, language, reference, tests, allow)
                 wrong = [r for r in on_reference.results if r.status is not CaseStatus.PASSED]
                 if not wrong:
