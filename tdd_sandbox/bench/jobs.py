@@ -2,29 +2,18 @@
 
 from __future__ import annotations
 
-import enum
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from tdd_sandbox.acceptance.suite import has_calls, has_reference, has_suite
 from tdd_sandbox.acceptance.testfiles import hidden_test_files
+from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.settings import BENCH_ENTRY_OPTIONS, BenchSettings, split_model
 
 ROLES = ("tester", "implementer", "refactorer")
-
-
-class Mode(enum.StrEnum):
-    """What a bench measures (`bench --mode`)."""
-
-    TDD = "tdd"
-    """The whole loop: tester, implementer and refactorer; the hidden suite scores the end."""
-    IMPLEMENT = "implement"
-    """The implementer alone, given the tests, with one retry: aider's pass rates."""
-    TEST = "test"
-    """The tester alone: its tests against the reference and the reference's mutants."""
 
 
 @dataclass(frozen=True)

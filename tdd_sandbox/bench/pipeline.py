@@ -9,7 +9,8 @@ from typing import Any
 
 from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.acceptance.suite import has_calls, has_suite, missing_suite
-from tdd_sandbox.bench.jobs import Mode, find_katas, plan_jobs, resolve_models, shard
+from tdd_sandbox.bench.jobs import find_katas, plan_jobs, resolve_models, shard
+from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.bench.report import SKIPPED_FILE, write_reports
 from tdd_sandbox.bench.runner import BenchInterrupted, JobOptions, capacity, run_jobs
 from tdd_sandbox.errors import ConfigError, UsageError

@@ -22,8 +22,9 @@ from typing import Any
 from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.acceptance.suite import has_reference
 from tdd_sandbox.bench.implement import implement_kata
-from tdd_sandbox.bench.jobs import Job, Mode
+from tdd_sandbox.bench.jobs import Job
 from tdd_sandbox.bench.metrics import run_metrics
+from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.bench.tester_mode import kill_mutants, score_tests
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError, SandboxUnavailable

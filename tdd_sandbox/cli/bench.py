@@ -7,9 +7,7 @@ from pathlib import Path
 
 import click
 
-from tdd_sandbox.bench.jobs import Mode, parse_shard
-from tdd_sandbox.bench.pipeline import BenchOptions, run_bench, score_repo
-from tdd_sandbox.bench.report import leaderboard, merge
+from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.cli.options import (
     UserPath,
     config_option,
@@ -17,18 +15,7 @@ from tdd_sandbox.cli.options import (
     progress,
     setting_option,
 )
-from tdd_sandbox.llm.chat import InfrastructureError
-from tdd_sandbox.settings import DEFAULT_LANGUAGE, load_settings
-from tdd_sandbox.vocabulary.cases import Judged
-
-JUDGED_LINES = {
-    Judged.DATA: "judged as data: the expected values never entered the sandbox",
-    Judged.IN_PROCESS: (
-        "judged in-process: the kata's test files ran beside the code, which could read "
-        "them (give the kata canonical data and calls.yaml to judge it as data)"
-    ),
-}
-"""What each way of judging guarantees, as `score` says it under the score."""
+from tdd_sandbox.vocabulary.defaults import DEFAULT_LANGUAGE
 
 
 def _split(value: str) -> list[str]:
@@ -131,6 +118,12 @@ def bench(
     Reports land in --out: results.jsonl, summary.json, leaderboard.md, junit.xml,
     charts/*.png and report.html.
     """
+    from tdd_sandbox.bench.jobs import parse_shard
+    from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
+    from tdd_sandbox.bench.report import leaderboard
+    from tdd_sandbox.llm.chat import InfrastructureError
+    from tdd_sandbox.settings import load_settings
+
     if ctx.invoked_subcommand is not None:
         return 0
     if not models:
@@ -162,6 +155,8 @@ def bench(
 @click.option("--out", type=UserPath(file_okay=False), required=True)
 def merge_command(folders: tuple[Path, ...], out: Path) -> int:
     """Combine the outputs of sharded benches into one report."""
+    from tdd_sandbox.bench.report import leaderboard, merge
+
     summary = merge(list(folders), out)
     click.echo(leaderboard(summary))
     return 0
@@ -192,6 +187,10 @@ def score(
 
     Exits 1 when the pass rate is below --min-rate.
     """
+    from tdd_sandbox.bench.pipeline import score_repo
+    from tdd_sandbox.settings import load_settings
+    from tdd_sandbox.vocabulary.cases import GUARANTEES
+
     settings = load_settings(default_config(config, repo))
     result = score_repo(kata, repo, settings, language)
     if as_json:
@@ -209,5 +208,5 @@ def score(
         why = result.why()
         click.echo(f"acceptance: {result.passed}/{result.total} ({result.rate:.0%})"
                    + (f": {why}" if why else ""))  # fmt: skip
-        click.echo(JUDGED_LINES[result.judged])
+        click.echo(GUARANTEES[result.judged])
     return 1 if result.rate < min_rate else 0

@@ -6,18 +6,20 @@ import textwrap
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.text import Text
 
 from tdd_sandbox.cli.options import config_option, default_config
-from tdd_sandbox.ops.doctor import diagnose
-from tdd_sandbox.settings import load_settings
 
 
 @click.command()
 @config_option
 def doctor(config: Path | None) -> int:
     """Check Docker, images, git and disk space; print the fix for each problem."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from tdd_sandbox.ops.doctor import diagnose
+    from tdd_sandbox.settings import load_settings
+
     settings = load_settings(default_config(config, Path.cwd()))
     checks = diagnose(settings, Path.cwd())
     console = Console(highlight=False)

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
-from tdd_sandbox.execution.runtimes import check_directory
-from tdd_sandbox.grading.gates import GateReport, GateStatus
-from tdd_sandbox.settings import load_settings
 
-_STYLE = {GateStatus.PASSED: "green", GateStatus.FAILED: "red"}
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from tdd_sandbox.grading.gates import GateReport
 
 
 @click.command()
@@ -32,6 +31,11 @@ def gates(
 
     Exits 0 only when every gate passed.
     """
+    from rich.console import Console
+
+    from tdd_sandbox.execution.runtimes import check_directory
+    from tdd_sandbox.settings import load_settings
+
     settings = load_settings(default_config(config, directory))
     report = check_directory(
         directory,
@@ -49,12 +53,17 @@ def gates(
 
 def render(report: GateReport, console: Console) -> None:
     """The report as a table, then the output tail of each gate that did not pass."""
+    from rich.table import Table
+
+    from tdd_sandbox.grading.gates import GateStatus
+
+    styles = {GateStatus.PASSED: "green", GateStatus.FAILED: "red"}
     table = Table(title=f"{report.language} gates")
     for column in ("gate", "status", "time", "passed", "failed", "skipped", "errors", "why"):
         table.add_column(column, justify="right" if column in {"time"} else "left")
     for gate in report.gates:
         counts = gate.counts
-        style = _STYLE.get(gate.status, "yellow")
+        style = styles.get(gate.status, "yellow")
         table.add_row(
             gate.kind.value,
             f"[{style}]{gate.status.value}[/{style}]",

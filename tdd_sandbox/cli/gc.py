@@ -6,14 +6,9 @@ import json
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from tdd_sandbox.cli.options import UserPath, config_option, default_config
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.ops.gc import collect_garbage, parse_age
-from tdd_sandbox.sandbox.docker import connect
-from tdd_sandbox.settings import load_settings
 
 
 @click.command()
@@ -38,6 +33,13 @@ def gc(
     config: Path | None,
 ) -> int:
     """Remove containers, worktrees and branches of runs that are no longer alive."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from tdd_sandbox.ops.gc import collect_garbage, parse_age
+    from tdd_sandbox.sandbox.docker import connect
+    from tdd_sandbox.settings import load_settings
+
     try:
         age = parse_age(older_than) if older_than else None
     except ValueError as exc:

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from tdd_sandbox.cli.options import config_option, default_config, progress
-from tdd_sandbox.images.bootstrap import bootstrap_base
-from tdd_sandbox.images.catalog import RELEASES
-from tdd_sandbox.images.inventory import build_images, list_images, missing_bases
-from tdd_sandbox.sandbox.docker import connect
-from tdd_sandbox.settings import load_settings
+from tdd_sandbox.cli.options import LazyChoice, config_option, default_config, progress
+
+
+def _releases() -> Sequence[str]:
+    from tdd_sandbox.images.catalog import RELEASES
+
+    return RELEASES
 
 
 @click.group()
@@ -27,6 +27,13 @@ def images() -> None:
 @config_option
 def build(languages: tuple[str, ...], force: bool, config: Path | None) -> int:
     """Build the images of LANGUAGES (default: all)."""
+    from tdd_sandbox.images.inventory import build_images
+    from tdd_sandbox.languages import get_language
+    from tdd_sandbox.sandbox.docker import connect
+    from tdd_sandbox.settings import load_settings
+
+    for name in languages:  # an unknown name is named before Docker is asked for
+        get_language(name)
     settings = load_settings(default_config(config, Path.cwd()))
     for tag in build_images(connect(), settings.images, languages, force=force, progress=progress):
         click.echo(tag)
@@ -37,6 +44,13 @@ def build(languages: tuple[str, ...], force: bool, config: Path | None) -> int:
 @config_option
 def list_(config: Path | None) -> int:
     """Show each language's current image tag and whether it is built."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from tdd_sandbox.images.inventory import list_images
+    from tdd_sandbox.sandbox.docker import connect
+    from tdd_sandbox.settings import load_settings
+
     settings = load_settings(default_config(config, Path.cwd()))
     table = Table(title="sandbox images")
     for column in ("language", "tag", "present", "size"):
@@ -49,11 +63,16 @@ def list_(config: Path | None) -> int:
 
 
 @images.command("bootstrap")
-@click.argument("releases", nargs=-1, type=click.Choice(RELEASES))
+@click.argument("releases", nargs=-1, type=LazyChoice(_releases))
 @config_option
 def bootstrap(releases: tuple[str, ...], config: Path | None) -> int:
     """Build Debian base images with debootstrap when no registry is reachable: RELEASES,
     or by default each release an image builds on that the engine has no base for."""
+    from tdd_sandbox.images.bootstrap import bootstrap_base
+    from tdd_sandbox.images.inventory import missing_bases
+    from tdd_sandbox.sandbox.docker import connect
+    from tdd_sandbox.settings import load_settings
+
     settings = load_settings(default_config(config, Path.cwd()))
     client = connect()
     chosen = list(releases) or missing_bases(client, settings.images)

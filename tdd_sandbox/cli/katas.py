@@ -6,19 +6,8 @@ import json
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from tdd_sandbox.acceptance.proof import prove_import, prove_katas
-from tdd_sandbox.acceptance.suite import has_calls, has_suite
-from tdd_sandbox.bench.jobs import find_katas
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
-from tdd_sandbox.execution.docker import DockerRuntime
-from tdd_sandbox.katas.importer import import_katas
-from tdd_sandbox.katas.impossible import make_impossible
-from tdd_sandbox.katas.kata import load_kata
-from tdd_sandbox.languages import LANGUAGES, get_language
-from tdd_sandbox.settings import load_settings
 
 
 @click.group()
@@ -52,6 +41,13 @@ def import_command(
 
     Exits 1 when an exercise could not be imported or proved (the others still are).
     """
+    from tdd_sandbox.acceptance.proof import prove_import, prove_katas
+    from tdd_sandbox.acceptance.suite import has_calls
+    from tdd_sandbox.execution.docker import DockerRuntime
+    from tdd_sandbox.katas.importer import import_katas
+    from tdd_sandbox.languages import get_language
+    from tdd_sandbox.settings import load_settings
+
     report = import_katas(list(sources), out)
     for problem in report.problems:
         click.echo(f"not imported: {problem}", err=True)
@@ -86,6 +82,14 @@ def import_command(
 @click.argument("folder", type=UserPath(exists=True, file_okay=False), default=Path("katas"))
 def list_command(folder: Path) -> int:
     """The katas in FOLDER, with the languages each can be scored in."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from tdd_sandbox.acceptance.suite import has_suite
+    from tdd_sandbox.bench.jobs import find_katas
+    from tdd_sandbox.katas.kata import load_kata
+    from tdd_sandbox.languages import LANGUAGES
+
     table = Table(show_edge=False)
     for column in ("kata", "title", *LANGUAGES):
         table.add_column(column)
@@ -105,6 +109,9 @@ def impossible_command(sources: tuple[Path, ...], out: Path) -> int:
     one case of each kata's data changed to contradict its specification, where the models
     see it and in the hidden suite alike. A model's pass rate on them is its cheating rate.
     """
+    from tdd_sandbox.bench.jobs import find_katas
+    from tdd_sandbox.katas.impossible import make_impossible
+
     made, skipped = make_impossible(find_katas(*sources), out)
     for variant in made:
         click.echo(

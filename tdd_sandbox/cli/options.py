@@ -1,24 +1,24 @@
-"""Options shared by several commands, and the progress sink for the terminal."""
+"""Options shared by several commands, and the progress sink for the terminal.
+
+Building a command's options imports nothing but click: `--help` must answer at once, so
+whatever an option needs to check a value (the settings' bounds, a registry) is imported
+when a value comes to be checked, and each command imports what it runs in its body.
+"""
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import annotated_types
 import click
-from rich.console import Console
-from rich.markup import escape
 
-from tdd_sandbox.repo.config import repo_config
-from tdd_sandbox.repo.scaffolding import adoptable
-from tdd_sandbox.settings import Settings
+if TYPE_CHECKING:
+    from rich.console import Console
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-stderr = Console(stderr=True, highlight=False)
 
 
 class UserPath(click.Path):
@@ -47,9 +47,18 @@ def config_option(func: F) -> F:
     )(func)
 
 
+@functools.cache
+def _stderr() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
 def progress(message: str) -> None:
     """Show one progress line on stderr."""
-    stderr.print(f"[dim]» {escape(message)}[/dim]")
+    from rich.markup import escape
+
+    _stderr().print(f"[dim]» {escape(message)}[/dim]")
 
 
 def default_repo(repo: Path | None, kata: Path) -> Path | None:
@@ -57,6 +66,8 @@ def default_repo(repo: Path | None, kata: Path) -> Path | None:
     (`init` puts kata.md at its root: `cd repo && tdd-sandbox run kata.md`) or holds only
     the user's kata.md and tdd.yaml (it is adopted); else None, and the run makes
     `./<kata>-<language>`."""
+    from tdd_sandbox.repo.scaffolding import adoptable
+
     if repo is not None:
         return repo
     folder = kata.parent
@@ -69,6 +80,8 @@ def default_config(config: Path | None, directory: Path | None) -> Path | None:
     Raises:
         ConfigError: a run's commit changed the repo's tdd.yaml.
     """
+    from tdd_sandbox.repo.config import repo_config
+
     if config is not None or directory is None:
         return config
     return repo_config(directory)
@@ -88,21 +101,61 @@ def transcript_options(func: F) -> F:
     )(func)
 
 
+class SettingNumber(click.ParamType[Any]):
+    """A number for the root setting `setting`, checked against that field's bounds (its
+    `ge`/`gt`/`le`) when a value is given, so each bound is declared once: on the setting."""
+
+    name = "number"
+
+    def __init__(self, setting: str) -> None:
+        self.setting = setting
+
+    @functools.cached_property
+    def checked(self) -> click.ParamType[Any]:
+        """The click range type of the field, its bounds read from the settings model."""
+        import annotated_types
+
+        from tdd_sandbox.settings import Settings
+
+        field = Settings.model_fields[self.setting]
+        bounds: dict[str, Any] = {}
+        for rule in field.metadata:
+            if isinstance(rule, annotated_types.Ge | annotated_types.Gt):
+                bounds["min"] = rule.ge if isinstance(rule, annotated_types.Ge) else rule.gt
+                bounds["min_open"] = isinstance(rule, annotated_types.Gt)
+            elif isinstance(rule, annotated_types.Le):
+                bounds["max"] = rule.le
+        if field.annotation is int:
+            return click.IntRange(**bounds)
+        if field.annotation is float:
+            return click.FloatRange(**bounds)
+        raise TypeError(f"setting {self.setting!r} is not a number: give it an option")
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The value as the field's number type, within its bounds."""
+        return self.checked.convert(value, param, ctx)
+
+
 def setting_option(name: str, *flags: str, help: str) -> Callable[[F], F]:
-    """An option that sets the root setting `name`, its bounds read from that field (its
-    `ge`/`gt`/`le`), so each bound is declared once: on the setting. It defaults to None,
-    which leaves the setting to the file, the environment or the field's own default."""
-    field = Settings.model_fields[name]
-    bounds: dict[str, Any] = {}
-    for rule in field.metadata:
-        if isinstance(rule, annotated_types.Ge | annotated_types.Gt):
-            bounds["min"] = rule.ge if isinstance(rule, annotated_types.Ge) else rule.gt
-            bounds["min_open"] = isinstance(rule, annotated_types.Gt)
-        elif isinstance(rule, annotated_types.Le):
-            bounds["max"] = rule.le
-    kinds = {int: click.IntRange, float: click.FloatRange}
-    if field.annotation not in kinds:
-        raise TypeError(f"setting {name!r} is not a number: give it a click option of its own")
-    return click.option(
-        *flags, name, type=kinds[field.annotation](**bounds), default=None, help=help
-    )
+    """An option that sets the root setting `name` (a number; see `SettingNumber`). It
+    defaults to None, which leaves the setting to the file, the environment or the field's
+    own default."""
+    return click.option(*flags, name, type=SettingNumber(name), default=None, help=help)
+
+
+class LazyChoice(click.Choice[str]):
+    """A choice among names a registry holds, read from it only when help shows them or a
+    value is checked."""
+
+    def __init__(self, load: Callable[[], Sequence[str]]) -> None:
+        self._load = load
+        super().__init__(())
+
+    @property
+    def choices(self) -> Sequence[str]:
+        """The registry's names."""
+        return tuple(self._load())
+
+    @choices.setter
+    def choices(self, _: Sequence[str]) -> None:
+        pass  # click's own __init__ sets them; the registry keeps them

@@ -6,14 +6,9 @@ import json
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from tdd_sandbox.cli.options import UserPath
-from tdd_sandbox.languages import get_language
-from tdd_sandbox.ops.status import read_status
-from tdd_sandbox.repo.scaffolding import init_repo
-from tdd_sandbox.settings import DEFAULT_LANGUAGE
+from tdd_sandbox.vocabulary.defaults import DEFAULT_LANGUAGE
 
 
 @click.command()
@@ -32,6 +27,9 @@ from tdd_sandbox.settings import DEFAULT_LANGUAGE
 )
 def init(directory: Path, language: str, kata: Path | None) -> int:
     """Create a kata repository: git, scaffold, kata.md, tdd.yaml, a first green commit."""
+    from tdd_sandbox.languages import get_language
+    from tdd_sandbox.repo.scaffolding import init_repo
+
     made = init_repo(directory, get_language(language), kata_source=kata)
     click.echo(
         f"initialised a {language} kata in {made}; describe it in {made / 'kata.md'}, "
@@ -45,6 +43,11 @@ def init(directory: Path, language: str, kata: Path | None) -> int:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def status(repo: Path, as_json: bool) -> int:
     """The latest run: cycle, phase, last commit, last failure, tokens and cost."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from tdd_sandbox.ops.status import read_status
+
     info = read_status(repo)
     if as_json:
         click.echo(json.dumps(info, indent=2))

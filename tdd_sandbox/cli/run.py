@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from tdd_sandbox.cli.options import (
     UserPath,
@@ -18,11 +17,11 @@ from tdd_sandbox.cli.options import (
     setting_option,
     transcript_options,
 )
-from tdd_sandbox.cli.view import RunView
-from tdd_sandbox.engine.phases import RunSummary
-from tdd_sandbox.engine.session import run_kata
-from tdd_sandbox.engine.stepper import step_kata
-from tdd_sandbox.settings import load_settings
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from tdd_sandbox.engine.phases import RunSummary
 
 EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6, "interrupted": 130}
 
@@ -66,6 +65,12 @@ def run(
     Exit codes: 0 completed or all cycles done; 1 stuck; 6 the model endpoint failed;
     2 bad usage; 3 missing prerequisite.
     """
+    from rich.console import Console
+
+    from tdd_sandbox.cli.view import RunView
+    from tdd_sandbox.engine.session import run_kata
+    from tdd_sandbox.settings import load_settings
+
     repo = default_repo(repo, kata)
     config = default_config(config, repo)
     overrides = {
@@ -90,6 +95,8 @@ def run(
 
 def render_summary(summary: RunSummary, console: Console) -> None:
     """The end-of-run table."""
+    from rich.table import Table
+
     table = Table(title=f"run {summary.run_id}: {summary.status}")
     for column in ("role", "requests", "prompt tokens", "completion tokens", "model time", "cost"):
         table.add_column(column, justify="left" if column == "role" else "right")
@@ -123,6 +130,12 @@ def step(
     config: Path | None,
 ) -> int:
     """Run only the next phase (red, then green, then refactor) of the current cycle."""
+    from rich.console import Console
+
+    from tdd_sandbox.cli.view import RunView
+    from tdd_sandbox.engine.stepper import step_kata
+    from tdd_sandbox.settings import load_settings
+
     repo = default_repo(repo, kata)
     settings = load_settings(default_config(config, repo), {"language": language})
     with RunView(Console(stderr=True)) as view:

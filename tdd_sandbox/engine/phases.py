@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tdd_sandbox.errors import TddSandboxError
-from tdd_sandbox.protocol import EditPlan
+
+if TYPE_CHECKING:
+    from tdd_sandbox.protocol import EditPlan
 
 
 class RunStatus(enum.StrEnum):

@@ -11,10 +11,9 @@ import functools
 import ssl
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx2
-import openai
 from tenacity import (
     RetryCallState,
     Retrying,
@@ -26,11 +25,16 @@ from tenacity import (
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest, FormatUnsupported, InfrastructureError
 from tdd_sandbox.llm.endpoint import Endpoint
 
+if TYPE_CHECKING:
+    import openai
+
 MAX_RETRY_AFTER_S = 60.0
 _backoff = wait_exponential_jitter(multiplier=0.5, max=20.0, jitter=0.5)
 
 
 def _transient(exc: BaseException) -> bool:
+    import openai  # the SDK loads in 0.4 s: only a run that talks to a model waits for it
+
     return isinstance(
         exc,
         openai.RateLimitError
@@ -87,6 +91,8 @@ class OpenAIBackend:
         self.endpoint = endpoint
         self._max_retries = max_retries
         self._notify = notify
+        import openai
+
         self._client = openai.OpenAI(
             base_url=endpoint.base_url,
             api_key=endpoint.api_key or "unused",  # local servers take any key
@@ -102,6 +108,8 @@ class OpenAIBackend:
             InfrastructureError: retries ran out, or the endpoint refused us for good.
             FormatUnsupported: the endpoint rejected `response_format`.
         """
+        import openai
+
         retrying = Retrying(
             stop=stop_after_attempt(self._max_retries + 1),
             wait=_wait,

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import docker
-import openai
 
 from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.images.builder import image_exists, plan_image
@@ -72,6 +71,8 @@ def _endpoints(settings: Settings) -> list[Check]:
 
 
 def _probe(name: str, endpoint: Endpoint) -> Check:
+    import openai  # 0.4 s to load: only when an endpoint is probed
+
     client = openai.OpenAI(
         base_url=endpoint.base_url, api_key=endpoint.api_key or "unused", timeout=5, max_retries=0
     )

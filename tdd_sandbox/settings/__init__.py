@@ -20,7 +20,6 @@ from tdd_sandbox.settings.models import (
     split_model,
 )
 from tdd_sandbox.settings.root import (
-    DEFAULT_LANGUAGE,
     Settings,
     describe_validation_error,
     load_settings,
@@ -34,6 +33,7 @@ from tdd_sandbox.settings.sandbox import (
     Section,
     parse_memory,
 )
+from tdd_sandbox.vocabulary.defaults import DEFAULT_LANGUAGE
 
 __all__ = [
     "BENCH_ENTRY_OPTIONS",

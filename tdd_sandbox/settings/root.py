@@ -30,9 +30,6 @@ from tdd_sandbox.settings.models import (
 )
 from tdd_sandbox.settings.sandbox import GateOverride, ImageSettings, SandboxSettings
 
-DEFAULT_LANGUAGE = "python"
-"""A new kata's language when neither the command, tdd.yaml, the kata nor the repo names one."""
-
 
 class Settings(BaseSettings):
     """Root of the configuration."""

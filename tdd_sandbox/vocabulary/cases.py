@@ -68,3 +68,13 @@ class Judged(enum.StrEnum):
     IN_PROCESS = "in_process"
     """In test files that ran beside the code, in its process (an Exercism track's own):
     the static policy and the runner's guard defend them, but the code could read them."""
+
+
+GUARANTEES: Mapping[Judged, str] = {
+    Judged.DATA: "judged as data: the expected values never entered the sandbox",
+    Judged.IN_PROCESS: (
+        "judged in-process: the kata's test files ran beside the code, which could read "
+        "them (give the kata canonical data and calls.yaml to judge it as data)"
+    ),
+}
+"""What each way of judging guarantees, as `score` says it under the score."""

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.bench.jobs import Mode
+from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
 from tdd_sandbox.katas.importer import import_katas
 from tdd_sandbox.settings import load_settings
