@@ -79,6 +79,8 @@ def open_session(
         # A transcript answers only the run it was recorded from: same kata, same language.
         language_name = check_transcript(replay, kata.slug, language_name) or language_name
     language_name = language_name or kata.metadata.get("language")
+    if language_name is not None:
+        get_language(language_name)  # a bad name is the user's first news, before keys and Docker
     directory = repo_dir or Path.cwd() / f"{kata.slug}-{language_name or DEFAULT_LANGUAGE}"
     run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
     with contextlib.ExitStack() as stack:

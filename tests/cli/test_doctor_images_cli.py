@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_gates_cli import run_cli
+from tests.helpers.cli import run_cli
 from tests.helpers.fake_llm import Answer, FakeLLM
 
 
@@ -49,11 +49,30 @@ def test_images_list_shows_present_images() -> None:
     assert "yes" in result.stdout
 
 
-def test_images_build_unknown_language() -> None:
-    result = run_cli("images", "build", "cobol")
-    assert result.returncode in (2, 3)
-    assert "cobol" in result.stderr
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("images", "build", "cobol"),
+        ("run", "{kata}", "--language", "cobol"),
+        ("step", "{kata}", "--language", "cobol"),
+        ("gates", "{dir}", "--language", "cobol"),
+        ("init", "{dir}/new", "--language", "cobol"),
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_an_unknown_language_is_named_before_any_prerequisite(
+    tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    # No Docker engine and no API key: the argument is still what the user hears about.
+    kata = tmp_path / "kata.md"
+    kata.write_text("# FizzBuzz\n\nSay fizz.\n", encoding="utf-8")
+    args = [arg.format(kata=kata, dir=tmp_path) for arg in argv]
+    env = {"DOCKER_HOST": f"unix://{tmp_path}/no.sock", "OPENAI_API_KEY": ""}
+    result = run_cli(*args, env=env, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert "unknown language 'cobol'" in result.stderr
     assert "Traceback" not in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kata.md"]
 
 
 @pytest.mark.parametrize("columns", ["80", "60"])
