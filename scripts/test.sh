@@ -14,5 +14,9 @@ if [ "${TDD_SANDBOX_SKIP_REAL_MODELS:-0}" != 1 ]; then
   echo "» real-model lane" >&2
   python3 scripts/real_models.py fetch
 fi
-echo "» pytest" >&2
-exec python3 -m pytest "$@"
+# The Docker-free tier first, in parallel and with no engine reachable at all, as on a laptop
+# without Docker; then everything that needs the engine or a real model.
+echo "» pytest: the Docker-free tier, no engine reachable" >&2
+DOCKER_HOST=unix:///nonexistent/docker.sock python3 -m pytest -n auto -m "not docker and not real_model" "$@"
+echo "» pytest: Docker and real-model tests" >&2
+exec python3 -m pytest -m "docker or real_model" "$@"

@@ -6,6 +6,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+SHARDS = 4
+"""Slices of the modules, each its own test, so parallel workers share the work."""
+
 _EACH_ALONE = """
 import importlib, pkgutil, sys
 import tdd_sandbox
@@ -14,6 +19,8 @@ found = pkgutil.walk_packages(tdd_sandbox.__path__, "tdd_sandbox.")
 # source inside the sandbox (it reads its nonce from argv).
 SCRIPTS = ("tdd_sandbox.__main__", "tdd_sandbox.languages.python.guard")
 names = [m.name for m in found if m.name not in SCRIPTS]
+shard, shards = int(sys.argv[1]), int(sys.argv[2])
+names = names[shard::shards]
 broken = []
 for name in names:
     for loaded in [m for m in sys.modules if m.startswith("tdd_sandbox")]:
@@ -27,9 +34,13 @@ print(len(names), "modules", file=sys.stderr)
 """
 
 
-def test_every_module_imports_first_and_alone() -> None:
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_every_module_imports_first_and_alone(shard: int) -> None:
     result = subprocess.run(
-        [sys.executable, "-c", _EACH_ALONE], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _EACH_ALONE, str(shard), str(SHARDS)],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert result.stdout.strip() == "", result.stdout
-    assert int(result.stderr.split()[0]) > 80  # every module was found
+    assert int(result.stderr.split()[0]) > 80 // SHARDS  # every module was found

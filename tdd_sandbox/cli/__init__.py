@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import importlib
+import os
 import signal
 import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
@@ -58,35 +60,53 @@ def cli() -> None:
     """
 
 
-def _terminate(signum: int, frame: FrameType | None) -> None:
-    # SIGTERM and SIGHUP (the terminal closed) unwind like Ctrl-C, so every `with` block
-    # removes its containers and worktrees and the records say the run was interrupted.
-    raise KeyboardInterrupt
+class _Stopper:
+    """What SIGINT, SIGTERM and SIGHUP (the terminal closed) do: the first unwinds like
+    Ctrl-C, so every `with` block removes its containers and worktrees and the records say
+    the run was interrupted; a later one while that clean-up runs is only acknowledged, as
+    cutting the clean-up short would leave containers behind and the state "running"."""
+
+    def __init__(self) -> None:
+        self.stopping = False
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        if self.stopping:
+            os.write(2, b"tdd-sandbox: stopping; removing containers and worktrees\n")
+            return
+        self.stopping = True
+        raise KeyboardInterrupt
 
 
 def main() -> None:
-    """Entry point: run the CLI and map every outcome to an exit code."""
-    signal.signal(signal.SIGTERM, _terminate)
-    signal.signal(signal.SIGHUP, _terminate)
+    """Entry point: run the CLI on the process's arguments and exit with its code."""
+    stopper = _Stopper()
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, stopper)
+    sys.exit(invoke(sys.argv[1:]))
+
+
+def invoke(argv: Sequence[str]) -> int:
+    """Run the CLI on `argv` and map every outcome to an exit code, each error said in one
+    line on stderr (a crash is written to a log instead)."""
     try:
-        code = cli.main(standalone_mode=False)
+        code = cli.main(list(argv), prog_name="tdd-sandbox", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("tdd-sandbox: interrupted", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        return EXIT_INTERRUPTED
     except KeyboardInterrupt:
         click.echo("tdd-sandbox: interrupted; containers removed", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        return EXIT_INTERRUPTED
     except click.ClickException as exc:
         exc.show()
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except TddSandboxError as exc:
         click.echo(f"tdd-sandbox: error: {exc}", err=True)
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except Exception:  # noqa: BLE001 - the one place that turns a crash into a log
         log = _write_crash_log()
         click.echo(f"tdd-sandbox: internal error; details in {log}. Please report it.", err=True)
-        sys.exit(EXIT_CRASH)
-    sys.exit(code if isinstance(code, int) else 0)
+        return EXIT_CRASH
+    return code if isinstance(code, int) else 0
 
 
 def _write_crash_log() -> Path:

@@ -14,9 +14,9 @@ from pathlib import Path
 import docker
 import pytest
 
-from tests.cli.test_gates_cli import run_cli
 from tests.engine.test_race_e2e import _owned_by
 from tests.helpers.bench_scripts import kata_answers
+from tests.helpers.cli import run_cli
 from tests.helpers.fake_llm import Answer, FakeLLM
 from tests.helpers.solutions import SOLUTIONS
 

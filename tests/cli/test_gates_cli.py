@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.helpers.cli import run_cli
 from tests.helpers.repos import (
     PY_IMPL,
     cpp_repo,
@@ -19,21 +18,6 @@ from tests.helpers.repos import (
     rust_repo,
     write_repo,
 )
-
-
-def run_cli(
-    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    """Run `tdd-sandbox ARGS` in a child process, as a user would (in `cwd` if given)."""
-    return subprocess.run(
-        [sys.executable, "-m", "tdd_sandbox", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        timeout=600,
-        check=False,
-    )
 
 
 def _json(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:

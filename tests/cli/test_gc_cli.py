@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tdd_sandbox.ops.gc import parse_age
-from tests.cli.test_gates_cli import run_cli
+from tests.helpers.cli import run_cli
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from tdd_sandbox.katas.kata import load_kata
-from tests.cli.test_gates_cli import run_cli
 from tests.helpers.bench_scripts import formatted
+from tests.helpers.cli import run_cli
 from tests.helpers.fake_llm import FakeLLM, done, no_change, plan
 from tests.helpers.git import git
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tdd_sandbox.cli.options import UserPath
-from tests.cli.test_gates_cli import run_cli
+from tests.helpers.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_gates_cli import run_cli
+from tests.helpers.cli import run_cli
 from tests.helpers.fake_llm import FakeLLM
 from tests.helpers.git import git
 

@@ -12,7 +12,7 @@ from tdd_sandbox.images.builder import ensure_image, image_exists, plan_image
 from tdd_sandbox.images.catalog import LANGUAGE_LABEL, language_folders
 from tdd_sandbox.images.inventory import missing_bases, needed_releases
 from tdd_sandbox.settings import ImageSettings
-from tests.cli.test_gates_cli import run_cli
+from tests.helpers.cli import run_cli
 
 pytestmark = pytest.mark.docker
 
