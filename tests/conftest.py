@@ -4,13 +4,8 @@ engine, but never in CI, where a missing engine fails the run."""
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 
-# The suite keeps its compiled modules whatever PYTHONDONTWRITEBYTECODE says: without them
-# every run (and every parallel worker) compiles the package and rewrites the test modules
-# again, seconds of each run's thirty.
-sys.dont_write_bytecode = False
 # testcontainers' reaper image cannot be pulled here: tests remove their own containers.
 os.environ.setdefault("TESTCONTAINERS_RYUK_DISABLED", "true")
 
