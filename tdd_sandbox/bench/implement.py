@@ -14,6 +14,7 @@ time; else by its test files under the test gate's guard.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections import Counter
@@ -33,6 +34,7 @@ from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.scaffolding import starting_files
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.roles import Role
 
@@ -54,8 +56,10 @@ def implement_kata(
     run_id: str,
     record: Path | None = None,
     replay: Path | None = None,
+    stop: CancelToken | None = None,
 ) -> dict[str, Any]:
     """One implement-mode job: the tries, each judged, and what the bench records of it.
+    Cancelling `stop` ends it at once (`Cancelled`), whatever it waits on.
 
     Raises:
         InfrastructureError: the endpoint is unusable.
@@ -73,6 +77,7 @@ def implement_kata(
     } | tests
     sources = implementation_paths(kata_dir, kata.slug, language, files, tests)
     team = build_team(settings, record=record, replay=replay, header={"mode": "implement"})
+    stop = stop or CancelToken()
     passes: list[bool] = []
     kinds: Counter[Failure] = Counter()  # why tries were refused, or caught tampering
     gate_s = 0.0
@@ -88,9 +93,11 @@ def implement_kata(
                     extra=extra, target=sources[0] if sources else "",
                 )  # fmt: skip
                 # A try whose edits are refused changes nothing: it is judged as it stands.
-                files, feedback = try_edits(agent, situation, kinds)
+                files, feedback = try_edits(agent, situation, kinds, stop)
                 judged_at = time.monotonic()
-                report = score_kata(runtime, language, files, kata_dir)
+                report = stop.call(
+                    functools.partial(score_kata, runtime, language, files, kata_dir)
+                )
                 gate_s += time.monotonic() - judged_at
                 if report.tamper:
                     kinds[Failure.read(report.tamper)] += 1

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +35,7 @@ from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files
 from tdd_sandbox.repo.scaffolding import starting_files
 from tdd_sandbox.settings import RolesSettings, Settings, parse_memory
+from tdd_sandbox.vocabulary.cancel import Cancelled, CancelToken
 from tdd_sandbox.vocabulary.files import write_atomic
 
 INFRASTRUCTURE = "infrastructure"
@@ -53,8 +53,9 @@ class JobOptions:
     record: bool = False
     replay: Path | None = None
     """A previous bench's output folder whose per-job transcripts answer instead of models."""
-    stop: threading.Event = field(default_factory=threading.Event)
-    """Set on Ctrl-C: running jobs end at their next phase, none starts."""
+    stop: CancelToken = field(default_factory=CancelToken)
+    """Cancelled on Ctrl-C (or SIGTERM, SIGHUP): running jobs end at once, whatever they
+    wait on, and none starts."""
 
 
 class BenchInterrupted(KeyboardInterrupt):
@@ -91,11 +92,11 @@ def run_job(job: Job, settings: Settings, options: JobOptions) -> dict[str, Any]
         result = {**base, **_run_and_score(job, job_settings(settings, job), options, job_dir)}
     except INFRA_ERRORS as exc:
         result = {**base, "status": INFRASTRUCTURE, "reason": str(exc)[:500]}
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Cancelled):
         result = {**base, "status": INTERRUPTED}
     except Exception as exc:  # noqa: BLE001 - one job's bug must not end the bench
         result = {**base, "status": HARNESS_ERROR, "reason": f"{type(exc).__name__}: {exc}"[:500]}
-    if options.stop.is_set() and result["status"] in RERUN:
+    if options.stop.cancelled and result["status"] in RERUN:
         # Ctrl-C reached the job's git and model calls too: however it failed, it was stopped.
         result = {**base, "status": INTERRUPTED}
     if result["status"] == INTERRUPTED:
@@ -117,16 +118,16 @@ def _run_and_score(
     if job.mode is Mode.TEST:
         return score_tests(
             job.kata, job.language, settings, run_id=f"{job.id}-test", record=record,
-            replay=replay,
+            replay=replay, stop=options.stop,
         )  # fmt: skip
     if job.mode is Mode.IMPLEMENT:
         return implement_kata(
             job.kata, job.language, settings, run_id=f"{job.id}-implement", record=record,
-            replay=replay,
+            replay=replay, stop=options.stop,
         )  # fmt: skip
     summary = run_kata(
         job.kata / "kata.md", settings, repo_dir=job_dir / "repo", record=record, replay=replay,
-        stop=options.stop.is_set,
+        stop=options.stop,
     )  # fmt: skip
     if summary.status == INTERRUPTED:
         raise KeyboardInterrupt  # stopped between phases: nothing to score
@@ -197,7 +198,7 @@ def run_jobs(
     started = time.monotonic()
 
     def one(job: Job) -> dict[str, Any] | None:
-        if options.stop.is_set():  # a job queued before the stop never starts
+        if options.stop.cancelled:  # a job queued before the stop never starts
             return None
         progress(f"{job.id}: started ({time.monotonic() - started:.0f}s)")
         result = run_job(job, settings, options)
@@ -215,9 +216,9 @@ def run_jobs(
             if (result := future.result()) is not None:
                 results[result["id"]] = result
     except KeyboardInterrupt:
-        options.stop.set()
+        options.stop.cancel()
         running = sum(future.running() for future in futures)
-        progress(f"interrupted: {running} running jobs stop at their next phase; none starts")
+        progress(f"interrupted: {running} running jobs stop now; none starts")
         pool.shutdown(wait=True, cancel_futures=True)
         for future in futures:
             if not future.cancelled() and (result := future.result()) is not None:

@@ -3,6 +3,7 @@ the job's figures in the loop's terms."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Any
 
@@ -10,11 +11,17 @@ from tdd_sandbox.agents.agent import Agent
 from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.engine.edits import EditRejected, apply_plan
 from tdd_sandbox.llm.usage import UsageLedger
+from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.failures import Failure
 
 
 def try_edits(
-    agent: Agent, situation: Situation, kinds: Counter[Failure], *, first_cycle: bool = False
+    agent: Agent,
+    situation: Situation,
+    kinds: Counter[Failure],
+    stop: CancelToken,
+    *,
+    first_cycle: bool = False,
 ) -> tuple[dict[str, bytes], str]:
     """One try of `agent`'s: the files after its edits and "", or, when the edits are refused
     (checked as the loop checks its role's, before any is applied), the files as they were
@@ -22,8 +29,9 @@ def try_edits(
 
     Raises:
         InfrastructureError: the endpoint is unusable.
+        Cancelled: the bench was stopped while the model was asked.
     """
-    answer = agent.propose(situation)
+    answer = stop.call(functools.partial(agent.propose, situation))
     try:
         if answer.plan is None:
             raise EditRejected(answer.error or "no edit plan", answer.kind)

@@ -11,6 +11,7 @@ the model's tests kill (`mutation_score`), beside the count of wrong tests.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import Counter
 from pathlib import Path
@@ -31,6 +32,7 @@ from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.scaffolding import starting_files
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.roles import Role
 
@@ -50,8 +52,10 @@ def score_tests(
     run_id: str,
     record: Path | None = None,
     replay: Path | None = None,
+    stop: CancelToken | None = None,
 ) -> dict[str, Any]:
     """One test-mode job: the model's tests, judged on the reference and on its mutants.
+    Cancelling `stop` ends it at once (`Cancelled`), whatever it waits on.
 
     Raises:
         UsageError: the kata has no reference in the language to measure tests against.
@@ -70,6 +74,7 @@ def score_tests(
     reference = _reference(language, kata_dir)
     allow = kata.allowed_rules(language.name)
     team = build_team(settings, record=record, replay=replay, header={"mode": "test"})
+    stop = stop or CancelToken()
     files, feedback = start, ""
     kinds: Counter[Failure] = Counter()  # why tries were refused
     tests: dict[str, bytes] = {}
@@ -82,7 +87,7 @@ def score_tests(
                     kata_text=kata.text, kata_path="kata.md", files=files, language=language,
                     task=TASK, previous_error=feedback,
                 )  # fmt: skip
-                files, feedback = try_edits(agent, situation, kinds, first_cycle=True)
+                files, feedback = try_edits(agent, situation, kinds, stop, first_cycle=True)
                 if feedback:
                     continue
                 # The model's own: a scaffold's test of the toolchain catches no bug.
@@ -96,14 +101,18 @@ def score_tests(
                 # Measured together: the tests and their run on the reference, never a
                 # later try's tests with an earlier try's verdicts.
                 tests = written
-                on_reference = run_test_files(runtime, language, reference, tests, allow)
+                on_reference = stop.call(
+                    functools.partial(run_test_files, runtime, language, reference, tests, allow)
+                )
                 wrong = [r for r in on_reference.results if r.status is not CaseStatus.PASSED]
                 if not wrong:
                     break
                 feedback = "These tests fail on a correct implementation:\n" + "\n".join(
                     f"- {r.id}: {r.detail or r.status.value}" for r in wrong[:10]
                 )
-            figures = kill_mutants(runtime, language, kata_dir, tests, on_reference)
+            figures = stop.call(
+                functools.partial(kill_mutants, runtime, language, kata_dir, tests, on_reference)
+            )
     finally:
         team.close()
     return {

@@ -81,7 +81,10 @@ def main() -> None:
     """Entry point: run the CLI on the process's arguments and exit with its code."""
     stopper = _Stopper()
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, stopper)
+        # A signal ignored from the start stays ignored: `nohup` asked for that of SIGHUP,
+        # and a script's background job gets SIGINT ignored.
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, stopper)
     sys.exit(invoke(sys.argv[1:]))
 
 

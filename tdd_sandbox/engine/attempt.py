@@ -9,6 +9,7 @@ loses a race (its HTTP client, its sandbox) it registers on its cancel token.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,7 @@ from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.verdicts import VerdictError, check_no_test_code, check_policy_of
 from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.protocol import EditPlan
-from tdd_sandbox.vocabulary.cancel import CancelToken
+from tdd_sandbox.vocabulary.cancel import Cancelled, CancelToken
 from tdd_sandbox.vocabulary.failures import Failure
 
 UNCHANGED = "unchanged"
@@ -128,7 +129,12 @@ def _ask(shop: Workshop, task: Task, agent: Agent, token: CancelToken) -> EditPl
     """
     spec = task.spec
     situation = dataclasses.replace(spec.context, previous_error=task.previous_error)
-    answer = agent.propose(situation)
+    try:
+        # Waited on apart from the request itself, so that losing the race or a stopped
+        # run ends the wait at once, however long the endpoint takes to answer.
+        answer = token.call(functools.partial(agent.propose, situation))
+    except Cancelled:
+        raise _Ended(AttemptStatus.LOST) from None
     if token.cancelled:
         raise _Ended(AttemptStatus.LOST)
     if answer.plan is None:

@@ -29,6 +29,7 @@ from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import CommitInfo, head_files, last_commit
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.results import GateKind
 
 Observer = Callable[[Event], None]
@@ -49,7 +50,7 @@ class Loop:
         team: Team,
         journal: Journal,
         observer: Observer | None = None,
-        stop: Callable[[], bool] | None = None,
+        stop: CancelToken | None = None,
     ) -> None:
         self.repo = repo
         self.kata = kata
@@ -61,7 +62,7 @@ class Loop:
         self._stop = stop
         self.cycles_done = 0
         self._last_commit: tuple[str, CommitInfo | None] = ("", None)
-        self.racer = Racer()
+        self.racer = Racer(stop)
         self.shop = Workshop(
             repo=repo, language=language, runtime=runtime, settings=settings, team=team,
             journal=journal, emit=self.emit, run_id=journal.run_id,
@@ -86,7 +87,7 @@ class Loop:
         Raises:
             Interrupted: a stop was asked for.
         """
-        if self._stop is not None and self._stop():
+        if self._stop is not None and self._stop.cancelled:
             raise Interrupted
 
     def emit(self, event: Event) -> None:

@@ -16,6 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
+from tdd_sandbox.errors import Interrupted
 from tdd_sandbox.vocabulary.cancel import CancelToken
 
 
@@ -63,12 +64,16 @@ class RaceResult:
 class Racer:
     """Runs races; keeps lost attempts' threads until `close`."""
 
+    stop: CancelToken | None = None
+    """A stop from outside (a signal, a stopped bench): it cancels every attempt under way,
+    and the race ends `Interrupted`."""
     _pools: list[ThreadPoolExecutor] = field(default_factory=list)
 
     def run(self, attempts: Sequence[Attempt]) -> RaceResult:
         """Start every attempt at once and return as soon as one is green (or all ended)."""
         started = time.monotonic()
-        tokens = [CancelToken() for _ in attempts]
+        stop = self.stop or CancelToken()
+        tokens = [stop.child() for _ in attempts]
         pool = ThreadPoolExecutor(max_workers=len(attempts), thread_name_prefix="tdd-attempt")
         self._pools.append(pool)
         futures: dict[Future[AttemptResult], int] = {
@@ -92,6 +97,15 @@ class Racer:
             for token in tokens:
                 token.cancel()
             raise
+        finally:
+            for token in tokens:
+                stop.release(token)
+        if stop.cancelled:
+            # Stopped: whatever ended first, nothing of this race lands.
+            for token in tokens:
+                token.cancel()
+            pool.shutdown(wait=False)
+            raise Interrupted
         if winner is not None:
             cancelling = time.monotonic()
             for index, token in enumerate(tokens):

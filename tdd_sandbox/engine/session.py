@@ -6,7 +6,7 @@ import contextlib
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +28,7 @@ from tdd_sandbox.repo.history import commit_paths, dirty_paths, exclude_locally,
 from tdd_sandbox.repo.lock import hold_lock
 from tdd_sandbox.repo.scaffolding import KATA_FILE, USER_FILES, add_scaffold, init_repo
 from tdd_sandbox.settings import DEFAULT_LANGUAGE, Settings
+from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.files import TDD_DIR
 
 
@@ -64,7 +65,7 @@ def open_session(
     replay: Path | None = None,
     observer: Observer | None = None,
     progress: Progress = quiet,
-    stop: Callable[[], bool] | None = None,
+    stop: CancelToken | None = None,
 ) -> Iterator[Session]:
     """Load the kata, check the endpoints, create or open the repo, and start the sandbox
     runtime; everything is released on exit, however the block ends.
@@ -150,10 +151,10 @@ def run_kata(
     replay: Path | None = None,
     observer: Observer | None = None,
     progress: Progress = quiet,
-    stop: Callable[[], bool] | None = None,
+    stop: CancelToken | None = None,
 ) -> RunSummary:
-    """Run the loop on a kata, creating its repository on first use. `stop` is asked
-    between phases; when it answers yes the run ends as interrupted.
+    """Run the loop on a kata, creating its repository on first use. Cancelling `stop`
+    ends the run as interrupted at once, whatever it waits on.
 
     Raises:
         UsageError, ConfigError, PrerequisiteError: bad input or a missing prerequisite.

@@ -1,10 +1,18 @@
-"""Cancelling one attempt: what a lost racer must tear down, registered as it goes."""
+"""Cancelling one attempt (what a lost racer must tear down, registered as it goes), or a
+whole run or bench (a token whose children are its attempts)."""
 
 from __future__ import annotations
 
 import contextlib
 import threading
 from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+class Cancelled(Exception):
+    """The token was cancelled while its holder waited."""
 
 
 class CancelToken:
@@ -42,3 +50,48 @@ class CancelToken:
         for closer in closers:
             with contextlib.suppress(Exception):
                 closer()
+
+    def child(self) -> CancelToken:
+        """A token cancelled with this one (at once if this one already is): a stopped bench
+        or run cancels every attempt it has under way. `release` it when its work ends."""
+        child = CancelToken()
+        self.register(child.cancel)
+        return child
+
+    def release(self, child: CancelToken) -> None:
+        """Forget `child`, whose work has ended."""
+        self.unregister(child.cancel)
+
+    def call(self, work: Callable[[], T]) -> T:
+        """`work()`'s result, computed in a thread of its own so that a cancellation ends
+        the wait at once: a model request may hang for minutes, and neither a lost attempt
+        nor a stopped run waits for it (an abandoned call's result is dropped; its thread is
+        a daemon, so it never holds the process open).
+
+        Raises:
+            Cancelled: the token was cancelled before `work` ended.
+        """
+        ended = threading.Event()
+        results: list[T] = []
+        errors: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                results.append(work())
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+                errors.append(exc)
+            finally:
+                ended.set()
+
+        if not self.register(ended.set):
+            raise Cancelled
+        try:
+            threading.Thread(target=run, name="tdd-call", daemon=True).start()
+            ended.wait()
+        finally:
+            self.unregister(ended.set)
+        if errors:
+            raise errors[0]
+        if not results:
+            raise Cancelled
+        return results[0]

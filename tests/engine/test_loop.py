@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tdd_sandbox.engine.events import Committed, Event
 from tdd_sandbox.engine.journal import latest_run
 from tdd_sandbox.engine.phases import RunSummary
 from tdd_sandbox.engine.session import run_kata
@@ -17,6 +18,7 @@ from tdd_sandbox.languages import get_language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.scaffolding import init_repo
 from tdd_sandbox.repo.worktrees import create_worktree
+from tdd_sandbox.vocabulary.cancel import CancelToken
 from tests.helpers.fake_llm import Answer, FakeLLM, done, no_change, plan
 from tests.helpers.git import git
 from tests.helpers.katas import (
@@ -309,10 +311,16 @@ def test_a_stop_asked_for_between_phases_ends_the_run_interrupted_with_its_commi
     }
     with FakeLLM(script) as fake:
         settings = scripted_settings(fake.base_url, "python", sandbox={"type": "fake"})
-        # Asked before each phase: yes once the first cycle's commit has landed.
-        stop = lambda: bool(git(repo, "log", "--format=%s").count("\n") >= 2)  # noqa: E731
+        # Cancelled once the first cycle's commit has landed: the run ends before its next phase.
+        stop = CancelToken()
+
+        def observe(event: Event) -> None:
+            if isinstance(event, Committed):
+                stop.cancel()
+
         with pytest.raises(Interrupted):
-            run_kata(KATAS / "fizzbuzz" / "kata.md", settings, repo_dir=repo, stop=stop)
+            run_kata(KATAS / "fizzbuzz" / "kata.md", settings, repo_dir=repo, stop=stop,
+                     observer=observe)  # fmt: skip
     run = latest_run(repo)
     assert run is not None
     summary = json.loads((run / "summary.json").read_text())

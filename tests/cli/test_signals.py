@@ -1,0 +1,83 @@
+"""What each signal does to a run, with no engine: the fake runtime and a model that takes
+its time (tests/engine/test_stop.py has each signal in a model request, a gate and a race,
+in Docker)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.helpers.fake_llm import FakeLLM, plan
+from tests.helpers.runs import KATAS, ROLES
+
+SLOW = plan(("tests/test_fizzbuzz.py", "def test_one() -> None:\n    assert False\n"))
+SLOW.delay_s = 600
+
+
+def _run(repo: Path, fake: FakeLLM, preexec: Callable[[], None]) -> subprocess.Popen[str]:
+    env = {
+        **os.environ,
+        "TDD_SANDBOX_SANDBOX__TYPE": "fake",
+        "TDD_SANDBOX_LLM__BASE_URL": fake.base_url,
+        "TDD_SANDBOX_LLM__TIMEOUT_S": "900",
+        **{f"TDD_SANDBOX_ROLES__{r.upper()}__MODEL": f"custom:{r}" for r in ROLES},
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "tdd_sandbox", "run", str(KATAS / "fizzbuzz" / "kata.md"),
+         "--repo", str(repo), "--language", "python", "--json"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec,
+    )  # fmt: skip
+
+
+def _asked(fake: FakeLLM, run: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 60
+    while not fake.requests:
+        assert run.poll() is None, run.stderr.read() if run.stderr else ""
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.3)
+
+
+def _terminal() -> None:
+    for signum in (signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
+def _nohup() -> None:
+    _terminal()
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def test_a_run_waiting_on_its_model_stops_at_once_on_sigint(tmp_path: Path) -> None:
+    with FakeLLM({"tester": [SLOW]}) as fake:
+        run = _run(tmp_path / "kata", fake, _terminal)
+        try:
+            _asked(fake, run)
+            sent = time.monotonic()
+            run.send_signal(signal.SIGINT)
+            assert run.wait(timeout=60) == 130
+            assert time.monotonic() - sent < 2
+        finally:
+            run.kill()
+
+
+def test_a_run_under_nohup_outlives_its_terminal(tmp_path: Path) -> None:
+    # SIGHUP ignored from the start (nohup) stays ignored; a second signal is only noted.
+    with FakeLLM({"tester": [SLOW]}) as fake:
+        run = _run(tmp_path / "kata", fake, _nohup)
+        try:
+            _asked(fake, run)
+            run.send_signal(signal.SIGHUP)
+            time.sleep(1.0)
+            assert run.poll() is None
+            run.send_signal(signal.SIGTERM)
+            assert run.wait(timeout=60) == 130
+        finally:
+            run.kill()
+    assert run.stderr is not None
+    assert "interrupted" in run.stderr.read()
