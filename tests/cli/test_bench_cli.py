@@ -127,8 +127,10 @@ def test_a_bench_lost_to_infrastructure_fails_unless_allowed(tmp_path: Path) -> 
 def _as_from_a_terminal() -> None:
     # A shell starts background commands with SIGINT ignored, and an ignored signal stays
     # ignored across exec, so under `.ci/run &` Python would install no Ctrl-C handler and the
-    # bench would shrug the signal off. A user at a terminal has it at its default.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    # bench would shrug the signal off (and under nohup, SIGHUP). A user at a terminal has
+    # each at its default.
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
 
 
 @pytest.mark.docker

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.cli.test_bench_cli import _as_from_a_terminal
 from tests.helpers.fake_llm import FakeLLM, plan
 from tests.helpers.runs import KATAS, ROLES
 
@@ -43,19 +44,14 @@ def _asked(fake: FakeLLM, run: subprocess.Popen[str]) -> None:
     time.sleep(0.3)
 
 
-def _terminal() -> None:
-    for signum in (signal.SIGINT, signal.SIGHUP):
-        signal.signal(signum, signal.SIG_DFL)
-
-
 def _nohup() -> None:
-    _terminal()
+    _as_from_a_terminal()
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
 def test_a_run_waiting_on_its_model_stops_at_once_on_sigint(tmp_path: Path) -> None:
     with FakeLLM({"tester": [SLOW]}) as fake:
-        run = _run(tmp_path / "kata", fake, _terminal)
+        run = _run(tmp_path / "kata", fake, _as_from_a_terminal)
         try:
             _asked(fake, run)
             sent = time.monotonic()
