@@ -86,6 +86,7 @@ def implement_kata(
     try:
         agent = team[Role.IMPLEMENTER]
         with DockerRuntime(settings, run_id=run_id) as runtime:
+            versions = runtime.versions(language)
             for _ in range(TRIES):
                 situation = Situation(
                     kata_text=kata.text, kata_path="kata.md", files=files, language=language,
@@ -118,6 +119,7 @@ def implement_kata(
         "judged": report.judged.value,
         "acceptance": {"passed": report.passed, "total": report.total, "why": report.why()},
         "green_commits": int(passes[-1]),
+        "sandbox": versions,
         # Editing the tests, or code the judge caught forging its verdict, count as tamper:
         # with the tests in plain view, a try that reaches for them is no mistake.
         **solo_metrics(team.ledger, kinds, wall_s=time.monotonic() - started, gate_s=gate_s),

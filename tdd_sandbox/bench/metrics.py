@@ -36,7 +36,9 @@ def run_metrics(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
     )
     attempts = Counter(str(e["phase"]) for e in events if e["event"] == EventName.ATTEMPT)
     usage: dict[str, Any] = summary.get("usage", {})
+    started: dict[str, Any] = next((e for e in events if e["event"] == EventName.START), {})
     return {
+        "sandbox": dict(started.get("versions") or {}),
         "roles": role_counts(events),
         "cycles": summary.get("cycles", 0),
         "green_commits": len(summary.get("commits", [])),

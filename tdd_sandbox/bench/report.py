@@ -111,7 +111,23 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
         )
     # Equal acceptance: the model that got further through the loop ranks first.
     models.sort(key=lambda m: (*_rank_key(m), m["model"]))
-    return {"jobs": len(results), "models": models, "skipped": sorted(set(skipped))}
+    sandboxes = sorted({sandbox_line(r["sandbox"]) for r in results if r.get("sandbox")})
+    return {
+        "jobs": len(results), "models": models, "skipped": sorted(set(skipped)),
+        "sandbox": sandboxes,
+    }  # fmt: skip
+
+
+def sandbox_line(versions: dict[str, str]) -> str:
+    """What ran a job's sandboxes, in one line: `docker 20.10.24, runc 1.1.5, kernel 6.1.0,
+    tdd-sandbox/python:9f71ea7d00b5` (a backend that runs no code: its kind)."""
+    if versions.get("sandbox") != "docker":
+        return str(versions.get("sandbox", "unknown"))
+    runtime = f"{versions.get('runtime', '')} {versions.get('runtime_version', '')}".strip()
+    return (
+        f"docker {versions.get('engine') or '?'}, {runtime or 'runtime unknown'}, "
+        f"kernel {versions.get('kernel') or '?'}, {versions.get('image') or 'image unknown'}"
+    )
 
 
 def _role_rates(jobs: list[dict[str, Any]]) -> dict[str, float | None]:
@@ -191,6 +207,8 @@ def leaderboard(summary: dict[str, Any]) -> str:
     board = "\n".join(markdown(table, level=1 if i == 0 else 2) for i, table in enumerate(tables))
     if skipped := summary.get("skipped"):
         board += "\n## Not scored\n\n" + "".join(f"- {reason}\n" for reason in skipped)
+    if sandboxes := summary.get("sandbox"):
+        board += "\n## Sandbox\n\n" + "".join(f"- {line}\n" for line in sandboxes)
     return board
 
 
@@ -222,6 +240,9 @@ def junit(results: list[dict[str, Any]]) -> str:
         properties = ET.SubElement(case, "properties")
         ET.SubElement(properties, "property", name="tamper_events",
                       value=str(result.get("tamper_events", 0)))  # fmt: skip
+        if result.get("sandbox"):
+            ET.SubElement(properties, "property", name="sandbox",
+                          value=sandbox_line(result["sandbox"]))  # fmt: skip
         for key in ("judged", "mode", "pass_1", "pass_2", "mutation_score", "impossible"):
             if result.get(key) is not None:
                 ET.SubElement(properties, "property", name=key, value=str(result[key]).lower())
@@ -257,6 +278,7 @@ def write_reports(
     images = charts(summary["models"], out / "charts")
     notes = [] if "cost_vs_pass_rate" in images else [NO_COST]
     notes += [f"Not scored: {reason}." for reason in summary["skipped"]]
+    notes += [f"Sandbox: {line}." for line in summary["sandbox"]]
     tables = every_table(_ranked(summary["models"]))
     write_atomic(out / "report.html", html_page(tables, images, jobs=summary["jobs"], notes=notes))
     return summary

@@ -82,6 +82,7 @@ def score_tests(
     try:
         agent = team[Role.TESTER]
         with DockerRuntime(settings, run_id=run_id) as runtime:
+            versions = runtime.versions(language)
             for _ in range(TRIES):
                 situation = Situation(
                     kata_text=kata.text, kata_path="kata.md", files=files, language=language,
@@ -125,6 +126,7 @@ def score_tests(
         "judged": "mutants",
         "gate_time_s": figures["mutation_s"],
         "green_commits": 0,
+        "sandbox": versions,
     }
 
 

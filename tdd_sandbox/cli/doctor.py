@@ -28,8 +28,9 @@ def doctor(config: Path | None) -> int:
     for check in checks:
         # A list, not a table: a fix is read and copied whole, so nothing is ever cut to fit
         # a column; long lines wrap under their own indent.
+        mark, style = (" warn ", "yellow") if check.warn else ("  ok  ", "green")
         line = Text.assemble(
-            ("  ok  " if check.ok else "  no  ", "green" if check.ok else "bold red"),
+            (mark if check.ok else "  no  ", style if check.ok else "bold red"),
             f"{check.name:<{width}}  ",
             check.detail,
         )

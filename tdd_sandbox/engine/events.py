@@ -56,6 +56,8 @@ class RunStarted(Event):
     language: str
     models: dict[str, str]
     sandbox: str
+    versions: dict[str, str]
+    """What ran the sandboxes (`Runtime.versions`): engine, OCI runtime, kernel, image."""
 
 
 @dataclass(frozen=True)

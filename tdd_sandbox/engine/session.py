@@ -123,7 +123,8 @@ def open_session(
         interrupted = read_state(directory)
         journal = Journal(directory, run_id)
         runtime = stack.enter_context(make_runtime(settings, progress=progress, run_id=run_id))
-        journal.event(RunStarted(kata.title, language.name, team.models(), runtime.kind))
+        versions = runtime.versions(language)
+        journal.event(RunStarted(kata.title, language.name, team.models(), runtime.kind, versions))
         if not runtime.runs_code:
             progress(f"sandbox.type {runtime.kind}: no code runs, every gate is scripted")
         if interrupted is not None and interrupted.get("state") == "running":

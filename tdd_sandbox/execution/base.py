@@ -95,6 +95,12 @@ class Runtime(Closing, ABC):
             PrerequisiteError: this backend runs no code, or has no image for the language.
         """
 
+    def versions(self, language: Language) -> dict[str, str]:
+        """What runs `language`'s sandboxes, for the records of every result: here the
+        backend's kind alone."""
+        del language  # a backend that runs no code uses no image
+        return {"sandbox": self.kind}
+
     def reclaim(self, repo_dir: Path) -> GcReport:
         """Clear what a crashed run in `repo_dir` left behind (its worktrees, and whatever
         the backend itself started)."""

@@ -21,6 +21,7 @@ from tdd_sandbox.sandbox.docker import DockerSandbox, connect
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.leftovers import collect_containers
 from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.sandbox.versions import EngineVersions, read_versions
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.cleanup import GcReport
@@ -44,6 +45,7 @@ class DockerRuntime(Runtime):
         # Sandboxes open from several threads (a proof's three, katas proved side by side):
         # one of them builds a missing image while the others wait for it.
         self._images_lock = threading.Lock()
+        self._engine: EngineVersions | None = None
 
     def image_for(self, language: Language) -> str:
         """The language's image tag, built if missing, and warm containers started for it.
@@ -58,6 +60,19 @@ class DockerRuntime(Runtime):
                 )
                 self.provider.prewarm(self._images[language.name])
             return self._images[language.name]
+
+    @override
+    def versions(self, language: Language) -> dict[str, str]:
+        """The engine, its OCI runtime, the kernel and the language's image tag (built now
+        if missing, as the first gate would).
+
+        Raises:
+            PrerequisiteError: the image cannot be found or built.
+        """
+        image = self.image_for(language)
+        if self._engine is None:
+            self._engine = read_versions(self.client)
+        return {"sandbox": self.kind, **self._engine.to_json(), "image": image}
 
     @override
     def open(self, language: Language, snapshot: Snapshot) -> DockerSandbox:

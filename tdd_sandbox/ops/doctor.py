@@ -15,6 +15,7 @@ from tdd_sandbox.images.builder import image_exists, plan_image
 from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.llm.endpoint import Endpoint, resolve_endpoint
 from tdd_sandbox.sandbox.docker import ENGINE_ERRORS, connect
+from tdd_sandbox.sandbox.versions import read_versions, runc_unpatched
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.roles import Role
 
@@ -29,6 +30,8 @@ class Check:
     ok: bool
     detail: str
     fix: str = ""
+    warn: bool = False
+    """Usable, but worth the fix: said, without failing the doctor."""
 
 
 def diagnose(settings: Settings, workdir: Path) -> list[Check]:
@@ -37,6 +40,7 @@ def diagnose(settings: Settings, workdir: Path) -> list[Check]:
     client, engine = _docker()
     checks.append(engine)
     if client is not None:
+        checks.append(_runtime(client))
         checks.extend(_images(client, settings))
     checks.append(_disk(workdir))
     checks.extend(_endpoints(settings))
@@ -108,6 +112,24 @@ def _docker() -> tuple[docker.DockerClient | None, Check]:
         return None, Check("docker", False, str(exc), "check that the engine is healthy")
     detail = f"engine {version.get('Version', '?')} (API {version.get('ApiVersion', '?')})"
     return client, Check("docker", True, detail)
+
+
+def _runtime(client: docker.DockerClient) -> Check:
+    """The engine's OCI runtime, and whether it predates the fixes for known breakouts."""
+    versions = read_versions(client)
+    detail = f"{versions.runtime or '?'} {versions.runtime_version}, kernel {versions.kernel}"
+    unpatched = runc_unpatched(versions.runtime_version) if versions.runtime == "runc" else False
+    if unpatched is False:
+        return Check("runtime", True, detail)
+    known = "predates" if unpatched else "does not say whether it has"
+    return Check(
+        "runtime", True,
+        f"{detail}: {known} the fixes for the 2025 runc container breakouts "
+        "(CVE-2025-31133, CVE-2025-52565, CVE-2025-52881)",
+        "give the engine runc 1.2.8, 1.3.3 or later (or a distribution build that backports "
+        "the fixes) and restart dockerd",
+        warn=True,
+    )  # fmt: skip
 
 
 def _images(client: docker.DockerClient, settings: Settings) -> list[Check]:

@@ -11,6 +11,8 @@ import pytest
 
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
 from tdd_sandbox.bench.report import merge
+from tdd_sandbox.sandbox.docker import connect
+from tdd_sandbox.sandbox.versions import read_versions
 from tdd_sandbox.settings import load_settings
 from tests.helpers.bench_scripts import bench_script
 from tests.helpers.fake_llm import Answer, FakeLLM, done, no_change, plan
@@ -129,3 +131,17 @@ def test_bench_scores_every_language_and_breaks_the_score_down_by_language(
     assert "Acceptance by language" in leaderboard
     for language in LANGUAGES:
         assert language in leaderboard
+    # Each job says what ran its sandboxes: this engine, its runtime, the kernel, its image.
+    engine = read_versions(connect())
+    rows = [
+        json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()
+    ]
+    for row in rows:
+        assert row["sandbox"] == {
+            "sandbox": "docker",
+            **engine.to_json(),
+            "image": row["sandbox"]["image"],
+        }
+        assert row["sandbox"]["image"].startswith(f"tdd-sandbox/{row['language']}:")
+    assert len(summary["sandbox"]) == len(LANGUAGES)  # one line per image
+    assert f"- {engine.line()}, tdd-sandbox/python:" in leaderboard

@@ -245,3 +245,23 @@ def test_the_roles_rates_are_over_every_try_of_a_models_jobs() -> None:
     assert (model["refactor_kept_share"], model["refactor_reverted_share"]) == (0.25, 0.25)
     untried = summarise([_result("x", "a", 1, 1.0)])["models"][0]
     assert untried["tester_valid_red_rate"] is None  # no tries: no rate
+
+
+def test_what_ran_the_sandboxes_is_said_in_every_report_and_survives_a_merge(
+    tmp_path: Path,
+) -> None:
+    versions = {
+        "sandbox": "docker", "engine": "20.10.24", "runtime": "runc", "runtime_version": "1.1.5",
+        "kernel": "6.1.0", "image": "tdd-sandbox/python:ab12",
+    }  # fmt: skip
+    line = "docker 20.10.24, runc 1.1.5, kernel 6.1.0, tdd-sandbox/python:ab12"
+    results = [r | {"sandbox": versions} for r in RESULTS if r["status"] != "infrastructure"]
+    write_reports(tmp_path / "s1", results[::2])
+    write_reports(tmp_path / "s2", results[1::2])
+    summary = merge([tmp_path / "s1", tmp_path / "s2"], tmp_path / "merged")
+    assert summary["sandbox"] == [line]
+    assert f"## Sandbox\n\n- {line}\n" in (tmp_path / "merged" / "leaderboard.md").read_text()
+    assert f"Sandbox: {line}." in (tmp_path / "merged" / "report.html").read_text()
+    suite = ET.fromstring((tmp_path / "merged" / "junit.xml").read_text())
+    said = {p.get("value") for p in suite.iter("property") if p.get("name") == "sandbox"}
+    assert said == {line}

@@ -92,6 +92,8 @@ def test_a_kata_completes_with_one_green_commit_per_cycle(tmp_path: Path) -> Non
     assert [e["test"] for e in _events(repo, "red")] == [
         f"{TEST_FILE}::test_{name}" for name, _ in PY_TESTS
     ]
+    # The journal says what ran the sandboxes: here the fake runtime, which runs no code.
+    assert [e["versions"] for e in _events(repo, "start")] == [{"sandbox": "fake"}]
 
 
 # -- red ---------------------------------------------------------------------------------------

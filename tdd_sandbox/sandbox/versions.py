@@ -1,0 +1,74 @@
+"""What ran the sandboxes: the engine, its OCI runtime and the kernel, recorded on every
+result so that a score says what isolated the code it scored, and so `doctor` can say when
+the runtime predates the fixes for known container breakouts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import docker
+
+from tdd_sandbox.sandbox.docker import ENGINE_ERRORS
+
+RUNC_FIXED = ((1, 2, 8), (1, 3, 3))
+"""The first runc releases of the 1.2 and 1.3 lines with the fixes for the 2025 breakouts
+(CVE-2025-31133, CVE-2025-52565, CVE-2025-52881); 1.4 and later carry them too."""
+
+
+@dataclass(frozen=True)
+class EngineVersions:
+    """The engine's version, its default OCI runtime and that runtime's version, and the
+    kernel the containers share ("" where the engine does not say)."""
+
+    engine: str
+    runtime: str
+    runtime_version: str
+    kernel: str
+
+    def to_json(self) -> dict[str, str]:
+        """The versions as a record's fields."""
+        return asdict(self)
+
+    def line(self) -> str:
+        """One line for a report: `docker 27.5.1, runc 1.2.8, kernel 6.8.0`."""
+        runtime = f"{self.runtime} {self.runtime_version}".strip()
+        return f"docker {self.engine}, {runtime or 'runtime unknown'}, kernel {self.kernel}"
+
+
+def read_versions(client: docker.DockerClient) -> EngineVersions:
+    """What the engine says of itself (two calls; an engine that fails them is unknown)."""
+    try:
+        info: dict[str, Any] = client.info()
+        version: dict[str, Any] = client.version()
+    except ENGINE_ERRORS:
+        return EngineVersions("", "", "", "")
+    runtime = str(info.get("DefaultRuntime") or "")
+    components = {
+        str(part.get("Name", "")).lower(): str(part.get("Version", ""))
+        for part in version.get("Components") or []
+    }
+    runtime_version = components.get(runtime, "")
+    if not runtime_version and runtime == "runc":
+        runtime_version = str((info.get("RuncCommit") or {}).get("ID", ""))
+    return EngineVersions(
+        engine=str(version.get("Version") or info.get("ServerVersion") or ""),
+        runtime=runtime,
+        runtime_version=runtime_version,
+        kernel=str(info.get("KernelVersion") or ""),
+    )
+
+
+def runc_unpatched(version: str) -> bool | None:
+    """Whether a runc of `version` predates the breakout fixes (`RUNC_FIXED`); None when the
+    version cannot be read. A distribution's own build (`1.1.5+ds1-1+deb12u1`) is judged by
+    the release it is built from: backported fixes do not show in the version."""
+    match = re.match(r"v?(\d+)\.(\d+)\.(\d+)", version.strip())
+    if match is None:
+        return None
+    release = (int(match[1]), int(match[2]), int(match[3]))
+    first, second = RUNC_FIXED
+    if release < first:
+        return True
+    return release[:2] == second[:2] and release < second
