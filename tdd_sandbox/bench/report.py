@@ -17,6 +17,7 @@ from tdd_sandbox.bench.page import html_page
 from tdd_sandbox.bench.runner import HARNESS_ERROR, INFRASTRUCTURE, INTERRUPTED
 from tdd_sandbox.bench.tables import every_table, markdown
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.sandbox.versions import ENGINE_FIELDS, EngineVersions
 from tdd_sandbox.vocabulary.cases import Judged
 from tdd_sandbox.vocabulary.files import write_atomic
 
@@ -119,15 +120,12 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
 
 
 def sandbox_line(versions: dict[str, str]) -> str:
-    """What ran a job's sandboxes, in one line: `docker 20.10.24, runc 1.1.5, kernel 6.1.0,
-    tdd-sandbox/python:9f71ea7d00b5` (a backend that runs no code: its kind)."""
+    """What ran a job's sandboxes, in one line: the engine's (`EngineVersions.line`), then
+    the image (a backend that runs no code: its kind)."""
     if versions.get("sandbox") != "docker":
         return str(versions.get("sandbox", "unknown"))
-    runtime = f"{versions.get('runtime', '')} {versions.get('runtime_version', '')}".strip()
-    return (
-        f"docker {versions.get('engine') or '?'}, {runtime or 'runtime unknown'}, "
-        f"kernel {versions.get('kernel') or '?'}, {versions.get('image') or 'image unknown'}"
-    )
+    engine = EngineVersions(**{name: versions.get(name, "") for name in ENGINE_FIELDS})
+    return f"{engine.line()}, {versions.get('image') or 'image unknown'}"
 
 
 def _role_rates(jobs: list[dict[str, Any]]) -> dict[str, float | None]:

@@ -101,9 +101,7 @@ class Racer:
             for token in tokens:
                 stop.release(token)
         if stop.cancelled:
-            # Stopped: whatever ended first, nothing of this race lands.
-            for token in tokens:
-                token.cancel()
+            # Stopped (which cancelled every attempt's token): nothing of this race lands.
             pool.shutdown(wait=False)
             raise Interrupted
         if winner is not None:

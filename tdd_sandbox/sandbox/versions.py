@@ -5,7 +5,7 @@ the runtime predates the fixes for known container breakouts."""
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 import docker
@@ -35,6 +35,10 @@ class EngineVersions:
         """One line for a report: `docker 27.5.1, runc 1.2.8, kernel 6.8.0`."""
         runtime = f"{self.runtime} {self.runtime_version}".strip()
         return f"docker {self.engine}, {runtime or 'runtime unknown'}, kernel {self.kernel}"
+
+
+ENGINE_FIELDS = tuple(field.name for field in fields(EngineVersions))
+"""The fields a record of `EngineVersions.to_json` holds."""
 
 
 def read_versions(client: docker.DockerClient) -> EngineVersions:
