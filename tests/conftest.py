@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import get_args
 
 # testcontainers' reaper image cannot be pulled here: tests remove their own containers.
 os.environ.setdefault("TESTCONTAINERS_RYUK_DISABLED", "true")
@@ -19,6 +20,7 @@ from tdd_sandbox.sandbox.docker import connect
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.labels import LABEL
 from tdd_sandbox.settings import ImageSettings, SandboxSettings
+from tdd_sandbox.settings.sandbox import OciRuntime
 
 
 @pytest.fixture(scope="session")
@@ -38,10 +40,27 @@ def images(docker_client: docker.DockerClient) -> dict[str, str]:
     return {name: ensure_image(docker_client, name, ImageSettings()) for name in LANGUAGES}
 
 
+RUNTIMES: tuple[OciRuntime, ...] = get_args(OciRuntime)
+"""The OCI runtimes the sandbox suites run on (`sandbox.runtime`); CI has both."""
+ON_EVERY_RUNTIME = pytest.mark.parametrize("sandbox_runtime", RUNTIMES, indirect=True)
+"""Runs a Docker test once per runtime: the container attacks and the conformance suite."""
+
+
 @pytest.fixture
-def provider(docker_client: docker.DockerClient) -> Iterator[DockerSandboxProvider]:
+def sandbox_runtime(request: pytest.FixtureRequest) -> OciRuntime:
+    """The OCI runtime of the test's sandboxes: runc unless the test is on every runtime."""
+    runtime: OciRuntime = getattr(request, "param", "runc")
+    return runtime
+
+
+@pytest.fixture
+def provider(
+    docker_client: docker.DockerClient, sandbox_runtime: OciRuntime
+) -> Iterator[DockerSandboxProvider]:
     """A provider with short limits; every container it made is gone afterwards."""
-    settings = SandboxSettings(timeout_s=20, memory="256m", pids=128, warm=0)
+    settings = SandboxSettings(
+        timeout_s=20, memory="256m", pids=128, warm=0, runtime=sandbox_runtime
+    )
     with DockerSandboxProvider(settings, run_id="pytest", client=docker_client) as made:
         yield made
     assert_no_containers(docker_client, "pytest")

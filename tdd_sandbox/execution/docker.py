@@ -71,7 +71,7 @@ class DockerRuntime(Runtime):
         """
         image = self.image_for(language)
         if self._engine is None:
-            self._engine = read_versions(self.client)
+            self._engine = read_versions(self.client, self.settings.sandbox.runtime)
         return {"sandbox": self.kind, **self._engine.to_json(), "image": image}
 
     @override

@@ -14,8 +14,9 @@ from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.images.builder import image_exists, plan_image
 from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.llm.endpoint import Endpoint, resolve_endpoint
-from tdd_sandbox.sandbox.docker import ENGINE_ERRORS, connect
-from tdd_sandbox.sandbox.versions import read_versions, runc_unpatched
+from tdd_sandbox.sandbox.container import container_options
+from tdd_sandbox.sandbox.docker import ENGINE_ERRORS, connect, short_error
+from tdd_sandbox.sandbox.versions import read_versions, registered_runtimes, runc_unpatched
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.roles import Role
 
@@ -40,7 +41,7 @@ def diagnose(settings: Settings, workdir: Path) -> list[Check]:
     client, engine = _docker()
     checks.append(engine)
     if client is not None:
-        checks.append(_runtime(client))
+        checks.append(_runtime(client, settings))
         checks.extend(_images(client, settings))
     checks.append(_disk(workdir))
     checks.extend(_endpoints(settings))
@@ -114,10 +115,27 @@ def _docker() -> tuple[docker.DockerClient | None, Check]:
     return client, Check("docker", True, detail)
 
 
-def _runtime(client: docker.DockerClient) -> Check:
-    """The engine's OCI runtime, and whether it predates the fixes for known breakouts."""
-    versions = read_versions(client)
+def _runtime(client: docker.DockerClient, settings: Settings) -> Check:
+    """The OCI runtime the sandboxes start under: registered with the engine, able to start a
+    hardened container, and (runc) not older than the fixes for known breakouts."""
+    wanted = settings.sandbox.runtime
+    if wanted not in registered_runtimes(client):
+        return Check(
+            "runtime", False, f"{wanted} is not registered with the engine",
+            f"run `bash scripts/setup.sh` (it installs runsc and registers it), or add "
+            f'"runtimes": {{"{wanted}": {{"path": "/usr/bin/{wanted}", "runtimeArgs": '
+            '["--network=none"]}} to /etc/docker/daemon.json and `kill -HUP $(pidof dockerd)`; '
+            "or set sandbox.runtime: runc",
+        )  # fmt: skip
+    versions = read_versions(client, wanted)
     detail = f"{versions.runtime or '?'} {versions.runtime_version}, kernel {versions.kernel}"
+    failure = _start_under(client, settings)
+    if failure:
+        return Check(
+            "runtime", False, f"{detail}: a hardened container does not start: {failure}",
+            f"see the engine's log; `sandbox.runtime: runc` runs without {wanted}"
+            if wanted != "runc" else "see the engine's log",
+        )  # fmt: skip
     unpatched = runc_unpatched(versions.runtime_version) if versions.runtime == "runc" else False
     if unpatched is False:
         return Check("runtime", True, detail)
@@ -130,6 +148,29 @@ def _runtime(client: docker.DockerClient) -> Check:
         "the fixes) and restart dockerd",
         warn=True,
     )  # fmt: skip
+
+
+def _start_under(client: docker.DockerClient, settings: Settings) -> str:
+    """Why a container with every hardening flag does not start under the configured runtime
+    ("" when it does, or when no language image is here yet to try it with)."""
+    image = None
+    for language in LANGUAGES:
+        try:
+            tag = plan_image(client, language, settings.images).tag
+        except TddSandboxError:
+            continue
+        if image_exists(client, tag):
+            image = tag
+            break
+    if image is None:
+        return ""
+    options = container_options(image, settings.sandbox, run_id="doctor")
+    options.update(command=["true"], detach=False, remove=True)
+    try:
+        client.containers.run(**options)
+    except ENGINE_ERRORS as exc:
+        return short_error(exc)
+    return ""
 
 
 def _images(client: docker.DockerClient, settings: Settings) -> list[Check]:

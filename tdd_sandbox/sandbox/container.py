@@ -25,6 +25,14 @@ SHIPPER_USER = "10002:10003"
 """The keeper in the readers' group: unpacks the snapshot, so every file it owns belongs to
 that group."""
 
+SENTRY_THREADS = 256
+"""Host threads allowed to gVisor itself on top of `sandbox.pids`. Under runsc the
+container's pids cgroup holds the Sentry and the Gofer (about 40 threads idle, more per
+exec), not the code's processes, which are the Sentry's tasks: with no room for them the
+sandbox hangs. The code's processes are then bounded by RLIMIT_NPROC, which gVisor's kernel
+counts in this sandbox alone (under runc that limit would be shared host-wide by uid, and is
+not set)."""
+
 BASE_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC"}
 """The whole environment a container gets besides the image's own and `sandbox.env`: the
 host's environment (API keys included) never reaches it."""
@@ -34,6 +42,15 @@ def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> 
     """Keyword arguments for `containers.create` that start an idle hardened container."""
     memory = parse_memory(settings.memory)
     fsize = parse_memory(settings.fsize)
+    ulimits = [
+        Ulimit(name="nofile", soft=settings.nofile, hard=settings.nofile),
+        Ulimit(name="fsize", soft=fsize, hard=fsize),
+        Ulimit(name="core", soft=0, hard=0),
+    ]
+    pids = settings.pids
+    if settings.runtime == "runsc":
+        ulimits.append(Ulimit(name="nproc", soft=settings.pids, hard=settings.pids))
+        pids += SENTRY_THREADS
     return {
         "image": image,
         "command": ["sleep", "infinity"],
@@ -47,6 +64,7 @@ def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> 
             CREATED_LABEL: str(int(time.time())),
         },
         "hostname": "sandbox",
+        "runtime": settings.runtime,
         "network_mode": "none",
         "cap_drop": ["ALL"],
         "security_opt": ["no-new-privileges:true"],
@@ -61,15 +79,11 @@ def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> 
         },
         "shm_size": 16 * 1024 * 1024,
         "ipc_mode": "private",
-        "pids_limit": settings.pids,
+        "pids_limit": pids,
         "mem_limit": memory,
         "memswap_limit": memory,  # equal to mem_limit: no swap to hide in
         "nano_cpus": int(settings.cpus * 1e9),
-        "ulimits": [
-            Ulimit(name="nofile", soft=settings.nofile, hard=settings.nofile),
-            Ulimit(name="fsize", soft=fsize, hard=fsize),
-            Ulimit(name="core", soft=0, hard=0),
-        ],
+        "ulimits": ulimits,
         "init": True,  # reaps orphans, so a daemonising test leaves no zombies behind
         "log_config": LogConfig(
             type=LogConfig.types.JSON, config={"max-size": "1m", "max-file": "1"}

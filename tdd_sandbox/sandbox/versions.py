@@ -4,7 +4,9 @@ the runtime predates the fixes for known container breakouts."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -41,14 +43,15 @@ ENGINE_FIELDS = tuple(field.name for field in fields(EngineVersions))
 """The fields a record of `EngineVersions.to_json` holds."""
 
 
-def read_versions(client: docker.DockerClient) -> EngineVersions:
-    """What the engine says of itself (two calls; an engine that fails them is unknown)."""
+def read_versions(client: docker.DockerClient, runtime: str | None = None) -> EngineVersions:
+    """What the engine says of itself and of `runtime`, the OCI runtime the sandboxes start
+    under (None: the engine's default). Two calls; an engine that fails them is unknown."""
     try:
         info: dict[str, Any] = client.info()
         version: dict[str, Any] = client.version()
     except ENGINE_ERRORS:
         return EngineVersions("", "", "", "")
-    runtime = str(info.get("DefaultRuntime") or "")
+    runtime = runtime or str(info.get("DefaultRuntime") or "")
     components = {
         str(part.get("Name", "")).lower(): str(part.get("Version", ""))
         for part in version.get("Components") or []
@@ -56,12 +59,38 @@ def read_versions(client: docker.DockerClient) -> EngineVersions:
     runtime_version = components.get(runtime, "")
     if not runtime_version and runtime == "runc":
         runtime_version = str((info.get("RuncCommit") or {}).get("ID", ""))
+    if not runtime_version:
+        registered = (info.get("Runtimes") or {}).get(runtime) or {}
+        runtime_version = _local_version(str(registered.get("path") or ""))
     return EngineVersions(
         engine=str(version.get("Version") or info.get("ServerVersion") or ""),
         runtime=runtime,
         runtime_version=runtime_version,
         kernel=str(info.get("KernelVersion") or ""),
     )
+
+
+def registered_runtimes(client: docker.DockerClient) -> frozenset[str]:
+    """The OCI runtimes the engine can start containers under (empty if it does not say)."""
+    try:
+        return frozenset((client.info().get("Runtimes") or {}).keys())
+    except ENGINE_ERRORS:
+        return frozenset()
+
+
+def _local_version(path: str) -> str:
+    """`runsc --version`'s version, when the engine runs on this machine (the engine names the
+    runtime's binary but not its version); "" for a remote engine or a binary that is not here."""
+    if not path or os.environ.get("DOCKER_HOST", "unix://").split("://")[0] != "unix":
+        return ""
+    try:
+        done = subprocess.run(
+            [path, "--version"], capture_output=True, text=True, timeout=5, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    first = done.stdout.splitlines()[0] if done.stdout else ""
+    return first.rsplit(" ", 1)[-1] if "version" in first else ""
 
 
 def runc_unpatched(version: str) -> bool | None:

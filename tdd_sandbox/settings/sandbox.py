@@ -45,6 +45,10 @@ class Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+OciRuntime = Literal["runc", "runsc"]
+"""The OCI runtimes a sandbox may start under."""
+
+
 class SandboxSettings(Section):
     """Limits of every container a gate runs in."""
 
@@ -52,6 +56,11 @@ class SandboxSettings(Section):
     """Where gates run: `docker` (`DOCKER_HOST` selects a remote engine), or `fake`, which
     runs nothing and scripts every gate from marks in the files (for testing the engine and
     measuring its overhead; `bench` refuses it)."""
+    runtime: OciRuntime = "runc"
+    """The OCI runtime every container starts under: `runc`, the engine's own, or `runsc`
+    (gVisor), whose application kernel stands between model code and the host's kernel, so a
+    kernel or runc flaw is not a way out. `runsc` must be registered with the engine
+    (`scripts/setup.sh` does it for the engine it starts; `tdd-sandbox doctor` checks)."""
     fake_gate_s: float = Field(0.0, ge=0)
     """How long each gate check of the fake backend takes."""
     timeout_s: float = Field(120.0, gt=0)

@@ -8,8 +8,11 @@ import pytest
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.labels import LABEL
 from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.settings import SandboxSettings
+from tdd_sandbox.settings.sandbox import OciRuntime
+from tests.conftest import ON_EVERY_RUNTIME
 
-pytestmark = pytest.mark.docker
+pytestmark = [pytest.mark.docker, ON_EVERY_RUNTIME]
 
 SNAPSHOT = Snapshot({"hello.txt": b"hello\n"})
 
@@ -66,11 +69,9 @@ def test_a_sealable_file_is_sealable_in_the_container_that_replaces_a_dead_one(
 
 
 def test_warm_pool_hands_out_fresh_containers_and_close_removes_all(
-    docker_client: docker.DockerClient, images: dict[str, str]
+    docker_client: docker.DockerClient, images: dict[str, str], sandbox_runtime: OciRuntime
 ) -> None:
-    from tdd_sandbox.settings import SandboxSettings
-
-    settings = SandboxSettings(warm=2)
+    settings = SandboxSettings(warm=2, runtime=sandbox_runtime)
     with DockerSandboxProvider(settings, run_id="pytest-warm", client=docker_client) as made:
         made.prewarm(images["python"])
         seen = set()
@@ -83,3 +84,32 @@ def test_warm_pool_hands_out_fresh_containers_and_close_removes_all(
         all=True, filters={"label": [LABEL, f"{LABEL}.run=pytest-warm"]}
     )
     assert left == []
+
+
+def test_the_snapshot_travels_uncompressed_on_an_exec_never_by_the_engines_copy(
+    provider: DockerSandboxProvider,
+    images: dict[str, str],
+    docker_client: docker.DockerClient,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The 2026 Docker CVEs abuse the engine's archive path (`docker cp`, put/get_archive: a
+    compressed upload is unpacked by the container's own decompressor as root; mount races
+    in the copy). A snapshot goes in as a plain tar on the stdin of an unprivileged `tar -x`,
+    and files come out on an exec's stdout: the archive endpoints are never called."""
+    called: list[str] = []
+    for endpoint in ("put_archive", "get_archive", "export", "get_archive_stat"):
+        if hasattr(docker_client.api, endpoint):
+            monkeypatch.setattr(
+                docker_client.api, endpoint, lambda *a, _name=endpoint, **k: called.append(_name)
+            )
+    snapshot = Snapshot({"hello.txt": b"hello\n", "pkg/deep/data.txt": b"data\n"})
+    archive = snapshot.to_tar()
+    assert archive[257:262] == b"ustar"  # a plain tar: no gzip, bzip2, xz or zstd header
+    with provider.open(images["python"], snapshot) as box:
+        assert box.exec(["cat", "pkg/deep/data.txt"]).stdout == "data\n"
+        box.exec(["sh", "-c", "echo made > /tmp/out"])
+        assert box.read_file("/tmp/out") == b"made\n"
+        owners = box.exec(["find", "/work", "-printf", "%u %p\\n"]).stdout.split("\n")
+    assert called == []
+    # Unpacked by the keeper (no capability, not root), so nothing it wrote is root's.
+    assert {line.split()[0] for line in owners if line} == {"keeper"}

@@ -8,9 +8,10 @@ import pytest
 
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
+from tests.conftest import ON_EVERY_RUNTIME
 from tests.helpers.hidden_code import HIDDEN, Hidden
 
-pytestmark = pytest.mark.docker
+pytestmark = [pytest.mark.docker, ON_EVERY_RUNTIME]
 
 
 @pytest.mark.parametrize("hidden", HIDDEN, ids=lambda h: f"{h.language}-{h.name}")

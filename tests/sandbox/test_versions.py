@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from typing import Any
 
 import docker
@@ -60,3 +61,14 @@ def test_the_live_engine_says_what_it_runs(docker_client: docker.DockerClient) -
     assert versions.kernel == docker_client.info()["KernelVersion"]
     assert versions.runtime == docker_client.info()["DefaultRuntime"]
     assert versions.runtime_version
+
+
+@pytest.mark.docker
+def test_runsc_is_recorded_with_its_own_version(docker_client: docker.DockerClient) -> None:
+    """The engine names runsc's binary but not its version: it is asked of the binary."""
+    versions = read_versions(docker_client, "runsc")
+    assert versions.runtime == "runsc"
+    path = docker_client.info()["Runtimes"]["runsc"]["path"]
+    said = subprocess.run([path, "--version"], capture_output=True, text=True, check=True)
+    assert said.stdout.splitlines()[0].endswith(f" {versions.runtime_version}")
+    assert versions.runtime_version[0].isdigit() or versions.runtime_version.startswith("rel")
