@@ -79,9 +79,11 @@ def run_bench(
     options.out.mkdir(parents=True, exist_ok=True)
     write_atomic(options.out / "plan.json", json.dumps([job.id for job in jobs], indent=2))
     write_atomic(options.out / SKIPPED_FILE, json.dumps(skipped, indent=2))
-    client = connect()
-    for language in options.languages:  # built once here, not by racing jobs
-        ensure_image(client, language, settings.images, progress)
+    if settings.bench.executor == "local":
+        client = connect()
+        for language in options.languages:  # built once here, not by racing jobs
+            ensure_image(client, language, settings.images, progress)
+    # On Ray each node builds what it lacks on first use (or `tdd-sandbox images build` there).
     workers = capacity(settings, options.jobs)
     try:
         results = run_jobs(

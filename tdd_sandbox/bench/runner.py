@@ -81,12 +81,7 @@ def run_job(job: Job, settings: Settings, options: JobOptions) -> dict[str, Any]
     repo = job_dir / "repo"
     shutil.rmtree(repo, ignore_errors=True)  # a previous, unfinished try starts over
     job_dir.mkdir(parents=True, exist_ok=True)
-    base = {
-        "id": job.id, "model": job.model.name, "models": dict(job.model.roles),
-        "edit_format": job.model.edit_format or "auto",
-        "kata": job.kata.name, "language": job.language, "repeat": job.repeat,
-        "mode": job.mode.value, "impossible": impossible_case(job.kata) is not None,
-    }  # fmt: skip
+    base = _identity(job)
     result: dict[str, Any]
     try:
         result = {**base, **_run_and_score(job, job_settings(settings, job), options, job_dir)}
@@ -100,10 +95,29 @@ def run_job(job: Job, settings: Settings, options: JobOptions) -> dict[str, Any]
         # Ctrl-C reached the job's git and model calls too: however it failed, it was stopped.
         result = {**base, "status": INTERRUPTED}
     if result["status"] == INTERRUPTED:
-        result["reason"] = "the bench was interrupted: --resume runs this job again"
+        result["reason"] = _STOPPED
     result.setdefault("acceptance_pass_rate", None)
     write_atomic(job_dir / "result.json", json.dumps(result, indent=2, sort_keys=True))
     return result
+
+
+_STOPPED = "the bench was interrupted: --resume runs this job again"
+
+
+def _identity(job: Job) -> dict[str, Any]:
+    return {
+        "id": job.id, "model": job.model.name, "models": dict(job.model.roles),
+        "edit_format": job.model.edit_format or "auto",
+        "kata": job.kata.name, "language": job.language, "repeat": job.repeat,
+        "mode": job.mode.value, "impossible": impossible_case(job.kata) is not None,
+    }  # fmt: skip
+
+
+def lost_result(job: Job, status: str, reason: str) -> dict[str, Any]:
+    """The record of a job that never finished where it ran (`INFRASTRUCTURE`,
+    `INTERRUPTED`): `--resume` runs it again, and it is never scored."""
+    said = _STOPPED if status == INTERRUPTED else reason[:500]
+    return {**_identity(job), "status": status, "reason": said, "acceptance_pass_rate": None}
 
 
 def _run_and_score(
@@ -194,6 +208,9 @@ def run_jobs(
                 results[job.id] = previous
                 continue
         todo.append(job)
+    if settings.bench.executor == "ray":
+        progress(f"{len(todo)} jobs to run, {len(results)} reused")
+        return _run_on_ray(jobs, todo, results, settings, options, progress)
     progress(f"{len(todo)} jobs to run, {len(results)} reused, {workers} at a time")
     started = time.monotonic()
 
@@ -227,3 +244,30 @@ def run_jobs(
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return [results[job.id] for job in jobs]
+
+
+def _run_on_ray(
+    jobs: list[Job],
+    todo: list[Job],
+    results: dict[str, dict[str, Any]],
+    settings: Settings,
+    options: JobOptions,
+    progress: Callable[[str], None],
+) -> list[dict[str, Any]]:
+    """`todo` on the Ray cluster (`bench/cluster.py`); each result is also written to
+    `result.json`, as a local job writes its own, so that `--resume` reads it back."""
+    from tdd_sandbox.bench.cluster import run_on_ray
+
+    finished, stopped = run_on_ray(
+        todo, settings, options.out, record=options.record, replay=options.replay,
+        stopped=lambda: options.stop.cancelled, progress=progress,
+    )  # fmt: skip
+    for result in finished:
+        job_dir = options.out / "jobs" / result["id"]
+        job_dir.mkdir(parents=True, exist_ok=True)
+        write_atomic(job_dir / "result.json", json.dumps(result, indent=2, sort_keys=True))
+        results[result["id"]] = result
+    ordered = [results[job.id] for job in jobs if job.id in results]
+    if stopped:
+        raise BenchInterrupted(ordered)
+    return ordered

@@ -9,6 +9,7 @@ import click
 
 from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.cli.options import (
+    LazyChoice,
     UserPath,
     config_option,
     default_config,
@@ -20,6 +21,14 @@ from tdd_sandbox.vocabulary.defaults import DEFAULT_LANGUAGE
 
 def _split(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _executors() -> tuple[str, ...]:
+    from typing import get_args
+
+    from tdd_sandbox.settings import BenchSettings
+
+    return get_args(BenchSettings.model_fields["executor"].annotation)
 
 
 @click.group(invoke_without_command=True)
@@ -84,6 +93,12 @@ def _split(value: str) -> list[str]:
     help="Exit 0 even when jobs were lost to infrastructure (they never count as scores).",
 )
 @click.option("--shard", help="Run only slice i of n (e.g. 2/4).")
+@click.option(
+    "--executor",
+    type=LazyChoice(_executors),
+    help="Where jobs run: local (this machine's engine), or ray (tasks on the Ray cluster at "
+    "bench.ray_address, placed on nodes offering a docker resource). Default: bench.executor.",
+)
 @click.option("--record", is_flag=True, help="Keep every job's model exchanges for --replay.")
 @click.option(
     "--replay",
@@ -108,6 +123,7 @@ def bench(
     require_data: bool,
     allow_infra_failures: bool,
     shard: str | None,
+    executor: str | None,
     record: bool,
     replay: Path | None,
     config: Path | None,
@@ -129,7 +145,8 @@ def bench(
     if not models:
         raise click.UsageError("--models is required (e.g. --models openai:gpt-4.1-mini)")
     settings = load_settings(
-        default_config(config, Path.cwd()), {"parallel": parallel, "cycles": cycles}
+        default_config(config, Path.cwd()),
+        {"parallel": parallel, "cycles": cycles, "bench": {"executor": executor}},
     )
     options = BenchOptions(
         models=_split(models), katas=list(katas), languages=_split(languages), repeats=repeats,

@@ -152,7 +152,19 @@ BENCH_ENTRY_OPTIONS = ("edit_format", "base_url", "api_key_env")
 
 
 class BenchSettings(Section):
-    """Named model entries for `tdd-sandbox bench --models NAME,...`."""
+    """Named model entries for `tdd-sandbox bench --models NAME,...`, and where its jobs run."""
+
+    executor: Literal["local", "ray"] = "local"
+    """Where jobs run: `local`, in this process against this machine's (or `DOCKER_HOST`'s)
+    engine; `ray`, each job a task on a Ray cluster's node that offers a `docker` resource
+    (`ray start --resources '{"docker": 4}'` on each node with an engine: four jobs at once
+    there), results and journals sent back here."""
+    ray_address: str = "auto"
+    """The cluster `ray` jobs run on: `auto` (the one `ray start` runs here), or an address
+    (`ray://head:10001`, `10.0.0.5:6379`)."""
+    ray_retries: int = Field(2, ge=0, le=10)
+    """Times a job lost with its node (the node died, its worker was killed) runs again
+    elsewhere; past them it is recorded as lost to infrastructure, never scored."""
 
     models: dict[str, str | dict[str, str]] = Field(default_factory=dict)
     """Each entry: one `provider:model` for every role, or one per role
