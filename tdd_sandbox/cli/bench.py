@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import get_args
 
 import click
 
@@ -16,7 +17,7 @@ from tdd_sandbox.cli.options import (
     progress,
     setting_option,
 )
-from tdd_sandbox.vocabulary.defaults import DEFAULT_LANGUAGE
+from tdd_sandbox.vocabulary.defaults import DEFAULT_LANGUAGE, Executor
 
 
 def _split(value: str) -> list[str]:
@@ -24,11 +25,7 @@ def _split(value: str) -> list[str]:
 
 
 def _executors() -> tuple[str, ...]:
-    from typing import get_args
-
-    from tdd_sandbox.settings import BenchSettings
-
-    return get_args(BenchSettings.model_fields["executor"].annotation)
+    return get_args(Executor)
 
 
 @click.group(invoke_without_command=True)

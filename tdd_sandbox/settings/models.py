@@ -13,6 +13,7 @@ from pydantic import (
 )
 
 from tdd_sandbox.settings.sandbox import Section
+from tdd_sandbox.vocabulary.defaults import Executor
 
 PROVIDERS: dict[str, tuple[str | None, str | None]] = {
     "openai": ("https://api.openai.com/v1", "OPENAI_API_KEY"),
@@ -154,7 +155,7 @@ BENCH_ENTRY_OPTIONS = ("edit_format", "base_url", "api_key_env")
 class BenchSettings(Section):
     """Named model entries for `tdd-sandbox bench --models NAME,...`, and where its jobs run."""
 
-    executor: Literal["local", "ray"] = "local"
+    executor: Executor = "local"
     """Where jobs run: `local`, in this process against this machine's (or `DOCKER_HOST`'s)
     engine; `ray`, each job a task on a Ray cluster's node that offers a `docker` resource
     (`ray start --resources '{"docker": 4}'` on each node with an engine: four jobs at once
