@@ -3,8 +3,12 @@
 Eight identical FizzBuzz jobs (Python) with an instant scripted model, so the figures are
 the harness and the sandbox alone. Peak memory is sampled twice a second: the machine's
 memory in use (sandboxes included) above what it used before, and this process's peak RSS.
+`--runtime runsc` runs the sandboxes under gVisor; `--ray N` runs the jobs as tasks on a
+real Ray cluster started here (a head and N nodes offering one `docker` slot each), so
+`--jobs-list 2` against `--ray 2` compares local and cluster at the same concurrency.
 
 Usage: python benchmarks/bench_throughput.py [--jobs-list 1,2,4] [--count 8]
+           [--runtime runc|runsc] [--ray NODES]
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ def used_memory() -> int:
     return fields["MemTotal"] - fields["MemAvailable"]
 
 
-def measure(jobs: int, count: int) -> tuple[float, int]:
+def measure(jobs: int, count: int, extra: dict[str, Any]) -> tuple[float, int]:
     """Jobs per minute and the peak extra memory of one bench."""
     baseline = used_memory()
     peak = baseline
@@ -66,9 +70,9 @@ def measure(jobs: int, count: int) -> tuple[float, int]:
         shutil.copytree(ROOT / "katas" / "fizzbuzz", katas / "fizzbuzz")
         roles = {"tester": "tester", "implementer": "impl", "refactorer": "ref"}
         models = {"fast": {role: f"custom:fast-{short}" for role, short in roles.items()}}
-        settings = load_settings(
-            overrides={"llm": {"base_url": fake.base_url}, "bench": {"models": models}}
-        )
+        overrides: dict[str, Any] = {"llm": {"base_url": fake.base_url}, **extra}
+        overrides["bench"] = {**extra.get("bench", {}), "models": models}
+        settings = load_settings(overrides=overrides)
         options = BenchOptions(
             models=["fast"], katas=[katas], languages=["python"], repeats=count,
             out=Path(scratch) / "out", jobs=jobs,
@@ -87,12 +91,34 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs-list", default="1,2,4")
     parser.add_argument("--count", type=int, default=8)
+    parser.add_argument("--runtime", choices=["runc", "runsc"], default="runc")
+    parser.add_argument("--ray", type=int, default=0, metavar="NODES")
     args = parser.parse_args()
-    print(f"bench throughput: {args.count} FizzBuzz jobs, instant scripted model")
+    extra: dict[str, Any] = {"sandbox": {"runtime": args.runtime}}
+    cluster = None
+    where = "this machine"
+    if args.ray:
+        import ray
+        from ray.cluster_utils import Cluster
+
+        cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+        for _ in range(args.ray):
+            cluster.add_node(num_cpus=1, resources={"docker": 1})
+        cluster.wait_for_nodes()
+        ray.init(address=cluster.address, log_to_driver=False)
+        extra["bench"] = {"executor": "ray", "ray_address": cluster.address}
+        where = f"a Ray cluster of {args.ray} nodes"
+    print(f"bench throughput: {args.count} FizzBuzz jobs, instant scripted model, "
+          f"{args.runtime}, on {where}")  # fmt: skip
     print(f"{'jobs':>5}{'jobs/min':>10}{'peak extra MiB':>16}")
-    for jobs in (int(item) for item in args.jobs_list.split(",")):
-        rate, extra = measure(jobs, args.count)
-        print(f"{jobs:>5}{rate:>10.1f}{extra / 1024**2:>16.0f}")
+    try:
+        for jobs in (int(item) for item in args.jobs_list.split(",")):
+            rate, more = measure(jobs, args.count, extra)
+            print(f"{jobs:>5}{rate:>10.1f}{more / 1024**2:>16.0f}")
+    finally:
+        if cluster is not None:
+            ray.shutdown()
+            cluster.shutdown()  # type: ignore[no-untyped-call]
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"tool process peak RSS: {rss:.0f} MiB")
 
