@@ -23,8 +23,7 @@ from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
 from tdd_sandbox.sandbox.labels import LABEL, OWNER_LABEL, owner_alive
 from tdd_sandbox.settings import load_settings
-from tests.cli.test_bench_cli import _as_from_a_terminal
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import as_from_a_terminal, run_cli, wait_until
 from tests.helpers.fake_llm import Answer, FakeLLM, plan
 from tests.helpers.solutions import SOLUTIONS
 
@@ -190,15 +189,10 @@ def test_ctrl_c_stops_a_bench_on_ray_and_resume_finishes_it(
                "TDD_SANDBOX_BENCH__RAY_ADDRESS": cluster.address}  # fmt: skip
         bench = subprocess.Popen(
             [sys.executable, "-m", "tdd_sandbox", *args], env=env, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, preexec_fn=_as_from_a_terminal,
+            stderr=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal,
         )  # fmt: skip
         try:
-            deadline = time.monotonic() + 120
-            while not fake.requests:
-                assert bench.poll() is None, bench.stderr.read() if bench.stderr else ""
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
-            time.sleep(0.5)
+            wait_until(lambda: bool(fake.requests), bench)
             sent = time.monotonic()
             bench.send_signal(signal.SIGINT)
             _, stderr = bench.communicate(timeout=60)

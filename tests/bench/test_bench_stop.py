@@ -18,10 +18,9 @@ import pytest
 from tdd_sandbox.katas.importer import import_katas
 from tests.bench.test_implement_mode import FIZZ, LEAP
 from tests.bench.test_tester_mode import THOROUGH
-from tests.cli.test_bench_cli import _as_from_a_terminal
 from tests.engine.test_race_e2e import _owned_by
 from tests.helpers.bench_scripts import kata_answers
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import as_from_a_terminal, run_cli, wait_until
 from tests.helpers.fake_llm import Answer, FakeLLM
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
@@ -69,16 +68,11 @@ def test_a_signal_stops_a_bench_within_two_seconds_and_resume_finishes_it(
                "TDD_SANDBOX_LLM__TIMEOUT_S": "900"}  # fmt: skip
         bench = subprocess.Popen(
             [sys.executable, "-m", "tdd_sandbox", *args], env=env, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, preexec_fn=_as_from_a_terminal,
+            stderr=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal,
         )  # fmt: skip
         try:
-            deadline = time.monotonic() + 180
             held = "m-tester" if mode == "test" else "m-impl"
-            while not any(r["model"] == held for r in fake.requests):
-                assert bench.poll() is None, bench.stderr.read() if bench.stderr else ""
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
-            time.sleep(0.5)
+            wait_until(lambda: any(r["model"] == held for r in fake.requests), bench, timeout_s=180)
             sent = time.monotonic()
             bench.send_signal(signum)
             _, stderr = bench.communicate(timeout=60)

@@ -16,7 +16,7 @@ import pytest
 
 from tests.engine.test_race_e2e import _owned_by
 from tests.helpers.bench_scripts import kata_answers
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import as_from_a_terminal, run_cli
 from tests.helpers.fake_llm import Answer, FakeLLM
 from tests.helpers.solutions import SOLUTIONS
 
@@ -124,15 +124,6 @@ def test_a_bench_lost_to_infrastructure_fails_unless_allowed(tmp_path: Path) -> 
     assert allowed.returncode == 0, allowed.stderr[-1500:]
 
 
-def _as_from_a_terminal() -> None:
-    # A shell starts background commands with SIGINT ignored, and an ignored signal stays
-    # ignored across exec, so under `.ci/run &` Python would install no Ctrl-C handler and the
-    # bench would shrug the signal off (and under nohup, SIGHUP). A user at a terminal has
-    # each at its default.
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, signal.SIG_DFL)
-
-
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
 def test_ctrl_c_records_the_running_job_as_interrupted_and_resume_reruns_it(
@@ -155,7 +146,7 @@ def test_ctrl_c_records_the_running_job_as_interrupted_and_resume_reruns_it(
                 "--out", str(out), "--config", str(config)]  # fmt: skip
         bench = subprocess.Popen(
             args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            start_new_session=True, preexec_fn=_as_from_a_terminal,
+            start_new_session=True, preexec_fn=as_from_a_terminal,
         )  # fmt: skip
         try:
             deadline = time.monotonic() + 120

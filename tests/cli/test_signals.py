@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.cli.test_bench_cli import _as_from_a_terminal
+from tests.helpers.cli import as_from_a_terminal, wait_until
 from tests.helpers.fake_llm import FakeLLM, plan
 from tests.helpers.runs import KATAS, ROLES
 
@@ -35,25 +35,16 @@ def _run(repo: Path, fake: FakeLLM, preexec: Callable[[], None]) -> subprocess.P
     )  # fmt: skip
 
 
-def _asked(fake: FakeLLM, run: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 60
-    while not fake.requests:
-        assert run.poll() is None, run.stderr.read() if run.stderr else ""
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    time.sleep(0.3)
-
-
 def _nohup() -> None:
-    _as_from_a_terminal()
+    as_from_a_terminal()
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
 def test_a_run_waiting_on_its_model_stops_at_once_on_sigint(tmp_path: Path) -> None:
     with FakeLLM({"tester": [SLOW]}) as fake:
-        run = _run(tmp_path / "kata", fake, _as_from_a_terminal)
+        run = _run(tmp_path / "kata", fake, as_from_a_terminal)
         try:
-            _asked(fake, run)
+            wait_until(lambda: bool(fake.requests), run, timeout_s=60, settle_s=0.3)
             sent = time.monotonic()
             run.send_signal(signal.SIGINT)
             assert run.wait(timeout=60) == 130
@@ -67,7 +58,7 @@ def test_a_run_under_nohup_outlives_its_terminal(tmp_path: Path) -> None:
     with FakeLLM({"tester": [SLOW]}) as fake:
         run = _run(tmp_path / "kata", fake, _nohup)
         try:
-            _asked(fake, run)
+            wait_until(lambda: bool(fake.requests), run, timeout_s=60, settle_s=0.3)
             run.send_signal(signal.SIGHUP)
             time.sleep(1.0)
             assert run.poll() is None

@@ -20,8 +20,8 @@ from pathlib import Path
 import docker
 import pytest
 
-from tests.cli.test_bench_cli import _as_from_a_terminal
 from tests.engine.test_race_e2e import HANGS, TEST, _answer, _owned_by, _subjects
+from tests.helpers.cli import as_from_a_terminal, wait_until
 from tests.helpers.fake_llm import Answer, FakeLLM, done, no_change, plan
 from tests.helpers.git import git
 from tests.helpers.katas import PY_IMPLS
@@ -70,7 +70,7 @@ def _run(repo: Path, fake: FakeLLM) -> subprocess.Popen[str]:
         [sys.executable, "-m", "tdd_sandbox", "run", str(KATAS / "fizzbuzz" / "kata.md"),
          "--repo", str(repo), "--language", "python", "--parallel", "3", "--json"],
         env=_env(fake), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=_as_from_a_terminal,
+        preexec_fn=as_from_a_terminal,
     )  # fmt: skip
 
 
@@ -114,12 +114,12 @@ def test_a_signal_stops_the_run_within_two_seconds_and_the_next_run_goes_on(
         run = _run(repo, fake)
         try:
             blocked = _blocked(place, repo, fake, docker_client)
-            deadline = time.monotonic() + 180
-            while not blocked(run):
-                assert run.poll() is None, run.stderr.read() if run.stderr else ""
-                assert time.monotonic() < deadline, f"the run never blocked in its {place}"
-                time.sleep(0.2)
-            time.sleep(0.5)
+            wait_until(
+                lambda: blocked(run),
+                run,
+                timeout_s=180,
+                what=f"the run never blocked in its {place}",
+            )
             sent = time.monotonic()
             run.send_signal(signum)
             code = run.wait(timeout=60)

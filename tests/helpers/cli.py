@@ -4,8 +4,11 @@ one-line errors and crash logs), in this process or in a child."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -50,3 +53,32 @@ def run_entry_point(
         timeout=timeout_s,
         check=False,
     )
+
+
+def as_from_a_terminal() -> None:
+    """`preexec_fn` for a child that must take signals as one started at a terminal does.
+
+    A shell starts background commands with SIGINT ignored, and an ignored signal stays
+    ignored across exec, so under `.ci/run &` Python would install no Ctrl-C handler and the
+    child would shrug the signal off (and under nohup, SIGHUP). A user at a terminal has each
+    at its default."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
+def wait_until(
+    ready: Callable[[], bool],
+    child: subprocess.Popen[str],
+    *,
+    timeout_s: float = 120,
+    settle_s: float = 0.5,
+    what: str = "the child never got there",
+) -> None:
+    """Poll `ready` while `child` runs (its stderr is the failure if it ends first), then
+    give it `settle_s` to be well inside whatever it waits on."""
+    deadline = time.monotonic() + timeout_s
+    while not ready():
+        assert child.poll() is None, child.stderr.read() if child.stderr else ""
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+    time.sleep(settle_s)
