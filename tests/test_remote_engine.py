@@ -96,9 +96,12 @@ def remote_engine(docker_client: docker.DockerClient, images: dict[str, str]) ->
                 if time.monotonic() > deadline:
                     raise AssertionError("the second engine did not come up") from None
                 time.sleep(0.5)
-        # Images reach the remote engine through the API, as they would a real one.
+        # Images reach the remote engine through the API, as they would a real one. The
+        # export may take longer than the session client's 10 s to start on a busy engine.
+        local = docker.from_env(timeout=600)
         for tag in (base_ref, images["python"]):
-            remote.api.load_image(docker_client.api.get_image(tag))  # type: ignore[no-untyped-call]
+            remote.api.load_image(local.api.get_image(tag))  # type: ignore[no-untyped-call]
+        local.close()
         remote.close()
         yield url
     finally:

@@ -75,10 +75,11 @@ def run_on_ray(
         .options(num_cpus=0, scheduling_strategy=here, max_restarts=-1, max_task_retries=-1)
         .remote()
     )
+    # Each kata and the settings go to the object store once, not once per job that uses them.
+    katas = {kata: ray.put(_pack_kata(kata)) for kata in {job.kata for job in todo}}
+    shared = ray.put(settings)
     refs = {
-        task.remote(
-            job, _pack_kata(job.kata), _transcript(replay, job), settings, record, flag
-        ): job
+        task.remote(job, katas[job.kata], _transcript(replay, job), shared, record, flag): job
         for job in todo
     }
     pending = list(refs)
@@ -245,8 +246,9 @@ def _sweep_lost_jobs() -> None:
     from tdd_sandbox.sandbox.leftovers import collect_containers
     from tdd_sandbox.vocabulary.cleanup import GcReport
 
-    with contextlib.suppress(TddSandboxError):  # no engine here: the job itself will say so
-        collect_containers(connect(), GcReport(dry_run=False), older_than_s=None)
+    # No engine here: the job itself will say so.
+    with contextlib.suppress(TddSandboxError), contextlib.closing(connect()) as client:
+        collect_containers(client, GcReport(dry_run=False), older_than_s=None)
 
 
 def _unpack(archive: bytes, into: Path) -> None:

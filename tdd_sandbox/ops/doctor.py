@@ -3,6 +3,7 @@ the Docker engine, the images, free disk, and each role's model endpoint."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -41,8 +42,9 @@ def diagnose(settings: Settings, workdir: Path) -> list[Check]:
     client, engine = _docker()
     checks.append(engine)
     if client is not None:
-        checks.append(_runtime(client, settings))
-        checks.extend(_images(client, settings))
+        images, present = _images(client, settings)
+        checks.append(_runtime(client, settings, present))
+        checks.extend(images)
     checks.append(_disk(workdir))
     checks.extend(_endpoints(settings))
     return checks
@@ -115,9 +117,10 @@ def _docker() -> tuple[docker.DockerClient | None, Check]:
     return client, Check("docker", True, detail)
 
 
-def _runtime(client: docker.DockerClient, settings: Settings) -> Check:
+def _runtime(client: docker.DockerClient, settings: Settings, image: str | None) -> Check:
     """The OCI runtime the sandboxes start under: registered with the engine, able to start a
-    hardened container, and (runc) not older than the fixes for known breakouts."""
+    hardened container of `image` (when one is here yet), and (runc) not older than the fixes
+    for known breakouts."""
     wanted = settings.sandbox.runtime
     if wanted not in registered_runtimes(client):
         return Check(
@@ -129,7 +132,7 @@ def _runtime(client: docker.DockerClient, settings: Settings) -> Check:
         )  # fmt: skip
     versions = read_versions(client, wanted)
     detail = f"{versions.runtime or '?'} {versions.runtime_version}, kernel {versions.kernel}"
-    failure = _start_under(client, settings)
+    failure = _start_under(client, settings, image) if image is not None else ""
     if failure:
         return Check(
             "runtime", False, f"{detail}: a hardened container does not start: {failure}",
@@ -150,31 +153,29 @@ def _runtime(client: docker.DockerClient, settings: Settings) -> Check:
     )  # fmt: skip
 
 
-def _start_under(client: docker.DockerClient, settings: Settings) -> str:
-    """Why a container with every hardening flag does not start under the configured runtime
-    ("" when it does, or when no language image is here yet to try it with)."""
-    image = None
-    for language in LANGUAGES:
-        try:
-            tag = plan_image(client, language, settings.images).tag
-        except TddSandboxError:
-            continue
-        if image_exists(client, tag):
-            image = tag
-            break
-    if image is None:
-        return ""
+def _start_under(client: docker.DockerClient, settings: Settings, image: str) -> str:
+    """Why a container of `image` with every hardening flag does not start under the
+    configured runtime ("" when it does). Removed whether or not it started."""
     options = container_options(image, settings.sandbox, run_id="doctor")
-    options.update(command=["true"], detach=False, remove=True)
+    options.update(command=["true"], detach=True)
+    container = None
     try:
-        client.containers.run(**options)
+        container = client.containers.create(**options)
+        container.start()
+        code = container.wait(timeout=60)["StatusCode"]
     except ENGINE_ERRORS as exc:
         return short_error(exc)
-    return ""
+    finally:
+        if container is not None:
+            with contextlib.suppress(*ENGINE_ERRORS):
+                container.remove(force=True)
+    return "" if code == 0 else f"`true` exited with {code}"
 
 
-def _images(client: docker.DockerClient, settings: Settings) -> list[Check]:
+def _images(client: docker.DockerClient, settings: Settings) -> tuple[list[Check], str | None]:
+    """A check per language's image, and the first image present (to try the runtime on)."""
     checks = []
+    present: str | None = None
     for language in LANGUAGES:
         name = f"image {language}"
         try:
@@ -184,6 +185,7 @@ def _images(client: docker.DockerClient, settings: Settings) -> list[Check]:
             continue
         if image_exists(client, plan.tag):
             checks.append(Check(name, True, f"{plan.tag} present"))
+            present = present or plan.tag
         else:
             detail = f"{plan.tag} missing; buildable on {plan.base_ref}"
             checks.append(
@@ -194,7 +196,7 @@ def _images(client: docker.DockerClient, settings: Settings) -> list[Check]:
                     f"built on first use, or `tdd-sandbox images build {language}`",
                 )
             )
-    return checks
+    return checks, present
 
 
 def _disk(workdir: Path) -> Check:

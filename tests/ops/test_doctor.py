@@ -27,6 +27,9 @@ class _Engine:
         return {"Version": "27.5.1", "Components": parts}
 
 
+IMAGE = "tdd-sandbox/python:any"
+
+
 def _settings(runtime: str) -> Settings:
     return Settings.model_validate({"sandbox": {"runtime": runtime}})
 
@@ -35,12 +38,12 @@ def _settings(runtime: str) -> Settings:
 def starts(monkeypatch: pytest.MonkeyPatch) -> None:
     """A fake engine cannot start a container: the start is taken as working here and tried
     for real on the live engine below."""
-    monkeypatch.setattr(doctor, "_start_under", lambda client, settings: "")
+    monkeypatch.setattr(doctor, "_start_under", lambda client, settings, image: "")
 
 
 @pytest.mark.usefixtures("starts")
 def test_an_old_runc_is_a_warning_that_names_the_fix() -> None:
-    check = doctor._runtime(_Engine("runc", "1.1.5+ds1"), _settings("runc"))  # type: ignore[arg-type]
+    check = doctor._runtime(_Engine("runc", "1.1.5+ds1"), _settings("runc"), IMAGE)  # type: ignore[arg-type]
     assert (check.ok, check.warn) == (True, True)
     assert "CVE-2025-31133" in check.detail
     assert "1.2.8" in check.fix
@@ -49,14 +52,14 @@ def test_an_old_runc_is_a_warning_that_names_the_fix() -> None:
 @pytest.mark.usefixtures("starts")
 def test_a_fixed_runc_and_runsc_are_plain_ok() -> None:
     for engine in (_Engine("runc", "1.3.3"), _Engine("runsc", "release-20250512.0")):
-        check = doctor._runtime(engine, _settings(engine.runtime))  # type: ignore[arg-type]
+        check = doctor._runtime(engine, _settings(engine.runtime), IMAGE)  # type: ignore[arg-type]
         assert (check.ok, check.warn, check.fix) == (True, False, "")
         assert check.detail.startswith(f"{engine.runtime} {engine.runtime_version}")
 
 
 def test_a_runtime_the_engine_does_not_know_fails_with_how_to_register_it() -> None:
     engine = _Engine("runc", "1.3.3", registered=("runc",))
-    check = doctor._runtime(engine, _settings("runsc"))  # type: ignore[arg-type]
+    check = doctor._runtime(engine, _settings("runsc"), IMAGE)  # type: ignore[arg-type]
     assert not check.ok
     assert check.detail == "runsc is not registered with the engine"
     assert "scripts/setup.sh" in check.fix
@@ -64,12 +67,11 @@ def test_a_runtime_the_engine_does_not_know_fails_with_how_to_register_it() -> N
 
 
 @pytest.mark.docker
-@pytest.mark.usefixtures("images")
 @pytest.mark.parametrize("runtime", ["runc", "runsc"])
 def test_each_runtime_starts_a_hardened_container_on_the_live_engine(
-    docker_client: docker.DockerClient, runtime: str
+    docker_client: docker.DockerClient, images: dict[str, str], runtime: str
 ) -> None:
-    check = doctor._runtime(docker_client, _settings(runtime))
+    check = doctor._runtime(docker_client, _settings(runtime), images["python"])
     assert check.ok, check
     assert check.detail.startswith(runtime)
-    assert doctor._start_under(docker_client, _settings(runtime)) == ""
+    assert doctor._start_under(docker_client, _settings(runtime), images["python"]) == ""

@@ -155,6 +155,34 @@ def test_a_command_holding_every_pid_ends_and_the_sandbox_stays_usable(
     assert box.exec(["cat", "hello.txt"]).stdout == "hello\n"
 
 
+# Sleepers forked until the kernel refuses. Each child becomes `sleep` at once, so memory
+# is not what stops them (a fork bomb of whole Pythons ends gVisor's sandbox on memory).
+FORKER = """
+import os
+made = 0
+while made < 1000:
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        os.execv("/bin/sleep", ["sleep", "60"])
+    made += 1
+print(made)
+"""
+
+
+def test_the_code_holds_no_more_processes_than_the_limit(
+    open_sandbox: OpenSandbox, provider: DockerSandboxProvider
+) -> None:
+    """Processes forked until the kernel refuses: under runc the pids cgroup refuses, under
+    gVisor (whose tasks are no host threads, so the cgroup cannot count them) RLIMIT_NPROC."""
+    box = open_sandbox(SNAPSHOT)
+    forked = box.exec(["python3", "-c", FORKER], timeout_s=60)
+    assert int(forked.stdout) < provider.settings.pids, forked.stderr[-500:]
+    assert _sleepers(box) == 0
+
+
 def test_closed_sandbox_raises(open_sandbox: OpenSandbox) -> None:
     box = open_sandbox(SNAPSHOT)
     box.close()
