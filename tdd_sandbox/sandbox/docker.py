@@ -71,6 +71,10 @@ class Containers(Protocol):
         """Remove `container` and forget it."""
         ...
 
+    def retire(self, container: str) -> None:
+        """Remove a used `container` off the caller's path, and forget it."""
+        ...
+
     def engine_alive(self) -> bool:
         """Whether the engine still answers."""
         ...
@@ -282,7 +286,9 @@ class DockerSandbox(Sandbox):
         if self._closed:
             return
         self._closed = True
-        self._discard_container()
+        if self._container is not None:
+            self._provider.retire(self._container)
+            self._container = None
         # Refill the pool only now: a container started while this sandbox's command ran
         # would compete with it for the CPU.
         if self._provider.settings.warm:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import docker
 import pytest
 
@@ -84,6 +86,32 @@ def test_warm_pool_hands_out_fresh_containers_and_close_removes_all(
         all=True, filters={"label": [LABEL, f"{LABEL}.run=pytest-warm"]}
     )
     assert left == []
+
+
+def _exists(client: docker.DockerClient, container: str) -> bool:
+    return bool(client.api.containers(all=True, filters={"id": container}))
+
+
+def test_a_closed_sandbox_s_container_is_removed_off_its_path_and_before_the_provider_ends(
+    docker_client: docker.DockerClient, images: dict[str, str], sandbox_runtime: OciRuntime
+) -> None:
+    settings = SandboxSettings(warm=0, runtime=sandbox_runtime)
+    with DockerSandboxProvider(settings, run_id="pytest-retire", client=docker_client) as made:
+        box = made.open(images["python"], SNAPSHOT)
+        first = box.container_id
+        assert first is not None
+        box.close()
+        assert box.container_id is None
+        deadline = time.monotonic() + 30
+        while _exists(docker_client, first):  # removed in the background, soon
+            assert time.monotonic() < deadline, "a closed sandbox's container stayed"
+            time.sleep(0.05)
+        # Closed right after a sandbox: the provider waits for that removal too.
+        last = made.open(images["python"], SNAPSHOT)
+        second = last.container_id
+        assert second is not None
+        last.close()
+    assert not _exists(docker_client, second)
 
 
 def test_the_snapshot_travels_uncompressed_on_an_exec_never_by_the_engines_copy(
