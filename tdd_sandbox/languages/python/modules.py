@@ -40,7 +40,8 @@ SYS_NAMES = frozenset(
 IMAGE_MODULES = frozenset(
     {
         "pytest", "_pytest", "py", "pluggy", "iniconfig", "packaging", "mypy", "mypyc",
-        "mypy_extensions", "typing_extensions", "ruff", "pip", "_distutils_hack",
+        "mypy_extensions", "typing_extensions", "ast_serialize", "pathspec", "ruff", "pip",
+        "_distutils_hack",
         "setuptools", "pkg_resources", "sitecustomize", "test", "xxlimited", "xxlimited_35",
         "xxsubtype",
     }

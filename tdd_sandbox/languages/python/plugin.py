@@ -34,13 +34,25 @@ _GUARD = (Path(__file__).with_name("guard.py")).read_text(encoding="utf-8")
 
 RESULTS = "/tmp/tdd-results/junit.xml"
 
-# Byte-compiles every module (a syntax check), isolated so no module of the tree stands in
-# for compileall. The bytecode goes to a fresh directory that is then removed: the tests'
-# bytecode holds their expected values, and the tests run sealed after this.
-_COMPILE = (
-    'cache=$(mktemp -d) || exit 2; python3 -I -X pycache_prefix="$cache" -m compileall -q .; '
-    'status=$?; rm -rf "$cache"; exit $status'
-)
+# Compiles every module in memory (a syntax check, as compileall's), writing no bytecode: the
+# tests' bytecode would hold their expected values, and the tests run sealed after this. Isolated,
+# so no module of the tree stands in for anything it imports; a fifth of compileall's start-up.
+_COMPILE_SCRIPT = """\
+import os, sys, traceback
+failed = 0
+for root, dirs, names in os.walk("."):
+    dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+    for name in sorted(n for n in names if n.endswith(".py")):
+        path = os.path.join(root, name)
+        try:
+            with open(path, "rb") as source:
+                compile(source.read(), path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, OSError) as error:
+            failed = 1
+            print(f"*** Error compiling {path!r}...")
+            print("".join(traceback.format_exception_only(error)), end="")
+sys.exit(failed)
+"""
 
 # Starts from the image's cache of the standard library and pytest (see its Dockerfile);
 # `cp -a` keeps the file times mypy checks the cache against. The cache goes afterwards: it
@@ -129,12 +141,12 @@ class Python(Defaults):
         return "tests/" + PurePosixPath(path).name, data
 
     def gates(self) -> tuple[Gate, ...]:
-        """ruff format, ruff check, mypy, byte-compile, pytest."""
+        """ruff format, ruff check, mypy, compile (a syntax check), pytest."""
         return (
             Gate(GateKind.FORMAT, ("ruff", "format", "--check", "--no-cache", ".")),
             Gate(GateKind.LINT, ("ruff", "check", "--no-cache", "--output-format=concise", ".")),
             Gate(GateKind.TYPECHECK, ("sh", "-c", _MYPY)),
-            Gate(GateKind.BUILD, ("sh", "-c", _COMPILE)),
+            Gate(GateKind.BUILD, ("python3", "-I", "-c", _COMPILE_SCRIPT)),
             Gate(
                 GateKind.TEST,
                 (
