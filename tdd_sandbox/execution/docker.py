@@ -7,6 +7,7 @@ container is destroyed when the runtime closes, however the run ends.
 from __future__ import annotations
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from typing_extensions import override
@@ -14,7 +15,8 @@ from typing_extensions import override
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import Checked, GateCheck, Runtime
 from tdd_sandbox.execution.formatting import format_files, needs_formatting
-from tdd_sandbox.execution.gates import run_gates, with_sealable_tests
+from tdd_sandbox.execution.gates import plan_gates, run_gates, split_lanes, with_sealable_tests
+from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.sandbox.docker import DockerSandbox, connect
@@ -25,6 +27,7 @@ from tdd_sandbox.sandbox.versions import EngineVersions, read_versions
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.cleanup import GcReport
+from tdd_sandbox.vocabulary.results import GateKind
 
 
 class DockerRuntime(Runtime):
@@ -85,7 +88,31 @@ class DockerRuntime(Runtime):
 
     @override
     def check(self, question: GateCheck, *, token: CancelToken | None = None) -> Checked:
-        """The gates in a fresh sandbox (see `Runtime.check`)."""
+        """The gates in fresh sandboxes (see `Runtime.check`): one per lane of
+        `split_lanes`, run at once, their results in the language's gate order.
+
+        Raises:
+            SandboxUnavailable: a sandbox failed, or the check was cancelled.
+            PrerequisiteError: no image for the language.
+        """
+        language = question.language
+        override = self.settings.gates.get(language.name)
+        lanes = split_lanes(language, override, question.kinds)
+        if len(lanes) < 2:
+            return self._check_lane(question, question.kinds, token)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="tdd-lane") as pool:
+            beside = pool.submit(self._check_lane, question, lanes[0], token)
+            ours = self._check_lane(question, lanes[1], token)
+            theirs = beside.result()
+        order = [gate.kind for gate in plan_gates(language, override)]
+        merged = sorted(theirs.report.gates + ours.report.gates, key=lambda g: order.index(g.kind))
+        return Checked(GateReport(language.name, tuple(merged)), theirs.formatted)
+
+    def _check_lane(
+        self, question: GateCheck, kinds: frozenset[GateKind] | None, token: CancelToken | None
+    ) -> Checked:
+        """The gates of `kinds` (None: every gate) in one fresh sandbox, and the files
+        formatted there when the format gate is among them and failed."""
         formatted = None
         language, files = question.language, question.files
         box = self.open(language, question.sandboxed())
@@ -97,7 +124,7 @@ class DockerRuntime(Runtime):
                 language,
                 files,
                 override=self.settings.gates.get(language.name),
-                only=question.kinds,
+                only=kinds,
                 timeout_s=question.timeout_s,
             )
             if question.tidy and needs_formatting(report):

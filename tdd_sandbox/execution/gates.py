@@ -28,6 +28,25 @@ def plan_gates(language: Language, override: GateOverride | None) -> tuple[Gate,
     return tuple(planned)
 
 
+READERS = frozenset({GateKind.FORMAT, GateKind.LINT, GateKind.TYPECHECK})
+"""Gates that read the code and never run it, and use nothing another gate makes."""
+
+
+def split_lanes(
+    language: Language, override: GateOverride | None, only: frozenset[GateKind] | None
+) -> tuple[frozenset[GateKind], ...]:
+    """The gates to run as lanes that run at once, each in a sandbox of its own: when one of
+    the language's `readers_apart` is to run, the readers beside the build and the tests
+    (which run what the build made); else every gate in one lane. No lane is empty."""
+    planned = frozenset(gate.kind for gate in plan_gates(language, override))
+    if only is not None:
+        planned &= only
+    if not planned & language.readers_apart & READERS:
+        return (planned,) if planned else ()
+    lanes = (planned & READERS, planned - READERS)
+    return tuple(lane for lane in lanes if lane)
+
+
 def with_sealable_tests(language: Language, snapshot: Snapshot) -> Snapshot:
     """`snapshot` with the language's test sources sealable: what a sandbox the language's
     gates run in must hold (`run_gates` refuses one that cannot seal them)."""

@@ -40,6 +40,11 @@ class Language(Protocol):
     example_files: tuple[tuple[str, str], ...]
     """A track's files for its example alone, and where each goes in the reference (Rust's
     `.meta/Cargo-example.toml` is the example's manifest, naming the crates it uses)."""
+    readers_apart: frozenset[GateKind]
+    """The gates that only read the code (format, lint, typecheck) and cost more than a
+    second container (about 0.2 s of the engine's CPU to start and remove): a lint that
+    compiles the code. A check that runs one of them runs the readers in a sandbox of their
+    own, beside the build and the tests (`execution.gates.split_lanes`)."""
     driver: Driver
     """The host side of the pack's acceptance driver: it ships the code, the driver's source
     and the cases' inputs to a sandbox, and reads back what each case did."""
@@ -182,6 +187,7 @@ class Defaults(ABC):
     results_path: str | None = None
     project_files: tuple[str, ...] = ()
     example_files: tuple[tuple[str, str], ...] = ()
+    readers_apart: frozenset[GateKind] = frozenset()
     seals_tests: bool = False
     """Whether the tests are unreadable while the guarded test gate runs (`sealed_tests`)."""
     driver_class: Callable[[CodeFiles], Driver]

@@ -11,9 +11,11 @@ import pytest
 
 from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.execution.base import GateCheck, Runtime
+from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.execution.runtimes import check_directory, make_runtime
 from tdd_sandbox.grading.evidence import TamperKind
-from tdd_sandbox.grading.gates import GateStatus
+from tdd_sandbox.grading.gates import GateReport, GateStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import load_settings
@@ -171,3 +173,53 @@ def test_gates_probe_a_green_tree_as_the_loop_probes_a_step(
     honest = check_directory(tmp_path, settings, language="python")
     assert honest.ok, [(g.kind, g.status, g.reason) for g in honest.gates]
     assert honest.gates[-1].kind is GateKind.PROBE
+
+
+RUST = get_language("rust")
+RUST_CODE = "pub fn add(a: i64, b: i64) -> i64 {\n    return a + b;\n}\n"  # clippy: needless_return
+RUST_TESTS = (
+    "use kata::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(1, 2), 3);\n}\n\n"
+    "#[test]\nfn subtracts() {\n    assert_eq!(add(1, -1), 5);\n}\n"
+)
+
+
+@pytest.mark.docker
+def test_a_costly_reader_runs_beside_the_build_and_tests_with_the_verdicts_of_one_sandbox(
+    images: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {path: text.encode() for path, text in RUST.scaffold().items()}
+    files |= {"src/lib.rs": RUST_CODE.encode(), "tests/adder.rs": RUST_TESTS.encode()}
+    settings = load_settings(overrides={"sandbox": {"warm": 0, "timeout_s": 120}})
+    with make_runtime(settings) as runtime:
+        assert isinstance(runtime, DockerRuntime)
+        taken: list[str] = []
+        take = runtime.provider.take_container
+
+        def counted(image: str) -> str:
+            taken.append(image)
+            return take(image)
+
+        monkeypatch.setattr(runtime.provider, "take_container", counted)
+        report = runtime.check(GateCheck(RUST, files)).report
+        assert len(taken) == 2  # the readers' sandbox and the build's
+        with runtime.open(RUST, Snapshot(files)) as box:
+            alone = run_gates(box, RUST, files)
+
+    def verdicts(gates: GateReport) -> list[tuple[GateKind, GateStatus, list[tuple[str, str]]]]:
+        return [
+            (g.kind, g.status, sorted((o.id.split("::")[-1], o.status.value) for o in g.tests))
+            for g in gates.gates
+        ]
+
+    assert verdicts(report) == verdicts(alone)
+    assert [g.kind for g in report.gates] == [g.kind for g in RUST.gates()]
+    lint, test = report.gate(GateKind.LINT), report.gate(GateKind.TEST)
+    assert lint is not None
+    assert not lint.passed
+    assert test is not None
+    tests = {o.id.split("::")[-1]: o.status for o in test.tests}
+    assert tests == {
+        "adds": TestStatus.PASSED,
+        "subtracts": TestStatus.FAILED,
+        "scaffold": TestStatus.PASSED,
+    }

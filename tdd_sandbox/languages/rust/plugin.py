@@ -78,6 +78,7 @@ class Rust(Defaults):
     """The Rust plug-in: a library crate (any name), integration tests in `tests/`."""
 
     seals_tests = True
+    readers_apart = frozenset({GateKind.LINT})  # clippy compiles the crate as the build does
     driver_class = RustDriver
 
     def check_source(

@@ -1,0 +1,39 @@
+"""Which gates a check runs together, and which beside each other."""
+
+from __future__ import annotations
+
+from tdd_sandbox.execution.gates import READERS, split_lanes
+from tdd_sandbox.languages import LANGUAGES, get_language
+from tdd_sandbox.settings import GateOverride
+from tdd_sandbox.vocabulary.results import GateKind
+
+FORMAT, LINT, BUILD, TEST = GateKind.FORMAT, GateKind.LINT, GateKind.BUILD, GateKind.TEST
+RUST, PYTHON = get_language("rust"), get_language("python")
+
+
+def test_a_language_whose_readers_are_cheap_runs_every_gate_in_one_sandbox() -> None:
+    assert split_lanes(PYTHON, None, None) == (frozenset(g.kind for g in PYTHON.gates()),)
+    assert split_lanes(PYTHON, None, frozenset({TEST})) == (frozenset({TEST}),)
+
+
+def test_a_costly_reader_runs_with_the_other_readers_beside_the_build_and_tests() -> None:
+    assert split_lanes(RUST, None, None) == (frozenset({FORMAT, LINT}), frozenset({BUILD, TEST}))
+
+
+def test_without_a_costly_reader_a_check_stays_in_one_sandbox() -> None:
+    # RED's check: a format gate alone is not worth a container of its own.
+    assert split_lanes(RUST, None, frozenset({FORMAT, TEST})) == (frozenset({FORMAT, TEST}),)
+    assert split_lanes(RUST, None, frozenset({TEST})) == (frozenset({TEST}),)
+    assert split_lanes(RUST, None, frozenset({LINT})) == (frozenset({LINT}),)
+
+
+def test_a_lane_holds_only_gates_the_language_has() -> None:
+    asked = frozenset({LINT, GateKind.TYPECHECK})  # Rust has no type-check gate
+    assert split_lanes(RUST, GateOverride(lint=["true"]), asked) == (frozenset({LINT}),)
+    assert split_lanes(PYTHON, None, frozenset()) == ()
+
+
+def test_every_pack_s_readers_apart_are_readers_it_has() -> None:
+    for pack in LANGUAGES.values():
+        has = {gate.kind for gate in pack.gates()}
+        assert pack.readers_apart <= READERS & has, pack.name
