@@ -45,7 +45,9 @@ SHAPED_BY_GVISOR = frozenset({"unbounded_memory", "fork_bomb"})
 """Attacks whose ending gVisor's own kernel decides: it refuses memory past the limit (the
 allocation fails, or the sandbox is ended) where runc's cgroup OOM-kills the process, and
 refuses a fork past the process limit where runc's pids cgroup stalls the bomb until its
-deadline. What must hold holds on both: never green, ended within the limit, host untouched."""
+deadline. So does any attack that may end out of memory on runc (a flood that Node buffers
+without bound: CI saw gVisor end that sandbox mid-write, "WaitPID failed: EOF"). What must
+hold holds on both: never green, ended within the limit, host untouched."""
 NOT_GREEN = frozenset({GateStatus.OOM, GateStatus.FAILED, GateStatus.TIMEOUT, GateStatus.ERROR})
 CANARY = "sk-canary-4f1d9a"
 FINE_PY = "\n\ndef test_fine() -> None:\n    assert True\n"
@@ -452,8 +454,10 @@ def test_attack_is_classified(
     started = time.monotonic()
     files = arsenal.repo(source + arsenal.fine)
     limit = arsenal.timeout_s * SLOWER[provider.settings.runtime]
-    if provider.settings.runtime == "runsc" and attack in SHAPED_BY_GVISOR:
-        statuses = set(NOT_GREEN)
+    if provider.settings.runtime == "runsc" and (
+        attack in SHAPED_BY_GVISOR or GateStatus.OOM in statuses
+    ):
+        statuses = set(statuses) | NOT_GREEN
     if GateStatus.TIMEOUT not in statuses:
         # An attack that ends by itself gets room: a loaded machine must not turn its
         # verdict into a timeout (only the attacks that must reach the limit wait for it).
