@@ -24,7 +24,7 @@ from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.leftovers import collect_containers
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.sandbox.versions import EngineVersions, read_versions
-from tdd_sandbox.settings import Settings
+from tdd_sandbox.settings import GateOverride, Settings
 from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.cleanup import GcReport
 from tdd_sandbox.vocabulary.results import GateKind
@@ -99,17 +99,21 @@ class DockerRuntime(Runtime):
         override = self.settings.gates.get(language.name)
         lanes = split_lanes(language, override, question.kinds)
         if len(lanes) < 2:
-            return self._check_lane(question, question.kinds, token)
+            return self._check_lane(question, question.kinds, override, token)
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="tdd-lane") as pool:
-            beside = pool.submit(self._check_lane, question, lanes[0], token)
-            ours = self._check_lane(question, lanes[1], token)
+            beside = pool.submit(self._check_lane, question, lanes[0], override, token)
+            ours = self._check_lane(question, lanes[1], override, token)
             theirs = beside.result()
         order = [gate.kind for gate in plan_gates(language, override)]
         merged = sorted(theirs.report.gates + ours.report.gates, key=lambda g: order.index(g.kind))
         return Checked(GateReport(language.name, tuple(merged)), theirs.formatted)
 
     def _check_lane(
-        self, question: GateCheck, kinds: frozenset[GateKind] | None, token: CancelToken | None
+        self,
+        question: GateCheck,
+        kinds: frozenset[GateKind] | None,
+        override: GateOverride | None,
+        token: CancelToken | None,
     ) -> Checked:
         """The gates of `kinds` (None: every gate) in one fresh sandbox, and the files
         formatted there when the format gate is among them and failed."""
@@ -123,7 +127,7 @@ class DockerRuntime(Runtime):
                 box,
                 language,
                 files,
-                override=self.settings.gates.get(language.name),
+                override=override,
                 only=kinds,
                 timeout_s=question.timeout_s,
             )
