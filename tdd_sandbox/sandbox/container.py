@@ -19,11 +19,23 @@ SEALED_USER = "10001:10001"
 snapshot's sealable files. No command can join a group (no capability, no set-id program),
 so sealing costs no command of its own."""
 KEEPER_USER = "10002:10002"
-"""Owns the idle main process and the snapshot; the sandbox user can neither signal nor
-change what it owns."""
+"""Owns the snapshot and reads files back; the sandbox user can neither signal nor change
+what it owns."""
 SHIPPER_USER = "10002:10003"
-"""The keeper in the readers' group: unpacks the snapshot, so every file it owns belongs to
-that group."""
+"""The keeper in the readers' group: the main process, which unpacks the snapshot (so every
+file it owns belongs to that group) and then idles."""
+
+SHIPPED = "tdd-shipped rc="
+"""The last line the main process prints once the snapshot is unpacked, with tar's exit status
+after it; tar's own messages, on the same stream, come before it."""
+SHIP_COMMAND = (
+    "sh",
+    "-c",
+    # The snapshot arrives on the main process's stdin (attached once, closed after the tar):
+    # no exec, so no runtime process to start for it. Nothing else ever writes this stdout:
+    # no command has run when it is read, and none can reach another user's descriptors.
+    f'tar -x -m --no-same-owner -C /work -f - 2>&1; echo "{SHIPPED}$?"; exec sleep infinity',
+)
 
 SENTRY_THREADS = 256
 """Host threads allowed to gVisor itself on top of `sandbox.pids`. Under runsc the
@@ -53,8 +65,11 @@ def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> 
         pids += SENTRY_THREADS
     return {
         "image": image,
-        "command": ["sleep", "infinity"],
-        "user": KEEPER_USER,
+        "command": list(SHIP_COMMAND),
+        "user": SHIPPER_USER,
+        # Stdin open until the one attach that brings the snapshot closes it (`detach=False`
+        # is how the SDK asks for StdinOnce; the container still starts detached).
+        "stdin_open": True,
         "working_dir": "/work",
         "environment": sandbox_environment(settings.env),
         "labels": {
@@ -89,7 +104,7 @@ def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> 
             type=LogConfig.types.JSON, config={"max-size": "1m", "max-file": "1"}
         ),
         "stop_signal": "SIGKILL",
-        "detach": True,
+        "detach": False,
     }
 
 

@@ -24,7 +24,7 @@ from typing_extensions import override
 from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.sandbox import supervisor
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult, Sandbox
-from tdd_sandbox.sandbox.container import KEEPER_USER, SANDBOX_USER, SEALED_USER, SHIPPER_USER
+from tdd_sandbox.sandbox.container import KEEPER_USER, SANDBOX_USER, SEALED_USER, SHIPPED
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
 from tdd_sandbox.settings import SandboxSettings, parse_memory
@@ -122,28 +122,40 @@ class DockerSandbox(Sandbox):
         self._container = container
 
     def _ship(self, container: str) -> None:
+        """Unpack the snapshot: a plain tar on the stdin of the container's main process
+        (`container.SHIP_COMMAND`), which prints tar's status when done."""
         api = self._provider.client.api
+        out, err = CappedText(4096), CappedText(4096)
+
+        def said() -> list[str]:
+            return out.text().splitlines()
+
+        def done() -> bool:
+            return out.text().endswith("\n") and said()[-1].startswith(SHIPPED)
+
         try:
-            exec_id = api.exec_create(
-                container,
-                ["tar", "-x", "-m", "--no-same-owner", "-C", WORKDIR, "-f", "-"],
-                stdin=True,
-                user=SHIPPER_USER,
-            )["Id"]
-            out, err = CappedText(4096), CappedText(4096)
-            with _hijacked(api.exec_start(exec_id, socket=True)) as raw:
+            sock = api.attach_socket(
+                container, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1}
+            )
+            with _hijacked(sock) as raw:
                 raw.sendall(self._archive)
                 raw.shutdown(socket.SHUT_WR)
-                pump(raw, out, err, deadline=time.monotonic() + 60, flood_limit=1 << 20)
-            code = self._wait_exit(exec_id)
+                pump(raw, out, err, deadline=time.monotonic() + 60, flood_limit=1 << 20,
+                     until=done)  # fmt: skip
         except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(
                 f"could not copy the repo into the sandbox: {short_error(exc)}"
             ) from None
-        if code != 0:
-            raise SandboxUnavailable(
-                f"unpacking the repo in the sandbox failed: {err.text().strip()}"
-            )
+        if not done():
+            raise SandboxUnavailable("could not copy the repo into the sandbox: it stopped")
+        lines = said()
+        if lines[-1] == f"{SHIPPED}0":
+            return
+        problem = lines[0] if len(lines) > 1 else lines[-1]
+        raise SandboxUnavailable(
+            f"unpacking the repo in the sandbox failed: {problem} (if the repo is larger than "
+            f"sandbox.work_size, {self._provider.settings.work_size}, raise it)"
+        )
 
     @override
     def exec(

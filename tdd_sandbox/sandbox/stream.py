@@ -12,6 +12,7 @@ import select
 import struct
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Protocol
 
 _HEADER = struct.Struct(">BxxxL")
@@ -83,8 +84,10 @@ def pump(
     *,
     deadline: float,
     flood_limit: int,
+    until: Callable[[], bool] | None = None,
 ) -> Ending:
-    """Demultiplex frames from `sock` into the two buffers until EOF, the deadline or a flood."""
+    """Demultiplex frames from `sock` into the two buffers until EOF, the deadline or a flood;
+    or, for a stream that stays open, until `until()` says its writer is done (as EOF)."""
     pending = bytearray()
     while True:
         remaining = deadline - time.monotonic()
@@ -109,3 +112,5 @@ def pump(
             (stderr if kind == STDERR else stdout).add(payload)
         if stdout.total + stderr.total > flood_limit:
             return Ending.FLOOD
+        if until is not None and until():
+            return Ending.EOF

@@ -8,7 +8,7 @@ from typing import Any
 import docker
 import pytest
 
-from tdd_sandbox.sandbox.container import BASE_ENV, SENTRY_THREADS
+from tdd_sandbox.sandbox.container import BASE_ENV, SENTRY_THREADS, SHIPPER_USER
 from tdd_sandbox.sandbox.docker import DockerSandbox
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.labels import LABEL, OWNER_LABEL, RUN_LABEL, owner_id
@@ -63,7 +63,7 @@ def test_no_network(docker_client: docker.DockerClient, box: DockerSandbox) -> N
 
 
 def test_non_root_users(docker_client: docker.DockerClient, box: DockerSandbox) -> None:
-    assert _inspect(docker_client, box)["Config"]["User"] == "10002:10002"
+    assert _inspect(docker_client, box)["Config"]["User"] == SHIPPER_USER
     assert box.exec(["id", "-u"]).stdout.strip() == "10001"
     assert box.exec(["ps", "-o", "user=", "-p", "1"]).stdout.strip() == "keeper"
 
