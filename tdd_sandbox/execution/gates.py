@@ -81,20 +81,29 @@ def run_gates(
     if only is not None and sealed and feed is None and GateKind.TEST in only:
         only = only | {GateKind.BUILD}
     results: list[GateResult] = []
+    waiting: list[Gate] = []  # gates before the tests, run together in one round trip
+
+    def run_waiting() -> None:
+        commands = [language.guard(g.command, nonce) or g.command for g in waiting]
+        ran = sandbox.exec_each(commands, timeout_s=timeout_s)
+        results.extend(judge_command(g.kind, r) for g, r in zip(waiting, ran, strict=True))
+        waiting.clear()
+
     for gate in plan:
         if only is not None and gate.kind not in only:
             continue
-        if gate.kind is GateKind.TEST:
-            # Without a build, the runner compiles the tests and needs them readable, as
-            # its errors are the feedback: its verdict is a failure then.
-            built = any(r.kind is GateKind.BUILD and r.passed for r in results)
-            seal = bool(sealed) and (feed is not None or built)
-            results.append(
-                _run_tests(sandbox, language, gate, expected, timeout_s, nonce, feed, seal=seal)
-            )
-        else:
-            command = language.guard(gate.command, nonce) or gate.command
-            results.append(judge_command(gate.kind, sandbox.exec(command, timeout_s=timeout_s)))
+        if gate.kind is not GateKind.TEST:
+            waiting.append(gate)
+            continue
+        run_waiting()
+        # Without a build, the runner compiles the tests and needs them readable, as its
+        # errors are the feedback: its verdict is a failure then.
+        built = any(r.kind is GateKind.BUILD and r.passed for r in results)
+        seal = bool(sealed) and (feed is not None or built)
+        results.append(
+            _run_tests(sandbox, language, gate, expected, timeout_s, nonce, feed, seal=seal)
+        )
+    run_waiting()
     return GateReport(language.name, tuple(results))
 
 

@@ -76,6 +76,17 @@ class Sandbox(Closing, ABC):
             SandboxUnavailable: the sandbox cannot run commands at all.
         """
 
+    def exec_each(
+        self, commands: Sequence[Sequence[str]], *, timeout_s: float | None = None
+    ) -> list[ExecResult]:
+        """Run each of `commands` in turn, as `exec` runs one (each with its own limits and
+        its own result). A backend may run them in one round trip, with the same results.
+
+        Raises:
+            SandboxUnavailable: the sandbox cannot run commands at all.
+        """
+        return [self.exec(command, timeout_s=timeout_s) for command in commands]
+
     @property
     @abstractmethod
     def sealable(self) -> frozenset[str]:

@@ -14,6 +14,7 @@ import secrets
 import socket
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import docker
@@ -82,6 +83,18 @@ class Containers(Protocol):
     def prewarm(self, image: str) -> None:
         """Start a container of `image` ahead of need."""
         ...
+
+
+@dataclass(frozen=True)
+class _Run:
+    """How one exec went: why reading stopped, its output and its exit status (None
+    unless it ended by itself)."""
+
+    ending: Ending
+    out: CappedText
+    err: CappedText
+    code: int | None
+    duration_s: float
 
 
 class DockerSandbox(Sandbox):
@@ -168,17 +181,97 @@ class DockerSandbox(Sandbox):
         stdin: bytes | None = None,
         sealed: bool = False,
     ) -> ExecResult:
+        nonce = secrets.token_hex(8)
+        argv = supervisor.wrap(nonce, list(command), collect or "")
+        run = self._run(argv, timeout_s, env=env, stdin=stdin, sealed=sealed)
+        stderr, report = supervisor.extract(run.err.text(), nonce)
+        if report is None and run.ending is Ending.EOF:
+            # The supervisor itself was killed (by the command, or the OOM killer):
+            # sweep whatever it could not.
+            self._stop_everything()
+        return ExecResult(
+            exit_code=run.code,
+            stdout=run.out.text(),
+            stderr=stderr,
+            duration_s=run.duration_s,
+            timed_out=run.ending is Ending.TIMEOUT,
+            flooded=run.ending is Ending.FLOOD,
+            oom_killed=report is not None and report.oom_kills > 0,
+            output_truncated=run.out.truncated or run.err.truncated,
+            leftover_processes=report.leftovers if report is not None else (),
+            collected=report.collected if report is not None else None,
+        )
+
+    @override
+    def exec_each(
+        self, commands: Sequence[Sequence[str]], *, timeout_s: float | None = None
+    ) -> list[ExecResult]:
+        """The commands in one exec (`supervisor.BATCH`), each with its own report. A batch
+        that does not end as planned (a limit hit, its supervisor killed, a report missing)
+        is not taken: each command then runs again on its own, as `exec` runs it."""
+        count = len(commands)
+        if count < 2:
+            return super().exec_each(commands, timeout_s=timeout_s)
+        nonce = secrets.token_hex(8)
+        run = self._run(supervisor.wrap_batch(nonce, commands), timeout_s, share=count)
+        settings = self._provider.settings
+        limit, flood = parse_memory(settings.output_limit), parse_memory(settings.flood_limit)
+        parts = None
+        if (
+            run.ending is Ending.EOF
+            and run.code == 0
+            and not (run.out.truncated or run.err.truncated)
+        ):
+            parts = supervisor.split_batch(run.out.text(), run.err.text(), nonce, count)
+        if parts is None or any(len(p.stdout) + len(p.stderr) > flood for p in parts):
+            if run.ending is Ending.EOF:
+                self._stop_everything()
+            return super().exec_each(commands, timeout_s=timeout_s)
+        results = []
+        for part in parts:
+            out, err = CappedText(limit), CappedText(limit)
+            out.add(part.stdout.encode())
+            err.add(part.stderr.encode())
+            report = part.report
+            results.append(
+                ExecResult(
+                    exit_code=report.exit_code,
+                    stdout=out.text(),
+                    stderr=err.text(),
+                    duration_s=report.seconds if report.seconds is not None else run.duration_s,
+                    oom_killed=report.oom_kills > 0,
+                    output_truncated=out.truncated or err.truncated,
+                    leftover_processes=report.leftovers,
+                )
+            )
+        return results
+
+    def _run(
+        self,
+        argv: list[str],
+        timeout_s: float | None,
+        *,
+        env: Mapping[str, str] | None = None,
+        stdin: bytes | None = None,
+        sealed: bool = False,
+        share: int = 1,
+    ) -> _Run:
+        """One exec of `argv`, read to its end, its deadline or its flood; what it runs is
+        stopped unless it ended. `share` commands run in it: each brings its own time and
+        output allowance.
+
+        Raises:
+            SandboxUnavailable: the sandbox cannot run commands.
+        """
         if self._closed:
             raise SandboxUnavailable("the sandbox was closed")
         settings = self._provider.settings
-        limit = parse_memory(settings.output_limit)
-        timeout = timeout_s if timeout_s is not None else settings.timeout_s
-        out, err = CappedText(limit), CappedText(limit)
-        nonce = secrets.token_hex(8)
+        timeout = (timeout_s if timeout_s is not None else settings.timeout_s) * share
+        out = CappedText(parse_memory(settings.output_limit) * share)
+        err = CappedText(parse_memory(settings.output_limit) * share)
         api = self._provider.client.api
         started = time.monotonic()
         try:
-            argv = supervisor.wrap(nonce, list(command), collect or "")
             user = SEALED_USER if sealed else SANDBOX_USER
             exec_id = self._create_exec(argv, env, user=user, attach_stdin=stdin is not None)
             with _hijacked(api.exec_start(exec_id, socket=True)) as raw:
@@ -189,7 +282,7 @@ class DockerSandbox(Sandbox):
                     out,
                     err,
                     deadline=started + timeout,
-                    flood_limit=parse_memory(settings.flood_limit),
+                    flood_limit=parse_memory(settings.flood_limit) * share,
                 )
             duration = time.monotonic() - started
             if ending is not Ending.EOF:
@@ -197,23 +290,7 @@ class DockerSandbox(Sandbox):
             code = self._wait_exit(exec_id) if self._container is not None else None
         except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(f"the sandbox stopped answering: {short_error(exc)}") from None
-        stderr, report = supervisor.extract(err.text(), nonce)
-        if report is None and ending is Ending.EOF:
-            # The supervisor itself was killed (by the command, or the OOM killer):
-            # sweep whatever it could not.
-            self._stop_everything()
-        return ExecResult(
-            exit_code=None if ending is not Ending.EOF else code,
-            stdout=out.text(),
-            stderr=stderr,
-            duration_s=duration,
-            timed_out=ending is Ending.TIMEOUT,
-            flooded=ending is Ending.FLOOD,
-            oom_killed=report is not None and report.oom_kills > 0,
-            output_truncated=out.truncated or err.truncated,
-            leftover_processes=report.leftovers if report is not None else (),
-            collected=report.collected if report is not None else None,
-        )
+        return _Run(ending, out, err, code if ending is Ending.EOF else None, duration)
 
     def _create_exec(
         self,

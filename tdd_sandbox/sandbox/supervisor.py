@@ -13,10 +13,11 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from dataclasses import dataclass
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
-SCRIPT = r"""
-n=$1; collect=$2; shift 2
+_FUNCTIONS = r"""
 count_oom() {
   o=0
   for f in /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events; do
@@ -25,31 +26,40 @@ count_oom() {
     fi
   done
 }
+sweep() {
+  # Any other process of the sandbox user left? Shell builtins only, so that checking forks
+  # nothing; `ps` and the sweep run only when there is something to sweep.
+  others=0
+  for d in /proc/[0-9]*; do
+    [ "${d#/proc/}" = "$$" ] && continue
+    while read -r key uid rest; do
+      if [ "$key" = "Uid:" ]; then [ "$uid" = 10001 ] && others=1; break; fi
+    done < "$d/status" 2>/dev/null
+  done
+  if [ "$others" = 1 ]; then
+    list=/tmp/.tdd-ps-$1
+    ps -u 10001 -o pid=,stat=,args= > "$list" 2>/dev/null
+    kill -9 -1 2>/dev/null; kill -9 -1 2>/dev/null; kill -9 -1 2>/dev/null
+    while read -r pid st args; do
+      case "$pid" in "$$") continue ;; esac
+      case "$st" in Z*) continue ;; esac
+      case "$args" in "ps -u 10001 -o pid=,stat=,args=") continue ;; esac
+      printf '\n@@%s leftover %s\n' "$1" "$args" >&2
+    done < "$list"
+    rm -f "$list"
+  fi
+}
+"""
+
+SCRIPT = (
+    _FUNCTIONS
+    + r"""
+n=$1; collect=$2; shift 2
 count_oom; before=$o
 "$@"
 rc=$?
 count_oom; after=$o
-# Any other process of the sandbox user left? Shell builtins only, so that checking forks
-# nothing; `ps` and the sweep run only when there is something to sweep.
-others=0
-for d in /proc/[0-9]*; do
-  [ "${d#/proc/}" = "$$" ] && continue
-  while read -r key uid rest; do
-    if [ "$key" = "Uid:" ]; then [ "$uid" = 10001 ] && others=1; break; fi
-  done < "$d/status" 2>/dev/null
-done
-if [ "$others" = 1 ]; then
-  list=/tmp/.tdd-ps-$n
-  ps -u 10001 -o pid=,stat=,args= > "$list" 2>/dev/null
-  kill -9 -1 2>/dev/null; kill -9 -1 2>/dev/null; kill -9 -1 2>/dev/null
-  while read -r pid st args; do
-    case "$pid" in "$$") continue ;; esac
-    case "$st" in Z*) continue ;; esac
-    case "$args" in "ps -u 10001 -o pid=,stat=,args=") continue ;; esac
-    printf '\n@@%s leftover %s\n' "$n" "$args" >&2
-  done < "$list"
-  rm -f "$list"
-fi
+sweep "$n"
 # A results file rides along, base64 on one line ending in " end": if the stderr cap cuts it,
 # the end is missing and the caller reads the file instead.
 if [ -n "$collect" ] && [ -f "$collect" ] && [ -r "$collect" ]; then
@@ -60,6 +70,37 @@ fi
 printf '\n@@%s rc=%s oom=%s\n' "$n" "$rc" "$((after - before))" >&2
 exit "$rc"
 """
+)
+
+# Several commands in one exec (an exec costs the engine a runtime process): each behind a
+# `begin` line on both streams, supervised as above, its report tagged `<nonce>.<index>` with
+# its run time in hundredths of a second off /proc/uptime (read by a builtin: no fork).
+BATCH = (
+    _FUNCTIONS
+    + r"""
+now() {
+  # Hundredths of a second; leading zeros go, as arithmetic would read them as octal.
+  read -r up rest < /proc/uptime; t=${up%.*}${up#*.}; t=${t#"${t%%[!0]*}"}; t=${t:-0}
+}
+n=$1; shift; i=0
+for cmd in "$@"; do
+  printf '\n@@%s begin %s\n' "$n" "$i"; printf '\n@@%s begin %s\n' "$n" "$i" >&2
+  count_oom; before=$o
+  now; t0=$t
+  eval "set -- $cmd"
+  "$@"
+  rc=$?
+  now; t1=$t
+  count_oom; after=$o
+  sweep "$n.$i"
+  printf '\n@@%s.%s rc=%s oom=%s cs=%s\n' "$n" "$i" "$rc" "$((after - before))" \
+    "$((t1 - t0))" >&2
+  i=$((i + 1))
+done
+printf '\n@@%s done\n' "$n" >&2
+exit 0
+"""
+)
 
 SWEEP = ["sh", "-c", "kill -9 -1; kill -9 -1; kill -9 -1; exit 0"]
 """Kills every process of the sandbox user; used when a command must be stopped."""
@@ -74,12 +115,57 @@ class Report:
     leftovers: tuple[str, ...]
     collected: bytes | None = None
     """The file asked for, read after the command (small files only; else None)."""
+    seconds: float | None = None
+    """The command's run time, as a batch measures it (else None)."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One command's share of a batch's output, and its report."""
+
+    stdout: str
+    stderr: str
+    report: Report
 
 
 def wrap(nonce: str, command: list[str], collect: str = "") -> list[str]:
     """The argv that runs `command` under the supervisor; `collect` names a file to hand back
     with the report, which saves a second round trip for a small results file."""
     return ["sh", "-c", SCRIPT, "tdd-supervisor", nonce, collect, *command]
+
+
+def wrap_batch(nonce: str, commands: Sequence[Sequence[str]]) -> list[str]:
+    """The argv that runs each of `commands` in turn under the supervisor (`BATCH`); each is
+    handed over as shell-quoted words, which the supervisor turns back into its arguments."""
+    return ["sh", "-c", BATCH, "tdd-supervisor", nonce, *(shlex.join(c) for c in commands)]
+
+
+def split_batch(stdout: str, stderr: str, nonce: str, count: int) -> list[Part] | None:
+    """Each command's output and report from a batch's streams; None unless all `count`
+    reports and the closing line are there in order.
+
+    A command can read the nonce (it is in its parent's arguments) and print any line the
+    supervisor would, but only before the supervisor's own, which it prints after the
+    command and its processes are gone: so the last of each line is the supervisor's. A
+    supervisor killed before its last line leaves a batch that is not taken at all.
+    """
+    begins = [f"\n@@{nonce} begin {i}\n" for i in range(count)]
+    done = f"\n@@{nonce} done"
+    out_at = [stdout.rfind(mark) for mark in begins]
+    err_at = [stderr.rfind(mark) for mark in begins] + [stderr.rfind(done)]
+    if min(out_at) < 0 or min(err_at) < 0:
+        return None
+    if out_at != sorted(set(out_at)) or err_at != sorted(set(err_at)):
+        return None
+    out_at.append(len(stdout))
+    parts = []
+    for i, mark in enumerate(begins):
+        out = stdout[out_at[i] + len(mark) : out_at[i + 1]]
+        err, report = extract(stderr[err_at[i] + len(mark) : err_at[i + 1]], f"{nonce}.{i}")
+        if report is None:
+            return None
+        parts.append(Part(out, err, report))
+    return parts
 
 
 def extract(stderr: str, nonce: str) -> tuple[str, Report | None]:
@@ -94,12 +180,13 @@ def extract(stderr: str, nonce: str) -> tuple[str, Report | None]:
             leftovers.append(body.removeprefix("leftover "))
         elif body.startswith("file "):
             collected = _decode(body)
-        elif status := re.fullmatch(r"rc=(\d+) oom=(-?\d+)", body):
-            report = Report(int(status.group(1)), max(0, int(status.group(2))), ())
+        elif status := re.fullmatch(r"rc=(\d+) oom=(-?\d+)(?: cs=(-?\d+))?", body):
+            seconds = int(status.group(3)) / 100 if status.group(3) else None
+            report = Report(int(status.group(1)), max(0, int(status.group(2))), (), None, seconds)
     cleaned = pattern.sub("", stderr)
     if report is None:
         return cleaned, None
-    return cleaned, Report(report.exit_code, report.oom_kills, tuple(leftovers), collected)
+    return cleaned, replace(report, leftovers=tuple(leftovers), collected=collected)
 
 
 def _decode(body: str) -> bytes | None:

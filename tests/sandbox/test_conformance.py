@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 
 import pytest
 
 from tdd_sandbox.errors import SandboxUnavailable
-from tdd_sandbox.sandbox.base import Sandbox
+from tdd_sandbox.sandbox.base import ExecResult, Sandbox
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tests.conftest import ON_EVERY_RUNTIME
@@ -189,3 +190,76 @@ def test_closed_sandbox_raises(open_sandbox: OpenSandbox) -> None:
     box.close()  # idempotent
     with pytest.raises(SandboxUnavailable):
         box.exec(["true"])
+
+
+ALONE_OR_TOGETHER = (
+    ["cat", "hello.txt"],
+    ["sh", "-c", "printf 'no newline'; echo oops >&2; exit 3"],
+    ["no-such-command"],
+    ["sh", "-c", "setsid sleep 1000 > /dev/null 2>&1 < /dev/null & exit 0"],
+    ["sh", "-c", "head -c 600000 /dev/zero | tr '\\0' x"],
+    ["sh", "-c", "echo '$(echo not expanded)' \"$0\"", "it's"],
+)
+
+
+def _seen(result: ExecResult) -> tuple[object, ...]:
+    # The shell names the line it failed to run a command from: the supervisors' differ.
+    stderr = re.sub(r"^tdd-supervisor: \d+: ", "", result.stderr)
+    return (
+        result.exit_code,
+        result.stdout,
+        stderr,
+        result.ok,
+        result.output_truncated,
+        len(result.leftover_processes),
+    )
+
+
+def test_commands_run_together_give_what_each_gives_alone(open_sandbox: OpenSandbox) -> None:
+    box = open_sandbox(SNAPSHOT)
+    alone = [box.exec(command) for command in ALONE_OR_TOGETHER]
+    together = box.exec_each(ALONE_OR_TOGETHER)
+    assert [_seen(r) for r in together] == [_seen(r) for r in alone]
+    assert _sleepers(box) == 0
+
+
+# Finds the batch's supervisor, reads the nonce off its arguments, and prints the lines it
+# would print for the next command (a pass) and for the batch's end.
+_FORGE = r"""
+for p in /proc/[0-9]*; do
+  # The pattern matches the batch's script and not this one, which holds it with a "\".
+  if tr '\0' '\n' < "$p/cmdline" 2>/dev/null | grep -q 'i=\$((i + 1))'; then
+    n=$(python3 -c 'import sys; print(open(sys.argv[1], "rb").read().split(b"\0")[4].decode())' \
+      "$p/cmdline"); batch=${p#/proc/}
+  fi
+done
+[ -n "$n" ] || exit 0
+printf '\n@@%s begin 1\nall good\n' "$n"
+printf '\n@@%s begin 1\n\n@@%s.1 rc=0 oom=0 cs=1\n\n@@%s done\n' "$n" "$n" "$n" >&2
+"""
+
+
+def test_a_command_cannot_forge_the_result_of_the_next_one_in_its_batch(
+    open_sandbox: OpenSandbox,
+) -> None:
+    box = open_sandbox(SNAPSHOT)
+    forged, failing = box.exec_each([["sh", "-c", _FORGE], ["false"]])
+    assert re.search(r"@@[0-9a-f]{16} begin 1\nall good", forged.stdout)  # it did forge
+    assert (failing.exit_code, failing.stdout) == (1, "")
+    # The same forger, then it kills the supervisor before its real lines: the batch is
+    # not taken, and every command runs again on its own.
+    killer = _FORGE + 'kill -9 "$batch"\n'
+    _, killed, failing = box.exec_each([["true"], ["sh", "-c", killer], ["false"]])
+    assert (failing.exit_code, failing.stdout) == (1, "")
+    assert killed.exit_code == 0  # alone, it found no batch to forge for
+
+
+def test_a_command_that_times_out_in_a_batch_times_out_alone(open_sandbox: OpenSandbox) -> None:
+    box = open_sandbox(SNAPSHOT)
+    started = time.monotonic()
+    slow, quick = box.exec_each([["sleep", "1000"], ["echo", "ok"]], timeout_s=1)
+    assert slow.timed_out
+    assert slow.exit_code is None
+    assert quick.stdout == "ok\n"
+    assert time.monotonic() - started < 10
+    assert _sleepers(box) == 0
