@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tdd_sandbox.execution.gates import run_gates, with_sealable_tests
 from tdd_sandbox.images.builder import ensure_image
 from tdd_sandbox.languages import get_language
+from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.sandbox.container import SANDBOX_USER
-from tdd_sandbox.sandbox.docker import connect
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import ImageSettings, SandboxSettings

@@ -242,7 +242,7 @@ def _sweep_lost_jobs() -> None:
     """Remove this node's containers whose owner is gone: a job killed with its worker (the
     node lost, the worker OOM-killed) could not remove its own; a live one's are kept."""
     from tdd_sandbox.errors import TddSandboxError
-    from tdd_sandbox.sandbox.docker import connect
+    from tdd_sandbox.sandbox.client import connect
     from tdd_sandbox.sandbox.leftovers import collect_containers
     from tdd_sandbox.vocabulary.cleanup import GcReport
 

@@ -22,7 +22,7 @@ from tdd_sandbox.katas.impossible import make_impossible
 from tdd_sandbox.languages import detect_language, get_language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files
-from tdd_sandbox.sandbox.docker import connect
+from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.files import write_atomic
 

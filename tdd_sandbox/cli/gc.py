@@ -37,7 +37,7 @@ def gc(
     from rich.table import Table
 
     from tdd_sandbox.ops.gc import collect_garbage, parse_age
-    from tdd_sandbox.sandbox.docker import connect
+    from tdd_sandbox.sandbox.client import connect
     from tdd_sandbox.settings import load_settings
 
     try:

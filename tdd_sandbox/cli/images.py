@@ -29,7 +29,7 @@ def build(languages: tuple[str, ...], force: bool, config: Path | None) -> int:
     """Build the images of LANGUAGES (default: all)."""
     from tdd_sandbox.images.inventory import build_images
     from tdd_sandbox.languages import get_language
-    from tdd_sandbox.sandbox.docker import connect
+    from tdd_sandbox.sandbox.client import connect
     from tdd_sandbox.settings import load_settings
 
     for name in languages:  # an unknown name is named before Docker is asked for
@@ -48,7 +48,7 @@ def list_(config: Path | None) -> int:
     from rich.table import Table
 
     from tdd_sandbox.images.inventory import list_images
-    from tdd_sandbox.sandbox.docker import connect
+    from tdd_sandbox.sandbox.client import connect
     from tdd_sandbox.settings import load_settings
 
     settings = load_settings(default_config(config, Path.cwd()))
@@ -70,7 +70,7 @@ def bootstrap(releases: tuple[str, ...], config: Path | None) -> int:
     or by default each release an image builds on that the engine has no base for."""
     from tdd_sandbox.images.bootstrap import bootstrap_base
     from tdd_sandbox.images.inventory import missing_bases
-    from tdd_sandbox.sandbox.docker import connect
+    from tdd_sandbox.sandbox.client import connect
     from tdd_sandbox.settings import load_settings
 
     settings = load_settings(default_config(config, Path.cwd()))

@@ -19,7 +19,8 @@ from tdd_sandbox.execution.gates import plan_gates, run_gates, split_lanes, with
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.languages.base import Language
-from tdd_sandbox.sandbox.docker import DockerSandbox, connect
+from tdd_sandbox.sandbox.client import connect
+from tdd_sandbox.sandbox.docker import DockerSandbox
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.leftovers import collect_containers
 from tdd_sandbox.sandbox.snapshot import Snapshot

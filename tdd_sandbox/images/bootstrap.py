@@ -13,7 +13,7 @@ import docker
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.images.catalog import bootstrap_image
-from tdd_sandbox.sandbox.docker import ENGINE_ERRORS
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS
 from tdd_sandbox.settings import ImageSettings
 
 _CHANGES = [

@@ -20,7 +20,7 @@ from tdd_sandbox.images.catalog import (
     language_folders,
     release_of,
 )
-from tdd_sandbox.sandbox.docker import ENGINE_ERRORS
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS
 from tdd_sandbox.sandbox.labels import LABEL
 from tdd_sandbox.settings import ImageSettings
 

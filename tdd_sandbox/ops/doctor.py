@@ -15,8 +15,8 @@ from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.images.builder import image_exists, plan_image
 from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.llm.endpoint import Endpoint, resolve_endpoint
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect, short_error
 from tdd_sandbox.sandbox.container import container_options
-from tdd_sandbox.sandbox.docker import ENGINE_ERRORS, connect, short_error
 from tdd_sandbox.sandbox.versions import read_versions, registered_runtimes, runc_unpatched
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.roles import Role

@@ -9,52 +9,27 @@ command leaves behind can reach another attempt.
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 import socket
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import docker
 import docker.errors
-import requests.exceptions
 from typing_extensions import override
 
-from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
+from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox import supervisor
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult, Sandbox
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS, feed, hijacked, short_error
 from tdd_sandbox.sandbox.container import KEEPER_USER, SANDBOX_USER, SEALED_USER, SHIPPED
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
 from tdd_sandbox.settings import SandboxSettings, parse_memory
 
-ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException, OSError)
 _KILL_GRACE_S = 5.0
-
-
-def connect(timeout_s: float = 30.0) -> docker.DockerClient:
-    """A client for the engine named by `DOCKER_HOST` (or the local socket), checked with a ping.
-
-    Raises:
-        PrerequisiteError: no engine answers; the message says how to start one.
-    """
-    try:
-        client = docker.from_env(timeout=int(timeout_s))
-        client.ping()
-    except ENGINE_ERRORS as exc:
-        raise PrerequisiteError(
-            f"Docker is not reachable ({short_error(exc)}): start the engine with `dockerd &` "
-            "(or `systemctl start docker`), or point DOCKER_HOST at a running one"
-        ) from None
-    return client
-
-
-def short_error(exc: BaseException) -> str:
-    """The first line of an engine error, cut short for a one-line message."""
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return text[:200]
 
 
 class Containers(Protocol):
@@ -150,7 +125,7 @@ class DockerSandbox(Sandbox):
             sock = api.attach_socket(
                 container, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1}
             )
-            with _hijacked(sock) as raw:
+            with hijacked(sock) as raw:
                 raw.sendall(self._archive)
                 raw.shutdown(socket.SHUT_WR)
                 pump(raw, out, err, deadline=time.monotonic() + 60, flood_limit=1 << 20,
@@ -274,9 +249,9 @@ class DockerSandbox(Sandbox):
         try:
             user = SEALED_USER if sealed else SANDBOX_USER
             exec_id = self._create_exec(argv, env, user=user, attach_stdin=stdin is not None)
-            with _hijacked(api.exec_start(exec_id, socket=True)) as raw:
+            with hijacked(api.exec_start(exec_id, socket=True)) as raw:
                 if stdin is not None:
-                    _feed(raw, stdin, deadline=started + timeout)
+                    feed(raw, stdin, deadline=started + timeout)
                 ending = pump(
                     raw,
                     out,
@@ -382,41 +357,3 @@ class DockerSandbox(Sandbox):
         # would compete with it for the CPU.
         if self._provider.settings.warm:
             self._provider.prewarm(self._image)
-
-
-def _feed(raw: Any, data: bytes, *, deadline: float) -> None:
-    """`data` to a command's standard input, then end of file. A command that stops reading
-    is not waited for past its deadline: it is judged on what it did."""
-    raw.settimeout(max(deadline - time.monotonic(), 0.001))
-    try:
-        raw.sendall(data)
-        raw.shutdown(socket.SHUT_WR)
-    except OSError:
-        pass
-    finally:
-        raw.settimeout(None)
-
-
-def _raw_socket(sock: Any) -> Any:
-    # docker-py hands back a SocketIO wrapper for the hijacked connection; select() and
-    # shutdown() need the socket inside it.
-    return getattr(sock, "_sock", sock)
-
-
-@contextlib.contextmanager
-def _hijacked(sock: Any) -> Iterator[Any]:
-    """The raw socket of an attached exec, shut down for good on exit.
-
-    Closing only docker-py's wrapper can hand the still-attached connection back to the
-    HTTP pool, where the next request would read the old command's output and hang.
-    """
-    raw = _raw_socket(sock)
-    try:
-        yield raw
-    finally:
-        with contextlib.suppress(OSError):
-            raw.shutdown(socket.SHUT_RDWR)
-        with contextlib.suppress(OSError):
-            raw.close()
-        with contextlib.suppress(OSError):
-            sock.close()

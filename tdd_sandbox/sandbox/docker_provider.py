@@ -13,8 +13,9 @@ from typing_extensions import override
 
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox.base import SandboxProvider
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect, short_error
 from tdd_sandbox.sandbox.container import container_options
-from tdd_sandbox.sandbox.docker import ENGINE_ERRORS, DockerSandbox, connect, short_error
+from tdd_sandbox.sandbox.docker import DockerSandbox
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings
 

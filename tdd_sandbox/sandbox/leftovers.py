@@ -11,7 +11,7 @@ import time
 import docker
 import docker.errors
 
-from tdd_sandbox.sandbox.docker import ENGINE_ERRORS
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS
 from tdd_sandbox.sandbox.labels import (
     CREATED_LABEL,
     LABEL,

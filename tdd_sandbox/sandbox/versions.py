@@ -12,7 +12,7 @@ from typing import Any
 
 import docker
 
-from tdd_sandbox.sandbox.docker import ENGINE_ERRORS
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS
 
 RUNC_FIXED = ((1, 2, 8), (1, 3, 3))
 """The first runc releases of the 1.2 and 1.3 lines with the fixes for the 2025 breakouts

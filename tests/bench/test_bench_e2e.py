@@ -11,7 +11,7 @@ import pytest
 
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
 from tdd_sandbox.bench.report import merge
-from tdd_sandbox.sandbox.docker import connect
+from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.sandbox.versions import read_versions
 from tdd_sandbox.settings import load_settings
 from tests.helpers.bench_scripts import bench_script

@@ -1,0 +1,79 @@
+"""The Docker engine's client: connecting, the errors it raises, and the raw sockets of the
+streams it attaches (a command's, or a container's main process's)."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import docker
+import docker.errors
+import requests.exceptions
+
+from tdd_sandbox.errors import PrerequisiteError
+
+ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException, OSError)
+
+
+def connect(timeout_s: float = 30.0) -> docker.DockerClient:
+    """A client for the engine named by `DOCKER_HOST` (or the local socket), checked with a ping.
+
+    Raises:
+        PrerequisiteError: no engine answers; the message says how to start one.
+    """
+    try:
+        client = docker.from_env(timeout=int(timeout_s))
+        client.ping()
+    except ENGINE_ERRORS as exc:
+        raise PrerequisiteError(
+            f"Docker is not reachable ({short_error(exc)}): start the engine with `dockerd &` "
+            "(or `systemctl start docker`), or point DOCKER_HOST at a running one"
+        ) from None
+    return client
+
+
+def short_error(exc: BaseException) -> str:
+    """The first line of an engine error, cut short for a one-line message."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:200]
+
+
+def feed(raw: Any, data: bytes, *, deadline: float) -> None:
+    """`data` to a command's standard input, then end of file. A command that stops reading
+    is not waited for past its deadline: it is judged on what it did."""
+    raw.settimeout(max(deadline - time.monotonic(), 0.001))
+    try:
+        raw.sendall(data)
+        raw.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+    finally:
+        raw.settimeout(None)
+
+
+def _raw_socket(sock: Any) -> Any:
+    # docker-py hands back a SocketIO wrapper for the hijacked connection; select() and
+    # shutdown() need the socket inside it.
+    return getattr(sock, "_sock", sock)
+
+
+@contextlib.contextmanager
+def hijacked(sock: Any) -> Iterator[Any]:
+    """The raw socket of an attached exec, shut down for good on exit.
+
+    Closing only docker-py's wrapper can hand the still-attached connection back to the
+    HTTP pool, where the next request would read the old command's output and hang.
+    """
+    raw = _raw_socket(sock)
+    try:
+        yield raw
+    finally:
+        with contextlib.suppress(OSError):
+            raw.shutdown(socket.SHUT_RDWR)
+        with contextlib.suppress(OSError):
+            raw.close()
+        with contextlib.suppress(OSError):
+            sock.close()
