@@ -12,7 +12,7 @@ from __future__ import annotations
 import secrets
 import socket
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -70,6 +70,26 @@ class _Run:
     err: CappedText
     code: int | None
     duration_s: float
+
+
+class _BatchDeadline:
+    """When a batch's running command runs out of time: `timeout` after the latest `begin`
+    line on its stdout."""
+
+    def __init__(self, out: CappedText, nonce: str, timeout: float) -> None:
+        self._out, self._nonce, self._timeout = out, nonce, timeout
+        self._begun, self._read = -1, -1
+        self._at = time.monotonic()
+
+    def __call__(self) -> float:
+        # Once cut, the batch is not taken: no command needs more time then.
+        if self._out.total != self._read and not self._out.truncated:
+            self._read = self._out.total
+            text = self._out.text()
+            while f"\n@@{self._nonce} begin {self._begun + 1}\n" in text:
+                self._begun += 1
+                self._at = time.monotonic()
+        return self._at + self._timeout
 
 
 class DockerSandbox(Sandbox):
@@ -188,7 +208,7 @@ class DockerSandbox(Sandbox):
         if count < 2:
             return super().exec_each(commands, timeout_s=timeout_s)
         nonce = secrets.token_hex(8)
-        run = self._run(supervisor.wrap_batch(nonce, commands), timeout_s, share=count)
+        run = self._run(supervisor.wrap_batch(nonce, commands), timeout_s, batch=(nonce, count))
         settings = self._provider.settings
         limit, flood = parse_memory(settings.output_limit), parse_memory(settings.flood_limit)
         parts = None
@@ -229,11 +249,12 @@ class DockerSandbox(Sandbox):
         env: Mapping[str, str] | None = None,
         stdin: bytes | None = None,
         sealed: bool = False,
-        share: int = 1,
+        batch: tuple[str, int] | None = None,
     ) -> _Run:
         """One exec of `argv`, read to its end, its deadline or its flood; what it runs is
-        stopped unless it ended. `share` commands run in it: each brings its own time and
-        output allowance.
+        stopped unless it ended. A `batch` (its nonce, its number of commands) gets each
+        command's output allowance, and each command its own time from its `begin` line
+        (a command that prints the next one's gains at most the time the batch has).
 
         Raises:
             SandboxUnavailable: the sandbox cannot run commands.
@@ -241,11 +262,15 @@ class DockerSandbox(Sandbox):
         if self._closed:
             raise SandboxUnavailable("the sandbox was closed")
         settings = self._provider.settings
-        timeout = (timeout_s if timeout_s is not None else settings.timeout_s) * share
+        timeout = timeout_s if timeout_s is not None else settings.timeout_s
+        share = batch[1] if batch is not None else 1
         out = CappedText(parse_memory(settings.output_limit) * share)
         err = CappedText(parse_memory(settings.output_limit) * share)
         api = self._provider.client.api
         started = time.monotonic()
+        deadline: float | Callable[[], float] = started + timeout
+        if batch is not None:
+            deadline = _BatchDeadline(out, batch[0], timeout)
         try:
             user = SEALED_USER if sealed else SANDBOX_USER
             exec_id = self._create_exec(argv, env, user=user, attach_stdin=stdin is not None)
@@ -256,7 +281,7 @@ class DockerSandbox(Sandbox):
                     raw,
                     out,
                     err,
-                    deadline=started + timeout,
+                    deadline=deadline,
                     flood_limit=parse_memory(settings.flood_limit) * share,
                 )
             duration = time.monotonic() - started

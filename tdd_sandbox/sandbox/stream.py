@@ -82,15 +82,16 @@ def pump(
     stdout: CappedText,
     stderr: CappedText,
     *,
-    deadline: float,
+    deadline: float | Callable[[], float],
     flood_limit: int,
     until: Callable[[], bool] | None = None,
 ) -> Ending:
-    """Demultiplex frames from `sock` into the two buffers until EOF, the deadline or a flood;
-    or, for a stream that stays open, until `until()` says its writer is done (as EOF)."""
+    """Demultiplex frames from `sock` into the two buffers until EOF, the deadline (a time, or
+    a function asked again as output comes) or a flood; or, for a stream that stays open,
+    until `until()` says its writer is done (as EOF)."""
     pending = bytearray()
     while True:
-        remaining = deadline - time.monotonic()
+        remaining = (deadline() if callable(deadline) else deadline) - time.monotonic()
         if remaining <= 0:
             return Ending.TIMEOUT
         ready, _, _ = select.select([sock], [], [], remaining)

@@ -185,3 +185,29 @@ def test_the_snapshot_travels_uncompressed_on_an_exec_never_by_the_engines_copy(
     assert called == []
     # Unpacked by the keeper (no capability, not root), so nothing it wrote is root's.
     assert {line.split()[0] for line in owners if line} == {"keeper"}
+
+
+def test_each_command_of_a_batch_has_its_own_time(
+    provider: DockerSandboxProvider,
+    images: dict[str, str],
+    docker_client: docker.DockerClient,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three commands of 0.6 s with 1 s each: the batch takes longer than one command may,
+    and is taken all the same (one exec: no command ran again alone)."""
+    box = provider.open(images["python"], SNAPSHOT)
+    execs: list[object] = []
+    create = docker_client.api.exec_create
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        execs.append(args)
+        return create(*args, **kwargs)
+
+    monkeypatch.setattr(docker_client.api, "exec_create", counted)
+    try:
+        results = box.exec_each([["sleep", "0.6"]] * 3, timeout_s=1)
+    finally:
+        box.close()
+    assert [r.exit_code for r in results] == [0, 0, 0]
+    assert not any(r.timed_out for r in results)
+    assert len(execs) == 1
