@@ -116,22 +116,25 @@ def test_a_closed_sandbox_s_container_is_removed_off_its_path_and_before_the_pro
     assert not _exists(docker_client, second)
 
 
-def test_the_snapshot_is_unpacked_by_the_main_process_with_no_exec_of_its_own(
-    provider: DockerSandboxProvider,
-    images: dict[str, str],
-    docker_client: docker.DockerClient,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """An exec costs the engine a runtime process (~50 ms of CPU on two cores); the
-    snapshot rides on the attached stdin of the idle main process instead."""
-    execs: list[object] = []
+@pytest.fixture
+def execs(docker_client: docker.DockerClient, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The arguments of every exec the engine is asked to create from now on."""
+    made: list[object] = []
     create = docker_client.api.exec_create
 
     def counted(*args: Any, **kwargs: Any) -> Any:
-        execs.append(args)
+        made.append(args)
         return create(*args, **kwargs)
 
     monkeypatch.setattr(docker_client.api, "exec_create", counted)
+    return made
+
+
+def test_the_snapshot_is_unpacked_by_the_main_process_with_no_exec_of_its_own(
+    provider: DockerSandboxProvider, images: dict[str, str], execs: list[object]
+) -> None:
+    """An exec costs the engine a runtime process (~50 ms of CPU on two cores); the
+    snapshot rides on the attached stdin of the idle main process instead."""
     snapshot = Snapshot({"hello.txt": b"hello\n", "pkg/deep/data.txt": b"data\n"})
     box = provider.open(images["python"], snapshot)
     try:
@@ -188,22 +191,11 @@ def test_the_snapshot_travels_uncompressed_on_an_exec_never_by_the_engines_copy(
 
 
 def test_each_command_of_a_batch_has_its_own_time(
-    provider: DockerSandboxProvider,
-    images: dict[str, str],
-    docker_client: docker.DockerClient,
-    monkeypatch: pytest.MonkeyPatch,
+    provider: DockerSandboxProvider, images: dict[str, str], execs: list[object]
 ) -> None:
     """Three commands of 0.6 s with 1 s each: the batch takes longer than one command may,
     and is taken all the same (one exec: no command ran again alone)."""
     box = provider.open(images["python"], SNAPSHOT)
-    execs: list[object] = []
-    create = docker_client.api.exec_create
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        execs.append(args)
-        return create(*args, **kwargs)
-
-    monkeypatch.setattr(docker_client.api, "exec_create", counted)
     try:
         results = box.exec_each([["sleep", "0.6"]] * 3, timeout_s=1)
     finally:
