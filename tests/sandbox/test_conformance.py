@@ -223,9 +223,8 @@ def test_commands_run_together_give_what_each_gives_alone(open_sandbox: OpenSand
     assert _sleepers(box) == 0
 
 
-# Finds the batch's supervisor, reads the nonce off its arguments, and prints the lines it
-# would print for the next command (a pass) and for the batch's end.
-_FORGE = r"""
+# Finds the batch's supervisor and reads the nonce off its arguments.
+_FIND_BATCH = r"""
 for p in /proc/[0-9]*; do
   # The pattern matches the batch's script and not this one, which holds it with a "\".
   if tr '\0' '\n' < "$p/cmdline" 2>/dev/null | grep -q 'i=\$((i + 1))'; then
@@ -234,9 +233,27 @@ for p in /proc/[0-9]*; do
   fi
 done
 [ -n "$n" ] || exit 0
+"""
+# As the first of two commands: prints the lines the supervisor would print for the next
+# command (a pass) and for the batch's end.
+_FORGE = (
+    _FIND_BATCH
+    + r"""
 printf '\n@@%s begin 1\nall good\n' "$n"
 printf '\n@@%s begin 1\n\n@@%s.1 rc=0 oom=0 cs=1\n\n@@%s done\n' "$n" "$n" "$n" >&2
 """
+)
+# As the second of three: prints every line still to come (its own pass, the third's and the
+# end), then kills the supervisor so that none of the real ones follow.
+_FORGE_ALL_AND_KILL = (
+    _FIND_BATCH
+    + r"""
+printf '\n@@%s begin 2\n' "$n"
+printf '\n@@%s.1 rc=0 oom=0 cs=1\n\n@@%s begin 2\n\n@@%s.2 rc=0 oom=0 cs=1\n\n@@%s done\n' \
+  "$n" "$n" "$n" "$n" >&2
+kill -9 "$batch"
+"""
+)
 
 
 def test_a_command_cannot_forge_the_result_of_the_next_one_in_its_batch(
@@ -246,10 +263,10 @@ def test_a_command_cannot_forge_the_result_of_the_next_one_in_its_batch(
     forged, failing = box.exec_each([["sh", "-c", _FORGE], ["false"]])
     assert re.search(r"@@[0-9a-f]{16} begin 1\nall good", forged.stdout)  # it did forge
     assert (failing.exit_code, failing.stdout) == (1, "")
-    # The same forger, then it kills the supervisor before its real lines: the batch is
+    # A forger of every line still to come that then kills the supervisor: the batch is
     # not taken, and every command runs again on its own.
-    killer = _FORGE + 'kill -9 "$batch"\n'
-    _, killed, failing = box.exec_each([["true"], ["sh", "-c", killer], ["false"]])
+    killer = ["sh", "-c", _FORGE_ALL_AND_KILL]
+    _, killed, failing = box.exec_each([["true"], killer, ["false"]])
     assert (failing.exit_code, failing.stdout) == (1, "")
     assert killed.exit_code == 0  # alone, it found no batch to forge for
 
