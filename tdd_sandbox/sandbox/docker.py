@@ -24,7 +24,13 @@ from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox import supervisor
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult, Sandbox
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, feed, hijacked, short_error
-from tdd_sandbox.sandbox.container import KEEPER_USER, SANDBOX_USER, SEALED_USER, SHIPPED
+from tdd_sandbox.sandbox.container import (
+    GUARDED_SHELL,
+    KEEPER_USER,
+    SANDBOX_USER,
+    SEALED_USER,
+    SHIPPED,
+)
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
 from tdd_sandbox.settings import SandboxSettings, parse_memory
@@ -104,6 +110,7 @@ class DockerSandbox(Sandbox):
         self._sealable = snapshot.sealable
         self._container: str | None = None
         self._closed = False
+        self._shell = GUARDED_SHELL if provider.settings.runtime == "runc" else "sh"
 
     @property
     @override
@@ -177,7 +184,7 @@ class DockerSandbox(Sandbox):
         sealed: bool = False,
     ) -> ExecResult:
         nonce = secrets.token_hex(8)
-        argv = supervisor.wrap(nonce, list(command), collect or "")
+        argv = supervisor.wrap(nonce, list(command), collect or "", shell=self._shell)
         run = self._run(argv, timeout_s, env=env, stdin=stdin, sealed=sealed)
         stderr, report = supervisor.extract(run.err.text(), nonce)
         if report is None and run.ending is Ending.EOF:
@@ -208,7 +215,8 @@ class DockerSandbox(Sandbox):
         if count < 2:
             return super().exec_each(commands, timeout_s=timeout_s)
         nonce = secrets.token_hex(8)
-        run = self._run(supervisor.wrap_batch(nonce, commands), timeout_s, batch=(nonce, count))
+        argv = supervisor.wrap_batch(nonce, commands, shell=self._shell)
+        run = self._run(argv, timeout_s, batch=(nonce, count))
         settings = self._provider.settings
         limit, flood = parse_memory(settings.output_limit), parse_memory(settings.flood_limit)
         parts = None

@@ -128,16 +128,27 @@ class Part:
     report: Report
 
 
-def wrap(nonce: str, command: list[str], collect: str = "") -> list[str]:
+def wrap(nonce: str, command: list[str], collect: str = "", *, shell: str = "sh") -> list[str]:
     """The argv that runs `command` under the supervisor; `collect` names a file to hand back
-    with the report, which saves a second round trip for a small results file."""
-    return ["sh", "-c", SCRIPT, "tdd-supervisor", nonce, collect, *command]
+    with the report, which saves a second round trip for a small results file. The
+    supervisor, and a command that is a shell script, run in `shell`."""
+    return [shell, "-c", SCRIPT, "tdd-supervisor", nonce, collect, *_in(shell, command)]
 
 
-def wrap_batch(nonce: str, commands: Sequence[Sequence[str]]) -> list[str]:
+def wrap_batch(nonce: str, commands: Sequence[Sequence[str]], *, shell: str = "sh") -> list[str]:
     """The argv that runs each of `commands` in turn under the supervisor (`BATCH`); each is
     handed over as shell-quoted words, which the supervisor turns back into its arguments."""
-    return ["sh", "-c", BATCH, "tdd-supervisor", nonce, *(shlex.join(c) for c in commands)]
+    words = (shlex.join(_in(shell, c)) for c in commands)
+    return [shell, "-c", BATCH, "tdd-supervisor", nonce, *words]
+
+
+def _in(shell: str, command: Sequence[str]) -> list[str]:
+    # The tools' own scripts (a guard reading a runner's exit status, a driver framing its
+    # results) outlive the code they run, as the supervisor does: the same shell keeps them
+    # out of that code's reach.
+    if command and command[0] == "sh":
+        return [shell, *command[1:]]
+    return list(command)
 
 
 def split_batch(stdout: str, stderr: str, nonce: str, count: int) -> list[Part] | None:

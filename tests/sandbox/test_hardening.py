@@ -161,3 +161,40 @@ def test_bounded_logs_labels_and_no_mounts(
 def test_snapshot_belongs_to_the_keeper(box: DockerSandbox) -> None:
     listing = box.exec(["stat", "-c", "%U %a %n", "/work", "/work/a.txt"]).stdout.split("\n")
     assert listing[:2] == ["keeper 755 /work", "keeper 644 /work/a.txt"]
+
+
+# Rewrites the supervisor's script where it still waits to be read (the shell reads a `-c`
+# script a line at a time, from its own memory), so that it reports 0 whatever the command
+# returned; then fails. Same user as the supervisor, so only the kernel can say no.
+_REACH_PARENT = r"""
+import os, re, sys
+parent = os.getppid()
+patched = 0
+with open(f"/proc/{parent}/maps") as maps, open(f"/proc/{parent}/mem", "r+b", 0) as mem:
+    for line in maps:
+        span, perms = line.split()[:2]
+        if "w" not in perms:
+            continue
+        start, end = (int(x, 16) for x in span.split("-"))
+        mem.seek(start)
+        try:
+            data = mem.read(end - start)
+        except OSError:
+            continue
+        for hit in re.finditer(rb"rc=\$\?", data):
+            mem.seek(start + hit.start())
+            mem.write(b"rc=0 ")
+            patched += 1
+print("patched", patched, file=sys.stderr)
+sys.exit(1)
+"""
+
+
+def test_a_command_cannot_reach_into_its_supervisor(box: DockerSandbox) -> None:
+    # The command runs as the supervisor's user, so no capability stands in its way. Under
+    # runc the supervisor's shell is one the sandbox user may run but not read, which Linux
+    # then keeps from being traced or having its memory read; gVisor lets no task trace an
+    # ancestor. Either way the kernel refuses, and the report is the supervisor's own.
+    result = box.exec(["python3", "-c", _REACH_PARENT])
+    assert result.exit_code == 1, result.stderr
+    assert "PermissionError" in result.stderr, result.stderr
