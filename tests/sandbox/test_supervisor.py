@@ -9,6 +9,17 @@ def test_wrap_passes_the_command_as_arguments_not_shell_text() -> None:
     assert argv[:2] == ["sh", "-c"]
 
 
+def test_the_supervisor_and_a_shell_script_command_run_in_the_shell_given() -> None:
+    guarded = "/tmp/.tdd/sh"
+    script = ["sh", "-c", 'exec "$1"', "guard", "sh"]
+    assert wrap("n1", script, shell=guarded)[0] == guarded
+    assert wrap("n1", script, shell=guarded)[-5:] == [guarded, *script[1:]]
+    assert wrap("n1", ["python3", "sh"], shell=guarded)[-2:] == ["python3", "sh"]
+    batch = wrap_batch("n1", [script, ["shx", "-c", "x"]], shell=guarded)
+    assert batch[0] == guarded
+    assert batch[-2:] == [f"{guarded} -c 'exec \"$1\"' guard sh", "shx -c x"]
+
+
 def test_extract_splits_report_from_stderr() -> None:
     stderr = "boom\n\n@@n1 leftover sleep 100\n\n@@n1 rc=3 oom=1\n"
     cleaned, report = extract(stderr, "n1")
