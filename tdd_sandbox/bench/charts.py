@@ -19,21 +19,27 @@ SCATTERS = {
 MARKERS = "osD^v<>Ph*X"
 
 
+def clear_charts(folder: Path) -> dict[str, bytes]:
+    """Remove the charts in `folder`, which a report that draws none (or fewer) must not
+    leave from an earlier one; returns the charts now there (none)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.png"):
+        stale.unlink()
+    return {}
+
+
 def charts(models: list[dict[str, Any]], folder: Path) -> dict[str, bytes]:
     """The charts worth drawing for `models` (in rank order) as PNG bytes, also written to
     `folder`. A scatter whose x figure is zero for every model (cost where no endpoint has a
     price) is left out: an axis of nothing misleads."""
+    made = clear_charts(folder)
+    if not models:
+        return made
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    folder.mkdir(parents=True, exist_ok=True)
-    for stale in folder.glob("*.png"):
-        stale.unlink()  # a chart left out now must not survive from an earlier report
-    made: dict[str, bytes] = {}
-    if not models:
-        return made
     figures = {"pass_rate": _bars(plt, models)}
     for key, (field, label) in SCATTERS.items():
         if any(float(m.get(field) or 0.0) > 0 for m in models):

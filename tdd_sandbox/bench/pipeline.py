@@ -95,7 +95,8 @@ def run_bench(
             progress=progress,
         )
     except BenchInterrupted as stopped:
-        write_reports(options.out, stopped.results, skipped)  # what finished, what stopped
+        # What finished, what stopped.
+        write_reports(options.out, stopped.results, skipped, stopped=True)
         raise
     return write_reports(options.out, results, skipped)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from tdd_sandbox.bench.charts import charts
+from tdd_sandbox.bench.charts import charts, clear_charts
 from tdd_sandbox.bench.metrics import mean_ci
 from tdd_sandbox.bench.page import html_page
 from tdd_sandbox.bench.runner import HARNESS_ERROR, INFRASTRUCTURE, INTERRUPTED
@@ -23,6 +23,7 @@ from tdd_sandbox.vocabulary.files import write_atomic
 
 SKIPPED_FILE = "skipped.json"
 """The kata x language pairs a bench left out, and why (beside results.jsonl)."""
+NOT_DRAWN = "No charts: the bench was stopped before it finished; --resume draws them."
 NO_COST = (
     "No cost chart: no job recorded a cost (local endpoints, or models without a price in "
     "the pricing setting)."
@@ -260,10 +261,11 @@ def junit(results: list[dict[str, Any]]) -> str:
 
 
 def write_reports(
-    out: Path, results: list[dict[str, Any]], skipped: Iterable[str] = ()
+    out: Path, results: list[dict[str, Any]], skipped: Iterable[str] = (), *, stopped: bool = False
 ) -> dict[str, Any]:
     """Every report of `results` (and of the pairs `skipped`) under `out`; returns the
-    summary."""
+    summary. A `stopped` bench's charts are not drawn: drawing takes longer than a stop may
+    (about a second, most of it loading matplotlib), and `--resume` draws them."""
     ordered = sorted(results, key=lambda r: r["id"])
     out.mkdir(parents=True, exist_ok=True)
     lines = "".join(json.dumps(r, sort_keys=True) + "\n" for r in ordered)
@@ -273,8 +275,11 @@ def write_reports(
     write_atomic(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
     write_atomic(out / "leaderboard.md", leaderboard(summary))
     write_atomic(out / "junit.xml", junit(ordered))
-    images = charts(summary["models"], out / "charts")
-    notes = [] if "cost_vs_pass_rate" in images else [NO_COST]
+    if stopped:
+        images, notes = clear_charts(out / "charts"), [NOT_DRAWN]
+    else:
+        images = charts(summary["models"], out / "charts")
+        notes = [] if "cost_vs_pass_rate" in images else [NO_COST]
     notes += [f"Not scored: {reason}." for reason in summary["skipped"]]
     notes += [f"Sandbox: {line}." for line in summary["sandbox"]]
     tables = every_table(_ranked(summary["models"]))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
 from tdd_sandbox.bench.report import merge, summarise, write_reports
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _result(
@@ -50,6 +54,26 @@ def test_ranking_and_infrastructure_apart() -> None:
     assert bad["rejections_by_kind"] == {"no_files": 2, "truncated": 2}
     assert (bad["rejected_attempts"], bad["red_events"], bad["edit_format"]) == (4, 6, "whole")
     assert good["acceptance_by_kata"] == {"a": 0.9}  # b was lost to infrastructure
+
+
+def test_a_stopped_bench_s_reports_draw_no_chart_and_leave_none_from_before(
+    tmp_path: Path,
+) -> None:
+    write_reports(tmp_path, RESULTS)
+    # A stop must end within two seconds, and loading matplotlib alone takes most of one:
+    # the stopped bench's reports are written by a process that never loads it.
+    script = (
+        "import sys; from pathlib import Path; from tdd_sandbox.bench.report import "
+        "write_reports; from tests.bench.test_report import RESULTS; "
+        f"write_reports(Path({str(tmp_path)!r}), RESULTS, stopped=True); "
+        "assert 'matplotlib' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, cwd=ROOT)
+    assert list((tmp_path / "charts").iterdir()) == []
+    page = (tmp_path / "report.html").read_text()
+    assert "--resume draws them" in page
+    assert "<img" not in page
+    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == len(RESULTS)
 
 
 def test_reports_and_junit(tmp_path: Path) -> None:
