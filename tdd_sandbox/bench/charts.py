@@ -19,20 +19,20 @@ SCATTERS = {
 MARKERS = "osD^v<>Ph*X"
 
 
-def clear_charts(folder: Path) -> dict[str, bytes]:
+def clear_charts(folder: Path) -> None:
     """Remove the charts in `folder`, which a report that draws none (or fewer) must not
-    leave from an earlier one; returns the charts now there (none)."""
+    leave from an earlier one."""
     folder.mkdir(parents=True, exist_ok=True)
     for stale in folder.glob("*.png"):
         stale.unlink()
-    return {}
 
 
 def charts(models: list[dict[str, Any]], folder: Path) -> dict[str, bytes]:
     """The charts worth drawing for `models` (in rank order) as PNG bytes, also written to
     `folder`. A scatter whose x figure is zero for every model (cost where no endpoint has a
     price) is left out: an axis of nothing misleads."""
-    made = clear_charts(folder)
+    clear_charts(folder)
+    made: dict[str, bytes] = {}
     if not models:
         return made
     import matplotlib

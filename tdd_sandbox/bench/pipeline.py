@@ -95,7 +95,7 @@ def run_bench(
             progress=progress,
         )
     except BenchInterrupted as stopped:
-        # What finished, what stopped.
+        # What finished, what stopped; no charts, which would hold the stop up.
         write_reports(options.out, stopped.results, skipped, stopped=True)
         raise
     return write_reports(options.out, results, skipped)

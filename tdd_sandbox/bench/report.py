@@ -276,7 +276,9 @@ def write_reports(
     write_atomic(out / "leaderboard.md", leaderboard(summary))
     write_atomic(out / "junit.xml", junit(ordered))
     if stopped:
-        images, notes = clear_charts(out / "charts"), [NOT_DRAWN]
+        clear_charts(out / "charts")
+        images: dict[str, bytes] = {}
+        notes = [NOT_DRAWN]
     else:
         images = charts(summary["models"], out / "charts")
         notes = [] if "cost_vs_pass_rate" in images else [NO_COST]

@@ -28,7 +28,10 @@ file it owns belongs to that group) and then idles."""
 SHIPPED = "tdd-shipped rc="
 """The last line the main process prints once the snapshot is unpacked, with tar's exit status
 after it; tar's own messages, on the same stream, come before it."""
-GUARDED_SHELL = "/tmp/.tdd/sh"
+GUARDED_DIR = "/tmp/.tdd"
+"""The keeper's folder (mode 711) in the sticky /tmp, made before any command runs: the
+sandbox user can neither replace it nor put anything in it."""
+GUARDED_SHELL = f"{GUARDED_DIR}/sh"
 """A copy of the image's `sh` that the sandbox user may run but not read. Linux marks a
 process that runs a binary its user cannot read as not dumpable: no process of the same user
 may then trace it or read or write its memory (`/proc/<pid>/mem`), as one could any shell of
@@ -42,9 +45,7 @@ SHIP_COMMAND = (
     # The snapshot arrives on the main process's stdin (attached once, closed after the tar):
     # no exec, so no runtime process to start for it. Nothing else ever writes this stdout:
     # no command has run when it is read, and none can reach another user's descriptors.
-    # The guarded shell's folder is the keeper's, in the sticky /tmp, made before any
-    # command runs: the sandbox user can neither replace it nor put anything in it.
-    f"{{ tar -x -m --no-same-owner -C /work -f - && mkdir -m 711 {GUARDED_SHELL[:-3]} "
+    f"{{ tar -x -m --no-same-owner -C /work -f - && mkdir -m 711 {GUARDED_DIR} "
     f'&& cp "$(command -v sh)" {GUARDED_SHELL} && chmod 711 {GUARDED_SHELL}; }} 2>&1; '
     f'echo "{SHIPPED}$?"; exec sleep infinity',
 )
