@@ -190,6 +190,20 @@ sys.exit(1)
 """
 
 
+# A script of the tool's own, as a guard is: it reads its child's status on a line it has not
+# read yet when the child runs, so the child could rewrite that line as it rewrites the
+# supervisor's.
+_GUARD_LIKE = ["sh", "-c", 'python3 -c "$1"\nrc=$?\nexit "$rc"', "guard", _REACH_PARENT]
+
+
+def test_a_command_cannot_reach_into_a_script_of_the_tool_s_that_runs_it(
+    box: DockerSandbox,
+) -> None:
+    result = box.exec(_GUARD_LIKE)
+    assert result.exit_code == 1, result.stderr
+    assert "PermissionError" in result.stderr, result.stderr
+
+
 def test_a_command_cannot_reach_into_its_supervisor(box: DockerSandbox) -> None:
     # The command runs as the supervisor's user, so no capability stands in its way. Under
     # runc the supervisor's shell is one the sandbox user may run but not read, which Linux
