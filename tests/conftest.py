@@ -57,9 +57,18 @@ def sandbox_runtime(request: pytest.FixtureRequest) -> OciRuntime:
 def provider(
     docker_client: docker.DockerClient, sandbox_runtime: OciRuntime
 ) -> Iterator[DockerSandboxProvider]:
-    """A provider with short limits; every container it made is gone afterwards."""
+    """A provider with short limits; every container it made is gone afterwards.
+
+    A flood stops at 2 MB, not 16: under gVisor a JVM printing without end writes 128 bytes
+    per system call and gets out ~0.4 MB/s on this machine, so 16 MB took longer than the
+    gate's deadline and a flood ended as a timeout."""
     settings = SandboxSettings(
-        timeout_s=20, memory="256m", pids=128, warm=0, runtime=sandbox_runtime
+        timeout_s=20,
+        memory="256m",
+        pids=128,
+        warm=0,
+        runtime=sandbox_runtime,
+        flood_limit="2m",
     )
     with DockerSandboxProvider(settings, run_id="pytest", client=docker_client) as made:
         yield made
