@@ -14,10 +14,12 @@ from click.testing import CliRunner
 
 from tdd_sandbox.cli import COMMANDS, cli
 from tdd_sandbox.cli.options import SettingNumber
+from tdd_sandbox.vocabulary.files import TDD_DIR
 from tests.helpers.cli import run_entry_point
+from tests.helpers.git import git
 
 HEAVY = (
-    "docker", "httpx", "openai", "pydantic", "pydantic_settings", "yaml",
+    "docker", "git", "httpx", "openai", "pydantic", "pydantic_settings", "yaml",
     "tdd_sandbox.languages", "tdd_sandbox.engine.session", "tdd_sandbox.bench.pipeline",
     "tdd_sandbox.execution", "tdd_sandbox.llm", "tdd_sandbox.settings",
 )  # fmt: skip
@@ -57,8 +59,19 @@ def test_each_command_help_imports_no_heavy_module(command: str) -> None:
 
 
 def test_status_imports_no_heavy_module(tmp_path: Path) -> None:
-    # No run in the folder: status still reads everything it would read for one.
-    assert heavy(loaded_by("status", "--repo", str(tmp_path))) == []
+    # A run and a commit, so status reads everything it reads: the journal, the state and git
+    # (plain git, never gitpython, which alone took a quarter of the budget).
+    git(tmp_path, "init", "-q")
+    (tmp_path / "a.py").write_text("a\n")
+    git(tmp_path, "add", "a.py")
+    git(tmp_path, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "feat: a")
+    run = tmp_path / TDD_DIR / "runs" / "r1"
+    run.mkdir(parents=True)
+    (run / "log.jsonl").write_text('{"event": "cycle", "cycle": 1}\n')
+    (tmp_path / TDD_DIR / "latest.json").write_text('{"run_id": "r1"}')
+    loaded = loaded_by("status", "--repo", str(tmp_path), "--json")
+    assert "tdd_sandbox.ops.status" in loaded
+    assert heavy(loaded) == []
 
 
 def every_parameter() -> list[click.Parameter]:

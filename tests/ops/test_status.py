@@ -1,0 +1,104 @@
+"""`status` reads a run back, and the repository's last commit through git that runs nothing
+the repository configures."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.ops.status import read_status
+from tdd_sandbox.vocabulary.files import TDD_DIR
+from tests.helpers.git import git
+
+
+def with_run(repo: Path, run_id: str = "20261126-000000-abcdef") -> Path:
+    """`repo` holding a run that has started one cycle (as the journal writes it)."""
+    run = repo / TDD_DIR / "runs" / run_id
+    run.mkdir(parents=True)
+    (run / "log.jsonl").write_text(json.dumps({"event": "cycle", "cycle": 1}) + "\n")
+    (repo / TDD_DIR / "latest.json").write_text(json.dumps({"run_id": run_id}))
+    return repo
+
+
+def commit(repo: Path, message: str) -> None:
+    (repo / "a.py").write_text(message)
+    git(repo, "add", "a.py")
+    git(repo, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-q", "-m", message)
+
+
+def signed(repo: Path) -> None:
+    """HEAD replaced by a copy carrying a signature: reading its log with `showSignature`
+    would run the configured signature program on it."""
+    raw = git(repo, "cat-file", "commit", "HEAD")
+    headers, _, message = raw.partition("\n\n")
+    forged = f"{headers}\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n -----END PGP SIGNATURE-----"
+    made = subprocess.run(
+        ["git", "-C", str(repo), "hash-object", "-t", "commit", "-w", "--stdin"],
+        input=f"{forged}\n\n{message}", capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    git(repo, "update-ref", "HEAD", made)
+
+
+def test_the_last_commit_is_the_first_line_of_head_s_message(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "feat: first\n\nbody")
+    commit(tmp_path, "feat: second line one\nline two of the subject\n\nTDD-Run: x")
+    info = read_status(with_run(tmp_path))
+    assert info["last_commit"] == "feat: second line one"
+    assert info["cycle"] == 1
+    assert info["state"] == "running"
+
+
+def test_a_repository_without_a_commit_has_no_last_commit(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q")
+    assert "last_commit" not in read_status(with_run(tmp_path))
+
+
+def test_what_the_repository_configures_never_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Attack: config that makes git run a program when it reads history (a signature check,
+    # fsmonitor, hooks), and host variables that point git at another repository.
+    repo = tmp_path / "k"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    commit(repo, "feat: real")
+    signed(repo)
+    marker = tmp_path / "pwned"
+    program = tmp_path / "program"
+    program.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    program.chmod(0o755)
+    for key, value in (
+        ("log.showSignature", "true"),
+        ("gpg.program", str(program)),
+        ("core.fsmonitor", str(program)),
+        ("core.hooksPath", str(tmp_path)),
+    ):
+        git(repo, "config", key, value)
+    other = tmp_path / "other"
+    other.mkdir()
+    git(other, "init", "-q")
+    commit(other, "feat: elsewhere")
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    info = read_status(with_run(repo))
+    assert info["last_commit"] == "feat: real"
+    assert not marker.exists()
+
+
+def test_a_folder_inside_another_repository_is_not_read_as_it(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "feat: the outer repository")
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    with pytest.raises(UsageError, match=r"inner is not a git repository: run `tdd-sandbox init"):
+        read_status(with_run(inner))
+
+
+def test_a_folder_without_a_run_says_how_to_start_one(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    with pytest.raises(UsageError, match="no run found"):
+        read_status(tmp_path)
