@@ -59,9 +59,10 @@ def provider(
 ) -> Iterator[DockerSandboxProvider]:
     """A provider with short limits; every container it made is gone afterwards.
 
-    A flood stops at 2 MB, not 16: under gVisor a JVM printing without end writes 128 bytes
-    per system call and gets out ~0.4 MB/s on this machine, so 16 MB took longer than the
-    gate's deadline and a flood ended as a timeout."""
+    A flood stops at 2 MB, not 16: the JVM's `System.out.print` makes one system call per
+    call (32 bytes each in the Java attack, as strace shows), which under gVisor gets out
+    ~0.4 MB/s on this machine, so 16 MB took longer than the gate's deadline and a flood ended
+    as a timeout."""
     settings = SandboxSettings(
         timeout_s=20,
         memory="256m",
