@@ -63,31 +63,38 @@ def scrub_git_environment() -> None:
         del os.environ[name]
 
 
+def not_a_repository(path: Path) -> UsageError:
+    """The error for a folder that holds no repository of its own."""
+    return UsageError(f"{path} is not a git repository: run `tdd-sandbox init {path}`")
+
+
+def git_missing() -> PrerequisiteError:
+    """The error for a host without git."""
+    return PrerequisiteError("git is not installed: `apt-get install -y git`")
+
+
 def head_summary(path: Path) -> str | None:
     """The first line of HEAD's message in the repository at `path` (its own `.git`, never a
-    parent's), or None when it has no commit yet. Read with `cat-file`, which runs nothing a
-    config could name (`git log` would run a signature program for `log.showSignature`).
+    parent's); None when it has no commit yet, or git will not read it (a repository another
+    user owns). Read with `cat-file`, which runs nothing a config could name (`git log` would
+    run a signature program for `log.showSignature`).
 
     Raises:
-        UsageError: `path` is not a git repository.
+        UsageError: `path` holds no `.git`.
         PrerequisiteError: git is not installed.
     """
-    # A ceiling at the parent: git looks in `path` and no further up.
+    if not (path / ".git").exists():
+        raise not_a_repository(path)
+    # A ceiling at the parent: a `.git` git cannot use never sends it looking further up.
     env = git_environment({"GIT_CEILING_DIRECTORIES": str(path.resolve().parent)})
     try:
         found = subprocess.run(
             ["git", "-C", str(path), "cat-file", "commit", "HEAD"],
             env=env, capture_output=True, check=False,
         )  # fmt: skip
-        if found.returncode == 0:
-            _, _, message = found.stdout.partition(b"\n\n")
-            return message.decode("utf-8", "replace").split("\n", 1)[0]
-        inside = subprocess.run(
-            ["git", "-C", str(path), "rev-parse", "--git-dir"],
-            env=env, capture_output=True, check=False,
-        )  # fmt: skip
     except FileNotFoundError:
-        raise PrerequisiteError("git is not installed: `apt-get install -y git`") from None
-    if inside.returncode != 0:
-        raise UsageError(f"{path} is not a git repository: run `tdd-sandbox init {path}`")
-    return None
+        raise git_missing() from None
+    if found.returncode != 0:
+        return None
+    _, _, message = found.stdout.partition(b"\n\n")
+    return message.decode("utf-8", "replace").split("\n", 1)[0]

@@ -13,8 +13,13 @@ from pathlib import Path
 import git
 import git.exc
 
-from tdd_sandbox.errors import PrerequisiteError, UsageError
-from tdd_sandbox.repo.environment import git_environment, scrub_git_environment
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.repo.environment import (
+    git_environment,
+    git_missing,
+    not_a_repository,
+    scrub_git_environment,
+)
 
 
 class HardenedRepo:
@@ -25,13 +30,11 @@ class HardenedRepo:
         try:
             self.repo = git.Repo(path, search_parent_directories=False)
         except git.exc.InvalidGitRepositoryError:
-            raise UsageError(
-                f"{path} is not a git repository: run `tdd-sandbox init {path}`"
-            ) from None
+            raise not_a_repository(path) from None
         except git.exc.NoSuchPathError:
             raise UsageError(f"{path} does not exist: pass the kata repository") from None
         except git.exc.GitCommandNotFound:
-            raise PrerequisiteError("git is not installed: `apt-get install -y git`") from None
+            raise git_missing() from None
         self.repo.git.update_environment(**git_environment())
         self.path = Path(self.repo.working_tree_dir or path)
 

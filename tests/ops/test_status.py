@@ -4,6 +4,7 @@ the repository configures."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -96,6 +97,31 @@ def test_a_folder_inside_another_repository_is_not_read_as_it(tmp_path: Path) ->
     inner.mkdir()
     with pytest.raises(UsageError, match=r"inner is not a git repository: run `tdd-sandbox init"):
         read_status(with_run(inner))
+
+
+def test_a_broken_git_folder_inside_another_repository_never_reads_that_one(
+    tmp_path: Path,
+) -> None:
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "feat: the outer repository")
+    inner = tmp_path / "inner"
+    (inner / ".git").mkdir(parents=True)  # not a repository git can use
+    assert "last_commit" not in read_status(with_run(inner))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give the repository away")
+def test_a_repository_git_will_not_read_still_shows_its_run(tmp_path: Path) -> None:
+    # Another user's repository: git refuses it ("dubious ownership"). The run is still
+    # there to read; the repository is not "not a git repository".
+    repo = tmp_path / "k"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    commit(repo, "feat: theirs")
+    with_run(repo)
+    subprocess.run(["chown", "-R", "12345:12345", str(repo)], check=True)
+    info = read_status(repo)
+    assert info["cycle"] == 1
+    assert "last_commit" not in info
 
 
 def test_a_folder_without_a_run_says_how_to_start_one(tmp_path: Path) -> None:
