@@ -2,6 +2,12 @@
 (as the warm pool does), and the same with the snapshot shipped and a first command run (what
 a gate waits for when no warm container is ready). Median of N, each runtime in turn.
 
+Beside each wall time, the machine's busy CPU seconds the step cost (`benchmarks/cpu.py`: the
+engine, the runtime and the container together), and those of one more supervised command
+(`true`) and of removing the container. On a machine whose cores are all busy, as in a run's
+cycles, CPU seconds are what a step really costs: `loop_overhead.py` prints how many
+containers and execs a cycle asks for.
+
 Usage: python benchmarks/container_start.py [--runs 10] [--runtimes runc,runsc]
 """
 
@@ -15,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.cpu import busy_and_stolen
 from tdd_sandbox.images.builder import ensure_image
 from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
@@ -32,8 +39,10 @@ def main() -> None:
     client = connect()
     image = ensure_image(client, "python", ImageSettings())
     runtimes = args.runtimes.split(",")
-    started: dict[str, list[float]] = {name: [] for name in runtimes}
-    first: dict[str, list[float]] = {name: [] for name in runtimes}
+    figures = ("start", "start cpu", "first", "first cpu", "exec cpu", "remove cpu")
+    seen: dict[str, dict[str, list[float]]] = {
+        name: {figure: [] for figure in figures} for name in runtimes
+    }
     providers = {
         name: DockerSandboxProvider(
             SandboxSettings(runtime=name, warm=0), run_id="bench-start", client=client
@@ -43,24 +52,34 @@ def main() -> None:
     try:
         for _ in range(args.runs):
             for name, provider in providers.items():  # in turn: load weighs on both alike
-                clock = time.perf_counter()
+                into = seen[name]
+                clock, cpu = time.perf_counter(), busy_and_stolen()[0]
                 container = provider.take_container(image)
-                started[name].append(time.perf_counter() - clock)
+                into["start"].append(time.perf_counter() - clock)
+                into["start cpu"].append(busy_and_stolen()[0] - cpu)
+                cpu = busy_and_stolen()[0]
                 provider.destroy(container)
-                clock = time.perf_counter()
-                with provider.open(image, SNAPSHOT) as box:
+                into["remove cpu"].append(busy_and_stolen()[0] - cpu)
+                clock, cpu = time.perf_counter(), busy_and_stolen()[0]
+                box = provider.open(image, SNAPSHOT)
+                try:
                     assert box.exec(["true"]).exit_code == 0
-                first[name].append(time.perf_counter() - clock)
+                    into["first"].append(time.perf_counter() - clock)
+                    into["first cpu"].append(busy_and_stolen()[0] - cpu)
+                    cpu = busy_and_stolen()[0]
+                    assert box.exec(["true"]).exit_code == 0
+                    into["exec cpu"].append(busy_and_stolen()[0] - cpu)
+                finally:
+                    box.close()
     finally:
         for provider in providers.values():
             provider.close()
     print(f"container start, python image, median of {args.runs}")
-    print(f"{'runtime':<8}{'start s':>9}{'+ snapshot + first exec s':>27}")
+    print(f"{'runtime':<8}" + "".join(f"{figure:>12}" for figure in figures))
     for name in runtimes:
-        print(
-            f"{name:<8}{statistics.median(started[name]):>9.2f}"
-            f"{statistics.median(first[name]):>27.2f}"
-        )
+        row = (statistics.median(seen[name][figure]) for figure in figures)
+        print(f"{name:<8}" + "".join(f"{value:>12.2f}" for value in row))
+    print("start: created and started; first: + snapshot shipped + a first command")
 
 
 if __name__ == "__main__":

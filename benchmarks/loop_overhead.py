@@ -6,6 +6,13 @@ gates, git. Prints, per language, the seconds per cycle, the gate seconds within
 prompt tokens per cycle against a context that sends every file of the repository.
 Start-up (images, the scaffold, the first gate run on HEAD) is reported apart.
 
+`cpu s` is the machine's busy CPU time per cycle (all processes: the harness, the engine,
+the containers; from /proc/stat), and `floor` that time over the cores: no scheduling of the
+same work can make a cycle shorter than its floor on this machine. `steal` is the share of
+the cycles' wall time the hypervisor gave to other guests. `boxes` and `execs` are the
+containers and the commands' execs the engine was asked for per cycle: each costs a runtime
+process (`benchmarks/container_start.py` prints their CPU cost).
+
 The `fake` row runs the same Python cycles on the fake runtime (no container, no gate run):
 the harness's own share of a cycle, apart from Docker.
 
@@ -15,11 +22,14 @@ Usage: python benchmarks/loop_overhead.py [--repeats 3] [--only fake]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -27,6 +37,9 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from docker.api.client import APIClient  # noqa: E402
+
+from benchmarks.cpu import CpuMeter  # noqa: E402
 from tdd_sandbox.agents import context  # noqa: E402
 from tdd_sandbox.engine.session import run_kata  # noqa: E402
 from tests.helpers.fake_llm import FakeLLM  # noqa: E402
@@ -52,7 +65,8 @@ def one_run(row: str, *, every_file: bool) -> dict[str, float]:
         with mock.patch.object(context, "_NOT_CONTEXT", hidden):
             started = time.perf_counter()
             kata = KATAS / "fizzbuzz" / "kata.md"
-            summary = run_kata(kata, settings, repo_dir=Path(scratch) / "k")
+            with CpuMeter() as meter, engine_calls() as calls:
+                summary = run_kata(kata, settings, repo_dir=Path(scratch) / "k")
             wall = time.perf_counter() - started
         assert summary.status == "completed", summary.reason
         log = Path(summary.repo) / ".tdd" / "runs" / summary.run_id / "log.jsonl"
@@ -61,12 +75,39 @@ def one_run(row: str, *, every_file: bool) -> dict[str, float]:
         end = events[-1]["ts"]
         in_cycles = [e for e in events if e["event"] == "gates" and e["ts"] >= first_cycle]
         cycles = summary.cycles
+        busy, stolen = meter.between(first_cycle, end)
+        span = (first_cycle, end)
         return {
             "start_s": wall - (end - first_cycle),
             "cycle_s": (end - first_cycle) / cycles,
             "gates_s": sum(e["seconds"] for e in in_cycles) / cycles,
             "prompt_tokens": summary.tokens["prompt"] / cycles,
+            "cpu_s": busy / cycles,
+            "steal": stolen / (end - first_cycle) / (os.cpu_count() or 1),
+            "containers": sum(span[0] <= t <= span[1] for t in calls["create_container"]) / cycles,
+            "execs": sum(span[0] <= t <= span[1] for t in calls["exec_create"]) / cycles,
         }
+
+
+@contextlib.contextmanager
+def engine_calls() -> Iterator[dict[str, list[float]]]:
+    """When the engine was asked to create a container or an exec (each costs a runtime
+    process: `benchmarks/container_start.py` prints what one costs in CPU)."""
+    calls: dict[str, list[float]] = {"create_container": [], "exec_create": []}
+    patches = []
+    for name, times in calls.items():
+        original = getattr(APIClient, name)
+
+        def counted(*args: Any, _original: Any = original, _times: list[float] = times,
+                    **kwargs: Any) -> Any:  # fmt: skip
+            _times.append(time.time())
+            return _original(*args, **kwargs)
+
+        patches.append(mock.patch.object(APIClient, name, counted))
+    with contextlib.ExitStack() as stack:
+        for patch in patches:
+            stack.enter_context(patch)
+        yield calls
 
 
 def main() -> None:
@@ -77,8 +118,10 @@ def main() -> None:
     print(f"loop overhead, instant scripted model, median of {args.repeats} runs")
     print(
         f"{'kata':<8}{'start s':>9}{'s/cycle':>9}{'gates s':>9}"
-        f"{'tokens':>8}{'all-files':>11}{'ratio':>7}"
+        f"{'tokens':>8}{'all-files':>11}{'ratio':>7}{'cpu s':>7}{'floor':>7}{'steal':>7}"
+        f"{'boxes':>7}{'execs':>7}"
     )
+    cores = os.cpu_count() or 1
     for language in [args.only] if args.only else ROWS:
         runs = [one_run(language, every_file=False) for _ in range(args.repeats)]
         full = one_run(language, every_file=True)
@@ -87,9 +130,14 @@ def main() -> None:
         gates = statistics.median(r["gates_s"] for r in runs)
         tokens = statistics.median(r["prompt_tokens"] for r in runs)
         ratio = tokens / full["prompt_tokens"]
+        cpu = statistics.median(r["cpu_s"] for r in runs)
+        steal = statistics.median(r["steal"] for r in runs)
+        box = statistics.median(r["containers"] for r in runs)
+        execs = statistics.median(r["execs"] for r in runs)
         print(
             f"{language:<8}{start:>9.2f}{cycle:>9.2f}{gates:>9.2f}{tokens:>8.0f}"
-            f"{full['prompt_tokens']:>11.0f}{ratio:>7.2f}"
+            f"{full['prompt_tokens']:>11.0f}{ratio:>7.2f}{cpu:>7.2f}{cpu / cores:>7.2f}"
+            f"{steal:>7.0%}{box:>7.1f}{execs:>7.1f}"
         )
 
 
