@@ -50,7 +50,8 @@ ROWS = ("python", "rust", "fake")
 
 
 def one_run(row: str, *, every_file: bool) -> dict[str, float]:
-    """One scripted run; returns seconds per cycle, gate seconds per cycle, tokens per cycle."""
+    """One scripted run's figures per cycle: seconds, gate seconds, prompt tokens, busy CPU
+    seconds, the share of time stolen, containers and execs; and its start-up seconds."""
     language = "python" if row == "fake" else row
     script = fake_fizzbuzz_script() if row == "fake" else fizzbuzz_script(language)
     with FakeLLM(script) as fake, tempfile.TemporaryDirectory() as scratch:
