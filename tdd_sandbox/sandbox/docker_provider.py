@@ -3,8 +3,8 @@ warm pool of fresh ones started ahead of need (none is ever reused for a second 
 
 from __future__ import annotations
 
-import contextlib
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import docker
@@ -18,6 +18,9 @@ from tdd_sandbox.sandbox.container import container_options
 from tdd_sandbox.sandbox.docker import DockerSandbox
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings
+
+_REMOVAL_PAUSES = (0.2, 0.5, 1.0)
+"""The waits after each refused removal of a container, one removal per wait."""
 
 
 class DockerSandboxProvider(SandboxProvider):
@@ -89,9 +92,22 @@ class DockerSandboxProvider(SandboxProvider):
         return container
 
     def destroy(self, container: str) -> None:
-        """Remove a container at once (killing what runs in it). Never raises."""
-        with contextlib.suppress(*ENGINE_ERRORS):
-            self.client.api.remove_container(container, force=True)
+        """Remove a container at once (killing what runs in it). Never raises.
+
+        A removal the engine refuses is tried again: under gVisor, a container busy with a
+        flood can miss the engine's kill deadline once. One that still stands stays listed, so
+        that `close` tries it again (and `gc` finds it by its labels after that)."""
+        for pause in _REMOVAL_PAUSES:
+            try:
+                self.client.api.remove_container(container, force=True)
+            except docker.errors.NotFound:
+                break  # gone, by this call or another
+            except ENGINE_ERRORS:
+                time.sleep(pause)
+                continue
+            break
+        else:
+            return
         with self._lock:
             self._live.discard(container)
 

@@ -116,6 +116,41 @@ def test_a_closed_sandbox_s_container_is_removed_off_its_path_and_before_the_pro
     assert not _exists(docker_client, second)
 
 
+def test_a_removal_the_engine_refuses_once_is_tried_again_and_none_is_left(
+    docker_client: docker.DockerClient,
+    images: dict[str, str],
+    sandbox_runtime: OciRuntime,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Seen in CI under gVisor after a flood: the engine answered one forced removal with an
+    # error (its kill missed its deadline), the container stayed, and nothing tried again.
+    refused: list[str] = []
+    remove = docker_client.api.remove_container
+
+    def refuse_each_first(container: str, **kwargs: Any) -> None:
+        if container not in refused:
+            refused.append(container)
+            raise docker.errors.APIError(
+                "tried to kill container, but did not receive an exit event"
+            )
+        remove(container, **kwargs)
+
+    monkeypatch.setattr(docker_client.api, "remove_container", refuse_each_first)
+    settings = SandboxSettings(warm=0, runtime=sandbox_runtime)
+    with DockerSandboxProvider(settings, run_id="pytest-refused", client=docker_client) as made:
+        retired = made.open(images["python"], SNAPSHOT)
+        first = retired.container_id
+        retired.close()  # removed in the background
+        kept = made.open(images["python"], SNAPSHOT)
+        second = kept.container_id
+        assert first is not None
+        assert second is not None
+    # The provider has ended: its removals are done, the refused ones tried again.
+    assert refused == [first, second]
+    assert not _exists(docker_client, first)
+    assert not _exists(docker_client, second)
+
+
 @pytest.fixture
 def execs(docker_client: docker.DockerClient, monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The arguments of every exec the engine is asked to create from now on."""
