@@ -20,7 +20,7 @@ from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings
 
 _REMOVAL_PAUSES = (0.2, 0.5, 1.0)
-"""The waits after each refused removal of a container, one removal per wait."""
+"""The waits before each new try at a removal the engine refused (none after the last)."""
 
 
 class DockerSandboxProvider(SandboxProvider):
@@ -97,13 +97,13 @@ class DockerSandboxProvider(SandboxProvider):
         A removal the engine refuses is tried again: under gVisor, a container busy with a
         flood can miss the engine's kill deadline once. One that still stands stays listed, so
         that `close` tries it again (and `gc` finds it by its labels after that)."""
-        for pause in _REMOVAL_PAUSES:
+        for pause in (0.0, *_REMOVAL_PAUSES):
+            time.sleep(pause)
             try:
                 self.client.api.remove_container(container, force=True)
             except docker.errors.NotFound:
                 break  # gone, by this call or another
             except ENGINE_ERRORS:
-                time.sleep(pause)
                 continue
             break
         else:
