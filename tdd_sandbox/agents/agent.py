@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from tdd_sandbox.agents.context import Situation, user_prompt
 from tdd_sandbox.agents.prompts import system_prompt
 from tdd_sandbox.llm.chat import ChatRequest
-from tdd_sandbox.llm.formats import EditFormat
+from tdd_sandbox.llm.formats import Ask, EditFormat
 from tdd_sandbox.llm.structured import PlanAnswer, PlanAsker
 from tdd_sandbox.llm.usage import UsageLedger
 from tdd_sandbox.settings import split_model
@@ -34,9 +34,15 @@ class Agent:
             InfrastructureError: the endpoint is unusable.
         """
         user = user_prompt(situation, self.role, budget_chars=self.context_chars)
+        ask = Ask(
+            target=situation.target, files=situation.files, may_finish=situation.may_finish,
+            fence=situation.language.name,
+        )  # fmt: skip
 
         def build(edit_format: EditFormat) -> ChatRequest:
-            system = system_prompt(self.role, situation.language, edit_format, situation.target)
+            system = system_prompt(
+                self.role, situation.language, edit_format, ask, solo=situation.solo
+            )
             return ChatRequest(
                 role=self.role.value,
                 model=split_model(self.model)[1],
@@ -49,6 +55,6 @@ class Agent:
                 seed=self.seed,
             )
 
-        answer = self.asker.ask(build, situation.target)
+        answer = self.asker.ask(build, ask)
         self.ledger.add(self.role.value, self.model, answer.reply)
         return answer

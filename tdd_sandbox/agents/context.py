@@ -6,9 +6,10 @@ they fit, and what does not fit is listed by name.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.history import CommitInfo
 from tdd_sandbox.vocabulary.roles import Role
@@ -42,11 +43,18 @@ class Situation:
     previous_error: str = ""
     extra: Sequence[str] = field(default_factory=tuple)
     target: str = ""
-    """The file the role most likely writes (for the whole-file format's example)."""
+    """The file the role most likely writes (named in the edit format's example)."""
+    may_finish: bool = False
+    """The role may answer "done" (the loop's tester: nothing left to test), which ends the
+    run; only then is it shown how."""
+    solo: bool = False
+    """The role works alone on the kata (bench implement and test modes): no loop, and no
+    judge but the tests, so it is shown the files it works on and none of the loop's."""
 
 
 def relevant_files(situation: Situation, role: Role) -> list[str]:
-    """Paths in the order the role should see them."""
+    """Paths in the order the role should see them. Working alone, a role sees the files it
+    was pointed at and the code, not the loop's test scaffold or runner configuration."""
     language = situation.language
     candidates = [
         path
@@ -57,19 +65,36 @@ def relevant_files(situation: Situation, role: Role) -> list[str]:
     config = [p for p in candidates if language.is_runner_config(p) and p not in tests]
     sources = [p for p in candidates if p not in tests and p not in config]
     focus = [p for p in situation.focus if p in situation.files]
+    if situation.solo:
+        return list(dict.fromkeys(focus + sources))
     ordered = focus + (tests + sources if role is Role.TESTER else sources + tests) + config
     return list(dict.fromkeys(ordered))
 
 
+def kata_for(text: str, language: Language, others: Iterable[Language]) -> str:
+    """The kata's text without the list items it writes for other languages only (a line
+    `- Rust: ...` is noise to a model writing Python, and small models follow it)."""
+    titles = {other.title for other in others if other.title != language.title}
+    return "\n".join(
+        line
+        for line in text.splitlines()
+        if not any(line.lstrip("-* \t").startswith(f"{title}:") for title in titles)
+        or not line.lstrip().startswith(("-", "*"))
+    )
+
+
 def user_prompt(situation: Situation, role: Role, *, budget_chars: int) -> str:
     """The user message for one call."""
-    parts = [f"# Kata\n{situation.kata_text.strip()}"]
+    kata = kata_for(situation.kata_text, situation.language, LANGUAGES.values())
+    parts = [f"# Kata\n{kata.strip()}"]
     shown: list[str] = []
     listed: list[str] = []
     remaining = budget_chars
+    language = situation.language
     for path in relevant_files(situation, role):
         text = situation.files[path].decode("utf-8", "replace")
-        block = f"## {path}\n```\n{text}\n```"
+        tag = language.name if path.endswith(language.source_suffixes) else ""
+        block = f"## {path}\n```{tag}\n{text}\n```"
         if len(block) <= remaining:
             shown.append(block)
             remaining -= len(block)

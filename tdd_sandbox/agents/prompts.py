@@ -1,9 +1,16 @@
-"""System prompts: short, because small local models have small context windows."""
+"""System prompts: short, because small local models have small context windows and follow
+whatever they are shown, rules they cannot act on included.
+
+The loop's roles are told the rules the loop enforces (one failing test; tests untouched; the
+language's gates). A role working alone (bench implement and test modes) is judged by tests
+only, so it is told only what it is to write. How to answer is the edit format's, shown as an
+example the model fills in (`llm.formats`).
+"""
 
 from __future__ import annotations
 
 from tdd_sandbox.languages.base import Language
-from tdd_sandbox.llm.formats import EditFormat, protocol
+from tdd_sandbox.llm.formats import Ask, EditFormat, get_format
 from tdd_sandbox.vocabulary.roles import Role
 
 ROLE_RULES = {
@@ -13,29 +20,34 @@ Write exactly ONE new test for the next small behaviour of the kata that no test
 - Change test files only. Never write implementation code.
 - The new test must FAIL against the current code (a missing function failing to import or
   compile counts as failing).
-- Keep every existing test as it is.
-- When every behaviour of the kata is tested, say you are done, as the answer format below
-  says.
-Commit message: "test(<scope>): <the behaviour>".""",
+- Keep every existing test as it is.""",
     Role.IMPLEMENTER: """\
 You are the IMPLEMENTER in a strict test-driven development loop.
 Make the failing test pass with the simplest code that could work.
 - Never change test files or test-runner configuration.
-- Every other test must still pass, and the code must pass every gate (format, lint, types).
-Commit message: "feat(<scope>): <what now works>" (or "fix(...)").""",
+- Every other test must still pass, and the code must pass every gate (format, lint, types).""",
     Role.REFACTORER: """\
 You are the REFACTORER in a strict test-driven development loop.
 Improve the structure of the implementation (names, duplication, clarity) without changing
 what it does.
 - Never change test files or test-runner configuration. Every test must still pass.
-- If nothing is worth improving, answer with no edits.
-Commit message: "refactor(<scope>): <what improved>".""",
+- If nothing is worth improving, answer with no edits.""",
+}
+
+SOLO_RULES = {
+    Role.TESTER: "You are an expert {title} programmer. Write thorough tests for the kata.",
+    Role.IMPLEMENTER: (
+        "You are an expert {title} programmer. Write the code that makes the kata's tests pass."
+    ),
 }
 
 
 def system_prompt(
-    role: Role, language: Language, edit_format: EditFormat = EditFormat.JSON, path: str = ""
+    role: Role, language: Language, edit_format: EditFormat, ask: Ask, *, solo: bool = False
 ) -> str:
-    """The system message for `role` working in `language`, answering in `edit_format`
-    (`path`: the file it most likely writes, used in the format's example)."""
-    return f"{ROLE_RULES[role]}\n\n{language.prompt_note}\n\n{protocol(edit_format, path)}"
+    """The system message for `role` working in `language`, answering in `edit_format` what
+    `ask` asks for; `solo`: the role works alone on the kata (no loop, judged by tests)."""
+    answer = get_format(edit_format).instructions(ask)
+    if solo:
+        return f"{SOLO_RULES[role].format(title=language.title)}\n\n{answer}"
+    return f"{ROLE_RULES[role]}\n\n{language.prompt_note}\n\n{answer}"

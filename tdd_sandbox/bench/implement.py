@@ -42,10 +42,12 @@ TRIES = 2
 """aider's: a first try, and one more with the failures fed back."""
 _CASES_CHARS = 12_000
 _FEEDBACK_CASES = 10
-TASK = (
-    "Implement the kata so that every test passes: write the implementation files only. The "
-    "tests are given and stay as they are; they are the ones that will judge your code."
-)
+
+
+def task(sources: list[str]) -> str:
+    """What the implementer is asked: the files to write, judged by the tests shown."""
+    where = " and ".join(sources) or "the implementation"
+    return f"Write {where} so that every test passes. The tests stay as they are."
 
 
 def implement_kata(
@@ -90,8 +92,9 @@ def implement_kata(
             for _ in range(TRIES):
                 situation = Situation(
                     kata_text=kata.text, kata_path="kata.md", files=files, language=language,
-                    task=TASK, focus=[*sorted(tests), *sources], previous_error=feedback,
-                    extra=extra, target=sources[0] if sources else "",
+                    task=task(sources), focus=[*sources, *sorted(tests)],
+                    previous_error=feedback, extra=extra, target=sources[0] if sources else "",
+                    solo=True,
                 )  # fmt: skip
                 # A try whose edits are refused changes nothing: it is judged as it stands.
                 files, feedback = try_edits(agent, situation, kinds, stop)

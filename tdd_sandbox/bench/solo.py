@@ -35,6 +35,11 @@ def try_edits(
     try:
         if answer.plan is None:
             raise EditRejected(answer.error or "no edit plan", answer.kind)
+        if not answer.plan.edits:
+            # Working alone, a role has one thing to do: an answer that writes nothing is a
+            # failed try with its reason, never a row with none.
+            where = f": write {situation.target}" if situation.target else ""
+            raise EditRejected(f"the answer changed no file{where}", Failure.NO_CHANGE)
         files = apply_plan(
             situation.files, answer.plan, agent.role, situation.language, first_cycle=first_cycle
         )

@@ -73,6 +73,7 @@ def score_tests(
     start = {p: t.encode() for p, t in starting_files(language, kata_dir).items()}
     reference = _reference(language, kata_dir)
     allow = kata.allowed_rules(language.name)
+    test_path = language.suggest_paths(start, kata.slug)[0]
     team = build_team(settings, record=record, replay=replay, header={"mode": "test"})
     stop = stop or CancelToken()
     files, feedback = start, ""
@@ -86,7 +87,7 @@ def score_tests(
             for _ in range(TRIES):
                 situation = Situation(
                     kata_text=kata.text, kata_path="kata.md", files=files, language=language,
-                    task=TASK, previous_error=feedback,
+                    task=TASK, previous_error=feedback, target=test_path, solo=True,
                 )  # fmt: skip
                 files, feedback = try_edits(agent, situation, kinds, stop, first_cycle=True)
                 if feedback:

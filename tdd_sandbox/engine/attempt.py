@@ -140,7 +140,7 @@ def _ask(shop: Workshop, task: Task, agent: Agent, token: CancelToken) -> EditPl
     if answer.plan is None:
         raise VerdictError(answer.error or "invalid answer", answer.kind)
     shop.journal.plan(task.step, answer.plan.plan)
-    if answer.plan.done and spec.may_finish:
+    if answer.plan.done and spec.context.may_finish:
         if spec.too_early:
             raise VerdictError(spec.too_early, Failure.PREMATURE_DONE)
         raise _Ended(AttemptStatus.DONE, answer.plan)

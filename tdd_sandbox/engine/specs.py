@@ -64,8 +64,6 @@ class PhaseSpec:
     code_only: bool = True
     """Refuse test code written into non-test files."""
     unchanged: Unchanged = Unchanged.REFUSED
-    may_finish: bool = False
-    """The role may answer "done" (nothing left to test), which ends the run."""
     too_early: str = ""
     """Why "done" may not end the run yet (before the kata's first test)."""
     hint: str = ""
@@ -98,13 +96,14 @@ class Brief:
         target: str = "",
         focus: Sequence[str] = (),
         gate_output: str = "",
+        may_finish: bool = False,
     ) -> Situation:
         """A prompt's situation: the kata, `files`, the one-line `task`, the file the role
         most likely writes, the files to show first, and the failing run's output."""
         return Situation(
             kata_text=self.kata.text, kata_path=self.kata_path, files=files,
             language=self.language, task=task, last_commit=self.last_commit, focus=focus,
-            gate_output=gate_output, target=target,
+            gate_output=gate_output, target=target, may_finish=may_finish,
         )  # fmt: skip
 
 
@@ -135,9 +134,9 @@ def specify_red(brief: Brief, base: Baseline, *, first_cycle: bool, hint: str = 
 
     return PhaseSpec(
         Phase.RED, Role.TESTER, base.files, base.files,
-        brief.situation(base.files, task, target=test_path), grade,
+        brief.situation(base.files, task, target=test_path, may_finish=True), grade,
         gates=RED_GATES, first_cycle=first_cycle, code_only=False,
-        unchanged=Unchanged.JUDGED, may_finish=True, hint=hint, raced=False,
+        unchanged=Unchanged.JUDGED, hint=hint, raced=False,
         too_early="" if kata_tests else (
             "done before any test of the kata was written: write the first test"
         ),

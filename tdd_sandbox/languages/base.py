@@ -26,6 +26,8 @@ class Language(Protocol):
 
     name: str
     """Registry key; also the name of its image (`tdd-sandbox/<name>`)."""
+    title: str
+    """The language's name as people write it (`C++`): how a kata's text names it."""
     results_path: str | None
     """File the test gate writes machine-readable results to, read after it runs."""
     collects: str

@@ -9,7 +9,7 @@ from __future__ import annotations
 from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.languages.base import Language
 
-_TEXTS = ("name", "collects", "prompt_note")
+_TEXTS = ("name", "title", "collects", "prompt_note")
 """Members that must be non-empty text: an empty prompt note is a pack not finished."""
 
 

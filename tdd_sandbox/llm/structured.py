@@ -16,14 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tdd_sandbox.llm.chat import ChatBackend, ChatReply, ChatRequest, FormatUnsupported
-from tdd_sandbox.llm.formats import (
-    TOOL_NAME,
-    EditFormat,
-    PlanError,
-    parse_json,
-    parse_whole,
-    tool_spec,
-)
+from tdd_sandbox.llm.formats import TOOL_NAME, Ask, EditFormat, PlanError, get_format, tool_spec
 from tdd_sandbox.protocol import EditPlan, edit_plan_schema
 from tdd_sandbox.vocabulary.failures import Failure
 
@@ -44,13 +37,13 @@ def response_format(mode: str) -> dict[str, Any] | None:
     return None
 
 
-def parse_plan(reply: ChatReply) -> EditPlan:
-    """Validate a JSON reply as an edit plan (see `formats.parse_json`).
+def parse_plan(reply: ChatReply, ask: Ask | None = None) -> EditPlan:
+    """Validate a JSON reply as an edit plan (see `formats.json_plan`).
 
     Raises:
         PlanError: it is cut off, not JSON, or not an EditPlan.
     """
-    return parse_json(reply)
+    return get_format(EditFormat.JSON).parse(reply, ask or Ask(may_finish=True))
 
 
 @dataclass(frozen=True)
@@ -115,9 +108,9 @@ class PlanAsker:
             return replace(request, response_format=response_format(MODES[self._mode]))
         return request
 
-    def ask(self, build: RequestBuilder, target: str = "") -> PlanAnswer:
-        """One request, built for the current format; a parse failure is data. `target` is
-        the file the prompt asked for (where a `whole` answer's lone code block goes).
+    def ask(self, build: RequestBuilder, ask: Ask) -> PlanAnswer:
+        """One request, built for the current format, asking for what `ask` says; a parse
+        failure is data.
 
         Raises:
             InfrastructureError: the endpoint is unusable.
@@ -132,8 +125,7 @@ class PlanAsker:
                     raise
                 continue
             try:
-                whole = fmt is EditFormat.WHOLE
-                plan = parse_whole(reply, target) if whole else parse_json(reply)
+                plan = get_format(fmt).parse(reply, ask)
             except PlanError as exc:
                 return PlanAnswer(reply, None, str(exc), mode, exc.kind)
             return PlanAnswer(reply, plan, None, mode)

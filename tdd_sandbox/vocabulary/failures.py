@@ -20,6 +20,12 @@ class Failure(enum.StrEnum):
     TRUNCATED = "truncated"
     REPETITION = "repetition"
     NO_FILES = "no_files"
+    ECHO = "echo"
+    """The answer copied the format's example instead of filling it in."""
+    NO_MATCH = "no_match"
+    """A `diff` block's search text is not in the file."""
+    MANY_MATCHES = "many_matches"
+    """A `diff` block's search text is in the file more than once."""
     # The edits may not be applied.
     PATH = "path"
     PERMISSION = "permission"

@@ -3,6 +3,7 @@ from __future__ import annotations
 from tdd_sandbox.agents.context import Situation, clip_gate_output, relevant_files, user_prompt
 from tdd_sandbox.agents.prompts import system_prompt
 from tdd_sandbox.languages import get_language
+from tdd_sandbox.llm.formats import Ask, EditFormat
 from tdd_sandbox.vocabulary.roles import Role
 
 PYTHON = get_language("python")
@@ -51,9 +52,9 @@ def test_budget_lists_what_does_not_fit() -> None:
 
 
 def test_system_prompts_name_the_protocol_and_rules() -> None:
-    prompt = system_prompt(Role.IMPLEMENTER, get_language("rust"))
+    prompt = system_prompt(Role.IMPLEMENTER, get_language("rust"), EditFormat.JSON, Ask("src/lib.rs"))
     assert "Never change test files" in prompt
-    assert '"commit_message"' in prompt
+    assert '"path": "src/lib.rs"' in prompt
     assert "(`kata` in a new repository)" in prompt
 
 
@@ -62,5 +63,5 @@ def test_each_prompt_names_the_toolchain_its_image_has() -> None:
     # note now lives in the plug-in, beside the image it describes.
     dockerfile = (get_language("rust").image / "Dockerfile").read_text()
     assert "trixie" in dockerfile
-    assert "rustc 1.85" in system_prompt(Role.TESTER, get_language("rust"))
-    assert "Python 3.13" in system_prompt(Role.TESTER, get_language("python"))
+    assert "rustc 1.85" in system_prompt(Role.TESTER, get_language("rust"), EditFormat.WHOLE, Ask())
+    assert "Python 3.13" in system_prompt(Role.TESTER, get_language("python"), EditFormat.WHOLE, Ask())

@@ -15,6 +15,7 @@ from tdd_sandbox.errors import ConfigError, PrerequisiteError
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest, InfrastructureError
 from tdd_sandbox.llm.client import OpenAIBackend
 from tdd_sandbox.llm.endpoint import Endpoint, resolve_endpoint
+from tdd_sandbox.llm.formats import Ask
 from tdd_sandbox.llm.structured import PlanAsker, parse_plan
 from tdd_sandbox.settings import LlmSettings, RoleSettings, load_settings
 from tests.helpers.fake_llm import Answer, FakeLLM, plan
@@ -73,12 +74,12 @@ def test_structured_output_falls_back_when_json_schema_is_refused() -> None:
     good.reject_schema = True
     with FakeLLM({"m": [good, plan(("b.py", "y = 2\n"))]}) as fake:
         asker = PlanAsker(_backend(fake))
-        first = asker.ask(lambda _: _request())
+        first = asker.ask(lambda _: _request(), Ask())
         assert first.plan is not None
         assert first.mode == "json_object"
         assert fake.requests[0]["response_format"]["type"] == "json_schema"
         assert fake.requests[1]["response_format"] == {"type": "json_object"}
-        second = asker.ask(lambda _: _request())
+        second = asker.ask(lambda _: _request(), Ask())
         assert second.mode == "json_object"  # remembered: no second refusal
         assert len(fake.requests) == 3
 

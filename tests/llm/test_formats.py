@@ -9,9 +9,21 @@ import pytest
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest
 from tdd_sandbox.llm.client import OpenAIBackend
 from tdd_sandbox.llm.endpoint import Endpoint
-from tdd_sandbox.llm.formats import EditFormat, PlanError, parse_json, parse_whole, repetitive
+from tdd_sandbox.llm.formats import Ask, EditFormat, PlanError, get_format, repetitive
+from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.llm.structured import PlanAsker
 from tests.helpers.fake_llm import Answer, FakeLLM, plan
+
+FINISHER = Ask(may_finish=True)
+
+
+def parse_whole(reply: ChatReply, target: str = "", *, may_finish: bool = True) -> EditPlan:
+    return get_format(EditFormat.WHOLE).parse(reply, Ask(target=target, may_finish=may_finish))
+
+
+def parse_json(reply: ChatReply, ask: Ask = FINISHER) -> EditPlan:
+    return get_format(EditFormat.JSON).parse(reply, ask)
+
 
 WHOLE = """PLAN: make one pass
 fizzbuzz.py
@@ -28,15 +40,62 @@ COMMIT: feat(fizzbuzz): one
 """
 
 
-def test_whole_format_with_files_deletes_plan_and_commit() -> None:
+def test_whole_format_with_files_and_deletes() -> None:
     parsed = parse_whole(ChatReply(text=WHOLE))
     assert [(e.path, e.action) for e in parsed.edits] == [
         ("fizzbuzz.py", "upsert"), ("tests/helper.txt", "upsert"), ("old.py", "delete"),
     ]  # fmt: skip
     assert parsed.edits[0].content == "def fizzbuzz(n: int) -> str:\n    return str(n)\n"
-    assert parsed.commit_message == "feat(fizzbuzz): one"
-    assert parsed.plan == "make one pass"
+    # The harness writes commit messages from what it verified: none is read from the model.
+    assert parsed.commit_message == ""
+    assert parsed.plan == "PLAN: make one pass"
     assert parse_whole(ChatReply(text="DONE")).done
+
+
+def test_done_is_shown_and_taken_from_the_tester_alone() -> None:
+    for fmt in (EditFormat.WHOLE, EditFormat.JSON, EditFormat.TOOL):
+        shown = get_format(fmt).instructions(Ask("tests/test_f.py", may_finish=True))
+        hidden = get_format(fmt).instructions(Ask("f.py"))
+        assert "DONE" in shown or '"done": true' in shown
+        assert "DONE" not in hidden
+        assert '"done": true' not in hidden
+    # An implementer that says done and writes nothing is told what to write (issue #44).
+    said_done = '{"plan": "p", "edits": [], "commit_message": "", "done": true}'
+    for fmt, text in ((EditFormat.WHOLE, "DONE"), (EditFormat.JSON, said_done)):
+        with pytest.raises(PlanError, match="write f.py") as refused:
+            get_format(fmt).parse(ChatReply(text=text), Ask("f.py"))
+        assert refused.value.kind == "no_change"
+    # With edits, its "done" is dropped: the edits are what was asked.
+    edit = {"path": "f.py", "action": "upsert", "content": "x = 1\n"}
+    text = json.dumps({"plan": "p", "edits": [edit], "commit_message": "", "done": True})
+    assert not parse_json(ChatReply(text=text), Ask("f.py")).done
+
+
+def test_each_format_names_the_target_in_its_example() -> None:
+    for fmt in (EditFormat.WHOLE, EditFormat.DIFF, EditFormat.JSON, EditFormat.TOOL):
+        assert "roman.py" in get_format(fmt).instructions(Ask("roman.py", fence="python"))
+    with pytest.raises(ValueError, match="no edit format"):
+        get_format(EditFormat.AUTO)
+
+
+def test_an_echoed_example_is_classified() -> None:
+    ask = Ask("fizzbuzz.py", fence="python")
+    for fmt in (EditFormat.WHOLE, EditFormat.JSON, EditFormat.DIFF):
+        example = get_format(fmt).instructions(ask)
+        echoed = (
+            example[example.index("fizzbuzz.py") :]
+            if fmt is not EditFormat.JSON
+            else (example.splitlines()[1])
+        )
+        with pytest.raises(PlanError) as copied:
+            get_format(fmt).parse(ChatReply(text=echoed), ask)
+        assert copied.value.kind == "echo", fmt
+
+
+def test_unfenced_code_after_the_target_path_is_the_file() -> None:
+    text = "fizzbuzz.py\ndef fizzbuzz(n: int) -> str:\n    return str(n)\n"
+    parsed = parse_whole(ChatReply(text=text), "fizzbuzz.py")
+    assert parsed.edits[0].content == "def fizzbuzz(n: int) -> str:\n    return str(n)\n"
 
 
 def test_whole_format_accepts_json_and_classifies_failures() -> None:
@@ -122,7 +181,7 @@ def test_tool_format_reads_the_function_arguments() -> None:
     answer = plan(("a.py", "x = 1\n"))
     answer.tool_call = True
     with FakeLLM({"m": [answer]}) as fake:
-        result = _asker(fake, EditFormat.TOOL).ask(_request)
+        result = _asker(fake, EditFormat.TOOL).ask(_request, FINISHER)
         assert result.plan is not None
         assert result.plan.edits[0].path == "a.py"
         assert fake.requests[0]["tool_choice"]["function"]["name"] == "submit_edit_plan"
@@ -132,7 +191,7 @@ def test_tool_format_falls_back_to_json_where_tools_are_refused() -> None:
     answer = plan(("a.py", "x = 1\n"))
     answer.reject = frozenset({"tools"})
     with FakeLLM({"m": [answer]}) as fake:
-        result = _asker(fake, EditFormat.TOOL).ask(_request)
+        result = _asker(fake, EditFormat.TOOL).ask(_request, FINISHER)
         assert result.plan is not None
         assert result.mode == "json_schema"
 
@@ -141,7 +200,7 @@ def test_auto_ends_in_whole_files_where_no_structured_output_exists() -> None:
     answer = Answer(text=WHOLE, reject=frozenset({"json_schema", "json_object"}))
     with FakeLLM({"m": [answer]}) as fake:
         asker = _asker(fake, EditFormat.AUTO)
-        result = asker.ask(_request)
+        result = asker.ask(_request, FINISHER)
         assert result.plan is not None
         assert asker.edit_format is EditFormat.WHOLE
         # The request that worked carried the whole-file instructions, not the JSON ones.
@@ -153,7 +212,7 @@ def test_the_asker_sends_a_lone_block_to_the_target_it_is_given() -> None:
     lone = Answer(text="```python\nx = 1\n```")
     with FakeLLM({"m": [lone, lone]}) as fake:
         asker = _asker(fake, EditFormat.WHOLE)
-        result = asker.ask(_request, "pkg/x.py")
+        result = asker.ask(_request, Ask("pkg/x.py"))
         assert result.plan is not None
         assert result.plan.edits[0].path == "pkg/x.py"
-        assert asker.ask(_request).kind == "no_files"
+        assert asker.ask(_request, Ask()).kind == "no_files"

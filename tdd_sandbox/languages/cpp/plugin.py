@@ -149,6 +149,7 @@ class Cpp(Defaults):
         return check_cpp(path, text, is_test=is_test, tree=tree)
 
     name = "cpp"
+    title = "C++"
     results_path: str | None = RESULTS
     collects = (
         'a TEST(Suite, Name) or TEST_F(Suite, Name) of GoogleTest, or a TEST_CASE("name") of '

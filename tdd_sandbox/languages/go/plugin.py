@@ -76,6 +76,7 @@ class Go(Defaults):
         return check_go(path, text, is_test=is_test, tree=tree)
 
     name = "go"
+    title = "Go"
     collects = (
         "a func TestXxx(t *testing.T) in a *_test.go file (Xxx not starting with a lower-case "
         "letter), outside testdata/, vendor/ and folders starting with . or _"

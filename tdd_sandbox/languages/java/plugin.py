@@ -123,6 +123,7 @@ class Java(Defaults):
         return check_java(path, text, is_test=is_test, tree=tree)
 
     name = "java"
+    title = "Java"
     results_path: str | None = RESULTS
     collects = (
         "an @Test void method of a class in test/ (or src/test/java/), in a file named after "

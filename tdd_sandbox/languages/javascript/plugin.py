@@ -133,6 +133,7 @@ class JavaScript(Defaults):
         return check_javascript(path, text, is_test=is_test)
 
     name = "javascript"
+    title = "JavaScript"
     results_path: str | None = RESULTS
     collects = (
         "a test('name', ...) or it('name', ...) call with a literal name, inside describe() "

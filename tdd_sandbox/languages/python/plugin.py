@@ -103,6 +103,7 @@ class Python(Defaults):
         return python_text(data)
 
     name = "python"
+    title = "Python"
     results_path: str | None = RESULTS
     source_suffixes: tuple[str, ...] = (".py", ".pyi")
     seals_tests = True

@@ -89,6 +89,7 @@ class Rust(Defaults):
         return check_rust(path, text, is_test=is_test)
 
     name = "rust"
+    title = "Rust"
     collects = "a #[test] fn in a file directly under tests/ (tests/<name>.rs), in any module"
     source_suffixes: tuple[str, ...] = (".rs",)
     expectations = Expectations(

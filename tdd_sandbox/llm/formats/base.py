@@ -1,0 +1,124 @@
+"""What every edit format shares: the request it answers, the Protocol, and the checks of an
+answer that do not depend on its shape (empty, runaway, an echoed example)."""
+
+from __future__ import annotations
+
+import enum
+import zlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from tdd_sandbox.errors import TddSandboxError
+from tdd_sandbox.llm.chat import ChatReply
+from tdd_sandbox.protocol import EditPlan
+from tdd_sandbox.vocabulary.failures import Failure
+
+
+class EditFormat(enum.StrEnum):
+    """How a role writes its edits."""
+
+    JSON = "json"
+    WHOLE = "whole"
+    DIFF = "diff"
+    TOOL = "tool"
+    AUTO = "auto"
+
+
+class PlanError(TddSandboxError, ValueError):
+    """A model answer that is not a usable edit plan. The message is feedback for the model."""
+
+    def __init__(self, message: str, kind: Failure) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What one answer is asked for, as the format needs to know it."""
+
+    target: str = ""
+    """The file the model most likely writes: named in the format's example (small models copy
+    an example's path literally), and where an answer's one unnamed code block goes."""
+    files: Mapping[str, bytes] = field(default_factory=dict)
+    """The files as they stand (the `diff` format edits them)."""
+    may_finish: bool = False
+    """Whether this role may answer that it is done (the tester alone): only then does the
+    format show how, since a model told of "done" says it."""
+    fence: str = ""
+    """The tag of the example's code fence (the language's name)."""
+
+
+class Format(Protocol):
+    """One edit format: the answer it asks for, and how such an answer becomes an EditPlan."""
+
+    edit_format: EditFormat
+
+    def instructions(self, ask: Ask) -> str:
+        """How to answer, as an example the model fills in."""
+        ...
+
+    def parse(self, reply: ChatReply, ask: Ask) -> EditPlan:
+        """The plan in `reply`.
+
+        Raises:
+            PlanError: there is none; its message says what to do instead.
+        """
+        ...
+
+
+def placeholder(what: str) -> str:
+    """A hole in an example for the model to fill; an answer that still holds it copied the
+    example (`Failure.ECHO`)."""
+    return f"<{what}>"
+
+
+def file_hole(ask: Ask) -> str:
+    """The hole an example leaves for a whole file's content."""
+    return placeholder(f"all of {ask.target or 'the file'}")
+
+
+def repetitive(text: str) -> bool:
+    """Whether `text` is a runaway repetition (the same lines over and over)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) >= 30 and max(lines.count(line) for line in set(lines)) >= 0.5 * len(lines):
+        return True
+    return len(text) > 3000 and len(zlib.compress(text.encode())) < 0.04 * len(text)
+
+
+def check_text(reply: ChatReply) -> None:
+    """Raises:
+    PlanError: the answer is empty or a runaway repetition.
+    """
+    if not reply.text.strip():
+        raise PlanError("the answer was empty", Failure.EMPTY)
+    if repetitive(reply.text):
+        raise PlanError(
+            "the answer kept repeating itself; answer once, briefly", Failure.REPETITION
+        )
+
+
+def check_echo(content: str, holes: Iterable[str]) -> None:
+    """Raises:
+    PlanError: `content` still holds one of the example's placeholders (`holes`).
+    """
+    if "<" in content and any(hole in content for hole in holes):
+        raise PlanError(
+            "you copied the example instead of filling it in: write the real code",
+            Failure.ECHO,
+        )
+
+
+def finish(plan: EditPlan, ask: Ask) -> EditPlan:
+    """`plan` as the role may mean it: "done" from a role that may not finish is dropped when
+    it comes with edits (they are what was asked), and refused when it comes alone.
+
+    Raises:
+        PlanError: a role that may not finish said done and changed nothing.
+    """
+    if not plan.done or ask.may_finish:
+        return plan
+    if plan.edits:
+        return plan.model_copy(update={"done": False})
+    where = f": write {ask.target}" if ask.target else ""
+    raise PlanError(f"nothing was changed; the task is not done{where}", Failure.NO_CHANGE)

@@ -1,0 +1,204 @@
+"""The `diff` format: aider's SEARCH/REPLACE blocks. Each block names a file, quotes lines of
+it exactly and gives their replacement; an empty SEARCH creates a file. For larger files it
+costs a fraction of the tokens of `whole`.
+
+A block applies where its SEARCH text stands exactly once; failing that, where it stands
+exactly once with each line's surrounding white space ignored (the replacement then takes the
+file's indentation). A block that matches nowhere or more than once is a failed attempt
+(`no_match`, `many_matches`) whose reason goes back to the model. Blocks apply in order, each
+to the file as the blocks before it left it; the plan holds the resulting whole files.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tdd_sandbox.llm.chat import ChatReply
+from tdd_sandbox.llm.formats.base import (
+    Ask,
+    EditFormat,
+    PlanError,
+    check_echo,
+    check_text,
+    placeholder,
+)
+from tdd_sandbox.protocol import Edit, EditPlan
+from tdd_sandbox.vocabulary.failures import Failure
+
+_SEARCH = re.compile(r"^[ \t]*<{5,9}[ \t]*SEARCH[ \t]*$")
+_DIVIDER = re.compile(r"^[ \t]*={5,9}[ \t]*$")
+_REPLACE = re.compile(r"^[ \t]*>{5,9}[ \t]*REPLACE[ \t]*$")
+_PATH = re.compile(
+    r"^[ \t]*(?:\*\*|`)?(?P<path>[\w./-]+\.\w+|[\w./-]*/[\w.-]+)(?:\*\*|`)?:?[ \t]*$"
+)
+_HOLES = (placeholder("the exact lines now in the file"), placeholder("the lines to put there"))
+
+
+@dataclass(frozen=True)
+class Block:
+    """One SEARCH/REPLACE block."""
+
+    path: str
+    search: str
+    replace: str
+
+
+class DiffFormat:
+    """SEARCH/REPLACE blocks, applied to the files as they stand."""
+
+    edit_format = EditFormat.DIFF
+
+    def instructions(self, ask: Ask) -> str:
+        """The example: the target's path, then one block to fill in."""
+        path = ask.target or "path/of/the/file"
+        return (
+            "Answer with edit blocks: the file's path on a line of its own, then a fenced block "
+            "with lines copied exactly from the file and the lines to put in their place:\n\n"
+            f"{path}\n```{ask.fence}\n<<<<<<< SEARCH\n{_HOLES[0]}\n=======\n{_HOLES[1]}\n"
+            ">>>>>>> REPLACE\n```\n\n"
+            "Each SEARCH must match the file exactly once. To create a file, leave SEARCH "
+            "empty. Use as many blocks as you need."
+        )
+
+    def parse(self, reply: ChatReply, ask: Ask) -> EditPlan:
+        """The files after the answer's blocks, as whole-file upserts.
+
+        Raises:
+            PlanError: no block, a block cut off, one that matches nowhere or more than once,
+                or the example copied.
+        """
+        check_text(reply)
+        blocks = read_blocks(reply, ask)
+        files = {path: data.decode("utf-8", "replace") for path, data in ask.files.items()}
+        changed: dict[str, str] = {}
+        for block in blocks:
+            check_echo(block.search + block.replace, _HOLES)
+            current = changed.get(block.path, files.get(block.path))
+            changed[block.path] = apply_block(current, block)
+        edits = [Edit(path=p, action="upsert", content=c) for p, c in changed.items()]
+        summary = reply.text.strip().split("\n", 1)[0][:200]
+        return EditPlan(plan=summary, edits=edits, commit_message="", done=False)
+
+
+def read_blocks(reply: ChatReply, ask: Ask) -> list[Block]:
+    """The blocks of an answer, each with the path last named before it (else the target).
+
+    Raises:
+        PlanError: none, or one cut off before its end.
+    """
+    lines = reply.text.splitlines()
+    blocks: list[Block] = []
+    path = ""
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        if named := _PATH.match(line):
+            path = named.group("path")
+            continue
+        if not _SEARCH.match(line):
+            continue
+        search, index = _until(lines, index, _DIVIDER)
+        replace, index = _until(lines, index, _REPLACE)
+        if index > len(lines):
+            raise PlanError(
+                "an edit block ends before its >>>>>>> REPLACE line; send fewer or smaller blocks",
+                Failure.TRUNCATED,
+            )
+        where = path or ask.target
+        if not where:
+            raise PlanError("an edit block names no file: put its path first", Failure.NO_FILES)
+        blocks.append(Block(where, search, replace))
+    if not blocks:
+        raise PlanError(
+            "no edit block found: write the file's path, then <<<<<<< SEARCH, the lines to "
+            "replace, =======, the new lines, >>>>>>> REPLACE",
+            Failure.NO_FILES,
+        )
+    return blocks
+
+
+def _until(lines: list[str], index: int, end: re.Pattern[str]) -> tuple[str, int]:
+    """The text from `index` up to the line matching `end`, and the index past it (past the
+    last line when there is no such line)."""
+    taken: list[str] = []
+    while index < len(lines) and not end.match(lines[index]):
+        taken.append(lines[index])
+        index += 1
+    return "".join(f"{line}\n" for line in taken), index + 1
+
+
+def apply_block(content: str | None, block: Block) -> str:
+    """`content` (None: no such file) with `block` applied.
+
+    Raises:
+        PlanError: the SEARCH text matches nowhere, or more than once.
+    """
+    if not block.search.strip():
+        if content is None or not content.strip():
+            return block.replace
+        raise PlanError(
+            f"an empty SEARCH creates a file, but {block.path} exists: quote the lines to replace",
+            Failure.NO_MATCH,
+        )
+    if content is None:
+        raise PlanError(
+            f"{block.path} does not exist: create it with an empty SEARCH", Failure.NO_MATCH
+        )
+    found = content.count(block.search)
+    if found == 1:
+        return content.replace(block.search, block.replace, 1)
+    if found > 1:
+        raise _many(block)
+    return _loosely(content, block)
+
+
+def _loosely(content: str, block: Block) -> str:
+    """`block` applied where its lines match the file's with white space around each ignored."""
+    lines = content.splitlines(keepends=True)
+    wanted = [line.strip() for line in block.search.splitlines()]
+    starts = [
+        start
+        for start in range(len(lines) - len(wanted) + 1)
+        if [line.strip() for line in lines[start : start + len(wanted)]] == wanted
+    ]
+    if len(starts) > 1:
+        raise _many(block)
+    if not starts:
+        raise PlanError(
+            f"a SEARCH block matches no lines of {block.path}: copy the lines to replace "
+            "exactly as the file has them",
+            Failure.NO_MATCH,
+        )
+    start = starts[0]
+    found = lines[start : start + len(wanted)]
+    replacement = _reindent(block, found)
+    return "".join(lines[:start]) + replacement + "".join(lines[start + len(wanted) :])
+
+
+def _reindent(block: Block, found: list[str]) -> str:
+    """The replacement moved by as much indentation as the file's lines have beyond the
+    SEARCH lines' (models often drop a method's leading spaces)."""
+    first_file = next((line for line in found if line.strip()), "")
+    first_search = next((line for line in block.search.splitlines() if line.strip()), "")
+    extra = _indent(first_file)
+    quoted = _indent(first_search)
+    if not extra.startswith(quoted):
+        return block.replace
+    shift = extra[len(quoted) :]
+    return "".join(
+        shift + line if line.strip() else line for line in block.replace.splitlines(keepends=True)
+    )
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def _many(block: Block) -> PlanError:
+    return PlanError(
+        f"a SEARCH block matches {block.path} in more than one place: quote more lines so it "
+        "matches once",
+        Failure.MANY_MATCHES,
+    )

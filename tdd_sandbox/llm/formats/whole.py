@@ -1,0 +1,111 @@
+"""The `whole` format: each file the model changes, its path on a line, then all of it in a
+fenced code block. Small models follow it far better than JSON (nothing to escape), as aider
+found; the harness builds the plan and writes the commit message from what it verified."""
+
+from __future__ import annotations
+
+import re
+
+from tdd_sandbox.llm.chat import ChatReply
+from tdd_sandbox.llm.formats.base import (
+    Ask,
+    EditFormat,
+    PlanError,
+    check_echo,
+    check_text,
+    file_hole,
+    finish,
+)
+from tdd_sandbox.llm.formats.json_plan import JsonFormat
+from tdd_sandbox.protocol import Edit, EditPlan
+from tdd_sandbox.vocabulary.failures import Failure
+
+DONE = "DONE"
+_PATH = r"[ \t]*(?:\*\*|`)?(?P<path>[\w./-]+\.\w+|[\w./-]*/[\w.-]+)(?:\*\*|`)?:?[ \t]*"
+_FILE_BLOCK = re.compile(
+    rf"^{_PATH}\n```[\w+-]*[ \t]*\n(?P<body>.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL
+)
+_ANY_BLOCK = re.compile(
+    r"^[ \t]*```[\w+-]*[ \t]*\n(.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL
+)
+_DELETE = re.compile(r"^[ \t]*DELETE[ \t]+(?P<path>\S+)[ \t]*$", re.MULTILINE)
+
+
+class WholeFormat:
+    """Whole files in fenced blocks, each after its path."""
+
+    edit_format = EditFormat.WHOLE
+
+    def instructions(self, ask: Ask) -> str:
+        """The example: the target's path, then a block the model fills with the file."""
+        path = ask.target or "path/of/the/file"
+        finishing = (
+            f"\nWhen every behaviour of the kata is tested already, answer only: {DONE}"
+            if ask.may_finish
+            else ""
+        )
+        return (
+            "Answer with the complete file: its path on a line of its own, then all of its "
+            "code in one fenced block, like this:\n\n"
+            f"{path}\n```{ask.fence}\n{file_hole(ask)}\n```\n\n"
+            "Write every file you change that way." + finishing
+        )
+
+    def parse(self, reply: ChatReply, ask: Ask) -> EditPlan:
+        """The files in the answer. A lone unnamed block goes to `ask.target`; a JSON answer is
+        read as `json`, since models mix the two up.
+
+        Raises:
+            PlanError: no file found, cut off, the example copied, or done where it may not.
+        """
+        check_text(reply)
+        text = reply.text
+        if text.strip().rstrip(".") == DONE:
+            return finish(EditPlan(plan="done", edits=[], commit_message="", done=True), ask)
+        edits = _named_files(text, ask) or _unnamed_file(reply, ask)
+        if not edits:
+            if text.lstrip().startswith("{"):
+                return JsonFormat().parse(reply, ask)
+            if reply.finish_reason == "length" or len(_fences(text)) % 2:
+                raise PlanError(
+                    "the answer was cut off before a code block ended; send less",
+                    Failure.TRUNCATED,
+                )
+            where = ask.target or "the file's path"
+            raise PlanError(
+                f"no file found: write {where} on a line of its own, then the whole file in a "
+                "fenced code block",
+                Failure.NO_FILES,
+            )
+        for edit in edits:
+            check_echo(edit.content, [file_hole(ask)])
+        summary = text.strip().split("\n", 1)[0][:200]
+        return EditPlan(plan=summary, edits=edits, commit_message="", done=False)
+
+
+def _fences(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip().startswith("```")]
+
+
+def _named_files(text: str, ask: Ask) -> list[Edit]:
+    edits = [
+        Edit(path=m.group("path"), action="upsert", content=m.group("body"))
+        for m in _FILE_BLOCK.finditer(text)
+    ]
+    return edits + [
+        Edit(path=m.group("path"), action="delete", content="") for m in _DELETE.finditer(text)
+    ]
+
+
+def _unnamed_file(reply: ChatReply, ask: Ask) -> list[Edit]:
+    """The target's content from an answer that forgot its path line (one block, nothing
+    else to tell where it goes), or forgot the fence after the target's own path line."""
+    if not ask.target or reply.finish_reason == "length":
+        return []
+    blocks = _ANY_BLOCK.findall(reply.text)
+    if len(blocks) == 1:
+        return [Edit(path=ask.target, action="upsert", content=blocks[0])]
+    head, _, rest = reply.text.lstrip().partition("\n")
+    if not blocks and head.strip().strip("*`:") == ask.target and rest.strip():
+        return [Edit(path=ask.target, action="upsert", content=rest.strip("\n") + "\n")]
+    return []
