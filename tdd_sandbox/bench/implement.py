@@ -18,6 +18,7 @@ import functools
 import json
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from tdd_sandbox.agents.team import build_team
 from tdd_sandbox.bench.solo import solo_metrics, try_edits
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
-from tdd_sandbox.katas.kata import load_kata
+from tdd_sandbox.katas.kata import Kata, load_kata
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.scaffolding import starting_files
@@ -69,15 +70,8 @@ def implement_kata(
         UsageError: the kata has no suite in the language.
     """
     started = time.monotonic()
-    language = get_language(language_name)
-    kata = load_kata(kata_dir / "kata.md")
-    hidden = hidden_test_files(kata_dir, language)
-    tests = {path: language.hidden_test(path, data) for path, data in hidden.items()}
-    extra = () if tests else (_rendered_cases(kata_dir, language),)
-    files = {
-        path: text.encode() for path, text in starting_files(language, kata_dir).items()
-    } | tests
-    sources = implementation_paths(kata_dir, kata.slug, language, files, tests)
+    piece = prepare(kata_dir, get_language(language_name))
+    language, files = piece.language, piece.files
     team = build_team(settings, record=record, replay=replay, header={"mode": "implement"})
     stop = stop or CancelToken()
     passes: list[bool] = []
@@ -91,10 +85,10 @@ def implement_kata(
             versions = runtime.versions(language)
             for _ in range(TRIES):
                 situation = Situation(
-                    kata_text=kata.text, kata_path="kata.md", files=files, language=language,
-                    task=task(sources), focus=[*sources, *sorted(tests)],
-                    previous_error=feedback, extra=extra, target=sources[0] if sources else "",
-                    solo=True,
+                    kata_text=piece.kata.text, kata_path="kata.md", files=files,
+                    language=language, task=task(piece.sources),
+                    focus=[*piece.sources, *sorted(piece.tests)], previous_error=feedback,
+                    extra=piece.extra, target=piece.target, solo=True,
                 )  # fmt: skip
                 # A try whose edits are refused changes nothing: it is judged as it stands.
                 files, feedback = try_edits(agent, situation, kinds, stop)
@@ -127,6 +121,46 @@ def implement_kata(
         # with the tests in plain view, a try that reaches for them is no mistake.
         **solo_metrics(team.ledger, kinds, wall_s=time.monotonic() - started, gate_s=gate_s),
     }
+
+
+@dataclass(frozen=True)
+class Workpiece:
+    """What an implement-mode job starts from: the kata, its starting files with the tests
+    that judge it, and where the code goes. The plain-prompt baseline of
+    `benchmarks/harness_fidelity.py` starts from the same."""
+
+    kata: Kata
+    language: Language
+    files: dict[str, bytes]
+    """The starting files and the tests."""
+    tests: dict[str, bytes]
+    """The kata's own test files, every test enabled (empty for a kata of data only)."""
+    sources: list[str]
+    """The files the implementation goes in."""
+    extra: tuple[str, ...]
+    """The cases written out, for a kata of data only."""
+
+    @property
+    def target(self) -> str:
+        """The first file the implementation goes in."""
+        return self.sources[0] if self.sources else ""
+
+
+def prepare(kata_dir: Path, language: Language) -> Workpiece:
+    """The starting point of an implement-mode job of `kata_dir` in `language`.
+
+    Raises:
+        UsageError: the kata's suite for the language is unusable.
+    """
+    kata = load_kata(kata_dir / "kata.md")
+    hidden = hidden_test_files(kata_dir, language)
+    tests = {path: language.hidden_test(path, data) for path, data in hidden.items()}
+    extra = () if tests else (_rendered_cases(kata_dir, language),)
+    files = {
+        path: text.encode() for path, text in starting_files(language, kata_dir).items()
+    } | tests
+    sources = implementation_paths(kata_dir, kata.slug, language, files, tests)
+    return Workpiece(kata, language, files, tests, sources, extra)
 
 
 def implementation_paths(

@@ -2,10 +2,10 @@
 
 In the JSON format the request asks for `response_format` `json_schema` (strict) first; an
 endpoint that refuses it is asked for `json_object`, then for plain text, and the mode that
-worked is remembered. The tool format falls back to JSON where function calling is refused;
-`auto` ends in the whole-file format where no structured output is supported. Whatever comes
-back is parsed leniently and validated strictly; what still fails is a `PlanError` whose
-message goes back to the model.
+worked is remembered. The tool format falls back to JSON where function calling is refused.
+`auto` picks per answer by the size of the file to change: whole files, or SEARCH/REPLACE
+blocks for a long one. Whatever comes back is parsed leniently and validated strictly; what
+still fails is a `PlanError` whose message goes back to the model.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from tdd_sandbox.vocabulary.failures import Failure
 __all__ = ["PlanAnswer", "PlanAsker", "PlanError", "parse_plan", "response_format"]
 
 MODES = ("json_schema", "json_object", "text")
+AUTO_DIFF_LINES = 200
+"""From this many lines in the file to change, `auto` asks for SEARCH/REPLACE blocks."""
 
 
 def response_format(mode: str) -> dict[str, Any] | None:
@@ -68,48 +70,49 @@ class PlanAsker:
     def __init__(self, backend: ChatBackend, edit_format: EditFormat = EditFormat.JSON) -> None:
         self.backend = backend
         self.configured = edit_format
-        self._format = EditFormat.JSON if edit_format is EditFormat.AUTO else edit_format
+        self._format = EditFormat.WHOLE if edit_format is EditFormat.AUTO else edit_format
         self._mode = 0
         self._lock = threading.Lock()
 
     @property
-    def mode(self) -> str:
-        """The structured-output mode in use (a JSON mode, `tool` or `whole`)."""
-        if self._format is EditFormat.JSON:
-            return MODES[self._mode]
-        return self._format.value
-
-    @property
     def edit_format(self) -> EditFormat:
-        """The format the next request is written in."""
+        """The format of the last request (before any, the configured one, `auto` as whole)."""
         return self._format
 
-    def _downgrade(self) -> bool:
+    def _choose(self, ask: Ask) -> EditFormat:
+        """The format of the next request. `auto` picks per answer: SEARCH/REPLACE blocks
+        where the file to change is long enough that rewriting it whole wastes the answer's
+        tokens, else whole files. It never picks JSON or a tool call: small models follow
+        them worst (issue #44), and no endpoint feature makes whole files or blocks work
+        better, so the choice does not depend on the endpoint."""
         with self._lock:
-            if self._format is EditFormat.TOOL:
+            if self.configured is EditFormat.AUTO:
+                lines = ask.files.get(ask.target, b"").count(b"\n")
+                self._format = EditFormat.DIFF if lines >= AUTO_DIFF_LINES else EditFormat.WHOLE
+            return self._format
+
+    def _downgrade(self, fmt: EditFormat) -> bool:
+        """Fall back from `fmt`, which the endpoint refused; False: nothing left to try."""
+        with self._lock:
+            if fmt is EditFormat.TOOL:
                 self._format = EditFormat.JSON
-            elif self._format is EditFormat.JSON and self._mode + 1 < len(MODES):
+            elif fmt is EditFormat.JSON and self._mode + 1 < len(MODES):
                 self._mode += 1
-                if MODES[self._mode] == "text" and self.configured is EditFormat.AUTO:
-                    # No structured output at all: small local models do far better with
-                    # whole files in code blocks than with JSON they must escape by hand.
-                    self._format = EditFormat.WHOLE
             else:
                 return False
             return True
 
-    def _request(self, build: RequestBuilder) -> ChatRequest:
-        fmt = self._format
+    def _request(self, build: RequestBuilder, fmt: EditFormat, mode: str) -> ChatRequest:
         request = build(fmt)
         if fmt is EditFormat.TOOL:
             choice = {"type": "function", "function": {"name": TOOL_NAME}}
             return replace(request, tools=tool_spec(), tool_choice=choice)
         if fmt is EditFormat.JSON:
-            return replace(request, response_format=response_format(MODES[self._mode]))
+            return replace(request, response_format=response_format(mode))
         return request
 
     def ask(self, build: RequestBuilder, ask: Ask) -> PlanAnswer:
-        """One request, built for the current format, asking for what `ask` says; a parse
+        """One request, built for the chosen format, asking for what `ask` says; a parse
         failure is data.
 
         Raises:
@@ -117,11 +120,12 @@ class PlanAsker:
             FormatUnsupported: it refused every format there is to fall back to.
         """
         while True:
-            fmt, mode = self._format, self.mode
+            fmt = self._choose(ask)
+            mode = MODES[self._mode] if fmt is EditFormat.JSON else fmt.value
             try:
-                reply = self.backend.complete(self._request(build))
+                reply = self.backend.complete(self._request(build, fmt, mode))
             except FormatUnsupported:
-                if not self._downgrade():
+                if not self._downgrade(fmt):
                     raise
                 continue
             try:

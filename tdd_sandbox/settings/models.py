@@ -3,7 +3,7 @@ bench's entries."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -14,6 +14,7 @@ from pydantic import (
 
 from tdd_sandbox.settings.sandbox import Section
 from tdd_sandbox.vocabulary.defaults import Executor
+from tdd_sandbox.vocabulary.formats import EditFormat
 
 PROVIDERS: dict[str, tuple[str | None, str | None]] = {
     "openai": ("https://api.openai.com/v1", "OPENAI_API_KEY"),
@@ -76,10 +77,11 @@ class RoleSettings(Section):
     """Overrides `llm.api_key_env` for this role."""
     models: list[str] | None = None
     """Implementer only: several models to race against each other with --parallel."""
-    edit_format: Literal["auto", "json", "whole", "tool"] = "auto"
-    """How the model writes its edits: `json` (the edit-plan schema), `tool` (the schema as
-    function-call arguments), `whole` (path lines and fenced whole files, best for small
-    models), or `auto` (json where the endpoint supports structured output, else whole)."""
+    edit_format: EditFormat = EditFormat.AUTO
+    """How the model writes its edits: `whole` (path lines and fenced whole files, best for
+    small models), `diff` (SEARCH/REPLACE blocks, for long files), `json` (the edit-plan
+    schema), `tool` (the schema as function-call arguments), or `auto` (`whole`, and `diff`
+    where the file to change has 200 lines or more)."""
 
     @field_validator("model")
     @classmethod
@@ -170,7 +172,7 @@ class BenchSettings(Section):
     models: dict[str, str | dict[str, str]] = Field(default_factory=dict)
     """Each entry: one `provider:model` for every role, or one per role
     (`{tester: ..., implementer: ..., refactorer: ...}`, `all` for the rest), optionally with
-    an `edit_format` (json, whole, tool, auto), a `base_url` and an `api_key_env` for every
+    an `edit_format` (auto, whole, diff, json, tool), a `base_url` and an `api_key_env` for every
     role, so entries served by different local servers can share one bench."""
 
     @field_validator("models")
@@ -181,7 +183,7 @@ class BenchSettings(Section):
         for name, entry in value.items():
             roles = dict(entry) if isinstance(entry, dict) else {"all": entry}
             edit_format = roles.get("edit_format", "auto")
-            if edit_format not in ("auto", "json", "whole", "tool"):
+            if edit_format not in list(EditFormat):
                 raise ValueError(f"bench model {name!r}: unknown edit_format {edit_format!r}")
             for key in BENCH_ENTRY_OPTIONS:
                 roles.pop(key, None)

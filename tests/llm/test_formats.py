@@ -165,7 +165,7 @@ def test_repetition_detector_spares_normal_code() -> None:
 
 
 def _request(fmt: EditFormat) -> ChatRequest:
-    system = "whole" if fmt is EditFormat.WHOLE else "json"
+    system = fmt.value
     return ChatRequest(
         role="implementer", model="m", messages=[{"role": "system", "content": system}],
         temperature=0.0, max_tokens=100,
@@ -196,16 +196,20 @@ def test_tool_format_falls_back_to_json_where_tools_are_refused() -> None:
         assert result.mode == "json_schema"
 
 
-def test_auto_ends_in_whole_files_where_no_structured_output_exists() -> None:
-    answer = Answer(text=WHOLE, reject=frozenset({"json_schema", "json_object"}))
-    with FakeLLM({"m": [answer]}) as fake:
+def test_auto_writes_whole_files_and_blocks_for_long_ones_never_structured_output() -> None:
+    long_file = "".join(f"X{i} = {i}\n" for i in range(250)).encode()
+    block = "big.py\n```\n<<<<<<< SEARCH\nX7 = 7\n=======\nX7 = 8\n>>>>>>> REPLACE\n```"
+    with FakeLLM({"m": [Answer(text=WHOLE), Answer(text=block)]}) as fake:
         asker = _asker(fake, EditFormat.AUTO)
-        result = asker.ask(_request, FINISHER)
-        assert result.plan is not None
-        assert asker.edit_format is EditFormat.WHOLE
-        # The request that worked carried the whole-file instructions, not the JSON ones.
-        assert fake.requests[-1]["messages"][0]["content"] == "whole"
-        assert "response_format" not in fake.requests[-1]
+        small = asker.ask(_request, FINISHER)
+        assert small.plan is not None
+        assert small.mode == "whole"
+        big = asker.ask(_request, Ask("big.py", {"big.py": long_file}))
+        assert big.mode == "diff"
+        assert big.plan is not None
+        assert "X7 = 8\n" in big.plan.edits[0].content
+        assert [r["messages"][0]["content"] for r in fake.requests] == ["whole", "diff"]
+        assert all("response_format" not in r for r in fake.requests)
 
 
 def test_the_asker_sends_a_lone_block_to_the_target_it_is_given() -> None:

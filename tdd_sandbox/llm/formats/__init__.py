@@ -15,10 +15,11 @@ whose `kind` classifies it and whose message goes back to the model.
 from __future__ import annotations
 
 from tdd_sandbox.errors import ConfigError
-from tdd_sandbox.llm.formats.base import Ask, EditFormat, Format, PlanError, repetitive
+from tdd_sandbox.llm.formats.base import Ask, Format, PlanError, repetitive
 from tdd_sandbox.llm.formats.diff import DiffFormat
 from tdd_sandbox.llm.formats.json_plan import TOOL_NAME, JsonFormat, ToolFormat, tool_spec
 from tdd_sandbox.llm.formats.whole import WholeFormat
+from tdd_sandbox.vocabulary.formats import EditFormat
 
 __all__ = [
     "TOOL_NAME",

@@ -3,7 +3,6 @@ answer that do not depend on its shape (empty, runaway, an echoed example)."""
 
 from __future__ import annotations
 
-import enum
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -13,16 +12,7 @@ from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.llm.chat import ChatReply
 from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.vocabulary.failures import Failure
-
-
-class EditFormat(enum.StrEnum):
-    """How a role writes its edits."""
-
-    JSON = "json"
-    WHOLE = "whole"
-    DIFF = "diff"
-    TOOL = "tool"
-    AUTO = "auto"
+from tdd_sandbox.vocabulary.formats import EditFormat
 
 
 class PlanError(TddSandboxError, ValueError):

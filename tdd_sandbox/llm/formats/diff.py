@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from tdd_sandbox.llm.chat import ChatReply
 from tdd_sandbox.llm.formats.base import (
     Ask,
-    EditFormat,
     PlanError,
     check_echo,
     check_text,
@@ -25,6 +24,7 @@ from tdd_sandbox.llm.formats.base import (
 )
 from tdd_sandbox.protocol import Edit, EditPlan
 from tdd_sandbox.vocabulary.failures import Failure
+from tdd_sandbox.vocabulary.formats import EditFormat
 
 _SEARCH = re.compile(r"^[ \t]*<{5,9}[ \t]*SEARCH[ \t]*$")
 _DIVIDER = re.compile(r"^[ \t]*={5,9}[ \t]*$")

@@ -12,7 +12,6 @@ from pydantic import ValidationError
 from tdd_sandbox.llm.chat import ChatReply
 from tdd_sandbox.llm.formats.base import (
     Ask,
-    EditFormat,
     PlanError,
     check_echo,
     check_text,
@@ -22,6 +21,7 @@ from tdd_sandbox.llm.formats.base import (
 )
 from tdd_sandbox.protocol import EditPlan, edit_plan_schema
 from tdd_sandbox.vocabulary.failures import Failure
+from tdd_sandbox.vocabulary.formats import EditFormat
 
 TOOL_NAME = "submit_edit_plan"
 

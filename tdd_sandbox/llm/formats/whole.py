@@ -9,7 +9,6 @@ import re
 from tdd_sandbox.llm.chat import ChatReply
 from tdd_sandbox.llm.formats.base import (
     Ask,
-    EditFormat,
     PlanError,
     check_echo,
     check_text,
@@ -19,6 +18,7 @@ from tdd_sandbox.llm.formats.base import (
 from tdd_sandbox.llm.formats.json_plan import JsonFormat
 from tdd_sandbox.protocol import Edit, EditPlan
 from tdd_sandbox.vocabulary.failures import Failure
+from tdd_sandbox.vocabulary.formats import EditFormat
 
 DONE = "DONE"
 _PATH = r"[ \t]*(?:\*\*|`)?(?P<path>[\w./-]+\.\w+|[\w./-]*/[\w.-]+)(?:\*\*|`)?:?[ \t]*"
