@@ -107,7 +107,8 @@ def user_prompt(situation: Situation, role: Role, *, budget_chars: int) -> str:
     files = "\n\n".join(shown) if shown else "(no files yet)"
     if listed:
         files += "\n\nOther files (not shown): " + ", ".join(listed)
-    parts.append(f"# Repository files\n{files}")
+    if shown or not situation.solo:
+        parts.append(f"# Repository files\n{files}")
     if situation.last_commit is not None:
         commit = situation.last_commit
         diff = f"\n```diff\n{commit.diff}\n```" if commit.diff else ""

@@ -46,9 +46,11 @@ _FEEDBACK_CASES = 10
 
 
 def task(sources: list[str]) -> str:
-    """What the implementer is asked: the files to write, judged by the tests shown."""
-    where = " and ".join(sources) or "the implementation"
-    return f"Write {where} so that every test passes. The tests stay as they are."
+    """What the implementer is asked, as plainly as a person would ask it: talk of the tests
+    here makes a small model write tests instead of the code (measured, issue #44)."""
+    if len(sources) > 1:
+        return f"Write the complete files {', '.join(sources[:-1])} and {sources[-1]}."
+    return f"Write the complete file {sources[0] if sources else 'of the implementation'}."
 
 
 def implement_kata(

@@ -1,8 +1,16 @@
 from __future__ import annotations
 
-from tdd_sandbox.agents.context import Situation, clip_gate_output, relevant_files, user_prompt
+from dataclasses import replace
+
+from tdd_sandbox.agents.context import (
+    Situation,
+    clip_gate_output,
+    kata_for,
+    relevant_files,
+    user_prompt,
+)
 from tdd_sandbox.agents.prompts import system_prompt
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.llm.formats import Ask, EditFormat
 from tdd_sandbox.vocabulary.roles import Role
 
@@ -52,7 +60,9 @@ def test_budget_lists_what_does_not_fit() -> None:
 
 
 def test_system_prompts_name_the_protocol_and_rules() -> None:
-    prompt = system_prompt(Role.IMPLEMENTER, get_language("rust"), EditFormat.JSON, Ask("src/lib.rs"))
+    prompt = system_prompt(
+        Role.IMPLEMENTER, get_language("rust"), EditFormat.JSON, Ask("src/lib.rs")
+    )
     assert "Never change test files" in prompt
     assert '"path": "src/lib.rs"' in prompt
     assert "(`kata` in a new repository)" in prompt
@@ -64,4 +74,47 @@ def test_each_prompt_names_the_toolchain_its_image_has() -> None:
     dockerfile = (get_language("rust").image / "Dockerfile").read_text()
     assert "trixie" in dockerfile
     assert "rustc 1.85" in system_prompt(Role.TESTER, get_language("rust"), EditFormat.WHOLE, Ask())
-    assert "Python 3.13" in system_prompt(Role.TESTER, get_language("python"), EditFormat.WHOLE, Ask())
+    assert "Python 3.13" in system_prompt(
+        Role.TESTER, get_language("python"), EditFormat.WHOLE, Ask()
+    )
+
+
+def test_a_kata_shows_a_model_only_the_lines_of_its_own_language() -> None:
+    kata = (
+        "# FizzBuzz\n- Numbers divisible by 3 give Fizz.\n## Constraints\n"
+        "- Python: a module `fizzbuzz.py`.\n- Rust: `pub fn fizzbuzz`.\n- C++: `kata.hpp`.\n"
+        "- Java: `src/Kata.java`.\n* JavaScript: `kata.js`.\nRust: prose that names Rust stays.\n"
+    )
+    shown = kata_for(kata, PYTHON, LANGUAGES.values())
+    assert "- Python: a module `fizzbuzz.py`." in shown
+    assert "divisible by 3" in shown
+    assert "Rust: prose that names Rust stays." in shown
+    for other in ("pub fn", "kata.hpp", "Kata.java", "kata.js"):
+        assert other not in shown
+    assert "- C++: `kata.hpp`." in kata_for(kata, get_language("cpp"), LANGUAGES.values())
+
+
+def test_a_role_working_alone_sees_its_files_and_none_of_the_loops_rules() -> None:
+    alone = _situation(focus=["fizz.py", "tests/test_fizz.py"], solo=True)
+    assert relevant_files(alone, Role.IMPLEMENTER) == ["fizz.py", "tests/test_fizz.py"]
+    prompt = system_prompt(
+        Role.IMPLEMENTER, PYTHON, EditFormat.WHOLE, Ask("fizz.py", fence="python"), solo=True
+    )
+    assert prompt.startswith("You are an expert Python programmer.")
+    for loop_rule in ("IMPLEMENTER", "ruff", "mypy", "gate", "commit", "DONE"):
+        assert loop_rule not in prompt
+    assert "fizz.py\n```python\n" in prompt
+    # Nothing to show is not announced to a role working alone ("(no files yet)").
+    empty = Situation(
+        kata_text="# K", kata_path="kata.md", files={}, language=PYTHON, task="Write f.py.",
+        solo=True,
+    )  # fmt: skip
+    assert "no files yet" not in user_prompt(empty, Role.IMPLEMENTER, budget_chars=1000)
+
+
+def test_only_the_loops_tester_is_told_how_to_finish() -> None:
+    ask = Ask("tests/test_fizz.py", fence="python")
+    tester = system_prompt(Role.TESTER, PYTHON, EditFormat.WHOLE, replace(ask, may_finish=True))
+    assert "DONE" in tester
+    for role in (Role.IMPLEMENTER, Role.REFACTORER):
+        assert "DONE" not in system_prompt(role, PYTHON, EditFormat.WHOLE, ask)

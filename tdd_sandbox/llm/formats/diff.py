@@ -2,6 +2,7 @@
 it exactly and gives their replacement; an empty SEARCH creates a file. For larger files it
 costs a fraction of the tokens of `whole`.
 
+An answer with no block at all is read as whole files (models write a new file that way).
 A block applies where its SEARCH text stands exactly once; failing that, where it stands
 exactly once with each line's surrounding white space ignored (the replacement then takes the
 file's indentation). A block that matches nowhere or more than once is a failed attempt
@@ -20,8 +21,10 @@ from tdd_sandbox.llm.formats.base import (
     PlanError,
     check_echo,
     check_text,
+    file_hole,
     placeholder,
 )
+from tdd_sandbox.llm.formats.whole import WholeFormat
 from tdd_sandbox.protocol import Edit, EditPlan
 from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.formats import EditFormat
@@ -50,13 +53,17 @@ class DiffFormat:
     edit_format = EditFormat.DIFF
 
     def instructions(self, ask: Ask) -> str:
-        """The example: the target's path, then one block to fill in."""
+        """The example: the target's path, then one block to fill in; for a file still to be
+        written, a block that creates it."""
         path = ask.target or "path/of/the/file"
+        search, replace = _HOLES
+        if not ask.files.get(path, b"").strip():
+            search, replace = "", file_hole(ask)
         return (
             "Answer with edit blocks: the file's path on a line of its own, then a fenced block "
             "with lines copied exactly from the file and the lines to put in their place:\n\n"
-            f"{path}\n```{ask.fence}\n<<<<<<< SEARCH\n{_HOLES[0]}\n=======\n{_HOLES[1]}\n"
-            ">>>>>>> REPLACE\n```\n\n"
+            f"{path}\n```{ask.fence}\n<<<<<<< SEARCH\n{search}{chr(10) if search else ''}"
+            f"=======\n{replace}\n>>>>>>> REPLACE\n```\n\n"
             "Each SEARCH must match the file exactly once. To create a file, leave SEARCH "
             "empty. Use as many blocks as you need."
         )
@@ -69,11 +76,15 @@ class DiffFormat:
                 or the example copied.
         """
         check_text(reply)
+        if not any(_SEARCH.match(line) for line in reply.text.splitlines()):
+            # Whole files where blocks were asked for (models do that for a new file): the
+            # plan is the same, only longer.
+            return WholeFormat().parse(reply, ask)
         blocks = read_blocks(reply, ask)
         files = {path: data.decode("utf-8", "replace") for path, data in ask.files.items()}
         changed: dict[str, str] = {}
         for block in blocks:
-            check_echo(block.search + block.replace, _HOLES)
+            check_echo(block.search + block.replace, (*_HOLES, file_hole(ask)))
             current = changed.get(block.path, files.get(block.path))
             changed[block.path] = apply_block(current, block)
         edits = [Edit(path=p, action="upsert", content=c) for p, c in changed.items()]

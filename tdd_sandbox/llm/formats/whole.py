@@ -67,8 +67,10 @@ class WholeFormat:
             if text.lstrip().startswith("{"):
                 return JsonFormat().parse(reply, ask)
             if reply.finish_reason == "length" or len(_fences(text)) % 2:
+                what = ask.target or "the files to change"
                 raise PlanError(
-                    "the answer was cut off before a code block ended; send less",
+                    f"the answer ran out of room before its code block ended: write {what} "
+                    "alone, with no tests or examples after it",
                     Failure.TRUNCATED,
                 )
             where = ask.target or "the file's path"
