@@ -77,7 +77,8 @@ def test_an_empty_search_creates_a_file_and_a_missing_path_goes_to_the_target() 
         (_block("    return 42\n", "    return 0\n"), "no_match"),
         (_block("", "x = 1\n"), "no_match"),  # an empty SEARCH on a file with code in it
         (_block("x\n", "y\n", path="missing.py"), "no_match"),
-        ("```\n<<<<<<< SEARCH\n    return str(n)\n=======\n    return 'x'\n", "truncated"),
+        ("```\n<<<<<<< SEARCH\n    return str(n)\n=======\n    return 'x'\n", "invalid"),
+        ("```\n<<<<<<< SEARCH\n    return str(n)\n    return 'x'\n>>>>>>> REPLACE\n```", "invalid"),
         ("I would add a Buzz branch.", "no_files"),
         ("", "empty"),
     ],
@@ -95,3 +96,11 @@ def test_a_block_that_matches_twice_is_refused_exactly_or_loosely() -> None:
         with pytest.raises(PlanError, match="more than one place") as failed:
             _parse(_block(search, "    return 2\n"), {"fizzbuzz.py": twice})
         assert failed.value.kind == "many_matches"
+
+
+def test_a_block_cut_off_at_the_token_limit_is_truncated() -> None:
+    cut = "```\n<<<<<<< SEARCH\n    return str(n)\n=======\n    return 'x'\n"
+    ask = Ask("fizzbuzz.py", {"fizzbuzz.py": SOURCE.encode()})
+    with pytest.raises(PlanError) as failed:
+        get_format(EditFormat.DIFF).parse(ChatReply(text=cut, finish_reason="length"), ask)
+    assert failed.value.kind == "truncated"

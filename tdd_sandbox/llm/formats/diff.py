@@ -35,7 +35,7 @@ _REPLACE = re.compile(r"^[ \t]*>{5,9}[ \t]*REPLACE[ \t]*$")
 _PATH = re.compile(
     r"^[ \t]*(?:\*\*|`)?(?P<path>[\w./-]+\.\w+|[\w./-]*/[\w.-]+)(?:\*\*|`)?:?[ \t]*$"
 )
-_HOLES = (placeholder("the exact lines now in the file"), placeholder("the lines to put there"))
+_HOLES = (placeholder("the exact lines now in the file"), placeholder("the new lines"))
 
 
 @dataclass(frozen=True)
@@ -53,16 +53,18 @@ class DiffFormat:
     edit_format = EditFormat.DIFF
 
     def instructions(self, ask: Ask) -> str:
-        """The example: the target's path, then one block to fill in; for a file still to be
-        written, a block that creates it."""
+        """The example: the target's path, then one block to fill in. Its SEARCH quotes the
+        file's own first lines (a model copies an example: better it copy lines that are
+        there); for a file still to be written, the block creates it."""
         path = ask.target or "path/of/the/file"
-        search, replace = _HOLES
-        if not ask.files.get(path, b"").strip():
+        current = ask.files.get(path, b"").decode("utf-8", "replace")
+        search, replace = _opening(current), _HOLES[1]
+        if not current.strip():
             search, replace = "", file_hole(ask)
         return (
             "Answer with edit blocks: the file's path on a line of its own, then a fenced block "
             "with lines copied exactly from the file and the lines to put in their place:\n\n"
-            f"{path}\n```{ask.fence}\n<<<<<<< SEARCH\n{search}{chr(10) if search else ''}"
+            f"{path}\n```{ask.fence}\n<<<<<<< SEARCH\n{search}"
             f"=======\n{replace}\n>>>>>>> REPLACE\n```\n\n"
             "Each SEARCH must match the file exactly once. To create a file, leave SEARCH "
             "empty. Use as many blocks as you need."
@@ -92,6 +94,17 @@ class DiffFormat:
         return EditPlan(plan=summary, edits=edits, commit_message="", done=False)
 
 
+def _opening(content: str) -> str:
+    """The file's first lines, up to its first blank line (at most five): what an example
+    block quotes."""
+    lines: list[str] = []
+    for line in content.lstrip("\n").splitlines(keepends=True):
+        if not line.strip() or len(lines) == 5:
+            break
+        lines.append(line if line.endswith("\n") else line + "\n")
+    return "".join(lines)
+
+
 def read_blocks(reply: ChatReply, ask: Ask) -> list[Block]:
     """The blocks of an answer, each with the path last named before it (else the target).
 
@@ -110,13 +123,21 @@ def read_blocks(reply: ChatReply, ask: Ask) -> list[Block]:
             continue
         if not _SEARCH.match(line):
             continue
-        search, index = _until(lines, index, _DIVIDER)
+        search, index = _until(lines, index, _DIVIDER, _REPLACE)
+        if index <= len(lines) and _REPLACE.match(lines[index - 1]):
+            raise PlanError(
+                "an edit block has no ======= line between the lines to find and the lines to "
+                "put in their place",
+                Failure.INVALID,
+            )
         replace, index = _until(lines, index, _REPLACE)
         if index > len(lines):
-            raise PlanError(
-                "an edit block ends before its >>>>>>> REPLACE line; send fewer or smaller blocks",
-                Failure.TRUNCATED,
-            )
+            if reply.finish_reason == "length":
+                raise PlanError(
+                    "the answer ran out of room inside an edit block: send fewer or smaller blocks",
+                    Failure.TRUNCATED,
+                )
+            raise PlanError("an edit block has no >>>>>>> REPLACE line to end it", Failure.INVALID)
         where = path or ask.target
         if not where:
             raise PlanError("an edit block names no file: put its path first", Failure.NO_FILES)
@@ -130,11 +151,11 @@ def read_blocks(reply: ChatReply, ask: Ask) -> list[Block]:
     return blocks
 
 
-def _until(lines: list[str], index: int, end: re.Pattern[str]) -> tuple[str, int]:
-    """The text from `index` up to the line matching `end`, and the index past it (past the
-    last line when there is no such line)."""
+def _until(lines: list[str], index: int, *ends: re.Pattern[str]) -> tuple[str, int]:
+    """The text from `index` up to the first line matching one of `ends`, and the index past
+    that line (past the last line when there is none)."""
     taken: list[str] = []
-    while index < len(lines) and not end.match(lines[index]):
+    while index < len(lines) and not any(end.match(lines[index]) for end in ends):
         taken.append(lines[index])
         index += 1
     return "".join(f"{line}\n" for line in taken), index + 1

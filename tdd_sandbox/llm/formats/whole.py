@@ -25,6 +25,13 @@ _PATH = r"[ \t]*(?:\*\*|`)?(?P<path>[\w./-]+\.\w+|[\w./-]*/[\w.-]+)(?:\*\*|`)?:?
 _FILE_BLOCK = re.compile(
     rf"^{_PATH}\n```[\w+-]*[ \t]*\n(?P<body>.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL
 )
+_COMMENTED_BLOCK = re.compile(
+    r"^[ \t]*```[\w+-]*[ \t]*\n(?P<body>[ \t]*(?:#|//|--|;+|/\*)[ \t]*"
+    r"(?P<path>[\w./-]+\.\w+)[ \t]*(?:\*/)?[ \t]*\n.*?)^[ \t]*```[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
+"""A block whose first line is a comment naming its file (`# fizzbuzz.py`): models often
+put the path there instead of on the line before."""
 _ANY_BLOCK = re.compile(
     r"^[ \t]*```[\w+-]*[ \t]*\n(.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL
 )
@@ -94,6 +101,11 @@ def _named_files(text: str, ask: Ask) -> list[Edit]:
         Edit(path=m.group("path"), action="upsert", content=m.group("body"))
         for m in _FILE_BLOCK.finditer(text)
     ]
+    if not edits:
+        edits = [
+            Edit(path=m.group("path"), action="upsert", content=m.group("body"))
+            for m in _COMMENTED_BLOCK.finditer(text)
+        ]
     return edits + [
         Edit(path=m.group("path"), action="delete", content="") for m in _DELETE.finditer(text)
     ]
