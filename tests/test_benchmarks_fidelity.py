@@ -1,0 +1,43 @@
+"""What the fidelity and aider-parity benchmarks read and send (`benchmarks/harness_fidelity.py`,
+`benchmarks/aider_parity.py`): the plain prompt is the kata, its tests and the file wanted;
+a plain answer's file is its first fenced block; aider's last pytest run is read as it keeps
+it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.aider_parity import _cases
+from benchmarks.harness_fidelity import plain_file, plain_prompt
+from tdd_sandbox.bench.implement import prepare
+from tdd_sandbox.languages import get_language
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_plain_prompt_asks_as_a_person_would() -> None:
+    piece = prepare(ROOT / "katas" / "roman-numerals", get_language("python"))
+    system, user = plain_prompt(piece)
+    assert system["content"] == "You are an expert Python programmer."
+    assert user["content"].startswith("# Roman")
+    assert "to_roman" in user["content"]  # the cases, written out as the judge calls them
+    assert user["content"].rstrip().endswith("Write the complete file roman.py.")
+
+
+def test_a_plain_answer_is_its_first_block_or_all_of_it() -> None:
+    answer = "Here:\n```python\ndef f() -> int:\n    return 1\n```\nand a test:\n```\nx\n```"
+    assert plain_file(answer) == "def f() -> int:\n    return 1\n"
+    assert plain_file("def f(): pass") == "def f(): pass"
+
+
+def test_aider_s_last_pytest_run_is_read_without_its_timing(tmp_path: Path) -> None:
+    (tmp_path / "list_ops_test.py").write_text(
+        "def test_a():\n    pass\n\n\ndef test_b():\n    pass\n\n\ndef test_c():\n    pass\n"
+    )
+    # The harness strips "in 0.12s" from what it keeps of each run.
+    history = (
+        "```\n========= 3 failed  =========\n```\n"
+        "```\nFAILED list_ops_test.py::test_c\n========= 1 failed, 2 passed  =========\n```"
+    )
+    assert _cases(history, tmp_path) == {"passed": 2, "total": 3}
+    assert _cases("no run", tmp_path) == {"passed": 0, "total": 3}
