@@ -90,8 +90,16 @@ def pytest_in_sandbox(bin_dir: Path, image: str) -> None:
 def run_aider(args: argparse.Namespace, work: Path, image: str) -> dict[str, dict[str, Any]]:
     """aider's harness on the exercises; per exercise its outcomes and cases."""
     python = aider_venv(args.venv)
+    work.mkdir(parents=True)
     code = harness(args.aider_repo, work)
-    subprocess.run(["git", "init", "-q", str(work)], check=True)  # the harness wants a repo
+    # The harness names its results after the commit it runs from.
+    subprocess.run(["git", "init", "-q", str(work)], check=True)
+    subprocess.run(["git", "-C", str(work), "add", "benchmark"], check=True)
+    subprocess.run(
+        ["git", "-C", str(work), "-c", "user.name=parity", "-c", "user.email=parity@localhost",
+         "commit", "-qm", "aider's benchmark harness"],
+        check=True,
+    )  # fmt: skip
     original = work / "tmp.benchmarks" / "polyglot-benchmark"
     practice = original / "python" / "exercises" / "practice"
     practice.mkdir(parents=True)
@@ -107,6 +115,10 @@ def run_aider(args: argparse.Namespace, work: Path, image: str) -> dict[str, dic
         **os.environ, "AIDER_DOCKER": "1", "AIDER_BENCHMARK_DIR": str(work / "tmp.benchmarks"),
         "OPENAI_API_BASE": args.base_url, "OPENAI_API_KEY": "unused",
         "PATH": f"{work / 'bin'}:{os.environ['PATH']}",
+        # Nothing but the model's endpoint: litellm's local price list, no update check, no
+        # analytics.
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True", "AIDER_CHECK_UPDATE": "false",
+        "AIDER_ANALYTICS": "false",
     }  # fmt: skip
     subprocess.run(
         [str(python), str(code / "benchmark.py"), "parity", "--new",
@@ -142,11 +154,13 @@ def _cases(history: str, testdir: Path) -> dict[str, int]:
 
 def run_ours(args: argparse.Namespace, work: Path) -> dict[str, dict[str, Any]]:
     """The tool's implement mode on the same exercises, imported."""
-    katas = work / "katas"
-    sources = [args.polyglot / "python" / "exercises" / "practice" / n for n in args.exercises]
-    subprocess.run(
-        ["tdd-sandbox", "katas", "import", *map(str, sources), "--out", str(katas)], check=False
-    )
+    katas = args.katas or work / "katas"
+    if args.katas is None:
+        sources = [args.polyglot / "python" / "exercises" / "practice" / n for n in args.exercises]
+        subprocess.run(
+            ["tdd-sandbox", "katas", "import", *map(str, sources), "--out", str(katas)],
+            check=False,
+        )
     config = work / "parity.yaml"
     config.write_text(
         "llm:\n  timeout_s: 600\n  max_retries: 1\n"
@@ -202,6 +216,7 @@ def main() -> None:
         "--out", type=Path, default=ROOT / "benchmarks" / "results" / "aider-parity"
     )
     parser.add_argument("--only", choices=("aider", "ours"))
+    parser.add_argument("--katas", type=Path, help="the exercises imported already")
     args = parser.parse_args()
     image = subprocess.run(
         ["docker", "images", "--format", "{{.Repository}}:{{.Tag}}", "tdd-sandbox/python"],

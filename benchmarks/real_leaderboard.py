@@ -6,7 +6,7 @@ over fizzbuzz and string-calculator in Python, recording every model exchange, t
 the reports and transcripts into benchmarks/results/real-models/ and prints where the time
 went (model, gates, the rest of the harness).
 
-Usage: python benchmarks/real_leaderboard.py [--repeats 3] [--work bench-out/real-models]
+Usage: python benchmarks/real_leaderboard.py [--repeats 2] [--work bench-out/real-models]
            [--out benchmarks/results/real-models] [--resume] [--mode tdd|implement]
 
 `--mode implement` runs the same models and katas as aider's benchmark does (the tests
@@ -14,7 +14,7 @@ given, one retry), published by default to benchmarks/results/real-models-implem
 
 The transcripts let anyone re-score the run with no model at all:
   tdd-sandbox bench --config benchmarks/real-models.yaml --models <the four entries> \\
-      --katas katas/fizzbuzz --katas katas/string-calculator --repeats 3 \\
+      --katas katas/fizzbuzz --katas katas/string-calculator --repeats 2 \\
       --replay benchmarks/results/real-models --out /tmp/rescored
 """
 
@@ -92,7 +92,7 @@ def timing(out: Path) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--work", type=Path)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--resume", action="store_true")

@@ -29,8 +29,8 @@ def test_published_jobs_replay_to_the_published_results(tmp_path: Path) -> None:
     models = sorted({row["model"] for row in published.values()})
     assert len(models) == 4
     assert {row["kata"] for row in published.values()} >= {"fizzbuzz", "string-calculator"}
-    assert all(int(row["repeat"]) <= 3 for row in published.values())
-    assert len(published) == len(models) * 2 * 3
+    repeats = max(int(row["repeat"]) for row in published.values())
+    assert len(published) == len(models) * 2 * repeats
     settings = load_settings(ROOT / "benchmarks" / "real-models.yaml")
     # The first repeat of each model on fizzbuzz: enough to catch a drift, quick enough for CI.
     options = BenchOptions(

@@ -119,12 +119,13 @@ class Python(Defaults):
         bools=("True", "False"),
         chars=False,
     )  # fmt: skip
+    # Only what a model can act on and the gates enforce: the harness formats the code
+    # itself, mypy does not insist on annotations, and why the syntax is older than the
+    # interpreter (the judge parses with the host's Python) is not the model's business.
     prompt_note = (
-        f"Python 3.13, in Python {JUDGE_PYTHON} syntax (the judge parses every file with it "
-        "before anything runs). Tests are pytest functions in tests/test_*.py that import "
-        "the module from the repository root (e.g. `from fizzbuzz import fizzbuzz`). Code must "
-        "pass `ruff format`, `ruff check` and `mypy`: type-annotate every function, use double "
-        "quotes."
+        f"Python 3.13; write Python {JUDGE_PYTHON} syntax. Tests are pytest functions in "
+        "tests/test_*.py that import the module from the repository root (e.g. `from fizzbuzz "
+        "import fizzbuzz`). Code must pass `ruff check` and `mypy`."
     )
     collects = (
         "in tests/test_*.py or tests/*_test.py: a test_* function, or a test_* method of a "

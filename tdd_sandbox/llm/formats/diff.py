@@ -53,19 +53,19 @@ class DiffFormat:
     edit_format = EditFormat.DIFF
 
     def instructions(self, ask: Ask) -> str:
-        """The example: the target's path, then one block to fill in. Its SEARCH quotes the
+        """The example: the target's path, then one block to fill in, whose SEARCH quotes the
         file's own first lines (a model copies an example: better it copy lines that are
-        there); for a file still to be written, the block creates it."""
+        there). A file still to be written is asked for whole: a block that creates it is the
+        same file with markers around it, and small models copy the markers (issue #44)."""
         path = ask.target or "path/of/the/file"
         current = ask.files.get(path, b"").decode("utf-8", "replace")
-        search, replace = _opening(current), _HOLES[1]
         if not current.strip():
-            search, replace = "", file_hole(ask)
+            return WholeFormat().instructions(ask)
         return (
             "Answer with edit blocks: the file's path on a line of its own, then a fenced block "
             "with lines copied exactly from the file and the lines to put in their place:\n\n"
-            f"{path}\n```{ask.fence}\n<<<<<<< SEARCH\n{search}"
-            f"=======\n{replace}\n>>>>>>> REPLACE\n```\n\n"
+            f"{path}\n```{ask.fence}\n<<<<<<< SEARCH\n{_opening(current)}"
+            f"=======\n{_HOLES[1]}\n>>>>>>> REPLACE\n```\n\n"
             "Each SEARCH must match the file exactly once. To create a file, leave SEARCH "
             "empty. Use as many blocks as you need."
         )
