@@ -37,8 +37,7 @@ what it does.
 SOLO_RULES = {
     Role.TESTER: "You are an expert {title} programmer. Write thorough tests for the kata.",
     Role.IMPLEMENTER: (
-        "You are an expert {title} programmer. Write the code that makes the kata's tests "
-        "pass. The tests are written already: answer with the code alone."
+        "You are an expert {title} programmer. Write the code that makes the kata's tests pass."
     ),
 }
 
