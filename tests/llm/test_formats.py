@@ -10,8 +10,8 @@ from tdd_sandbox.llm.chat import ChatReply, ChatRequest
 from tdd_sandbox.llm.client import OpenAIBackend
 from tdd_sandbox.llm.endpoint import Endpoint
 from tdd_sandbox.llm.formats import Ask, EditFormat, PlanError, get_format, repetitive
-from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.llm.structured import PlanAsker
+from tdd_sandbox.protocol import EditPlan
 from tests.helpers.fake_llm import Answer, FakeLLM, plan
 
 FINISHER = Ask(may_finish=True)
@@ -62,7 +62,7 @@ def test_done_is_shown_and_taken_from_the_tester_alone() -> None:
     # An implementer that says done and writes nothing is told what to write (issue #44).
     said_done = '{"plan": "p", "edits": [], "commit_message": "", "done": true}'
     for fmt, text in ((EditFormat.WHOLE, "DONE"), (EditFormat.JSON, said_done)):
-        with pytest.raises(PlanError, match="write f.py") as refused:
+        with pytest.raises(PlanError, match=r"write f\.py") as refused:
             get_format(fmt).parse(ChatReply(text=text), Ask("f.py"))
         assert refused.value.kind == "no_change"
     # With edits, its "done" is dropped: the edits are what was asked.

@@ -77,7 +77,7 @@ class WholeFormat:
                 what = ask.target or "the files to change"
                 raise PlanError(
                     f"the answer ran out of room before its code block ended: write {what} "
-                    "alone, with no tests or examples after it",
+                    "and nothing after it",
                     Failure.TRUNCATED,
                 )
             where = ask.target or "the file's path"
