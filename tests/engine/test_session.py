@@ -139,7 +139,9 @@ def test_bad_model_output_is_retried_with_feedback(tmp_path: Path) -> None:
     summary, fake = run_scripted(tmp_path / "kata", "python", script)
     assert summary.status == "completed", summary.reason
     tester = [r for r in fake.requests if r["model"] == "tester"]
-    assert "no valid JSON object" in tester[1]["messages"][1]["content"]
+    # `auto` asks for whole files: prose holds none, and JSON of the wrong shape is read as
+    # JSON and refused by the schema.
+    assert "no file found: write tests/test_fizzbuzz.py" in tester[1]["messages"][1]["content"]
     assert "EditPlan schema" in tester[2]["messages"][1]["content"]
 
 
