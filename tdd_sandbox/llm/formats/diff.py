@@ -24,7 +24,7 @@ from tdd_sandbox.llm.formats.base import (
     file_hole,
     placeholder,
 )
-from tdd_sandbox.llm.formats.whole import WholeFormat
+from tdd_sandbox.llm.formats.whole import PATH_LINE, WholeFormat
 from tdd_sandbox.protocol import Edit, EditPlan
 from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.formats import EditFormat
@@ -32,9 +32,7 @@ from tdd_sandbox.vocabulary.formats import EditFormat
 _SEARCH = re.compile(r"^[ \t]*<{5,9}[ \t]*SEARCH[ \t]*$")
 _DIVIDER = re.compile(r"^[ \t]*={5,9}[ \t]*$")
 _REPLACE = re.compile(r"^[ \t]*>{5,9}[ \t]*REPLACE[ \t]*$")
-_PATH = re.compile(
-    r"^[ \t]*(?:\*\*|`)?(?P<path>[\w./-]+\.\w+|[\w./-]*/[\w.-]+)(?:\*\*|`)?:?[ \t]*$"
-)
+_PATH = re.compile(rf"^{PATH_LINE}$")
 _HOLES = (placeholder("the exact lines now in the file"), placeholder("the new lines"))
 
 

@@ -21,9 +21,10 @@ from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.formats import EditFormat
 
 DONE = "DONE"
-_PATH = r"[ \t]*(?:\*\*|`)?(?P<path>[\w./-]+\.\w+|[\w./-]*/[\w.-]+)(?:\*\*|`)?:?[ \t]*"
+PATH_LINE = r"[ \t]*(?:\*\*|`)?(?P<path>[\w./-]+\.\w+|[\w./-]*/[\w.-]+)(?:\*\*|`)?:?[ \t]*"
+"""A line naming a file (`fizzbuzz.py`, `**src/lib.rs**`, `` `kata.js`: ``): `diff` reads it too."""
 _FILE_BLOCK = re.compile(
-    rf"^{_PATH}\n```[\w+-]*[ \t]*\n(?P<body>.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL
+    rf"^{PATH_LINE}\n```[\w+-]*[ \t]*\n(?P<body>.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL
 )
 _COMMENTED_BLOCK = re.compile(
     r"^[ \t]*```[\w+-]*[ \t]*\n(?P<body>[ \t]*(?:#|//|--|;+|/\*)[ \t]*"
@@ -69,7 +70,7 @@ class WholeFormat:
         text = reply.text
         if text.strip().rstrip(".") == DONE:
             return finish(EditPlan(plan="done", edits=[], commit_message="", done=True), ask)
-        edits = _named_files(text, ask) or _unnamed_file(reply, ask)
+        edits = _named_files(text) or _unnamed_file(reply, ask)
         if not edits:
             if text.lstrip().startswith("{"):
                 return JsonFormat().parse(reply, ask)
@@ -96,7 +97,7 @@ def _fences(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.strip().startswith("```")]
 
 
-def _named_files(text: str, ask: Ask) -> list[Edit]:
+def _named_files(text: str) -> list[Edit]:
     edits = [
         Edit(path=m.group("path"), action="upsert", content=m.group("body"))
         for m in _FILE_BLOCK.finditer(text)
