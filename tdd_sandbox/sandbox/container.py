@@ -58,6 +58,13 @@ sandbox hangs. The code's processes are then bounded by RLIMIT_NPROC, which gVis
 counts in this sandbox alone (under runc that limit would be shared host-wide by uid, and is
 not set)."""
 
+SENTRY_MEMORY = 256 * 1024 * 1024
+"""Memory allowed to gVisor itself on top of `sandbox.memory`. Under runsc the container's
+memory cgroup holds the Sentry's own memory (its kernel structures, one stub process per
+guest process) beside the code's: with none to spare, code that fills `sandbox.pids` at 256m
+(128 Go-spawned processes) left the Sentry starved, and the engine needed ~90 s to remove the
+sandbox after the deadline (the verdict waited for it)."""
+
 BASE_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC"}
 """The whole environment a container gets besides the image's own and `sandbox.env`: the
 host's environment (API keys included) never reaches it."""
@@ -76,6 +83,7 @@ def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> 
     if settings.runtime == "runsc":
         ulimits.append(Ulimit(name="nproc", soft=settings.pids, hard=settings.pids))
         pids += SENTRY_THREADS
+        memory += SENTRY_MEMORY
     return {
         "image": image,
         "command": list(SHIP_COMMAND),

@@ -8,7 +8,7 @@ from typing import Any
 import docker
 import pytest
 
-from tdd_sandbox.sandbox.container import BASE_ENV, SENTRY_THREADS, SHIPPER_USER
+from tdd_sandbox.sandbox.container import BASE_ENV, SENTRY_MEMORY, SENTRY_THREADS, SHIPPER_USER
 from tdd_sandbox.sandbox.docker import DockerSandbox
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.labels import LABEL, OWNER_LABEL, RUN_LABEL, owner_id
@@ -105,9 +105,10 @@ def test_process_memory_and_cpu_limits(
     if sandbox_runtime == "runsc":  # the processes are gVisor's tasks, bounded by its kernel
         assert host["PidsLimit"] == 64 + SENTRY_THREADS
         assert box.exec(["sh", "-c", "ulimit -p"]).stdout.strip() == "64"
+        assert host["Memory"] == 200 * 1024**2 + SENTRY_MEMORY
     else:
         assert host["PidsLimit"] == 64
-    assert host["Memory"] == 200 * 1024**2
+        assert host["Memory"] == 200 * 1024**2
     assert host["MemorySwap"] == host["Memory"]
     assert host["NanoCpus"] == 500_000_000
     assert host["ShmSize"] <= 16 * 1024**2
