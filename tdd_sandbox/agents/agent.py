@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tdd_sandbox.agents.context import Situation, user_prompt
+from tdd_sandbox.agents.context import Exchange, Situation, user_prompt
 from tdd_sandbox.agents.prompts import system_prompt
 from tdd_sandbox.llm.chat import ChatRequest
 from tdd_sandbox.llm.formats import Ask, EditFormat
@@ -33,7 +33,12 @@ class Agent:
         Raises:
             InfrastructureError: the endpoint is unusable.
         """
-        user = user_prompt(situation, self.role, budget_chars=self.context_chars)
+        user = self.asked(situation)
+        earlier = [
+            {"role": speaker, "content": text}
+            for exchange in situation.earlier
+            for speaker, text in (("user", exchange.asked), ("assistant", exchange.answered))
+        ]
         ask = Ask(
             target=situation.target, files=situation.files, may_finish=situation.may_finish,
             fence=situation.language.name,
@@ -48,6 +53,7 @@ class Agent:
                 model=split_model(self.model)[1],
                 messages=[
                     {"role": "system", "content": system},
+                    *earlier,
                     {"role": "user", "content": user},
                 ],
                 temperature=self.temperature,
@@ -58,3 +64,13 @@ class Agent:
         answer = self.asker.ask(build, ask)
         self.ledger.add(self.role.value, self.model, answer.reply)
         return answer
+
+    def asked(self, situation: Situation) -> str:
+        """The user message `propose` sends for `situation`."""
+        return user_prompt(situation, self.role, budget_chars=self.context_chars)
+
+    def exchange(self, situation: Situation, answer: PlanAnswer) -> Exchange:
+        """`situation`'s ask and `answer` as the conversation keeps them (a tool call's
+        arguments as the answer's text)."""
+        reply = answer.reply
+        return Exchange(self.asked(situation), reply.tool_arguments or reply.text)

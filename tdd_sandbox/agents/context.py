@@ -27,6 +27,16 @@ def clip_gate_output(text: str) -> str:
 
 
 @dataclass(frozen=True)
+class Exchange:
+    """An earlier ask of the same job and the model's answer to it, kept in the conversation
+    as aider keeps it: shown its own answer and what failed, a model mends it; asked afresh
+    with the failures pasted in, the 0.5B coder echoed the format's example back (issue #44)."""
+
+    asked: str
+    answered: str
+
+
+@dataclass(frozen=True)
 class Situation:
     """Everything a prompt may draw on."""
 
@@ -50,6 +60,8 @@ class Situation:
     solo: bool = False
     """The role works alone on the kata (bench implement and test modes): no loop, and no
     judge but the tests, so it is shown the files it works on and none of the loop's."""
+    earlier: Sequence[Exchange] = ()
+    """The job's earlier asks and answers, oldest first: this ask follows them up."""
 
 
 def relevant_files(situation: Situation, role: Role) -> list[str]:
@@ -84,7 +96,10 @@ def kata_for(text: str, language: Language, others: Iterable[Language]) -> str:
 
 
 def user_prompt(situation: Situation, role: Role, *, budget_chars: int) -> str:
-    """The user message for one call."""
+    """The user message for one call: the whole story, or, after `earlier` exchanges, what
+    changed since (`follow_up`)."""
+    if situation.earlier:
+        return follow_up(situation, budget_chars=budget_chars)
     kata = kata_for(situation.kata_text, situation.language, LANGUAGES.values())
     parts = [f"# Kata\n{kata.strip()}"]
     shown: list[str] = []
@@ -118,5 +133,26 @@ def user_prompt(situation: Situation, role: Role, *, budget_chars: int) -> str:
     if situation.previous_error:
         parts.append(f"# Your previous attempt failed\n{situation.previous_error}")
     parts.extend(situation.extra)
+    parts.append(f"# Task\n{situation.task}")
+    return "\n\n".join(parts)
+
+
+def follow_up(situation: Situation, *, budget_chars: int) -> str:
+    """The message after an answer that failed: what failed, once, the files it works on as
+    they now stand (a search block must quote them), and the task. The kata and the tests are
+    already in the conversation."""
+    language = situation.language
+    parts = []
+    if situation.previous_error:
+        parts.append(f"# Your previous attempt failed\n{situation.previous_error}")
+    remaining = budget_chars
+    for path in situation.focus:
+        if path not in situation.files or language.is_test_path(path):
+            continue
+        text = situation.files[path].decode("utf-8", "replace")
+        block = f"## {path} (as it is now)\n```{language.name}\n{text}\n```"
+        if len(block) <= remaining:
+            parts.append(block)
+            remaining -= len(block)
     parts.append(f"# Task\n{situation.task}")
     return "\n\n".join(parts)

@@ -5,14 +5,27 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from tdd_sandbox.agents.agent import Agent
-from tdd_sandbox.agents.context import Situation
+from tdd_sandbox.agents.context import Exchange, Situation
 from tdd_sandbox.engine.edits import EditRejected, apply_plan
 from tdd_sandbox.llm.usage import UsageLedger
 from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.failures import Failure
+
+
+@dataclass(frozen=True)
+class Try:
+    """One try of a role working alone."""
+
+    files: dict[str, bytes]
+    """The files after its edits (as they were, when its edits were refused)."""
+    feedback: str
+    """What the next try is told of a refusal ("" when the edits were applied)."""
+    exchange: Exchange
+    """Its ask and the model's answer, for the next try's conversation."""
 
 
 def try_edits(
@@ -22,16 +35,16 @@ def try_edits(
     stop: CancelToken,
     *,
     first_cycle: bool = False,
-) -> tuple[dict[str, bytes], str]:
-    """One try of `agent`'s: the files after its edits and "", or, when the edits are refused
-    (checked as the loop checks its role's, before any is applied), the files as they were
-    and what the next try is told; the refusal is counted in `kinds`.
+) -> Try:
+    """One try of `agent`'s. Edits are checked as the loop checks its role's, before any is
+    applied; a refusal is counted in `kinds` and leaves the files as they were.
 
     Raises:
         InfrastructureError: the endpoint is unusable.
         Cancelled: the bench was stopped while the model was asked.
     """
     answer = stop.call(functools.partial(agent.propose, situation))
+    exchange = agent.exchange(situation, answer)
     try:
         if answer.plan is None:
             raise EditRejected(answer.error or "no edit plan", answer.kind)
@@ -45,8 +58,8 @@ def try_edits(
         )
     except EditRejected as refused:
         kinds[refused.kind] += 1
-        return dict(situation.files), f"Your edits were refused: {refused}"
-    return files, ""
+        return Try(dict(situation.files), f"Your edits were refused: {refused}", exchange)
+    return Try(files, "", exchange)
 
 
 def solo_metrics(

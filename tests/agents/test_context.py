@@ -3,6 +3,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tdd_sandbox.agents.context import (
+    Exchange,
     Situation,
     clip_gate_output,
     kata_for,
@@ -118,3 +119,18 @@ def test_only_the_loops_tester_is_told_how_to_finish() -> None:
     assert "DONE" in tester
     for role in (Role.IMPLEMENTER, Role.REFACTORER):
         assert "DONE" not in system_prompt(role, PYTHON, EditFormat.WHOLE, ask)
+
+
+def test_a_follow_up_says_what_failed_and_shows_the_code_as_it_now_stands() -> None:
+    earlier = (Exchange("the first ask", "the first answer"),)
+    situation = _situation(
+        focus=["fizz.py", "tests/test_fizz.py"], previous_error="1 of 3 tests passed.",
+        earlier=earlier,
+    )  # fmt: skip
+    prompt = user_prompt(situation, Role.IMPLEMENTER, budget_chars=10_000)
+    assert prompt.startswith("# Your previous attempt failed\n1 of 3 tests passed.")
+    assert "## fizz.py (as it is now)\n```python\ndef fizz(): ...\n```" in prompt
+    # The kata and the tests are in the conversation already: not told twice.
+    assert "# Kata" not in prompt
+    assert "test_fizz" not in prompt
+    assert prompt.endswith("# Task\nWrite the next failing test.")
