@@ -36,6 +36,13 @@ class Exchange:
     answered: str
 
 
+def carried(earlier: Sequence[Exchange], latest: Exchange) -> tuple[Exchange]:
+    """The conversation a retry continues: the first ask (the whole story) and the latest
+    answer, so that it stays one exchange long however many tries fail."""
+    first = earlier[0].asked if earlier else latest.asked
+    return (Exchange(first, latest.answered),)
+
+
 @dataclass(frozen=True)
 class Situation:
     """Everything a prompt may draw on."""

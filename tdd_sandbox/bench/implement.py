@@ -25,7 +25,7 @@ from typing import Any
 from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.acceptance.suite import has_calls, load_suite
 from tdd_sandbox.acceptance.testfiles import hidden_test_files
-from tdd_sandbox.agents.context import Exchange, Situation
+from tdd_sandbox.agents.context import Exchange, Situation, carried
 from tdd_sandbox.agents.team import build_team
 from tdd_sandbox.bench.solo import solo_metrics, try_edits
 from tdd_sandbox.execution.docker import DockerRuntime
@@ -80,7 +80,7 @@ def implement_kata(
     kinds: Counter[Failure] = Counter()  # why tries were refused, or caught tampering
     gate_s = 0.0
     feedback = ""
-    earlier: list[Exchange] = []
+    earlier: tuple[Exchange, ...] = ()
     report: AcceptanceReport | None = None
     try:
         agent = team[Role.IMPLEMENTER]
@@ -91,12 +91,12 @@ def implement_kata(
                     kata_text=piece.kata.text, kata_path="kata.md", files=files,
                     language=language, task=task(piece.sources),
                     focus=[*piece.sources, *sorted(piece.tests)], previous_error=feedback,
-                    extra=piece.extra, target=piece.target, solo=True, earlier=tuple(earlier),
+                    extra=piece.extra, target=piece.target, solo=True, earlier=earlier,
                 )  # fmt: skip
                 # A try whose edits are refused changes nothing: it is judged as it stands.
                 tried = try_edits(agent, situation, kinds, stop)
                 files, feedback = tried.files, tried.feedback
-                earlier.append(tried.exchange)
+                earlier = carried(earlier, tried.exchange)
                 judged_at = time.monotonic()
                 report = stop.call(
                     functools.partial(score_kata, runtime, language, files, kata_dir)

@@ -20,7 +20,7 @@ from typing import Any
 from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.acceptance.suite import has_reference
 from tdd_sandbox.acceptance.testfiles import run_test_files
-from tdd_sandbox.agents.context import Exchange, Situation
+from tdd_sandbox.agents.context import Exchange, Situation, carried
 from tdd_sandbox.agents.team import build_team
 from tdd_sandbox.bench.solo import solo_metrics, try_edits
 from tdd_sandbox.errors import UsageError
@@ -77,7 +77,7 @@ def score_tests(
     team = build_team(settings, record=record, replay=replay, header={"mode": "test"})
     stop = stop or CancelToken()
     files, feedback = start, ""
-    earlier: list[Exchange] = []
+    earlier: tuple[Exchange, ...] = ()
     kinds: Counter[Failure] = Counter()  # why tries were refused
     tests: dict[str, bytes] = {}
     on_reference: AcceptanceReport | None = None
@@ -89,11 +89,11 @@ def score_tests(
                 situation = Situation(
                     kata_text=kata.text, kata_path="kata.md", files=files, language=language,
                     task=TASK, previous_error=feedback, target=test_path, solo=True,
-                    earlier=tuple(earlier),
+                    earlier=earlier,
                 )  # fmt: skip
                 tried = try_edits(agent, situation, kinds, stop, first_cycle=True)
                 files, feedback = tried.files, tried.feedback
-                earlier.append(tried.exchange)
+                earlier = carried(earlier, tried.exchange)
                 if feedback:
                     continue
                 # The model's own: a scaffold's test of the toolchain catches no bug.

@@ -17,6 +17,7 @@ from typing import Any
 import git.exc
 
 from tdd_sandbox.agents.agent import Agent
+from tdd_sandbox.agents.context import Exchange, Situation
 from tdd_sandbox.engine.edits import EditRejected, apply_plan
 from tdd_sandbox.engine.events import AttemptEnded, AttemptStarted, Rejected
 from tdd_sandbox.engine.race import AttemptResult, AttemptStatus
@@ -28,6 +29,7 @@ from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.verdicts import VerdictError, check_no_test_code, check_policy_of
 from tdd_sandbox.llm.chat import InfrastructureError
+from tdd_sandbox.llm.structured import PlanAnswer
 from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.vocabulary.cancel import Cancelled, CancelToken
 from tdd_sandbox.vocabulary.failures import Failure
@@ -55,6 +57,8 @@ class Task:
     wave: int
     index: int = 0
     previous_error: str = ""
+    earlier: tuple[Exchange, ...] = ()
+    """The conversation this attempt continues (its lane's last ask and answer)."""
 
     @property
     def step(self) -> str:
@@ -83,11 +87,17 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
     workspace: Workspace = Workspace()
     probing: Probing | None = None
     status, error, kind, payload = AttemptStatus.FAILED, "", None, None
+    exchange: Exchange | None = None
     try:
         if spec.count > 1:
             name = (shop.run_id, task.cycle, spec.phase.value, task.wave * 100 + task.index)
             workspace = WorktreeSpace(shop.repo, name, spec.head, spec.start)
-        plan = _ask(shop, task, agent, token)
+        situation = dataclasses.replace(
+            spec.context, previous_error=task.previous_error, earlier=task.earlier
+        )
+        answer = _ask(agent, situation, token)
+        exchange = agent.exchange(situation, answer)
+        plan = _plan(shop, task, answer)
         files = _apply(shop, spec, plan)
         if spec.probe is not None:
             probing = Probing(shop, spec.probe, files, token)
@@ -116,19 +126,16 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
             abandon()  # this attempt's own HTTP client: done with it either way
         workspace.close()
     return _end(shop, task, agent, token, started,
-                _Ending(status, error, kind, payload))  # fmt: skip
+                _Ending(status, error, kind, payload, exchange))  # fmt: skip
 
 
-def _ask(shop: Workshop, task: Task, agent: Agent, token: CancelToken) -> EditPlan:
-    """The model's plan for the task, or the end of the attempt.
+def _ask(agent: Agent, situation: Situation, token: CancelToken) -> PlanAnswer:
+    """The model's answer, or the end of the attempt.
 
     Raises:
-        VerdictError: the answer is not a usable plan, or says done too early.
-        _Ended: the attempt lost while waiting, or the tester has nothing left to test.
+        _Ended: the attempt lost while waiting.
         InfrastructureError: the endpoint failed.
     """
-    spec = task.spec
-    situation = dataclasses.replace(spec.context, previous_error=task.previous_error)
     try:
         # Waited on apart from the request itself, so that losing the race or a stopped
         # run ends the wait at once, however long the endpoint takes to answer.
@@ -137,6 +144,17 @@ def _ask(shop: Workshop, task: Task, agent: Agent, token: CancelToken) -> EditPl
         raise _Ended(AttemptStatus.LOST) from None
     if token.cancelled:
         raise _Ended(AttemptStatus.LOST)
+    return answer
+
+
+def _plan(shop: Workshop, task: Task, answer: PlanAnswer) -> EditPlan:
+    """The answer's plan, or the end of the attempt.
+
+    Raises:
+        VerdictError: the answer is not a usable plan, or says done too early.
+        _Ended: the tester has nothing left to test.
+    """
+    spec = task.spec
     if answer.plan is None:
         raise VerdictError(answer.error or "invalid answer", answer.kind)
     shop.journal.plan(task.step, answer.plan.plan)
@@ -182,6 +200,7 @@ class _Ending:
     error: str
     kind: Failure | None
     payload: Any
+    exchange: Exchange | None
 
 
 def _end(
@@ -210,4 +229,6 @@ def _end(
     if status in (AttemptStatus.FAILED, AttemptStatus.ERROR):
         shop.emit(Rejected(task.cycle, spec.phase, task.wave, error[:300],
                            kind or Failure.OTHER, task.index))  # fmt: skip
-    return AttemptResult(task.index, status, agent.model, error, seconds, ending.payload)
+    return AttemptResult(
+        task.index, status, agent.model, error, seconds, ending.payload, ending.exchange
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from tdd_sandbox.agents.context import Exchange, carried
 from tdd_sandbox.engine.attempt import UNCHANGED, Candidate, Task, attempt
 from tdd_sandbox.engine.events import RaceEnded
 from tdd_sandbox.engine.phases import Outcome
@@ -24,9 +25,13 @@ def contest(
     """
     count = spec.count
     errors = [spec.hint] * count
+    # Each lane continues its own conversation: its last answer, then what was wrong with it.
+    earlier: list[tuple[Exchange, ...]] = [()] * count
     outcome = Outcome()
     for wave in range(1, waves + 1):
-        tasks = [Task(spec, cycle, wave, index, errors[index]) for index in range(count)]
+        tasks = [
+            Task(spec, cycle, wave, index, errors[index], earlier[index]) for index in range(count)
+        ]
         race = racer.run([partial(attempt, shop, task) for task in tasks])
         outcome.attempts = (wave - 1) * count + len(race.results)
         if spec.raced:
@@ -45,6 +50,9 @@ def contest(
         if failures := [r for r in race.results if r.status is AttemptStatus.ERROR]:
             raise InfrastructureError(failures[0].error)
         errors = [r.error for r in race.results]
+        for result in race.results:
+            if result.exchange is not None:
+                earlier[result.index] = carried(earlier[result.index], result.exchange)
         outcome.error = next((e for e in errors if e and e != UNCHANGED), errors[0])
         if spec.unchanged is Unchanged.QUIET and UNCHANGED in errors:
             outcome.error = UNCHANGED  # the refactorer sees nothing worth changing

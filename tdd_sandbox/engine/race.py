@@ -16,6 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
+from tdd_sandbox.agents.context import Exchange
 from tdd_sandbox.errors import Interrupted
 from tdd_sandbox.vocabulary.cancel import CancelToken
 
@@ -45,6 +46,9 @@ class AttemptResult:
     error: str = ""
     seconds: float = 0.0
     payload: Any = None
+    exchange: Exchange | None = None
+    """Its ask and the model's answer (None when no answer came): the next wave's attempt
+    in its lane continues from it."""
 
 
 Attempt = Callable[[CancelToken], AttemptResult]

@@ -54,7 +54,7 @@ def _run(
 
 def _asked(fake: FakeLLM, role: str) -> list[str]:
     """What each request of `role` said last (the task and the feedback)."""
-    return [r["messages"][1]["content"] for r in fake.requests if r["model"] == role]
+    return [r["messages"][-1]["content"] for r in fake.requests if r["model"] == role]
 
 
 def _events(repo: Path, name: str) -> list[dict[str, Any]]:
@@ -273,6 +273,14 @@ def test_a_wave_that_all_fails_starts_another_with_each_failure_fed_back(tmp_pat
     asked = _asked(fake, "implementer")
     assert len(asked) == 4
     assert all("Your previous attempt failed" in text for text in asked[2:])
+    # Each lane continues its own conversation: its first ask, its answer, then the follow-up.
+    first, second = (
+        [r["messages"] for r in fake.requests if r["model"] == "implementer"][i] for i in (0, 2)
+    )
+    assert [m["role"] for m in second] == ["system", "user", "assistant", "user"]
+    assert second[1] == first[1]
+    assert second[2]["content"] == json.dumps(WRONG.plan)
+    assert "# Kata" not in second[3]["content"]
 
 
 def test_head_that_is_not_green_is_refused_before_any_model_is_asked(tmp_path: Path) -> None:

@@ -95,7 +95,7 @@ def test_a_wave_where_every_attempt_fails_starts_another_with_the_failures_fed_b
     assert summary.status == "completed", summary.reason
     asked = [r for r in fake.requests if r["model"] == "implementer"]
     assert len(asked) == 4
-    second_wave = [r["messages"][1]["content"] for r in asked[2:]]
+    second_wave = [r["messages"][-1]["content"] for r in asked[2:]]
     assert all("Your previous attempt failed" in text for text in second_wave)
     assert all("test_one" in text for text in second_wave)
 

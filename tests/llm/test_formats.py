@@ -101,12 +101,27 @@ def test_unfenced_code_after_the_target_path_is_the_file() -> None:
 def test_whole_format_accepts_json_and_classifies_failures() -> None:
     as_json = json.dumps({"plan": "p", "edits": [], "commit_message": "c", "done": True})
     assert parse_whole(ChatReply(text=as_json)).done
-    with pytest.raises(PlanError) as cut:
-        parse_whole(ChatReply(text="a.py\n```\ndef f():\n", finish_reason="length"))
-    assert cut.value.kind == "truncated"
+    for cut_early in ("a.py\n```python\ndef f", "I would first write a test for"):
+        with pytest.raises(PlanError) as cut:
+            parse_whole(ChatReply(text=cut_early, finish_reason="length"))
+        assert cut.value.kind == "truncated"
     with pytest.raises(PlanError) as nothing:
         parse_whole(ChatReply(text="I would add a test for three."))
     assert nothing.value.kind == "no_files"
+
+
+def test_code_cut_off_by_the_token_limit_is_judged_up_to_its_last_whole_line() -> None:
+    runaway = "a.py\n```python\ndef f() -> int:\n    return 1\n\nprint(f())\nprint(f("
+    parsed = parse_whole(ChatReply(text=runaway, finish_reason="length"), "a.py")
+    assert [(e.path, e.content) for e in parsed.edits] == [
+        ("a.py", "def f() -> int:\n    return 1\n\nprint(f())\n")
+    ]
+    lone = "```python\ndef f() -> int:\n    return 1\nprint("
+    parsed = parse_whole(ChatReply(text=lone, finish_reason="length"), "a.py")
+    assert parsed.edits[0].content == "def f() -> int:\n    return 1\n"
+    # Not cut off, an open block is no file: the model chose to stop there.
+    with pytest.raises(PlanError):
+        parse_whole(ChatReply(text=runaway), "a.py")
 
 
 def test_a_lone_block_without_a_path_goes_to_the_requested_file() -> None:

@@ -67,14 +67,15 @@ class WholeFormat:
             PlanError: no file found, cut off, the example copied, or done where it may not.
         """
         check_text(reply)
-        text = reply.text
+        text = _closed(reply)
         if text.strip().rstrip(".") == DONE:
             return finish(EditPlan(plan="done", edits=[], commit_message="", done=True), ask)
-        edits = _named_files(text) or _unnamed_file(reply, ask)
+        edits = _named_files(text) or _unnamed_file(text, ask)
         if not edits:
             if text.lstrip().startswith("{"):
                 return JsonFormat().parse(reply, ask)
             if reply.finish_reason == "length" or len(_fences(text)) % 2:
+                # Cut off before any code: nothing to judge.
                 what = ask.target or "the files to change"
                 raise PlanError(
                     f"the answer ran out of room before its code block ended: write {what} "
@@ -91,6 +92,23 @@ class WholeFormat:
             check_echo(edit.content, [file_hole(ask)])
         summary = text.strip().split("\n", 1)[0][:200]
         return EditPlan(plan=summary, edits=edits, commit_message="", done=False)
+
+
+def _closed(reply: ChatReply) -> str:
+    """The answer's text; one the token limit cut off loses its unfinished last line, and the
+    block the cut left open is closed there. The code written so far is then judged as a
+    person given the answer would try it (the plain prompt's baseline does): a small model
+    often writes the file, then prints and checks after it in the same block until the
+    limit, and refusing those answers measured the harness, not the model (issue #44)."""
+    text = reply.text
+    if reply.finish_reason != "length":
+        return text
+    text = text[: text.rfind("\n") + 1]
+    if not len(_fences(text)) % 2:
+        return text
+    opening = text.rstrip("\n").rfind("```")
+    body = text[opening:].partition("\n")[2]
+    return text + "```\n" if body.strip() else text  # an empty file is no file
 
 
 def _fences(text: str) -> list[str]:
@@ -112,15 +130,15 @@ def _named_files(text: str) -> list[Edit]:
     ]
 
 
-def _unnamed_file(reply: ChatReply, ask: Ask) -> list[Edit]:
+def _unnamed_file(text: str, ask: Ask) -> list[Edit]:
     """The target's content from an answer that forgot its path line (one block, nothing
     else to tell where it goes), or forgot the fence after the target's own path line."""
-    if not ask.target or reply.finish_reason == "length":
+    if not ask.target:
         return []
-    blocks = _ANY_BLOCK.findall(reply.text)
+    blocks = _ANY_BLOCK.findall(text)
     if len(blocks) == 1:
         return [Edit(path=ask.target, action="upsert", content=blocks[0])]
-    head, _, rest = reply.text.lstrip().partition("\n")
-    if not blocks and head.strip().strip("*`:") == ask.target and rest.strip():
+    head, _, rest = text.lstrip().partition("\n")
+    if not _fences(text) and head.strip().strip("*`:") == ask.target and rest.strip():
         return [Edit(path=ask.target, action="upsert", content=rest.strip("\n") + "\n")]
     return []
