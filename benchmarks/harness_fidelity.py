@@ -41,9 +41,10 @@ from tdd_sandbox.bench.mode import Mode  # noqa: E402
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench  # noqa: E402
 from tdd_sandbox.execution.docker import DockerRuntime  # noqa: E402
 from tdd_sandbox.languages import get_language  # noqa: E402
-from tdd_sandbox.llm.chat import ChatRequest  # noqa: E402
+from tdd_sandbox.llm.chat import ChatReply, ChatRequest  # noqa: E402
 from tdd_sandbox.llm.client import OpenAIBackend  # noqa: E402
 from tdd_sandbox.llm.endpoint import Endpoint  # noqa: E402
+from tdd_sandbox.llm.formats.whole import close_cut  # noqa: E402
 from tdd_sandbox.settings import Settings, load_settings  # noqa: E402
 
 KATAS = [ROOT / "katas" / name for name in ("fizzbuzz", "roman-numerals", "string-calculator",
@@ -70,8 +71,10 @@ def plain_prompt(piece: Workpiece) -> list[dict[str, str]]:
     ]
 
 
-def plain_file(text: str) -> str:
-    """The file in a plain answer: its first fenced block, else all of it."""
+def plain_file(reply: ChatReply) -> str:
+    """The file in a plain answer: its first fenced block, else all of it; an answer the
+    token limit cut off is read up to its last whole line, as the tool's formats read it."""
+    text = close_cut(reply)
     found = _BLOCK.search(text)
     return found.group(1) if found else text
 
@@ -86,12 +89,13 @@ def plain_job(
         temperature=settings.roles.implementer.temperature, max_tokens=settings.llm.max_tokens,
     )  # fmt: skip
     reply = backend.complete(request)
-    files = {**piece.files, piece.target: plain_file(reply.text).encode()}
+    files = {**piece.files, piece.target: plain_file(reply).encode()}
     with DockerRuntime(settings, run_id=run_id) as runtime:
         report = score_kata(runtime, piece.language, files, kata)
     return {
         "pass_1": report.total > 0 and report.passed == report.total,
         "passed": report.passed, "total": report.total, "answer": reply.text,
+        "finish_reason": reply.finish_reason,
     }  # fmt: skip
 
 

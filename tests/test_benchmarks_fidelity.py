@@ -11,6 +11,7 @@ from benchmarks.aider_parity import _cases
 from benchmarks.harness_fidelity import plain_file, plain_prompt
 from tdd_sandbox.bench.implement import prepare
 from tdd_sandbox.languages import get_language
+from tdd_sandbox.llm.chat import ChatReply
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,8 +27,13 @@ def test_the_plain_prompt_asks_as_a_person_would() -> None:
 
 def test_a_plain_answer_is_its_first_block_or_all_of_it() -> None:
     answer = "Here:\n```python\ndef f() -> int:\n    return 1\n```\nand a test:\n```\nx\n```"
-    assert plain_file(answer) == "def f() -> int:\n    return 1\n"
-    assert plain_file("def f(): pass") == "def f(): pass"
+    assert plain_file(ChatReply(text=answer)) == "def f() -> int:\n    return 1\n"
+    assert plain_file(ChatReply(text="def f(): pass")) == "def f(): pass"
+    # Cut off by the token limit: read as the tool's formats read it, up to its last line.
+    runaway = "```python\ndef f() -> int:\n    return 1\nprint(f("
+    assert plain_file(ChatReply(text=runaway, finish_reason="length")) == (
+        "def f() -> int:\n    return 1\n"
+    )
 
 
 def test_aider_s_last_pytest_run_is_read_without_its_timing(tmp_path: Path) -> None:

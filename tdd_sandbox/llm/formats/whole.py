@@ -67,7 +67,7 @@ class WholeFormat:
             PlanError: no file found, cut off, the example copied, or done where it may not.
         """
         check_text(reply)
-        text = _closed(reply)
+        text = close_cut(reply)
         if text.strip().rstrip(".") == DONE:
             return finish(EditPlan(plan="done", edits=[], commit_message="", done=True), ask)
         edits = _named_files(text) or _unnamed_file(text, ask)
@@ -94,7 +94,7 @@ class WholeFormat:
         return EditPlan(plan=summary, edits=edits, commit_message="", done=False)
 
 
-def _closed(reply: ChatReply) -> str:
+def close_cut(reply: ChatReply) -> str:
     """The answer's text; one the token limit cut off loses its unfinished last line, and the
     block the cut left open is closed there. The code written so far is then judged as a
     person given the answer would try it (the plain prompt's baseline does): a small model
