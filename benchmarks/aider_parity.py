@@ -135,6 +135,9 @@ def run_aider(args: argparse.Namespace, work: Path, image: str) -> dict[str, dic
         outcomes = [bool(o) for o in results["tests_outcomes"]]
         history = (testdir / ".aider.chat.history.md").read_text(errors="replace")
         rows[name] = {"outcomes": outcomes, **_cases(history, testdir)}
+        kept = args.out / "aider" / f"{name}.chat.md"  # the whole exchange, kept as evidence
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_text(history)
     return rows
 
 
@@ -178,6 +181,10 @@ def run_ours(args: argparse.Namespace, work: Path) -> dict[str, dict[str, Any]]:
          "--mode", "implement", "--record", "--out", str(out)],
         check=False,
     )  # fmt: skip
+    for transcript in (out / "jobs").glob("*/transcript.jsonl"):
+        kept = args.out / "ours" / f"{transcript.parent.name}.transcript.jsonl"
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(transcript, kept)  # replayable: `tdd-sandbox bench --replay`
     rows = {}
     for line in (out / "results.jsonl").read_text().splitlines():
         row = json.loads(line)
@@ -223,9 +230,12 @@ def main() -> None:
         check=True, capture_output=True, text=True,
     ).stdout.split()[0]  # fmt: skip
     started = time.monotonic()
-    results: dict[str, Any] = {"model": args.model, "exercises": args.exercises,
-                               "settings": {"edit_format": "whole", "tries": 2, "temperature": 0,
-                                            "max_tokens": args.max_tokens}}  # fmt: skip
+    earlier = args.out / "results.json"
+    # One side alone (`--only`) keeps the other side's figures from an earlier run.
+    results: dict[str, Any] = json.loads(earlier.read_text()) if earlier.exists() else {}
+    results.update({"model": args.model, "exercises": args.exercises,
+                    "settings": {"edit_format": "whole", "tries": 2, "temperature": 0,
+                                 "max_tokens": args.max_tokens}})  # fmt: skip
     with tempfile.TemporaryDirectory() as scratch:
         if args.only != "ours":
             rows = run_aider(args, Path(scratch) / "aider", image)
