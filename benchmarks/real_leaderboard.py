@@ -1,4 +1,4 @@
-"""The real-model leaderboard: two small local models, two edit formats, two katas.
+"""The real-model leaderboard: two small local models, three edit formats, two katas.
 
 Starts llama.cpp's server for Qwen2.5-Coder-0.5B (port 8088) and SmolLM2-135M (port 8089)
 with `scripts/real_models.py`, runs `tdd-sandbox bench` with `benchmarks/real-models.yaml`
@@ -13,7 +13,7 @@ Usage: python benchmarks/real_leaderboard.py [--repeats 2] [--work bench-out/rea
 given, one retry), published by default to benchmarks/results/real-models-implement/.
 
 The transcripts let anyone re-score the run with no model at all:
-  tdd-sandbox bench --config benchmarks/real-models.yaml --models <the four entries> \\
+  tdd-sandbox bench --config benchmarks/real-models.yaml --models <the six entries> \\
       --katas katas/fizzbuzz --katas katas/string-calculator --repeats 2 \\
       --replay benchmarks/results/real-models --out /tmp/rescored
 """
@@ -34,7 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "benchmarks" / "real-models.yaml"
 SERVERS = {"qwen": 8088, "smollm2": 8089}
-MODELS = ["qwen-0.5b-json", "qwen-0.5b-whole", "smollm2-135m-json", "smollm2-135m-whole"]
+MODELS = [
+    f"{model}-{fmt}" for model in ("qwen-0.5b", "smollm2-135m") for fmt in ("json", "whole", "diff")
+]
 KATAS = ["fizzbuzz", "string-calculator"]
 REPORTS = ["leaderboard.md", "summary.json", "results.jsonl", "junit.xml", "report.html"]
 

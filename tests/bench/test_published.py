@@ -27,7 +27,7 @@ def _rows(folder: Path) -> dict[str, dict[str, Any]]:
 def test_published_jobs_replay_to_the_published_results(tmp_path: Path) -> None:
     published = _rows(PUBLISHED)
     models = sorted({row["model"] for row in published.values()})
-    assert len(models) == 4
+    assert len(models) == 6  # two models, three edit formats
     assert {row["kata"] for row in published.values()} >= {"fizzbuzz", "string-calculator"}
     repeats = max(int(row["repeat"]) for row in published.values())
     assert len(published) == len(models) * 2 * repeats
