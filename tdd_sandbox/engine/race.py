@@ -14,11 +14,13 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tdd_sandbox.agents.context import Exchange
 from tdd_sandbox.errors import Interrupted
 from tdd_sandbox.vocabulary.cancel import CancelToken
+
+if TYPE_CHECKING:  # the status command imports races without the agents (and git)
+    from tdd_sandbox.agents.context import Exchange
 
 
 class AttemptStatus(enum.StrEnum):
