@@ -27,13 +27,15 @@ class Agent:
     ledger: UsageLedger
     seed: int | None = None
 
-    def propose(self, situation: Situation) -> PlanAnswer:
+    def propose(self, situation: Situation) -> tuple[PlanAnswer, Exchange]:
         """Ask for one edit plan; a reply that is not a valid plan comes back as an error.
+        Also the ask and its answer as a retry's conversation keeps them (a tool call's
+        arguments as the answer's text).
 
         Raises:
             InfrastructureError: the endpoint is unusable.
         """
-        user = self.asked(situation)
+        user = user_prompt(situation, self.role, budget_chars=self.context_chars)
         earlier = [
             {"role": speaker, "content": text}
             for exchange in situation.earlier
@@ -63,14 +65,4 @@ class Agent:
 
         answer = self.asker.ask(build, ask)
         self.ledger.add(self.role.value, self.model, answer.reply)
-        return answer
-
-    def asked(self, situation: Situation) -> str:
-        """The user message `propose` sends for `situation`."""
-        return user_prompt(situation, self.role, budget_chars=self.context_chars)
-
-    def exchange(self, situation: Situation, answer: PlanAnswer) -> Exchange:
-        """`situation`'s ask and `answer` as the conversation keeps them (a tool call's
-        arguments as the answer's text)."""
-        reply = answer.reply
-        return Exchange(self.asked(situation), reply.tool_arguments or reply.text)
+        return answer, Exchange(user, answer.reply.tool_arguments or answer.reply.text)

@@ -43,8 +43,7 @@ def try_edits(
         InfrastructureError: the endpoint is unusable.
         Cancelled: the bench was stopped while the model was asked.
     """
-    answer = stop.call(functools.partial(agent.propose, situation))
-    exchange = agent.exchange(situation, answer)
+    answer, exchange = stop.call(functools.partial(agent.propose, situation))
     try:
         if answer.plan is None:
             raise EditRejected(answer.error or "no edit plan", answer.kind)

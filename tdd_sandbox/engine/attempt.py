@@ -95,8 +95,7 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
         situation = dataclasses.replace(
             spec.context, previous_error=task.previous_error, earlier=task.earlier
         )
-        answer = _ask(agent, situation, token)
-        exchange = agent.exchange(situation, answer)
+        answer, exchange = _ask(agent, situation, token)
         plan = _plan(shop, task, answer)
         files = _apply(shop, spec, plan)
         if spec.probe is not None:
@@ -129,8 +128,8 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
                 _Ending(status, error, kind, payload, exchange))  # fmt: skip
 
 
-def _ask(agent: Agent, situation: Situation, token: CancelToken) -> PlanAnswer:
-    """The model's answer, or the end of the attempt.
+def _ask(agent: Agent, situation: Situation, token: CancelToken) -> tuple[PlanAnswer, Exchange]:
+    """The model's answer and the exchange it makes, or the end of the attempt.
 
     Raises:
         _Ended: the attempt lost while waiting.
@@ -139,12 +138,12 @@ def _ask(agent: Agent, situation: Situation, token: CancelToken) -> PlanAnswer:
     try:
         # Waited on apart from the request itself, so that losing the race or a stopped
         # run ends the wait at once, however long the endpoint takes to answer.
-        answer = token.call(functools.partial(agent.propose, situation))
+        proposal = token.call(functools.partial(agent.propose, situation))
     except Cancelled:
         raise _Ended(AttemptStatus.LOST) from None
     if token.cancelled:
         raise _Ended(AttemptStatus.LOST)
-    return answer
+    return proposal
 
 
 def _plan(shop: Workshop, task: Task, answer: PlanAnswer) -> EditPlan:
