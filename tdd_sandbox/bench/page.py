@@ -8,6 +8,7 @@ import html
 
 from tdd_sandbox.bench.charts import CHART_TITLES
 from tdd_sandbox.bench.tables import Table, html_table
+from tdd_sandbox.vocabulary.printable import escape_controls
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5em 1em;color:#222}
@@ -33,7 +34,7 @@ def html_page(tables: list[Table], images: dict[str, bytes], *, jobs: int, notes
         f"<figcaption>{html.escape(CHART_TITLES[key])}</figcaption></figure>"
         for key, data in images.items()
     )
-    remarks = "".join(f"<p class='note'>{html.escape(note)}</p>" for note in notes)
+    remarks = "".join(f"<p class='note'>{html.escape(escape_controls(note))}</p>" for note in notes)
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"

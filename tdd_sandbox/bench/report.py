@@ -20,6 +20,7 @@ from tdd_sandbox.errors import UsageError
 from tdd_sandbox.sandbox.versions import ENGINE_FIELDS, EngineVersions
 from tdd_sandbox.vocabulary.cases import Judged
 from tdd_sandbox.vocabulary.files import write_atomic
+from tdd_sandbox.vocabulary.printable import escape_controls, escape_markdown
 
 SKIPPED_FILE = "skipped.json"
 """The kata x language pairs a bench left out, and why (beside results.jsonl)."""
@@ -205,9 +206,9 @@ def leaderboard(summary: dict[str, Any]) -> str:
     tables = every_table(_ranked(summary["models"]))
     board = "\n".join(markdown(table, level=1 if i == 0 else 2) for i, table in enumerate(tables))
     if skipped := summary.get("skipped"):
-        board += "\n## Not scored\n\n" + "".join(f"- {reason}\n" for reason in skipped)
+        board += "\n## Not scored\n\n" + "".join(f"- {escape_markdown(r)}\n" for r in skipped)
     if sandboxes := summary.get("sandbox"):
-        board += "\n## Sandbox\n\n" + "".join(f"- {line}\n" for line in sandboxes)
+        board += "\n## Sandbox\n\n" + "".join(f"- {escape_markdown(s)}\n" for s in sandboxes)
     return board
 
 
@@ -228,12 +229,13 @@ def _ranked(models: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
 def junit(results: list[dict[str, Any]]) -> str:
     """One testcase per job: passes when every acceptance test passed; infrastructure losses
     are errors, not failures."""
+    # XML 1.0 has no way to write most control characters, even escaped: shown as `\x1b`.
     suite = ET.Element("testsuite", name="tdd-sandbox bench", tests=str(len(results)))
     failures = errors = 0
     for result in results:
         case = ET.SubElement(
-            suite, "testcase", classname=f"{result['model']}.{result['language']}",
-            name=f"{result['kata']}[r{result['repeat']}]",
+            suite, "testcase", classname=escape_controls(f"{result['model']}.{result['language']}"),
+            name=escape_controls(f"{result['kata']}[r{result['repeat']}]"),
             time=str(result.get("wall_time_s", 0)),
         )  # fmt: skip
         properties = ET.SubElement(case, "properties")
@@ -247,7 +249,11 @@ def junit(results: list[dict[str, Any]]) -> str:
                 ET.SubElement(properties, "property", name=key, value=str(result[key]).lower())
         if not scored(result):
             errors += 1
-            ET.SubElement(case, "error", message=f"{result['status']}: {result.get('reason', '')}")
+            ET.SubElement(
+                case,
+                "error",
+                message=escape_controls(f"{result['status']}: {result.get('reason', '')}"),
+            )
         elif result["acceptance_pass_rate"] < 1.0:
             failures += 1
             ET.SubElement(

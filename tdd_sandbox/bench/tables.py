@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tdd_sandbox.vocabulary.printable import escape_controls, escape_markdown
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -194,13 +196,20 @@ def markdown(table: Table, *, level: int = 2) -> str:
         "---:" if i in table.numeric else "---" for i in range(len(table.header))
     ]  # fmt: skip
     lines = [
-        f"{'#' * level} {table.title}",
+        f"{'#' * level} {escape_markdown(table.title)}",
         "",
-        "| " + " | ".join(table.header) + " |",
+        "| " + " | ".join(map(escape_markdown, table.header)) + " |",
         "| " + " | ".join(align) + " |",
-        *("| " + " | ".join(cell.text for cell in row) + " |" for row in table.rows),
+        *(
+            "| " + " | ".join(escape_markdown(cell.text) for cell in row) + " |"
+            for row in table.rows
+        ),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _html(text: str) -> str:
+    return html.escape(escape_controls(text))
 
 
 def html_table(table: Table) -> str:
@@ -211,7 +220,7 @@ def html_table(table: Table) -> str:
         style = ""
         if content.rate is not None:
             style = f' style="background:hsl({120 * content.rate:.0f},60%,85%)"'
-        return f'<{tag} class="{classes}"{style}>{html.escape(content.text)}</{tag}>'
+        return f'<{tag} class="{classes}"{style}>{_html(content.text)}</{tag}>'
 
     first_text = min(set(range(len(table.header))) - table.numeric)
     head = "".join(cell("th", i, Cell(name)) for i, name in enumerate(table.header))
@@ -220,6 +229,6 @@ def html_table(table: Table) -> str:
         for row in table.rows
     )
     return (
-        f"<h2>{html.escape(table.title)}</h2><div class='scroll'><table>"
+        f"<h2>{_html(table.title)}</h2><div class='scroll'><table>"
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
     )

@@ -17,6 +17,7 @@ import click
 from typing_extensions import override
 
 from tdd_sandbox import __version__
+from tdd_sandbox.cli.terminal import echo
 from tdd_sandbox.errors import TddSandboxError
 
 EXIT_INTERRUPTED = 130
@@ -94,20 +95,20 @@ def invoke(argv: Sequence[str]) -> int:
     try:
         code = cli.main(list(argv), prog_name="tdd-sandbox", standalone_mode=False)
     except click.exceptions.Abort:
-        click.echo("tdd-sandbox: interrupted", err=True)
+        echo("tdd-sandbox: interrupted", err=True)
         return EXIT_INTERRUPTED
     except KeyboardInterrupt:
-        click.echo("tdd-sandbox: interrupted; containers removed", err=True)
+        echo("tdd-sandbox: interrupted; containers removed", err=True)
         return EXIT_INTERRUPTED
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code
     except TddSandboxError as exc:
-        click.echo(f"tdd-sandbox: error: {exc}", err=True)
+        echo(f"tdd-sandbox: error: {exc}", err=True)
         return exc.exit_code
     except Exception:  # noqa: BLE001 - the one place that turns a crash into a log
         log = _write_crash_log()
-        click.echo(f"tdd-sandbox: internal error; details in {log}. Please report it.", err=True)
+        echo(f"tdd-sandbox: internal error; details in {log}. Please report it.", err=True)
         return EXIT_CRASH
     return code if isinstance(code, int) else 0
 

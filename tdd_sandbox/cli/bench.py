@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import get_args
 
@@ -17,6 +16,7 @@ from tdd_sandbox.cli.options import (
     progress,
     setting_option,
 )
+from tdd_sandbox.cli.terminal import echo, echo_json
 from tdd_sandbox.vocabulary.defaults import DEFAULT_LANGUAGE, Executor
 
 
@@ -152,8 +152,8 @@ def bench(
         record=record, replay=replay,
     )  # fmt: skip
     summary = run_bench(options, settings, progress)
-    click.echo(leaderboard(summary))
-    click.echo(f"reports in {out}")
+    echo(leaderboard(summary))
+    echo(f"reports in {out}")
     lost = sum(int(model["infrastructure_failures"]) for model in summary["models"])
     if lost and not allow_infra_failures:
         # A bench that could not run is not a result: CI must see it fail.
@@ -172,7 +172,7 @@ def merge_command(folders: tuple[Path, ...], out: Path) -> int:
     from tdd_sandbox.bench.report import leaderboard, merge
 
     summary = merge(list(folders), out)
-    click.echo(leaderboard(summary))
+    echo(leaderboard(summary))
     return 0
 
 
@@ -217,10 +217,10 @@ def score(
             "cases": [{"id": r.id, "status": r.status.value, "detail": r.detail}
                       for r in result.results],
         }  # fmt: skip
-        click.echo(json.dumps(document))
+        echo_json(document, indent=None)
     else:
         why = result.why()
-        click.echo(f"acceptance: {result.passed}/{result.total} ({result.rate:.0%})"
+        echo(f"acceptance: {result.passed}/{result.total} ({result.rate:.0%})"
                    + (f": {why}" if why else ""))  # fmt: skip
-        click.echo(GUARANTEES[result.judged])
+        echo(GUARANTEES[result.judged])
     return 1 if result.rate < min_rate else 0

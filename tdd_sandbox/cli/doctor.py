@@ -8,13 +8,13 @@ from pathlib import Path
 import click
 
 from tdd_sandbox.cli.options import config_option, default_config
+from tdd_sandbox.cli.terminal import console
 
 
 @click.command()
 @config_option
 def doctor(config: Path | None) -> int:
     """Check Docker, images, git and disk space; print the fix for each problem."""
-    from rich.console import Console
     from rich.text import Text
 
     from tdd_sandbox.ops.doctor import diagnose
@@ -22,8 +22,8 @@ def doctor(config: Path | None) -> int:
 
     settings = load_settings(default_config(config, Path.cwd()))
     checks = diagnose(settings, Path.cwd())
-    console = Console(highlight=False)
-    console.print(Text("tdd-sandbox doctor", style="bold"))
+    screen = console(highlight=False)
+    screen.print(Text("tdd-sandbox doctor", style="bold"))
     width = max(len(check.name) for check in checks)
     for check in checks:
         # A list, not a table: a fix is read and copied whole, so nothing is ever cut to fit
@@ -34,11 +34,11 @@ def doctor(config: Path | None) -> int:
             f"{check.name:<{width}}  ",
             check.detail,
         )
-        console.print(line)
+        screen.print(line)
         if check.fix:
             fix = textwrap.fill(
-                check.fix, width=console.width, initial_indent="      fix: ",
+                check.fix, width=screen.width, initial_indent="      fix: ",
                 subsequent_indent="      ", break_on_hyphens=False,
             )  # fmt: skip
-            console.print(Text(fix), soft_wrap=True)
+            screen.print(Text(fix), soft_wrap=True)
     return 0 if all(check.ok for check in checks) else 1

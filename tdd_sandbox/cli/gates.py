@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
+from tdd_sandbox.cli.terminal import console, echo_json
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -31,8 +31,6 @@ def gates(
 
     Exits 0 only when every gate passed.
     """
-    from rich.console import Console
-
     from tdd_sandbox.execution.runtimes import check_directory
     from tdd_sandbox.settings import load_settings
 
@@ -45,9 +43,9 @@ def gates(
         progress=(lambda _: None) if as_json else progress,
     )
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2))
+        echo_json(report.to_json())
     else:
-        render(report, Console())
+        render(report, console())
     return 0 if report.ok else 1
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from tdd_sandbox.cli.options import UserPath, config_option, default_config
+from tdd_sandbox.cli.terminal import console, echo, echo_json
 from tdd_sandbox.errors import UsageError
 
 
@@ -33,7 +33,6 @@ def gc(
     config: Path | None,
 ) -> int:
     """Remove containers, worktrees and branches of runs that are no longer alive."""
-    from rich.console import Console
     from rich.table import Table
 
     from tdd_sandbox.ops.gc import collect_garbage, parse_age
@@ -58,13 +57,13 @@ def gc(
             "kept": [vars(item) for item in report.kept],
             "freed_bytes": report.freed_bytes,
         }
-        click.echo(json.dumps(document, indent=2))
+        echo_json(document)
         return 0
     table = Table(title=f"gc: {verb} {len(report.removed)} items")
     for column in ("kind", "name", "why", "size"):
         table.add_column(column)
     for item in report.removed:
         table.add_row(item.kind, item.name, item.reason, f"{item.bytes / 1024**2:.1f} MiB")
-    Console().print(table)
-    click.echo(f"{verb} {report.freed_bytes / 1024**2:.1f} MiB; kept {len(report.kept)} live items")
+    console().print(table)
+    echo(f"{verb} {report.freed_bytes / 1024**2:.1f} MiB; kept {len(report.kept)} live items")
     return 0

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from tdd_sandbox.cli.options import LazyChoice, config_option, default_config, progress
+from tdd_sandbox.cli.terminal import console, echo
 
 
 def _releases() -> Sequence[str]:
@@ -36,7 +37,7 @@ def build(languages: tuple[str, ...], force: bool, config: Path | None) -> int:
         get_language(name)
     settings = load_settings(default_config(config, Path.cwd()))
     for tag in build_images(connect(), settings.images, languages, force=force, progress=progress):
-        click.echo(tag)
+        echo(tag)
     return 0
 
 
@@ -44,7 +45,6 @@ def build(languages: tuple[str, ...], force: bool, config: Path | None) -> int:
 @config_option
 def list_(config: Path | None) -> int:
     """Show each language's current image tag and whether it is built."""
-    from rich.console import Console
     from rich.table import Table
 
     from tdd_sandbox.images.inventory import list_images
@@ -58,7 +58,7 @@ def list_(config: Path | None) -> int:
     for row in list_images(connect(), settings.images):
         size = f"{row.size_bytes / 1024**2:.0f} MiB" if row.size_bytes else ""
         table.add_row(row.language, row.tag, "yes" if row.present else "no", size)
-    Console().print(table)
+    console().print(table)
     return 0
 
 
@@ -77,7 +77,7 @@ def bootstrap(releases: tuple[str, ...], config: Path | None) -> int:
     client = connect()
     chosen = list(releases) or missing_bases(client, settings.images)
     if not chosen:
-        click.echo("every base image is present")
+        echo("every base image is present")
     for release in chosen:
-        click.echo(bootstrap_base(client, settings.images, release, progress))
+        echo(bootstrap_base(client, settings.images, release, progress))
     return 0

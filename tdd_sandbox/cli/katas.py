@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
+from tdd_sandbox.cli.terminal import console, echo
 
 
 @click.group()
@@ -50,11 +51,11 @@ def import_command(
 
     report = import_katas(list(sources), out)
     for problem in report.problems:
-        click.echo(f"not imported: {problem}", err=True)
+        echo(f"not imported: {problem}", err=True)
     failed = bool(report.problems)
     if not prove_suites:
         for note in report.notes:
-            click.echo(note)
+            echo(note)
     data: dict[str, list[bool]] = {}
     if prove_suites and report.written:
         settings = load_settings(default_config(config, None))
@@ -66,15 +67,15 @@ def import_command(
             for proof in prove_katas(report.written, prove_one, jobs=jobs):
                 head = f"{proof.kata_dir.name} ({proof.language}):"
                 for line in [n for n in report.notes if n.startswith(head)] + proof.lines:
-                    click.echo(line)
+                    echo(line)
                 failed = failed or not proof.ok
                 data.setdefault(proof.language, []).append(
                     proof.ok and has_calls(proof.kata_dir, proof.language)
                 )
-    click.echo(f"{len(report.written)} katas in {out}")
+    echo(f"{len(report.written)} katas in {out}")
     if data:
         counts = ", ".join(f"{name} {sum(got)}/{len(got)}" for name, got in sorted(data.items()))
-        click.echo(f"judged as data: {sum(sum(got) for got in data.values())} ({counts})")
+        echo(f"judged as data: {sum(sum(got) for got in data.values())} ({counts})")
     return 1 if failed else 0
 
 
@@ -82,7 +83,6 @@ def import_command(
 @click.argument("folder", type=UserPath(exists=True, file_okay=False), default=Path("katas"))
 def list_command(folder: Path) -> int:
     """The katas in FOLDER, with the languages each can be scored in."""
-    from rich.console import Console
     from rich.table import Table
 
     from tdd_sandbox.acceptance.suite import has_suite
@@ -97,7 +97,7 @@ def list_command(folder: Path) -> int:
         title = load_kata(kata_dir / "kata.md").title
         marks = ["yes" if has_suite(kata_dir, name) else "-" for name in LANGUAGES]
         table.add_row(kata_dir.name, title, *marks)
-    Console().print(table)
+    console().print(table)
     return 0
 
 
@@ -114,11 +114,11 @@ def impossible_command(sources: tuple[Path, ...], out: Path) -> int:
 
     made, skipped = make_impossible(find_katas(*sources), out)
     for variant in made:
-        click.echo(
+        echo(
             f"{variant.kata_dir.name}: {variant.case!r} now expects "
             f"{json.dumps(variant.expected)} (the specification: {json.dumps(variant.specified)})"
         )
     for reason in skipped:
-        click.echo(f"no variant: {reason}", err=True)
-    click.echo(f"{len(made)} impossible katas in {out}")
+        echo(f"no variant: {reason}", err=True)
+    echo(f"{len(made)} impossible katas in {out}")
     return 0 if made else 1

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from tdd_sandbox.cli.terminal import console
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -49,9 +51,7 @@ def config_option(func: F) -> F:
 
 @functools.cache
 def _stderr() -> Console:
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False)
+    return console(stderr=True, highlight=False)
 
 
 def progress(message: str) -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from tdd_sandbox.cli.options import UserPath
+from tdd_sandbox.cli.terminal import console, echo, echo_json
 from tdd_sandbox.vocabulary.defaults import DEFAULT_LANGUAGE
 
 
@@ -31,7 +31,7 @@ def init(directory: Path, language: str, kata: Path | None) -> int:
     from tdd_sandbox.repo.scaffolding import init_repo
 
     made = init_repo(directory, get_language(language), kata_source=kata)
-    click.echo(
+    echo(
         f"initialised a {language} kata in {made}; describe it in {made / 'kata.md'}, "
         f"then: cd {made} && tdd-sandbox run kata.md"
     )
@@ -43,17 +43,16 @@ def init(directory: Path, language: str, kata: Path | None) -> int:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def status(repo: Path, as_json: bool) -> int:
     """The latest run: cycle, phase, last commit, last failure, tokens and cost."""
-    from rich.console import Console
     from rich.table import Table
 
     from tdd_sandbox.ops.status import read_status
 
     info = read_status(repo)
     if as_json:
-        click.echo(json.dumps(info, indent=2))
+        echo_json(info)
         return 0
     table = Table(title=f"{repo}: run {info.get('run_id', '-')}", show_header=False)
     for key, value in info.items():
         table.add_row(key, str(value))
-    Console().print(table)
+    console().print(table)
     return 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +16,7 @@ from tdd_sandbox.cli.options import (
     setting_option,
     transcript_options,
 )
+from tdd_sandbox.cli.terminal import console, echo, echo_json
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -65,8 +65,6 @@ def run(
     Exit codes: 0 completed or all cycles done; 1 stuck; 6 the model endpoint failed;
     2 bad usage; 3 missing prerequisite.
     """
-    from rich.console import Console
-
     from tdd_sandbox.cli.view import RunView
     from tdd_sandbox.engine.session import run_kata
     from tdd_sandbox.settings import load_settings
@@ -80,16 +78,16 @@ def run(
         "parallel_refactor": parallel_refactor,
     }
     settings = load_settings(config, overrides)
-    console = Console(stderr=as_json)
-    with RunView(console) as view:
+    screen = console(stderr=as_json)
+    with RunView(screen) as view:
         summary = run_kata(
             kata, settings, repo_dir=repo, record=record, replay=replay,
             observer=view, progress=progress,
         )  # fmt: skip
     if as_json:
-        click.echo(json.dumps(summary.to_json(), indent=2))
+        echo_json(summary.to_json())
     else:
-        render_summary(summary, Console())
+        render_summary(summary, console())
     return EXIT_BY_STATUS.get(summary.status, 1)
 
 
@@ -130,23 +128,21 @@ def step(
     config: Path | None,
 ) -> int:
     """Run only the next phase (red, then green, then refactor) of the current cycle."""
-    from rich.console import Console
-
     from tdd_sandbox.cli.view import RunView
     from tdd_sandbox.engine.stepper import step_kata
     from tdd_sandbox.settings import load_settings
 
     repo = default_repo(repo, kata)
     settings = load_settings(default_config(config, repo), {"language": language})
-    with RunView(Console(stderr=True)) as view:
+    with RunView(console(stderr=True)) as view:
         result = step_kata(
             kata, settings, repo_dir=repo, record=record, replay=replay,
             observer=view, progress=progress,
         )  # fmt: skip
     if as_json:
-        click.echo(json.dumps(result.to_json(), indent=2))
+        echo_json(result.to_json())
     else:
-        click.echo(f"{result.phase}: {result.status}: {result.detail}")
+        echo(f"{result.phase}: {result.status}: {result.detail}")
         if result.next_phase:
-            click.echo(f"next: {result.next_phase}")
+            echo(f"next: {result.next_phase}")
     return 0 if result.status in ("ok", "completed") else EXIT_BY_STATUS.get(result.status, 1)

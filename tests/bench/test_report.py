@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -289,3 +290,28 @@ def test_what_ran_the_sandboxes_is_said_in_every_report_and_survives_a_merge(
     suite = ET.fromstring((tmp_path / "merged" / "junit.xml").read_text())
     said = {p.get("value") for p in suite.iter("property") if p.get("name") == "sandbox"}
     assert said == {line}
+
+
+def test_what_a_job_names_or_says_is_shown_as_text_in_every_report(tmp_path: Path) -> None:
+    # An imported kata's name and a lost job's reason can carry what an exercise's author or
+    # a model wrote: markup, a table's cell end, an escape sequence, the end of a CDATA block.
+    kata = "<img src=x onerror=alert(1)>|[x](http://127.0.0.1/)"
+    lost = _result("good", kata, 3, None, status="harness_error")
+    lost["reason"] = "answer: \x1b]0;pwned\x07\x1b[2K]]><script>alert(1)</script>"
+    mine = _result("good", kata, 1, 0.5)
+    write_reports(tmp_path, [*RESULTS, mine, lost])
+    suite = ET.fromstring((tmp_path / "junit.xml").read_text())  # well-formed XML
+    [error] = [e for e in suite.iter("error") if "pwned" in (e.get("message") or "")]
+    assert "\\x1b]0;pwned" in (error.get("message") or "")
+    for name in ("leaderboard.md", "report.html", "junit.xml"):
+        text = (tmp_path / name).read_text()
+        assert "\x1b" not in text, name
+        assert "<img src" not in text, name
+        assert "<script>" not in text, name
+    lines = (tmp_path / "leaderboard.md").read_text().splitlines()
+    rows = [i for i, line in enumerate(lines) if "onerror" in line]
+    assert rows
+    for i in rows:  # the name's `|` ends no cell: as many cells as the table's rule line has
+        rule = next(lines[j] for j in (i + 1, *range(i, -1, -1)) if lines[j].startswith("| --"))
+        assert len(re.findall(r"(?<!\\)\|", lines[i])) == rule.count("|"), lines[i]
+        assert "](http" not in lines[i].replace("\\](http", "")

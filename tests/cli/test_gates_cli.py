@@ -344,3 +344,22 @@ def test_gates_decide_as_the_loop_does_so_code_reading_its_tests_is_not_green(
     assert allowed["gates"][0]["status"] == "passed", allowed["gates"][0]
     assert allowed["ok"] is False
     assert "PermissionError" in allowed["gates"][-1]["output_tail"]
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_what_a_failing_test_prints_reaches_the_terminal_as_text(tmp_path: Path) -> None:
+    # The test prints a retitle, a line erase and a green verdict of its own; pytest shows
+    # captured output of a failing test raw, and `gates` shows the end of that output.
+    tests = (
+        "from fizzbuzz import fizzbuzz\n\n\n"
+        "def test_one() -> None:\n"
+        '    print("\\x1b]0;pwned\\x07\\x1b[1A\\x1b[2Kall gates green")\n'
+        '    assert fizzbuzz(1) == "2"\n'
+    )
+    repo = write_repo(tmp_path, python_repo(tests=tests, impl=PY_IMPL))
+    result = run_cli("gates", str(repo), "--timeout", "60")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "\x1b" not in result.stdout + result.stderr
+    assert "\\x1b]0;pwned" in result.stdout  # shown, as text
+    assert result.stdout.rstrip().endswith("not green")
