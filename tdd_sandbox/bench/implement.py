@@ -107,7 +107,7 @@ def implement_kata(
                 passes.append(report.total > 0 and report.passed == report.total)
                 if passes[-1]:
                     break
-                feedback = "\n".join(filter(None, [feedback, _failures(report)]))
+                feedback = "\n".join(filter(None, [feedback, piece.failures(report)]))
     finally:
         team.close()
     assert report is not None  # TRIES >= 1
@@ -144,6 +144,24 @@ class Workpiece:
     """The files the implementation goes in."""
     extra: tuple[str, ...]
     """The cases written out, for a kata of data only."""
+    unshown: frozenset[str] = frozenset()
+    """The cases of a kata of data only that the prompt had no room for."""
+
+    def failures(self, report: AcceptanceReport) -> str:
+        """What the second try is told: the tests that failed and why, as a runner would say.
+        A case the prompt did not show is said to fail with no detail: its detail names the
+        expected value, an answer the model was never given."""
+        failed = [r for r in report.results if r.status is not CaseStatus.PASSED]
+        lines = [f"{report.passed} of {report.total} tests passed."]
+        if report.problem:
+            lines.append(report.problem)
+        lines += [
+            f"- {r.id}: {r.status.value if r.id in self.unshown else r.detail or r.status.value}"
+            for r in failed[:_FEEDBACK_CASES]
+        ]
+        if len(failed) > _FEEDBACK_CASES:
+            lines.append(f"... and {len(failed) - _FEEDBACK_CASES} more")
+        return "\n".join(lines)
 
     @property
     def target(self) -> str:
@@ -160,12 +178,13 @@ def prepare(kata_dir: Path, language: Language) -> Workpiece:
     kata = load_kata(kata_dir / "kata.md")
     hidden = hidden_test_files(kata_dir, language)
     tests = {path: language.hidden_test(path, data) for path, data in hidden.items()}
-    extra = () if tests else (_rendered_cases(kata_dir, language),)
+    rendered, unshown = ("", frozenset[str]()) if tests else _rendered_cases(kata_dir, language)
+    extra = () if tests else (rendered,)
     files = {
         path: text.encode() for path, text in starting_files(language, kata_dir).items()
     } | tests
     sources = implementation_paths(kata_dir, kata.slug, language, files, tests)
-    return Workpiece(kata, language, files, tests, sources, extra)
+    return Workpiece(kata, language, files, tests, sources, extra, unshown)
 
 
 def implementation_paths(
@@ -181,38 +200,28 @@ def implementation_paths(
     return language.suggest_paths(files, slug)[1]
 
 
-def _failures(report: AcceptanceReport) -> str:
-    """What the second try is told: the tests that failed and why, as a runner would say."""
-    failed = [r for r in report.results if r.status is not CaseStatus.PASSED]
-    lines = [f"{report.passed} of {report.total} tests passed."]
-    if report.problem:
-        lines.append(report.problem)
-    lines += [f"- {r.id}: {r.detail or r.status.value}" for r in failed[:_FEEDBACK_CASES]]
-    if len(failed) > _FEEDBACK_CASES:
-        lines.append(f"... and {len(failed) - _FEEDBACK_CASES} more")
-    return "\n".join(lines)
-
-
-def _rendered_cases(kata_dir: Path, language: Language) -> str:
+def _rendered_cases(kata_dir: Path, language: Language) -> tuple[str, frozenset[str]]:
     """A kata of data only, its tests written out: each case as the call the judge makes in
-    `language` and the value (or error) it expects."""
+    `language` and the value (or error) it expects; and the cases left out for length."""
     if not has_calls(kata_dir, language.name):
-        return ""
+        return "", frozenset()
     suite = load_suite(kata_dir)
     calls = suite.calls_for(language.name)
     lines = ["# Tests", "The judge runs each case below and compares what the call returns."]
     if calls.setup:
         lines.append(f"Before any case it runs:\n```\n{calls.setup.strip()}\n```")
     lines.append("Calls, by property: " + "; ".join(f"{k}: `{v}`" for k, v in calls.calls.items()))
-    shown = 0
+    shown, unshown = 0, set[str]()
     for case in suite.cases_for(language.name):
         line = (
             f"- {case.description}: {case.property} with {json.dumps(case.input)} -> "
             f"{json.dumps(case.expected)}"
         )
-        if shown + len(line) > _CASES_CHARS:
-            lines.append("- ... (more cases of the same properties)")
-            break
+        if unshown or shown + len(line) > _CASES_CHARS:
+            unshown.add(case.description)
+            continue
         lines.append(line)
         shown += len(line)
-    return "\n".join(lines)
+    if unshown:
+        lines.append("- ... (more cases of the same properties)")
+    return "\n".join(lines), frozenset(unshown)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from tdd_sandbox.acceptance.testfiles import hidden_test_files
-from tdd_sandbox.bench.implement import implementation_paths
+from tdd_sandbox.bench.implement import implementation_paths, prepare
+from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.katas.importer import import_katas
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.repo.scaffolding import starting_files
@@ -37,3 +40,30 @@ def test_an_imported_katas_file_is_the_one_its_tests_import(tmp_path: Path) -> N
     tests = hidden_test_files(kata_dir, pack)
     files = {p: t.encode() for p, t in starting_files(pack, kata_dir).items()} | tests
     assert implementation_paths(kata_dir, "leap", pack, files, tests) == ["leap.py"]
+
+
+def test_the_retry_names_no_expected_value_the_prompt_did_not_show(tmp_path: Path) -> None:
+    # A data kata too long for the prompt has its last cases cut; told "expected X" for one of
+    # those on the retry, a model would learn an answer it was never shown (issue #46).
+    kata_dir = tmp_path / "fizzbuzz"
+    shutil.copytree(ROOT / "katas" / "fizzbuzz", kata_dir)
+    cases = [
+        {"description": f"case {i} {'with a long name ' * 8}", "property": "fizzbuzz",
+         "input": {"n": i}, "expected": f"answer-{i}"}
+        for i in range(1, 400)
+    ]  # fmt: skip
+    data = tmp_path / "fizzbuzz" / "acceptance" / "canonical-data.json"
+    data.write_text(json.dumps({"exercise": "fizzbuzz", "cases": cases}))
+    piece = prepare(kata_dir, get_language("python"))
+    [rendered] = piece.extra
+    assert 'answer-1"' in rendered
+    assert "answer-399" not in rendered  # cut at the prompt's length limit
+    first, last = str(cases[0]["description"]), str(cases[-1]["description"])
+    report = AcceptanceReport((
+        CaseResult(first, CaseStatus.WRONG, "expected 'answer-1', got '1'"),
+        CaseResult(last, CaseStatus.WRONG, "expected 'answer-399', got '399'"),
+    ))  # fmt: skip
+    told = piece.failures(report)
+    assert "expected 'answer-1', got '1'" in told
+    assert "answer-399" not in told
+    assert f"- {last}: wrong" in told  # still said to fail, with no value
