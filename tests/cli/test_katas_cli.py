@@ -200,6 +200,28 @@ def test_code_that_patches_the_tracks_assertions_scores_nothing(
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
+def test_go_code_that_redefines_false_for_the_tests_scores_nothing(
+    tmp_path: Path, imported: Path
+) -> None:
+    # The track's tests share the code's package: with `false` true in them, a leap year
+    # function that always says true passed every case, 100% (issue #46).
+    repo = tmp_path / "repo"
+    made = run_cli("init", str(repo), "-l", "go", "--kata", str(imported / "leap" / "kata.md"))
+    assert made.returncode == 0, made.stderr
+    (repo / "leap.go").write_text(
+        "// Package leap answers yes.\npackage leap\n\nconst false = true\n\n"
+        "// IsLeapYear says yes.\nfunc IsLeapYear(year int) bool {\n\treturn year > 0\n}\n"
+    )
+    git(repo, "-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qam", "feat: cheat")
+    score = run_cli("score", str(imported / "leap"), "--repo", str(repo), "--json", "-l", "go")
+    assert score.returncode == 0, score.stderr
+    document = json.loads(score.stdout)
+    assert document["passed"] == 0, document
+    assert "predeclared" in document["why"], document
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
 def test_a_stub_is_formatted_at_import_and_one_that_fails_its_gates_is_set_aside(
     tmp_path: Path,
 ) -> None:

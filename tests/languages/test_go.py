@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tdd_sandbox.grading.evidence import cross_check
 from tdd_sandbox.grading.reconcile import reconcile
 from tdd_sandbox.languages.go import GO
+from tdd_sandbox.languages.go.policy import check_go
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import TestStatus
 
@@ -163,3 +166,39 @@ def test_what_people_read_is_the_text_go_test_prints() -> None:
     assert "undefined: y" in shown
     assert '"Action"' not in shown
     assert "@@" not in shown
+
+
+@pytest.mark.parametrize(
+    "declaration",
+    [
+        # Exercism's Go tests share the code's package: `false` is true in them too, and an
+        # IsLeapYear that always says true passed every case (issue #46).
+        "const false = true",
+        "const (\n\tfalse = true\n\tx     = 1\n)",
+        "var (\n\ta, true = 1, false\n)",
+        "var nil = 1",
+        "func len(s []int) int { return 0 }",
+        "type string = int",
+        "type (\n\tT     struct{ a int }\n\tbyte = rune\n)",
+        "var x, append = 1, 2",
+        "  const   iota=3",  # not formatted: the policy runs before the format gate
+        "const a = 1; const false = true",
+        'const (\n\ta = "x"\n\tfalse = true\n)',
+        "const (\n\ta = 'x' // a comment\n\tfalse = true\n)",
+    ],
+)
+def test_code_may_not_redeclare_a_predeclared_name_for_the_package(declaration: str) -> None:
+    source = f"package leap\n\n{declaration}\n\nfunc IsLeapYear(y int) bool {{ return true }}\n"
+    assert [v.rule for v in check_go("leap.go", source)] == ["predeclared"]
+
+
+def test_names_inside_functions_types_and_calls_are_not_the_packages() -> None:
+    source = (
+        "package leap\n\n"
+        "type T struct {\n\tlen   int\n\terror string\n}\n\n"
+        'var (\n\tx = max(\n\t\t1,\n\t\tlen("ab"),\n\t)\n\ty = 1 +\n\t\tlen("c")\n)\n\n'
+        "func (t T) len() int { return t.len }\n\n"
+        "func F() bool {\n\tvar true = false\n\tlen := 3\n\treturn true && len > 0\n}\n\n"
+        '// const false = true\nvar s = "const false = true"\n'
+    )
+    assert check_go("leap.go", source) == []

@@ -5,7 +5,9 @@ turns whatever that process prints into the results. So code may not reach the p
 files or its environment (`os`, `syscall`, `runtime`...), may not write memory or link to the
 runtime's internals (`unsafe`, `//go:linkname`), may not read files into the build
 (`//go:embed`) and may not print to stdout, where results are read from. Tests may not take
-over the run with a `TestMain`.
+over the run with a `TestMain`. Nor may code declare one of the language's predeclared names
+(`false`, `nil`, `len`, `error`...) for the package: the tests share its package, so
+`const false = true` would hold in them too.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 from collections.abc import Mapping
 
 from tdd_sandbox.languages.go.reader import GO_LEXEMES
-from tdd_sandbox.languages.lexing import blank
+from tdd_sandbox.languages.lexing import blank, spaced
 from tdd_sandbox.vocabulary.violation import NO_TREE, Violation
 
 # The standard packages code may import: the ones that compute (reflect too: it reaches no
@@ -51,6 +53,21 @@ _TEST_MAIN = re.compile(r"^func\s+TestMain\s*\(", re.MULTILINE)
 _IMPORT_BLOCK = re.compile(r"^import\s*(\([^)]*\)|[\w.]*\s*\"[^\"]*\")", re.MULTILINE)
 _MODULE = re.compile(r"^module\s+\"?([^\s\"]+)", re.MULTILINE)
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+# The universe block (the Go spec's "Predeclared identifiers").
+_PREDECLARED = frozenset(
+    {
+        "any", "bool", "byte", "comparable", "complex64", "complex128", "error", "float32",
+        "float64", "int", "int8", "int16", "int32", "int64", "rune", "string", "uint", "uint8",
+        "uint16", "uint32", "uint64", "uintptr", "true", "false", "iota", "nil", "append",
+        "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max",
+        "min", "new", "panic", "print", "println", "real", "recover",
+    }
+)  # fmt: skip
+_DECLARATION = re.compile(r"(?<![\w.])(?:(const|var|type)\b\s*(\(?)|func\s+(\w+))")
+_NAMES = re.compile(r"\s*(\w+(?:\s*,\s*\w+)*)")
+# What ends a line where Go inserts a semicolon: a name, a literal, a closing bracket, ++/--
+# (a string or rune reads as a `0` here).
+_ENDS_STATEMENT = re.compile(r"(?:[\w)\]}]|\+\+|--)\s*$")
 
 
 def check_go(
@@ -81,6 +98,10 @@ def check_go(
                                "module's own)")  # fmt: skip
             flag(block.start(), f"import:{name}", f"imports {name}, which {why}", text)
     code = blank(text, GO_LEXEMES)
+    for offset, name in _package_names(_as_values(text)) if not is_test else ():
+        if name in _PREDECLARED:
+            why = f"declares {name!r} for the package, where the tests read it as the language's"
+            flag(offset, "predeclared", why, code)
     if is_test:
         for match in _TEST_MAIN.finditer(code):
             flag(match.start(), "test-main", "TestMain takes over how the tests run", code)
@@ -95,6 +116,74 @@ def check_go(
             why = f"{match.group(0).rstrip('(')!r} writes to stdout, where results are read"
             flag(match.start(), "print", why, code)
     return found
+
+
+def _as_values(text: str) -> str:
+    """`text` with its comments blanked and each string or rune a `0` then blanks: still a
+    value where a line ends (`a = "x"` ends a statement), nothing to read inside."""
+
+    def value(match: re.Match[str]) -> str:
+        found = match.group(0)
+        return spaced(found) if found.startswith("/") else "0" + spaced(found[1:])
+
+    return GO_LEXEMES.sub(value, text)
+
+
+def _package_names(code: str) -> list[tuple[int, str]]:
+    """(offset, name) of each name `code` (from `_as_values`) declares in the package block:
+    constants, variables, types and functions outside every body."""
+    top = _outside(code, "{", "}")
+    found: list[tuple[int, str]] = []
+    for match in _DECLARATION.finditer(top):
+        if match.group(3):
+            found.append((match.start(3), match.group(3)))
+            continue
+        start = match.end()
+        if not match.group(2):
+            specs = [(start, top[start : top.find("\n", start) % (len(top) + 1)])]
+        else:
+            end = _closing(top, start - 1)
+            group = _outside(top[start:end], "(", ")")
+            specs, at, ended = [], start, True
+            for line in re.split(r"([\n;])", group):
+                # A line is a spec of its own only where Go ends the one before (its
+                # semicolon rule); else it carries on an expression (`x = 1 +\n len(s)`).
+                if line.strip() and line not in "\n;":
+                    if ended:
+                        specs.append((at, line))
+                    ended = bool(_ENDS_STATEMENT.search(line))
+                elif line == ";":
+                    ended = True
+                at += len(line)
+        for at, spec in specs:
+            names = _NAMES.match(spec.split(";")[0])
+            if names:
+                first = names.start(1) + at
+                found += [(first, name.strip()) for name in names.group(1).split(",")]
+    return found
+
+
+def _outside(code: str, opening: str, closing: str) -> str:
+    """`code` with whatever is between each outermost `opening` and its `closing` blanked
+    (newlines kept, so offsets and lines stay)."""
+    out, depth = [], 0
+    for char in code:
+        if char == closing and depth:
+            depth -= 1
+        out.append(char if depth == 0 or char == "\n" else " ")
+        if char == opening:
+            depth += 1
+    return "".join(out)
+
+
+def _closing(code: str, at: int) -> int:
+    """The offset of the `)` closing the `(` at `at` (the end of `code` if none does)."""
+    depth = 0
+    for index in range(at, len(code)):
+        depth += {"(": 1, ")": -1}.get(code[index], 0)
+        if depth == 0:
+            return index
+    return len(code)
 
 
 def _allowed(name: str, own: frozenset[str], *, is_test: bool) -> bool:
