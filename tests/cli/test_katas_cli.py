@@ -198,6 +198,56 @@ def test_code_that_patches_the_tracks_assertions_scores_nothing(
     assert "policy" in document["why"]
 
 
+# No name a reader of the text sees: the work is done by a string annotation, which
+# `typing.get_type_hints` evaluates in the module's globals, where `__import__` is (issue #46).
+_PATCH = "setattr(__import__('unittest').TestCase, '{name}', lambda *a, **k: None)"
+EVALUATED_ANNOTATIONS = (
+    "import typing\n\n\n"
+    + "".join(
+        f'def _{name}(x: "{_PATCH.format(name=name)}") -> None:\n    pass\n\n\n'
+        for name in ("assertIs", "assertEqual", "assertTrue", "assertFalse")
+    )
+    + "for _hook in (_assertIs, _assertEqual, _assertTrue, _assertFalse):\n"
+    + "    typing.get_type_hints(_hook)\n\n\n"
+    + "def leap_year(year: int) -> bool:\n    return year > 0\n"
+)
+# The same text built at run time, so no string of the file reads as code: typing turns the
+# subscript's string into a reference it evaluates. Only the guard, which compares what the
+# tests call before and after, can see this one.
+BUILT_ANNOTATIONS = (
+    "import typing\n\n"
+    'HALF = "setattr(__imp"\n'
+    'for _name in ("assertIs", "assertEqual", "assertTrue", "assertFalse"):\n\n'
+    "    def _hook(x: typing.List[HALF + \"ort__('unittest').TestCase, '\" + _name\n"
+    '                             + "\', lambda *a, **k: None)"]) -> None:\n'
+    "        pass\n\n"
+    "    typing.get_type_hints(_hook)\n\n\n"
+    "def leap_year(year: int) -> bool:\n    return year > 0\n"
+)
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+@pytest.mark.parametrize(
+    ("source", "caught"),
+    [(EVALUATED_ANNOTATIONS, "policy"), (BUILT_ANNOTATIONS, "TestCase.assertIs")],
+    ids=["literal", "built at run time"],
+)
+def test_code_that_patches_the_tracks_assertions_through_an_annotation_scores_nothing(
+    tmp_path: Path, imported: Path, source: str, caught: str
+) -> None:
+    repo = tmp_path / "repo"
+    made = run_cli("init", str(repo), "--kata", str(imported / "leap" / "kata.md"))
+    assert made.returncode == 0, made.stderr
+    (repo / "leap.py").write_text(source)
+    git(repo, "-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qam", "feat: cheat")
+    score = run_cli("score", str(imported / "leap"), "--repo", str(repo), "--json")
+    assert score.returncode == 0, score.stderr
+    document = json.loads(score.stdout)
+    assert document["passed"] == 0, document
+    assert caught in document["why"], document
+
+
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
 def test_go_code_that_redefines_false_for_the_tests_scores_nothing(

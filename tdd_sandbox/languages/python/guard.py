@@ -10,9 +10,11 @@ checks against pytest's report:
   later, as a results file can);
 - sentinels: two tests with unpredictable names, one that must pass and one that must fail;
   a runner patched to pass everything passes the second;
-- pristine references: pytest's internals that decide an outcome, taken before any test
-  module is imported and compared after the run, and the hook implementations registered by
-  anything but pytest and the guard;
+- pristine references: pytest's internals that decide an outcome, the assertion machinery
+  tests call (unittest's `TestCase` and its context managers, pytest's `raises` and
+  `approx`) and the builtins, taken before any test module is imported and compared after
+  each test and after the run (a replacement made by any route, named in the text or not, is
+  seen), and the hook implementations registered by anything but pytest and the guard;
 - sealed tests: when the test modules come on standard input (their files are then
   unreadable to this process), they are compiled from it, their asserts rewritten as pytest
   would, before any of the kata's code runs, and imported from that alone: no route through
@@ -26,6 +28,7 @@ from the image; then it goes first, as `python3 -m pytest` would have put it.
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib.abc
 import importlib.machinery
 import json
@@ -59,6 +62,19 @@ _WATCHED = (
     ("_pytest.junitxml", "LogXML", "pytest_sessionfinish"),
     ("_pytest.main", "", "pytest_runtestloop"),
 )
+# Classes whose every own entry is watched: what a test's assertion calls to decide, and
+# what reports a unittest test's outcome to pytest. (module, class); absent ones are skipped.
+_WATCHED_CLASSES = (
+    ("unittest.case", "TestCase"),
+    ("unittest.case", "_AssertRaisesBaseContext"),
+    ("unittest.case", "_AssertRaisesContext"),
+    ("unittest.case", "_AssertWarnsContext"),
+    ("_pytest.unittest", "TestCaseFunction"),
+    ("_pytest.python_api", "RaisesContext"),
+    ("_pytest.raises", "RaisesExc"),
+    ("_pytest.python_api", "ApproxBase"),
+    ("_pytest.python_api", "ApproxScalar"),
+)
 _TRUSTED = ("_pytest.", "pluggy.", "pytest", "tdd_guard")
 
 
@@ -71,7 +87,35 @@ def _resolve(module: str, owner: str, attribute: str) -> Any:
     return getattr(found, attribute, None)
 
 
-_PRISTINE = [_resolve(*watched) for watched in _WATCHED]
+def _references() -> dict[str, Any]:
+    """Every watched object as it is now, by a name for people."""
+    found = {".".join(part for part in watched if part): _resolve(*watched) for watched in _WATCHED}
+    for module, owner in _WATCHED_CLASSES:
+        try:
+            __import__(module)
+        except ImportError:
+            continue
+        cls = getattr(sys.modules[module], owner, None)
+        if isinstance(cls, type):
+            # What it does, not what it holds: pytest keeps flags of its own on these classes.
+            found |= {
+                f"{owner}.{name}": value
+                for name, value in list(vars(cls).items())
+                if not isinstance(value, bool | int | float | str | bytes | type(None))
+            }
+    found |= {f"builtins.{name}": value for name, value in list(vars(builtins).items())}
+    return found
+
+
+def _changed(pristine: dict[str, Any]) -> set[str]:
+    """The watched names whose object is not the one taken first, or that came or went."""
+    now = _references()
+    return {
+        name for name in pristine.keys() | now.keys() if pristine.get(name) is not now.get(name)
+    }
+
+
+_PRISTINE = _references()
 
 
 class Sealed(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -147,6 +191,9 @@ def _emit(record: dict[str, Any]) -> None:
 class Guard:
     """The plugin object handed to `pytest.main`."""
 
+    def __init__(self) -> None:
+        self.changed: set[str] = set()
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_load_initial_conftests(self) -> None:
         """The sealed modules' finder first, before the first conftest is imported."""
@@ -169,7 +216,10 @@ class Guard:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Stream each test's outcome as it is decided."""
+        """Stream each test's outcome as it is decided; see what its run changed (code that
+        puts back what it replaced before the run ends is seen all the same)."""
+        if report.when == "call":
+            self.changed |= _changed(_PRISTINE)
         if report.when == "call" or report.outcome != "passed":
             outcome = report.outcome if report.when == "call" else f"{report.when}-{report.outcome}"
             name = report.nodeid.rsplit("::", 1)[-1]
@@ -178,9 +228,7 @@ class Guard:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         """The last word: what changed in pytest's internals, and foreign hooks."""
-        changed = [".".join(part for part in watched if part)
-                   for watched, before in zip(_WATCHED, _PRISTINE, strict=True)
-                   if _resolve(*watched) is not before]  # fmt: skip
+        changed = sorted(self.changed | _changed(_PRISTINE))
         foreign = sorted(
             {
                 getattr(impl.plugin, "__name__", type(impl.plugin).__module__)

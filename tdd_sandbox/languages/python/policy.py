@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from tdd_sandbox.languages.python import modules
+from tdd_sandbox.languages.python.disguises import equality_bindings, text_as_code
 from tdd_sandbox.languages.python.reader import JUDGE_PYTHON, parse_python
 from tdd_sandbox.vocabulary.violation import Violation
 
@@ -62,9 +63,6 @@ _PY_INTROSPECTION = frozenset(
         "f_builtins", "tb_frame", "gi_frame", "cr_frame", "ag_frame",
     }
 )  # fmt: skip
-
-
-_BUILTIN_VALUES = frozenset({"str", "int", "float", "bool", "list", "dict", "tuple", "bytes"})
 
 
 _CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
@@ -145,8 +143,8 @@ def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violati
             flag(node, f"name:{node.id}", f"uses {node.id}, which reaches the interpreter")
         if isinstance(node, ast.Constant) and _FORMAT_WALK.search(str(node.value)):
             flag(node, "attr:format", "a format field walks to a private attribute")
-        if isinstance(node, ast.ClassDef):
-            found.extend(_equality_tricks(path, node))
+    if not is_test:  # the tests are the track's or the tester's, not the code under test
+        found += text_as_code(path, tree) + equality_bindings(path, tree)
     return found
 
 
@@ -227,26 +225,3 @@ def _module_aliases(tree: ast.Module) -> dict[str, str]:
                 if modules.is_module_name(alias.name):
                     aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     return aliases
-
-
-def _equality_tricks(path: str, node: ast.ClassDef) -> list[Violation]:
-    """`__eq__`/`__ne__` on a subclass of a builtin value, or one that ignores its operand:
-    the shape of a value that compares equal to whatever the test expects."""
-    found = []
-    builtin_base = any(isinstance(b, ast.Name) and b.id in _BUILTIN_VALUES for b in node.bases)
-    for item in node.body:
-        if not isinstance(item, ast.FunctionDef) or item.name not in ("__eq__", "__ne__"):
-            continue
-        args = item.args.args
-        operand = args[1].arg if len(args) > 1 else None
-        uses_operand = operand is not None and any(
-            isinstance(n, ast.Name) and n.id == operand for n in ast.walk(item)
-        )
-        if builtin_base or not uses_operand:
-            why = (
-                f"{node.name}.{item.name} redefines equality of a builtin value"
-                if builtin_base
-                else f"{node.name}.{item.name} ignores what it is compared with"
-            )
-            found.append(Violation(path, item.lineno, "equality", why))
-    return found
