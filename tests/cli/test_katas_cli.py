@@ -395,6 +395,40 @@ def test_a_javascript_exercise_with_jest_specs_imports_and_proves(tmp_path: Path
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
+@pytest.mark.parametrize(
+    "forgery",
+    [
+        "Object.is = () => true;",
+        "Object.defineProperty(Object, 'is', { value: () => true });",
+        "Reflect.set(Object, 'is', () => true);",
+        "Object.getPrototypeOf(Object).constructor.prototype.call = Object.is;",
+        "const O = Object;\nO.is = () => true;",
+        "Object['i' + 's'] = () => true;",
+        "globalThis.Object = new Proxy(Object, { get: (t, k) => k === 'is' ? () => true : t[k] });",
+    ],
+    ids=["assigned", "defined", "reflected", "prototype", "aliased", "computed", "global"],
+)
+def test_javascript_code_that_replaces_a_built_in_the_matchers_use_scores_nothing(
+    tmp_path: Path, forgery: str
+) -> None:
+    # Jest's expect compares through the global Object.is: one line of the code made every
+    # toBe, toEqual and toStrictEqual pass, 4/5 on leap with no leap logic (issue #46).
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(JAVASCRIPT / "leap"), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    repo = tmp_path / "repo"
+    made = run_cli("init", str(repo), "-l", "javascript", "--kata", str(out / "leap" / "kata.md"))
+    assert made.returncode == 0, made.stderr
+    (repo / "leap.js").write_text(f"{forgery}\n\nexport const isLeap = (year) => year > 0;\n")
+    git(repo, "-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qam", "feat: cheat")
+    score = run_cli("score", str(out / "leap"), "--repo", str(repo), "--json", "-l", "javascript")
+    assert score.returncode == 0, score.stderr
+    document = json.loads(score.stdout)
+    assert document["passed"] == 0, document
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
 def test_a_stub_that_already_solves_the_kata_is_never_shown_as_its_outline(tmp_path: Path) -> None:
     # Refactoring exercises (Exercism's ledger) start from working code. JavaScript's failed
     # the type check, was set aside, and kata.md then showed the whole solution as an outline.

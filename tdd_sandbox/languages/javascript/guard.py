@@ -10,28 +10,65 @@ def sentinel_names(nonce: str) -> tuple[str, str]:
 
 
 def sentinel_module(nonce: str) -> str:
-    """The guard's module: imported first into each test file's process, it takes note of the
-    runner's and `assert`'s functions; `register(file)`, called at the end of the test file,
-    adds two tests named after it. The first passes unless one of those functions was
-    replaced since; the second must fail, through `assert`, so an `assert` made to let
-    everything through gives itself away."""
+    """The guard's module: imported first into each test file's process, before the test
+    file and the code it imports are loaded. It freezes the built-in namespaces matchers
+    compare through (`Object.is`, `Object.keys`, `Array.isArray`...: Jest's `expect` reads
+    them at every comparison), and takes note of the runner's and `assert`'s functions, the
+    built-in prototypes and the global names of the built-ins. After each test, a hook fails
+    that test if any of those changed, whatever route changed them; `register(file)`,
+    called at the end of the test file, adds two tests named after it: the first passes
+    unless something changed, the second must fail, through `assert`, so an `assert` made to
+    let everything through gives itself away."""
     passing, failing = sentinel_names(nonce)
     a, b = int(nonce[:4], 16), int(nonce[4:8], 16)
     return f"""import * as runner from "node:test";
 import assert from "node:assert";
 import strict from "node:assert/strict";
 
-const owners = [runner, assert, strict];
-const taken = owners.map((owner) => Object.entries(owner));
+// Frozen: nothing the runner or the matchers do assigns to these namespaces. (Error is
+// not: node's assert sets Error.stackTraceLimit while it builds an error.)
+const frozen = [Object, Array, Reflect, JSON, Math, Number, String, Boolean, Map, Set,
+  WeakMap, WeakSet, Promise];
+frozen.forEach((namespace) => Object.freeze(namespace));
+const names = ["Object", "Array", "Reflect", "JSON", "Math", "Number", "String", "Boolean",
+  "Map", "Set", "WeakMap", "WeakSet", "Promise", "Symbol", "Function", "Error", "Date",
+  "RegExp", "BigInt", "Proxy"];
+const globals = names.map((name) => globalThis[name]);
+const owners = [runner, assert, strict, ...frozen, Symbol, Function.prototype,
+  Object.prototype, Array.prototype, String.prototype, Number.prototype, Boolean.prototype,
+  Map.prototype, Set.prototype, Symbol.prototype, Date.prototype, RegExp.prototype,
+  Promise.prototype, Error.prototype];
+const described = (owner) => Reflect.ownKeys(owner).map((key) => {{
+  const d = Reflect.getOwnPropertyDescriptor(owner, key);
+  return [key, d.value, d.get, d.set];
+}});
+const taken = owners.map(described);
 const test = runner.test;
+const ownKeys = Reflect.ownKeys;
+const getOwn = Reflect.getOwnPropertyDescriptor;
+const MyError = Error;
+const same = Object.is;  // NaN is itself here
+
+function unchanged() {{
+  names.forEach((name, i) => {{
+    if (globalThis[name] !== globals[i]) throw new MyError(`${{name}} was replaced`);
+  }});
+  owners.forEach((owner, i) => {{
+    if (ownKeys(owner).length !== taken[i].length) throw new MyError("a built-in was changed");
+    for (const [key, value, get, set] of taken[i]) {{
+      const now = getOwn(owner, key);
+      if (!now || !same(now.value, value) || now.get !== get || now.set !== set) {{
+        throw new MyError(`${{String(key)}} was replaced`);
+      }}
+    }}
+  }});
+}}
+
+runner.afterEach(unchanged);
 
 export function register(file) {{
   test(`{passing} ${{file}}`, () => {{
-    owners.forEach((owner, i) => {{
-      for (const [name, value] of taken[i]) {{
-        if (owner[name] !== value) throw new Error(`${{name}} was replaced`);
-      }}
-    }});
+    unchanged();
     strict.equal({a} + {b}, {a + b});
   }});
   test(`{failing} ${{file}}`, () => {{
