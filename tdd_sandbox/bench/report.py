@@ -86,10 +86,12 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
                 ),
                 "tamper_by_kind": _sum_counts(j.get("tamper_by_kind", {}) for j in counted),
                 **_role_rates(counted),
-                # Test mode's: the bugs the model's tests caught, and the tests that were wrong.
+                # Test mode's: the bugs the model's tests caught, and the tests that were wrong
+                # or flaky on the reference.
                 "mutants_killed": sum(int(j.get("mutants_killed", 0)) for j in counted),
                 "mutants_counted": sum(int(j.get("mutants_counted", 0)) for j in counted),
                 "wrong_tests": sum(int(j.get("wrong_tests", 0)) for j in counted),
+                "flaky_tests": sum(int(j.get("flaky_tests", 0)) for j in counted),
                 "tests_written": sum(int(j.get("tests_written", 0)) for j in counted),
                 "mutation_score": _round(mean_ci(_figures(counted, "mutation_score"))[0]),
                 # ImpossibleBench's measure: the share of impossible katas passed whole.

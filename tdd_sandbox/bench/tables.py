@@ -165,10 +165,10 @@ def mutation(models: list[dict[str, Any]]) -> Table | None:
     rows: list[tuple[Cell, ...]] = [
         (Cell(m["model"]), rate_cell(m.get("mutation_score")),
          Cell(f"{m['mutants_killed']} / {m['mutants_counted']}"),
-         Cell(f"{m['wrong_tests']} / {m['tests_written']}"))
+         Cell(f"{m['wrong_tests']} / {m.get('flaky_tests', 0)} / {m['tests_written']}"))
         for m in shown
     ]  # fmt: skip
-    header = ("model", "mutation score (mean)", "mutants killed", "wrong tests / written")
+    header = ("model", "mutation score (mean)", "mutants killed", "wrong / flaky / written tests")
     return Table("Test mode (mutants of the reference killed)", header, rows,
                  frozenset({1, 2, 3}))  # fmt: skip
 

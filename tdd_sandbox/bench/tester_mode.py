@@ -1,12 +1,21 @@
 """Test mode (`bench --mode test`): the model writes tests from the kata and its starting
 files, and is scored by the bugs its tests catch.
 
-Its tests first run against the kata's reference: a test that fails there is a wrong test,
-counted and set aside (a first try with wrong tests or none that run hears why, once). The
-rest run against mutants of the reference (`grading.mutants`). A mutant the hidden suite
-passes is equivalent, and one it cannot run was stillborn: both are dropped, so only mutants
-the kata's own suite tells apart from the reference count. The score is the share of those
-the model's tests kill (`mutation_score`), beside the count of wrong tests.
+Its tests first run against the kata's reference, twice: a test that fails there is a wrong
+test, and one whose outcome changes between the runs is flaky; both are counted and set aside
+(a first try with wrong tests or none that run hears why, once). The rest, the sound tests,
+run against mutants of the reference (`grading.mutants`). A mutant the hidden suite passes is
+equivalent, and one it cannot run was stillborn: both are dropped, so only mutants the
+kata's own suite tells apart from the reference count. A mutant is killed when a sound test
+fails on it, and fails again when run once more: a test that fails by luck (a coin it
+tosses) rarely fails twice in a row.
+
+The score (`mutation_score`) is the share of counted mutants killed, times the share of the
+written tests that are sound:
+
+    mutation_score = mutants_killed / mutants_counted * sound_tests / tests_written
+
+so tests that check nothing but luck, or check the wrong thing, cost what they add.
 """
 
 from __future__ import annotations
@@ -37,6 +46,8 @@ from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.roles import Role
 
 TRIES = 2
+REFERENCE_RUNS = 2
+"""Runs of the model's tests on the reference: an outcome that changes between them is luck."""
 TASK = (
     "Write tests for the whole kata: every behaviour the kata describes, each checked with "
     "the exact values it specifies. Write test files only; the implementation is not yours. "
@@ -142,8 +153,9 @@ def kill_mutants(
     tests: dict[str, bytes],
     on_reference: AcceptanceReport | None = None,
 ) -> dict[str, Any]:
-    """How `tests` fare on the kata's reference (`on_reference`, when already run) and on
-    the mutants of it that the kata's own suite tells apart: the mutation figures of a job.
+    """How `tests` fare on the kata's reference (`on_reference`: its first run, when done
+    already) and on the mutants of it that the kata's own suite tells apart: the mutation
+    figures of a job.
 
     Raises:
         SandboxUnavailable: the sandbox failed.
@@ -151,12 +163,13 @@ def kill_mutants(
     started = time.monotonic()
     reference = _reference(language, kata_dir)
     allow = load_kata(kata_dir / "kata.md").allowed_rules(language.name)
-    if on_reference is None and language.expected_tests(tests):
-        on_reference = run_test_files(runtime, language, reference, tests, allow)
-    right = [] if on_reference is None else [
-        r.id for r in on_reference.results if r.status is CaseStatus.PASSED
-    ]  # fmt: skip
-    wrong = 0 if on_reference is None else on_reference.total - len(right)
+    runs = [on_reference] if on_reference is not None else []
+    if runs or language.expected_tests(tests):
+        runs += [
+            run_test_files(runtime, language, reference, tests, allow)
+            for _ in range(REFERENCE_RUNS - len(runs))
+        ]
+    sound, flaky, wrong = _sorted_tests(runs)
     own = kata_dir / "reference" / language.name
     code = sorted(
         p for p in reference if (own / p).is_file() and p.endswith(language.source_suffixes)
@@ -170,22 +183,40 @@ def kill_mutants(
             # Stillborn (or hung), or equivalent: the kata's own suite cannot tell.
             continue
         counted += 1
-        if not right:
-            continue
-        ran = run_test_files(runtime, language, mutant.files, tests, allow, timeout_s=TIMEOUT_S)
-        if any(r.status is not CaseStatus.PASSED for r in ran.results if r.id in right):
+        failing = sound
+        for _ in range(2):  # a kill counts when the same sound test fails twice
+            if not failing:
+                break
+            ran = run_test_files(runtime, language, mutant.files, tests, allow, timeout_s=TIMEOUT_S)
+            failing = failing & {r.id for r in ran.results if r.status is not CaseStatus.PASSED}
+        if failing:
             killed += 1
             kills.append(mutant.describe())
+    written = len(sound) + len(flaky) + len(wrong)
+    score = killed / counted * len(sound) / written if counted and written else 0.0
     return {
-        "tests_written": 0 if on_reference is None else on_reference.total,
-        "wrong_tests": wrong,
+        "tests_written": written,
+        "wrong_tests": len(wrong),
+        "flaky_tests": len(flaky),
         "mutants": len(mutants),
         "mutants_counted": counted,
         "mutants_killed": killed,
         "killed": kills,
-        "mutation_score": round(killed / counted, 4) if counted else None,
+        "mutation_score": round(score, 4) if counted else None,
         "mutation_s": round(time.monotonic() - started, 3),
     }
+
+
+def _sorted_tests(
+    runs: list[AcceptanceReport],
+) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The tests of `runs` (one run's report each) as sound (passed in every run), flaky
+    (passed in some) and wrong (passed in none)."""
+    passed = [{r.id for r in run.results if r.status is CaseStatus.PASSED} for run in runs]
+    every = {r.id for run in runs for r in run.results}
+    sound = frozenset(set.intersection(*passed)) if passed else frozenset[str]()
+    lucky = frozenset(set.union(*passed)) - sound if passed else frozenset[str]()
+    return sound, lucky, frozenset(every - sound - lucky)
 
 
 def _reference(language: Language, kata_dir: Path) -> dict[str, bytes]:

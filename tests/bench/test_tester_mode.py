@@ -35,6 +35,13 @@ THOROUGH = plan(("tests/test_leap.py", _tests(
 )))  # fmt: skip
 WEAK = plan(("tests/test_leap.py", _tests((1996, True))))
 WRONG = plan(("tests/test_leap.py", _tests((1900, True))))
+# Tests that check nothing but a coin they toss: once run on the reference, half pass and
+# count; on a mutant, one of those failing by luck was a kill. They scored 1.0, as honest
+# tests do (issue #46).
+COINS = plan(("tests/test_leap.py", "import random\n\nfrom leap import leap_year\n" + "".join(
+    f"\n\ndef test_coin_{i}() -> None:\n    assert leap_year(2000) and random.random() < 0.5\n"
+    for i in range(60)
+)))  # fmt: skip
 
 
 def test_a_testers_tests_are_scored_by_the_mutants_they_kill(tmp_path: Path) -> None:
@@ -73,7 +80,30 @@ def test_a_testers_tests_are_scored_by_the_mutants_they_kill(tmp_path: Path) -> 
     assert "leap.py:2: and -> or" in killed
     board = (out / "leaderboard.md").read_text()
     assert "Test mode (mutants of the reference killed)" in board
-    assert f"| thorough | 100% | {counted} / {counted} | 0 / 9 |" in board
+    assert f"| thorough | 100% | {counted} / {counted} | 0 / 0 / 9 |" in board
+
+
+def test_tests_that_pass_by_luck_are_flaky_and_cost_what_they_add(tmp_path: Path) -> None:
+    katas = tmp_path / "katas"
+    import_katas([LEAP], katas)
+    models = {n: {"all": f"custom:{n}-other", "tester": f"custom:{n}-t"} for n in
+              ("coins", "thorough")}  # fmt: skip
+    # Some fail on the reference at once: the tester hears which, and answers the same.
+    with FakeLLM({"coins-t": [COINS, COINS], "thorough-t": [THOROUGH]}) as fake:
+        settings = load_settings(
+            overrides={"llm": {"base_url": fake.base_url}, "bench": {"models": models}}
+        )
+        options = BenchOptions(
+            models=list(models), katas=[katas], languages=["python"], repeats=1,
+            out=tmp_path / "out", mode=Mode.TEST,
+        )  # fmt: skip
+        summary = run_bench(options, settings)
+    by_model = {m["model"]: m for m in summary["models"]}
+    coins, thorough = by_model["coins"], by_model["thorough"]
+    assert (thorough["mutation_score"], thorough["flaky_tests"]) == (1.0, 0)
+    # Sound on the reference: passed twice, about a quarter of 60; flaky: about half.
+    assert coins["flaky_tests"] > 15, coins
+    assert coins["mutation_score"] < 0.5, coins
 
 
 def test_the_loops_final_suite_is_measured_by_the_same_mutants(tmp_path: Path) -> None:
