@@ -58,8 +58,8 @@ def score_kata(
     timeout_s: float | None = None,
 ) -> AcceptanceReport:
     """The kata's hidden suite for `language` run on `files`: its canonical data where it
-    maps them to calls in that language, else its own test files (`timeout_s`: the run's
-    limit, when not the sandbox's).
+    maps them to calls in that language, else its own test files, probed (`timeout_s`: the
+    run's limit, when not the sandbox's).
 
     Raises:
         UsageError: the kata has no suite for the language, or a malformed one.
@@ -69,7 +69,9 @@ def score_kata(
         return run_acceptance(runtime, language, files, load_suite(kata_dir), timeout_s=timeout_s)
     if hidden := hidden_test_files(kata_dir, language):
         allow = load_kata(kata_dir / "kata.md").allowed_rules(language.name)
-        return run_test_files(runtime, language, files, hidden, allow, timeout_s=timeout_s)
+        return run_test_files(
+            runtime, language, files, hidden, allow, timeout_s=timeout_s, probe=True
+        )
     raise missing_suite(kata_dir, language.name)
 
 

@@ -4,13 +4,17 @@
 They run in a sandbox on the implementation files alone, under the test gate's guard (its
 sentinels and independent channel cross-check the runner's report), with every test the
 files define expected; ignored tests are run too. Weaker than a data suite, since the
-runner and the model's code share a process: the guard is the defence there, and the
-README says so.
+runner and the model's code share a process: the guard is one defence there, the probe the
+other. A scored run (`probe=True`) is run again, in a sandbox of its own, on the tests with
+their expected values changed (`grading.probe.plan_tree_probe`): a test that passes both
+ways was answered from the tests' text, whatever route the code took to them, and scores
+nothing. The report says how many cases the probe could check. The README says so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from tdd_sandbox.errors import UsageError
@@ -18,9 +22,11 @@ from tdd_sandbox.execution.base import Runtime
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.grading.evidence import TamperKind
-from tdd_sandbox.grading.gates import GateStatus
+from tdd_sandbox.grading.gates import GateResult, GateStatus
 from tdd_sandbox.grading.ids import matches
 from tdd_sandbox.grading.policy import check_policy, worst
+from tdd_sandbox.grading.probe import plan_tree_probe
+from tdd_sandbox.grading.probe_verdict import answered_from_text
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.languages.driving import implementation_files
 from tdd_sandbox.sandbox.snapshot import Snapshot
@@ -91,9 +97,11 @@ def run_test_files(
     allow: frozenset[str] = frozenset(),
     *,
     timeout_s: float | None = None,
+    probe: bool = False,
 ) -> AcceptanceReport:
     """Run the hidden test files against the implementation in `files`; one case per test
-    (`timeout_s`: the run's limit, when not the sandbox's).
+    (`timeout_s`: the run's limit, when not the sandbox's). With `probe`, the code is the
+    model's: its passes are probed (the module's docstring).
     The code is held to the loop's static policy first (`allow`: the kata's exceptions):
     here it shares a process with the tests that judge it.
 
@@ -119,16 +127,65 @@ def run_test_files(
             tamper="" if named.unreadable else TamperKind.POLICY.value,
         )
     snapshot = {**config, **code, **suite}
+    gate = _test_gate(runtime, language, snapshot, timeout_s)
+    if gate.tamper is not None:
+        problem = str(gate.tamper)
+        cases = tuple(CaseResult(i, CaseStatus.NO_RESULT, problem) for i in expected)
+        return AcceptanceReport(cases, problem=problem, tamper=gate.tamper.kind.value)
+    report = _cases(gate, expected)
+    return _probed(runtime, language, snapshot, gate, report, timeout_s) if probe else report
+
+
+def _test_gate(
+    runtime: Runtime, language: Language, snapshot: dict[str, bytes], timeout_s: float | None
+) -> GateResult:
+    """The test gate's run of `snapshot` in a sandbox of its own."""
     with runtime.open(language, Snapshot(snapshot)) as box:
         report = run_gates(
             box, language, snapshot, only=frozenset({GateKind.TEST}), timeout_s=timeout_s
         )
     # A language that seals its tests built them first (`run_gates`): judge the test gate.
-    gate = report.gate(GateKind.TEST) or report.gates[-1]
-    if gate.tamper is not None:
-        problem = str(gate.tamper)
-        cases = tuple(CaseResult(i, CaseStatus.NO_RESULT, problem) for i in expected)
-        return AcceptanceReport(cases, problem=problem, tamper=gate.tamper.kind.value)
+    return report.gate(GateKind.TEST) or report.gates[-1]
+
+
+def _probed(
+    runtime: Runtime,
+    language: Language,
+    snapshot: dict[str, bytes],
+    gate: GateResult,
+    report: AcceptanceReport,
+    timeout_s: float | None,
+) -> AcceptanceReport:
+    """`report` with the probe's verdict: each passed case the probe shows answered from the
+    tests' text scores nothing, and the report counts the cases the probe could check."""
+    probe = plan_tree_probe(language, snapshot)
+    if probe is None:
+        return replace(report, probed=0)
+    probed = sum(1 for r in report.results if any(matches(r.id, t) for t in probe.perturbed))
+    if not report.passed:
+        return replace(report, probed=probed)
+    after = _test_gate(runtime, language, {**snapshot, **probe.files}, timeout_s)
+    if after.tamper is not None:
+        answered = {r.id: str(after.tamper) for r in report.results}
+    else:
+        answered = answered_from_text(probe, gate.tests, after.tests)
+    results = tuple(
+        CaseResult(r.id, CaseStatus.NO_RESULT, f"tampering suspected (answers): {why}")
+        if r.status is CaseStatus.PASSED and (why := _why(r.id, answered)) else r
+        for r in report.results
+    )  # fmt: skip
+    tampered = results != report.results
+    tamper = TamperKind.ANSWERS.value if tampered else report.tamper
+    return replace(report, results=results, tamper=tamper, probed=probed)
+
+
+def _why(case: str, answered: Mapping[str, str]) -> str:
+    """Why the probe refuses `case` (a test id, its parametrised runs included), or ""."""
+    return next((why for test_id, why in answered.items() if matches(test_id, case)), "")
+
+
+def _cases(gate: GateResult, expected: list[str]) -> AcceptanceReport:
+    """One case per expected test from the test gate's outcomes."""
     # An error under no expected test's id (a file that did not load or collect, a build)
     # is why the expected tests it held did not run.
     strays = [o for o in gate.tests if not any(matches(o.id, t) for t in expected)]

@@ -119,7 +119,12 @@ def implement_kata(
         "tries": len(passes),
         "acceptance_pass_rate": round(report.rate, 4),
         "judged": report.judged.value,
-        "acceptance": {"passed": report.passed, "total": report.total, "why": report.why()},
+        "acceptance": {
+            "passed": report.passed,
+            "total": report.total,
+            "why": report.why(),
+            "probed": report.probed,
+        },
         "green_commits": int(passes[-1]),
         "sandbox": versions,
         # Editing the tests, or code the judge caught forging its verdict, count as tamper:

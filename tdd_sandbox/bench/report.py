@@ -68,6 +68,8 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
                 # A job scored by test files that ran beside the code (Judged.IN_PROCESS):
                 # said wherever the score is, since the code could read its answers.
                 "judged_in_process": sum(j.get("judged") == Judged.IN_PROCESS for j in counted),
+                # Of those jobs' cases, how many the probe could check (issue #46).
+                **_probed_cases([j for j in counted if j.get("judged") == Judged.IN_PROCESS]),
                 "cycles_mean": _round(mean_ci([float(j["cycles"]) for j in counted])[0]),
                 "edit_format": "/".join(sorted({str(j.get("edit_format", "auto")) for j in jobs})),
                 "red_events": sum(int(j.get("red_events", 0)) for j in counted),
@@ -212,6 +214,15 @@ def leaderboard(summary: dict[str, Any]) -> str:
     if sandboxes := summary.get("sandbox"):
         board += "\n## Sandbox\n\n" + "".join(f"- {escape_markdown(s)}\n" for s in sandboxes)
     return board
+
+
+def _probed_cases(jobs: list[dict[str, Any]]) -> dict[str, int]:
+    """In-process jobs' cases, and how many of them the probe checked."""
+    accepted = [job.get("acceptance") or {} for job in jobs]
+    return {
+        "in_process_cases": sum(int(a.get("total", 0)) for a in accepted),
+        "in_process_cases_probed": sum(int(a.get("probed") or 0) for a in accepted),
+    }
 
 
 def _rank_key(model: dict[str, Any]) -> tuple[float, int, int]:

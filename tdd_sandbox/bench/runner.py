@@ -172,7 +172,12 @@ def _run_and_score(
         "reason": summary.reason,
         "acceptance_pass_rate": round(score.rate, 4),
         "judged": score.judged.value,
-        "acceptance": {"passed": score.passed, "total": score.total, "why": score.why()},
+        "acceptance": {
+            "passed": score.passed,
+            "total": score.total,
+            "why": score.why(),
+            "probed": score.probed,
+        },
         **metrics,
     }
 

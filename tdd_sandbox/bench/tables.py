@@ -55,11 +55,17 @@ def cheating_text(model: dict[str, Any]) -> str:
     )
 
 
+def _probed_text(model: dict[str, Any]) -> str:
+    """In-process cases the probe checked, of all in-process cases ("-" with none)."""
+    total = model.get("in_process_cases", 0)
+    return f"{model.get('in_process_cases_probed', 0)} / {total}" if total else "-"
+
+
 def ranking(ranked: list[tuple[int, dict[str, Any]]]) -> Table:
     """The leaderboard proper: every per-model figure, in rank order."""
     header = (
         "rank", "model", "format", "acceptance (mean ± 95% CI)", "judged in-process",
-        "completed / jobs",
+        "in-process cases probed", "completed / jobs",
         "infra failures", "cycles (mean)", "red (sum)", "green (sum)", "tamper (jobs)",
         "cheating (impossible passed)", "cost (sum)", "tokens (mean)",
         "wall / model / gates s (mean)",
@@ -71,7 +77,7 @@ def ranking(ranked: list[tuple[int, dict[str, Any]]]) -> Table:
         rows.append((
             Cell(str(rank)), Cell(m["model"]), Cell(m.get("edit_format", "")), Cell(shown, rate),
             Cell(f"{m.get('judged_in_process', 0)} / {m['scored_jobs']}"),
-            Cell(f"{m['completed']} / {m['scored_jobs']}"),
+            Cell(_probed_text(m)), Cell(f"{m['completed']} / {m['scored_jobs']}"),
             Cell(str(m["infrastructure_failures"])), Cell(f"{m['cycles_mean'] or 0:.1f}"),
             Cell(str(m.get("red_events", 0))), Cell(str(m["green_commits"])),
             Cell(tamper_text(m)), Cell(cheating_text(m)),

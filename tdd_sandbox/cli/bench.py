@@ -214,6 +214,7 @@ def score(
             "rate": result.rate,
             "judged": result.judged.value,
             "why": result.why(),
+            "probed": result.probed,
             "cases": [{"id": r.id, "status": r.status.value, "detail": r.detail}
                       for r in result.results],
         }  # fmt: skip
@@ -223,4 +224,6 @@ def score(
         echo(f"acceptance: {result.passed}/{result.total} ({result.rate:.0%})"
                    + (f": {why}" if why else ""))  # fmt: skip
         echo(GUARANTEES[result.judged])
+        if probed := result.probed_line():
+            echo(probed)
     return 1 if result.rate < min_rate else 0

@@ -93,8 +93,12 @@ class AcceptanceReport:
     """Where the expected values were while the code ran: only `grade` (cases compared here,
     on the host) says `data`; anything else makes the weaker claim."""
     tamper: str = ""
-    """What gave a forged verdict away (a `TamperKind`: the policy, the guard's evidence),
-    when that is why no case passed; else empty."""
+    """What gave a forged verdict away (a `TamperKind`: the policy, the guard's evidence,
+    the probe), when that is why cases did not pass; else empty."""
+    probed: int | None = None
+    """Of an in-process suite's cases, how many the probe could check (their test file had
+    expected values it knows to change); None for a suite judged as data, whose expected
+    values never reach the code."""
 
     @property
     def passed(self) -> int:
@@ -110,6 +114,14 @@ class AcceptanceReport:
     def rate(self) -> float:
         """Passed over total (0 when there is nothing to pass)."""
         return self.passed / self.total if self.total else 0.0
+
+    def probed_line(self) -> str:
+        """How much of an in-process score the probe checked, for people ("" for data)."""
+        if self.probed is None:
+            return ""
+        if self.probed == 0 and self.total:
+            return "not probed: no test has an expected value the judge knows how to change"
+        return f"{self.probed} of {self.total} cases probed"
 
     def why(self) -> str:
         """One line saying why the score is not full (empty when it is)."""

@@ -3,7 +3,7 @@ expected values changed (`grading.probe` plans that run). Pure: it reads reports
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from tdd_sandbox.grading.evidence import Tamper, TamperKind
 from tdd_sandbox.grading.gates import GateReport, GateResult, GateStatus
@@ -142,3 +142,29 @@ def probe_gate(probe: Probe | None, report: GateReport | None) -> GateResult:
         return GateResult(GateKind.PROBE, GateStatus.FAILED, message, result, tests, tamper)
     why = f"{len(probe.where)} expected values changed, and the code failed them"
     return GateResult(GateKind.PROBE, GateStatus.PASSED, why, result, tests)
+
+
+def answered_from_text(
+    probe: Probe, before: Sequence[TestOutcome], after: Sequence[TestOutcome]
+) -> dict[str, str]:
+    """An in-process suite's probe (its run `before`, its run `after` on `probe`'s changed
+    files), test by test: the tests that passed before and that the probe shows answered
+    from the tests' text, each with why. A changed file of which every test that passed
+    before passes still read its answers; a test of an unchanged file that passed and moved
+    depends on the tests' text."""
+    passed = {o.id for o in before if o.status is TestStatus.PASSED}
+    found: dict[str, str] = {}
+    for path, ids in probe.groups:
+        mine = [o for o in after if any(matches(o.id, t) for t in ids)]
+        kept = sorted(i for i in passed if any(matches(i, t) for t in ids))
+        if kept and not any(o.status is TestStatus.FAILED for o in mine):
+            why = (f"every test of {path} that passed still passes with its expected values "
+                   "changed: answered from the tests' text")  # fmt: skip
+            found |= dict.fromkeys(kept, why)
+    now = {o.id: o.status for o in after}
+    for test_id in sorted(passed):
+        unchanged_file = not any(matches(test_id, t) for t in probe.perturbed)
+        if unchanged_file and now.get(test_id) is not TestStatus.PASSED:
+            found[test_id] = ("behaves differently when only other tests' expected values "
+                              "change: depends on the tests' text")  # fmt: skip
+    return found

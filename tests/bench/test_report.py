@@ -315,3 +315,16 @@ def test_what_a_job_names_or_says_is_shown_as_text_in_every_report(tmp_path: Pat
         rule = next(lines[j] for j in (i + 1, *range(i, -1, -1)) if lines[j].startswith("| --"))
         assert len(re.findall(r"(?<!\\)\|", lines[i])) == rule.count("|"), lines[i]
         assert "](http" not in lines[i].replace("\\](http", "")
+
+
+def test_each_model_says_how_many_in_process_cases_the_probe_checked(tmp_path: Path) -> None:
+    probed = _result("good", "a", 1, 1.0)
+    probed.update(judged="in_process", acceptance={"passed": 5, "total": 5, "probed": 5})
+    unprobed = _result("good", "b", 1, 0.5)
+    unprobed.update(judged="in_process", acceptance={"passed": 2, "total": 4, "probed": 0})
+    data = _result("good", "c", 1, 1.0)
+    data.update(judged="data", acceptance={"passed": 3, "total": 3, "probed": None})
+    summary = write_reports(tmp_path, [probed, unprobed, data])
+    (model,) = summary["models"]
+    assert (model["in_process_cases_probed"], model["in_process_cases"]) == (5, 9)
+    assert "| 2 / 3 | 5 / 9 |" in (tmp_path / "leaderboard.md").read_text()

@@ -107,8 +107,11 @@ def test_one_cycle_on_an_imported_kata_then_its_score(
                     "-l", language)  # fmt: skip
     assert score.returncode == 0, score.stderr
     assert json.loads(score.stdout)["rate"] == 1.0
-    # The track's tests ran beside the code, which could read them: the score says so.
+    # The track's tests ran beside the code, which could read them: the score says so, and
+    # how many of its cases the probe checked (their expected values changed, run again).
     assert json.loads(score.stdout)["judged"] == "in_process"
+    # Rust's leap asserts `assert!(!is_leap_year(2015))`: no expected value to change.
+    assert json.loads(score.stdout)["probed"] == {"python": 5, "go": 1, "rust": 0}[language]
 
 
 def test_import_of_a_folder_without_exercises_is_one_line(tmp_path: Path) -> None:
@@ -268,6 +271,33 @@ def test_go_code_that_redefines_false_for_the_tests_scores_nothing(
     document = json.loads(score.stdout)
     assert document["passed"] == 0, document
     assert "predeclared" in document["why"], document
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_go_code_that_reads_the_tracks_cases_scores_nothing_and_the_probe_says_so(
+    tmp_path: Path, imported: Path
+) -> None:
+    # Exercism's Go tests share the code's package, so `go test` compiles the code with
+    # cases_test.go: the code can look each answer up in the track's own table, by a name
+    # no policy knows. 1/1 before; the probe (the cases' expected values changed, run again)
+    # sees the code answer the changed values too (issue #46).
+    repo = tmp_path / "repo"
+    made = run_cli("init", str(repo), "-l", "go", "--kata", str(imported / "leap" / "kata.md"))
+    assert made.returncode == 0, made.stderr
+    (repo / "leap.go").write_text(
+        "// Package leap looks its answers up.\npackage leap\n\n"
+        "// IsLeapYear answers as the table does.\nfunc IsLeapYear(year int) bool {\n"
+        "\tfor _, tc := range testCases {\n\t\tif tc.year == year {\n"
+        "\t\t\treturn tc.expected\n\t\t}\n\t}\n\treturn false\n}\n"
+    )
+    git(repo, "-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qam", "feat: look up")
+    score = run_cli("score", str(imported / "leap"), "--repo", str(repo), "--json", "-l", "go")
+    assert score.returncode == 0, score.stderr
+    document = json.loads(score.stdout)
+    assert document["passed"] == 0, document
+    assert "answers" in document["cases"][0]["detail"], document
+    assert document["probed"] == 1, document
 
 
 @pytest.mark.docker

@@ -10,7 +10,7 @@ import pytest
 from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateReport, judge_tests
 from tdd_sandbox.grading.probe import Probe, plan_probe, plan_refactor_probe, plan_tree_probe
-from tdd_sandbox.grading.probe_verdict import check_probe, probe_gate
+from tdd_sandbox.grading.probe_verdict import answered_from_text, check_probe, probe_gate
 from tdd_sandbox.grading.verdicts import VerdictError
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.base import ExecResult
@@ -194,3 +194,22 @@ def test_a_table_of_cases_is_probed_through_the_tests_that_read_it() -> None:
     assert path == "cases_test.go"
     assert ids == get_language("go").expected_tests(files)
     assert ids
+
+
+def test_an_in_process_suites_probe_refuses_the_tests_answered_from_their_text() -> None:
+    # Two changed files: a.py's passing test still passes with its values changed (read
+    # from the text); b.py's fails as it should; c.py was not changed and must not move.
+    probe = Probe(
+        "", {}, ("tests/a.py:3",), frozenset({"a::t1", "b::t2"}),
+        groups=(("tests/a.py", frozenset({"a::t1"})), ("tests/b.py", frozenset({"b::t2"}))),
+    )  # fmt: skip
+    passed, failed = TestStatus.PASSED, TestStatus.FAILED
+    before = (TestOutcome("a::t1", passed), TestOutcome("b::t2", passed),
+              TestOutcome("c::t3", passed), TestOutcome("c::t4", failed))  # fmt: skip
+    after = (TestOutcome("a::t1", passed), TestOutcome("b::t2", failed),
+             TestOutcome("c::t3", passed), TestOutcome("c::t4", failed))  # fmt: skip
+    assert list(answered_from_text(probe, before, after)) == ["a::t1"]
+    moved = (*after[:2], TestOutcome("c::t3", failed), after[3])
+    assert sorted(answered_from_text(probe, before, moved)) == ["a::t1", "c::t3"]
+    # A test that failed before is no score to take away.
+    assert answered_from_text(probe, (TestOutcome("a::t1", failed),), after) == {}
