@@ -61,6 +61,22 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def scored(tmp_path: Path, kata: Path, language: str, files: dict[str, str]) -> dict[str, Any]:
+    """`score --json` of a repository made by `init` from `kata` (its folder) with `files`
+    written and committed over the starting files."""
+    repo = tmp_path / "repo"
+    made = run_cli("init", str(repo), "-l", language, "--kata", str(kata / "kata.md"))
+    assert made.returncode == 0, made.stderr
+    for path, text in files.items():
+        (repo / path).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qm", "feat: leap")
+    score = run_cli("score", str(kata), "--repo", str(repo), "--json", "-l", language)
+    assert score.returncode == 0, score.stderr
+    document: dict[str, Any] = json.loads(score.stdout)
+    return document
+
+
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
 def test_import_proves_and_list_shows_the_languages(imported: Path) -> None:
@@ -189,14 +205,7 @@ def test_code_that_patches_the_tracks_assertions_scores_nothing(
 ) -> None:
     # A track's tests run in the same process as the code they judge: an implementation
     # that rebinds unittest's assertIs at import made every hidden test pass (5/5).
-    repo = tmp_path / "repo"
-    made = run_cli("init", str(repo), "--kata", str(imported / "leap" / "kata.md"))
-    assert made.returncode == 0, made.stderr
-    (repo / "leap.py").write_text(source)
-    git(repo, "-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qam", "feat: cheat")
-    score = run_cli("score", str(imported / "leap"), "--repo", str(repo), "--json")
-    assert score.returncode == 0, score.stderr
-    document = json.loads(score.stdout)
+    document = scored(tmp_path, imported / "leap", "python", {"leap.py": source})
     assert document["passed"] == 0, document
     assert "policy" in document["why"]
 
@@ -239,14 +248,7 @@ BUILT_ANNOTATIONS = (
 def test_code_that_patches_the_tracks_assertions_through_an_annotation_scores_nothing(
     tmp_path: Path, imported: Path, source: str, caught: str
 ) -> None:
-    repo = tmp_path / "repo"
-    made = run_cli("init", str(repo), "--kata", str(imported / "leap" / "kata.md"))
-    assert made.returncode == 0, made.stderr
-    (repo / "leap.py").write_text(source)
-    git(repo, "-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qam", "feat: cheat")
-    score = run_cli("score", str(imported / "leap"), "--repo", str(repo), "--json")
-    assert score.returncode == 0, score.stderr
-    document = json.loads(score.stdout)
+    document = scored(tmp_path, imported / "leap", "python", {"leap.py": source})
     assert document["passed"] == 0, document
     assert caught in document["why"], document
 
@@ -258,17 +260,11 @@ def test_go_code_that_redefines_false_for_the_tests_scores_nothing(
 ) -> None:
     # The track's tests share the code's package: with `false` true in them, a leap year
     # function that always says true passed every case, 100% (issue #46).
-    repo = tmp_path / "repo"
-    made = run_cli("init", str(repo), "-l", "go", "--kata", str(imported / "leap" / "kata.md"))
-    assert made.returncode == 0, made.stderr
-    (repo / "leap.go").write_text(
+    code = (
         "// Package leap answers yes.\npackage leap\n\nconst false = true\n\n"
         "// IsLeapYear says yes.\nfunc IsLeapYear(year int) bool {\n\treturn year > 0\n}\n"
     )
-    git(repo, "-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qam", "feat: cheat")
-    score = run_cli("score", str(imported / "leap"), "--repo", str(repo), "--json", "-l", "go")
-    assert score.returncode == 0, score.stderr
-    document = json.loads(score.stdout)
+    document = scored(tmp_path, imported / "leap", "go", {"leap.go": code})
     assert document["passed"] == 0, document
     assert "predeclared" in document["why"], document
 
@@ -282,19 +278,13 @@ def test_go_code_that_reads_the_tracks_cases_scores_nothing_and_the_probe_says_s
     # cases_test.go: the code can look each answer up in the track's own table, by a name
     # no policy knows. 1/1 before; the probe (the cases' expected values changed, run again)
     # sees the code answer the changed values too (issue #46).
-    repo = tmp_path / "repo"
-    made = run_cli("init", str(repo), "-l", "go", "--kata", str(imported / "leap" / "kata.md"))
-    assert made.returncode == 0, made.stderr
-    (repo / "leap.go").write_text(
+    code = (
         "// Package leap looks its answers up.\npackage leap\n\n"
         "// IsLeapYear answers as the table does.\nfunc IsLeapYear(year int) bool {\n"
         "\tfor _, tc := range testCases {\n\t\tif tc.year == year {\n"
         "\t\t\treturn tc.expected\n\t\t}\n\t}\n\treturn false\n}\n"
     )
-    git(repo, "-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qam", "feat: look up")
-    score = run_cli("score", str(imported / "leap"), "--repo", str(repo), "--json", "-l", "go")
-    assert score.returncode == 0, score.stderr
-    document = json.loads(score.stdout)
+    document = scored(tmp_path, imported / "leap", "go", {"leap.go": code})
     assert document["passed"] == 0, document
     assert "answers" in document["cases"][0]["detail"], document
     assert document["probed"] == 1, document
@@ -446,14 +436,8 @@ def test_javascript_code_that_replaces_a_built_in_the_matchers_use_scores_nothin
     out = tmp_path / "out"
     result = run_cli("katas", "import", str(JAVASCRIPT / "leap"), "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
-    repo = tmp_path / "repo"
-    made = run_cli("init", str(repo), "-l", "javascript", "--kata", str(out / "leap" / "kata.md"))
-    assert made.returncode == 0, made.stderr
-    (repo / "leap.js").write_text(f"{forgery}\n\nexport const isLeap = (year) => year > 0;\n")
-    git(repo, "-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qam", "feat: cheat")
-    score = run_cli("score", str(out / "leap"), "--repo", str(repo), "--json", "-l", "javascript")
-    assert score.returncode == 0, score.stderr
-    document = json.loads(score.stdout)
+    code = f"{forgery}\n\nexport const isLeap = (year) => year > 0;\n"
+    document = scored(tmp_path, out / "leap", "javascript", {"leap.js": code})
     assert document["passed"] == 0, document
 
 
