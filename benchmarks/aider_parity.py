@@ -209,6 +209,38 @@ def summary(rows: dict[str, dict[str, Any]], count: int) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def readme(results: dict[str, Any]) -> str:
+    """The results as a page: the recipe, both sides' figures, and each exercise's."""
+    sides = [side for side in ("aider", "ours") if side in results]
+    settings = results["settings"]
+    lines = [
+        "# Aider parity: the tool's implement mode beside aider's benchmark harness",
+        "",
+        f"Model `{results['model']}`; `{settings['edit_format']}`, {settings['tries']} tries "
+        f"(the test output fed back), temperature {settings['temperature']}, "
+        f"{settings['max_tokens']} tokens an answer; the polyglot set's Python exercises "
+        "below. Recipe: `benchmarks/aider_parity.py` (its docstring).",
+        "",
+        "| harness | pass_rate_1 | pass_rate_2 | cases passed |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for side in sides:
+        got = results[side]["summary"]
+        lines.append(
+            f"| {side} | {got['pass_rate_1']:.0%} | {got['pass_rate_2']:.0%} | "
+            f"{got['cases_passed']}/{got['cases_total']} |"
+        )
+    lines += ["", "| exercise | " + " | ".join(f"{side} (cases)" for side in sides) + " |",
+              "| --- |" + " ---: |" * len(sides)]  # fmt: skip
+    for name in results["exercises"]:
+        cells = []
+        for side in sides:
+            row = results[side]["rows"].get(name)
+            cells.append(f"{row['passed']}/{row['total']}" if row else "-")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--aider-repo", type=Path, required=True)
@@ -246,6 +278,7 @@ def main() -> None:
             results["ours"] = {"summary": summary(rows, len(args.exercises)), "rows": rows}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    (args.out / "README.md").write_text(readme(results))
     for side in ("aider", "ours"):
         if side in results:
             print(side, results[side]["summary"])

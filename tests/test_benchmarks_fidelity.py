@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.aider_parity import _cases
+from benchmarks.aider_parity import _cases, readme
 from benchmarks.harness_fidelity import plain_file, plain_prompt
 from tdd_sandbox.bench.implement import prepare
 from tdd_sandbox.languages import get_language
@@ -47,3 +47,20 @@ def test_aider_s_last_pytest_run_is_read_without_its_timing(tmp_path: Path) -> N
     )
     assert _cases(history, tmp_path) == {"passed": 2, "total": 3}
     assert _cases("no run", tmp_path) == {"passed": 0, "total": 3}
+
+
+def test_the_parity_page_puts_both_harnesses_side_by_side_and_marks_what_one_did_not_run() -> None:
+    results = {
+        "model": "m", "exercises": ["a", "b"],
+        "settings": {"edit_format": "whole", "tries": 2, "temperature": 0, "max_tokens": 1024},
+        "aider": {"summary": {"pass_rate_1": 0.5, "pass_rate_2": 0.5, "cases_passed": 13,
+                              "cases_total": 20},
+                  "rows": {"a": {"passed": 10, "total": 10}, "b": {"passed": 3, "total": 10}}},
+        "ours": {"summary": {"pass_rate_1": 0, "pass_rate_2": 0.5, "cases_passed": 10,
+                             "cases_total": 10},
+                 "rows": {"a": {"passed": 10, "total": 10}}},
+    }  # fmt: skip
+    page = readme(results)
+    assert "| aider | 50% | 50% | 13/20 |" in page
+    assert "| ours | 0% | 50% | 10/10 |" in page
+    assert "| b | 3/10 | - |" in page
