@@ -98,10 +98,16 @@ def score_tests(
             versions = runtime.versions(language)
             for _ in range(TRIES):
                 situation = Situation(
-                    kata_text=kata.text, kata_path="kata.md", files=files, language=language,
-                    task=TASK, previous_error=feedback, target=test_path, solo=True,
+                    kata_text=kata.text,
+                    kata_path="kata.md",
+                    files=files,
+                    language=language,
+                    task=TASK,
+                    previous_error=feedback,
+                    target=test_path,
+                    solo=True,
                     earlier=earlier,
-                )  # fmt: skip
+                )
                 tried = try_edits(agent, situation, kinds, stop, first_cycle=True)
                 files, feedback = tried.files, tried.feedback
                 earlier = carried(earlier, tried.exchange)
@@ -128,7 +134,15 @@ def score_tests(
                     f"- {r.id}: {r.detail or r.status.value}" for r in wrong[:10]
                 )
             figures = stop.call(
-                functools.partial(kill_mutants, runtime, language, kata_dir, tests, on_reference)
+                functools.partial(
+                    kill_mutants,
+                    runtime,
+                    language,
+                    kata_dir,
+                    tests,
+                    on_reference,
+                    against_luck=True,
+                )
             )
     finally:
         team.close()
@@ -152,10 +166,14 @@ def kill_mutants(
     kata_dir: Path,
     tests: dict[str, bytes],
     on_reference: AcceptanceReport | None = None,
+    *,
+    against_luck: bool = False,
 ) -> dict[str, Any]:
     """How `tests` fare on the kata's reference (`on_reference`: its first run, when done
     already) and on the mutants of it that the kata's own suite tells apart: the mutation
-    figures of a job.
+    figures of a job. `against_luck` (test mode, where the tests are what is scored): the
+    tests run twice on the reference and a kill must repeat; the loop's final suite, whose
+    mutation figures stand beside its acceptance score, is run once each.
 
     Raises:
         SandboxUnavailable: the sandbox failed.
@@ -167,7 +185,7 @@ def kill_mutants(
     if runs or language.expected_tests(tests):
         runs += [
             run_test_files(runtime, language, reference, tests, allow)
-            for _ in range(REFERENCE_RUNS - len(runs))
+            for _ in range((REFERENCE_RUNS if against_luck else 1) - len(runs))
         ]
     sound, flaky, wrong = _sorted_tests(runs)
     own = kata_dir / "reference" / language.name
@@ -184,7 +202,7 @@ def kill_mutants(
             continue
         counted += 1
         failing = sound
-        for _ in range(2):  # a kill counts when the same sound test fails twice
+        for _ in range(2 if against_luck else 1):  # against luck, the same test fails twice
             if not failing:
                 break
             ran = run_test_files(runtime, language, mutant.files, tests, allow, timeout_s=TIMEOUT_S)
