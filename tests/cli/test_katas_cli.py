@@ -255,6 +255,24 @@ def test_code_that_patches_the_tracks_assertions_through_an_annotation_scores_no
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
+def test_rust_code_that_exports_its_own_assert_macros_scores_nothing(
+    tmp_path: Path, imported: Path
+) -> None:
+    # The track's tests `use leap::*`: exported macros named as the standard ones would
+    # shadow them in the tests if a glob import could. rustc refuses the ambiguity (E0659),
+    # so the tests do not build and nothing passes: the question Go's `false` raised,
+    # asked of Rust (issue #46).
+    code = (
+        "#[macro_export]\nmacro_rules! assert {\n    ($($t:tt)*) => {};\n}\n\n"
+        "#[macro_export]\nmacro_rules! assert_eq {\n    ($($t:tt)*) => {};\n}\n\n"
+        "pub fn is_leap_year(_year: u64) -> bool {\n    true\n}\n"
+    )
+    document = scored(tmp_path, imported / "leap", "rust", {"src/lib.rs": code})
+    assert document["passed"] == 0, document
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
 def test_go_code_that_redefines_false_for_the_tests_scores_nothing(
     tmp_path: Path, imported: Path
 ) -> None:
@@ -418,15 +436,13 @@ def test_a_javascript_exercise_with_jest_specs_imports_and_proves(tmp_path: Path
 @pytest.mark.parametrize(
     "forgery",
     [
+        # Routes the policy does not see (defineProperty, Reflect.set, a prototype's
+        # assignment and a Proxy it refuses by name: tests/grading/test_policy.py).
         "Object.is = () => true;",
-        "Object.defineProperty(Object, 'is', { value: () => true });",
-        "Reflect.set(Object, 'is', () => true);",
-        "Object.getPrototypeOf(Object).constructor.prototype.call = Object.is;",
         "const O = Object;\nO.is = () => true;",
         "Object['i' + 's'] = () => true;",
-        "globalThis.Object = new Proxy(Object, { get: (t, k) => k === 'is' ? () => true : t[k] });",
     ],
-    ids=["assigned", "defined", "reflected", "prototype", "aliased", "computed", "global"],
+    ids=["assigned", "aliased", "computed"],
 )
 def test_javascript_code_that_replaces_a_built_in_the_matchers_use_scores_nothing(
     tmp_path: Path, forgery: str

@@ -180,6 +180,11 @@ def test_go_comments_and_strings_are_not_code() -> None:
         ("setTimeout(() => {}, 0);\n", "name:setTimeout"),
         ('String.prototype.trim = () => "";\n', "prototype"),
         ('Object.defineProperty(String.prototype, "x", {});\n', "prototype"),
+        # Routes to replacing the Object.is Jest's matchers compare through (issue #46); the
+        # ones no name gives away are the guard's, tests/cli/test_katas_cli.py.
+        ("Object.defineProperty(Object, 'is', { value: () => true });\n", "prototype"),
+        ("Reflect.set(Object, 'is', () => true);\n", "name:Reflect"),
+        ("Object.getPrototypeOf(Object).constructor.prototype.call = Object.is;\n", "prototype"),
     ],
 )
 def test_javascript_attacks_are_named(source: str, rule: str) -> None:
