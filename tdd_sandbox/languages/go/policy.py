@@ -140,7 +140,8 @@ def _package_names(code: str) -> list[tuple[int, str]]:
             continue
         start = match.end()
         if not match.group(2):
-            specs = [(start, top[start : top.find("\n", start) % (len(top) + 1)])]
+            end = top.find("\n", start)
+            specs = [(start, top[start:] if end < 0 else top[start:end])]
         else:
             end = _closing(top, start - 1)
             group = _outside(top[start:end], "(", ")")

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from tdd_sandbox.vocabulary.violation import Violation
 
-BUILTIN_VALUES = frozenset({"str", "int", "float", "bool", "list", "dict", "tuple", "bytes"})
+_BUILTIN_VALUES = frozenset({"str", "int", "float", "bool", "list", "dict", "tuple", "bytes"})
 _EQUALITY = frozenset({"__eq__", "__ne__"})
 _CODE = (
     ast.Call, ast.Lambda, ast.NamedExpr, ast.ListComp, ast.SetComp, ast.DictComp,
@@ -87,7 +87,7 @@ def _in_class(path: str, node: ast.ClassDef) -> list[Violation]:
     one bound to anything but a method or a lambda: the shape of a value that compares equal
     to whatever the test expects."""
     found = []
-    builtin_base = any(isinstance(b, ast.Name) and b.id in BUILTIN_VALUES for b in node.bases)
+    builtin_base = any(isinstance(b, ast.Name) and b.id in _BUILTIN_VALUES for b in node.bases)
     for item in node.body:
         method: ast.FunctionDef | ast.Lambda | None = None
         if isinstance(item, ast.FunctionDef) and item.name in _EQUALITY:
