@@ -16,7 +16,15 @@ if [ "${TDD_SANDBOX_SKIP_REAL_MODELS:-0}" != 1 ]; then
 fi
 # The Docker-free tier first, in parallel and with no engine reachable at all, as on a laptop
 # without Docker; then everything that needs the engine or a real model.
-echo "» pytest: the Docker-free tier, no engine reachable" >&2
-DOCKER_HOST=unix:///nonexistent/docker.sock python3 -m pytest -n auto -m "not docker and not real_model" "$@"
-echo "» pytest: Docker and real-model tests" >&2
-exec python3 -m pytest -m "docker or real_model" "$@"
+# Each tier prints its slowest tests and its time: CI has 90 minutes, and these say where
+# they go.
+tier() {
+  local name=$1 started=$SECONDS
+  shift
+  echo "» pytest: $name" >&2
+  python3 -m pytest --durations=25 "$@"
+  echo "» $name: $((SECONDS - started)) s" >&2
+}
+DOCKER_HOST=unix:///nonexistent/docker.sock \
+  tier "the Docker-free tier, no engine reachable" -n auto -m "not docker and not real_model" "$@"
+tier "Docker and real-model tests" -m "docker or real_model" "$@"
