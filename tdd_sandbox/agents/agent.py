@@ -43,7 +43,7 @@ class Agent:
         ]
         ask = Ask(
             target=situation.target, files=situation.files, may_finish=situation.may_finish,
-            fence=situation.language.name,
+            fence=situation.language.name, sample=situation.language.sample,
         )  # fmt: skip
 
         def build(edit_format: EditFormat) -> ChatRequest:

@@ -160,6 +160,9 @@ class Workpiece:
         lines = [f"{report.passed} of {report.total} tests passed."]
         if report.problem:
             lines.append(report.problem)
+        if report.problem and not report.passed:
+            # No test ran: each would say only that, after the one reason that matters.
+            return "\n".join(lines)
         lines += [
             f"- {r.id}: {r.status.value if r.id in self.unshown else r.detail or r.status.value}"
             for r in failed[:_FEEDBACK_CASES]

@@ -39,6 +39,10 @@ class Language(Protocol):
     """How the names of the language's code files end."""
     project_files: tuple[str, ...]
     """Files an Exercism exercise's stub carries beside its code (its manifest)."""
+    sample: tuple[str, str]
+    """A tiny finished file in the language, `twice(n)` that doubles a number: its path and
+    code. The edit formats show it as a worked answer: a hole to fill (`<all of f.py>`) was
+    copied back by a small model on 6 of 12 imported exercises (issue #44)."""
     example_files: tuple[tuple[str, str], ...]
     """A track's files for its example alone, and where each goes in the reference (Rust's
     `.meta/Cargo-example.toml` is the example's manifest, naming the crates it uses)."""

@@ -67,3 +67,16 @@ def test_the_retry_names_no_expected_value_the_prompt_did_not_show(tmp_path: Pat
     assert "expected 'answer-1', got '1'" in told
     assert "answer-399" not in told
     assert f"- {last}: wrong" in told  # still said to fail, with no value
+
+
+def test_a_retry_after_no_test_ran_hears_the_reason_once() -> None:
+    # The parity run's list-ops retry heard "expected test did not run: ... collection
+    # failure" for ten tests, and not the error that stopped them (issue #44).
+    piece = prepare(ROOT / "katas" / "fizzbuzz", get_language("python"))
+    not_run = "expected test did not run: collection failure: NameError: name 'x' is not defined"
+    report = AcceptanceReport(
+        tuple(CaseResult(f"t{i}", CaseStatus.WRONG, not_run) for i in range(12)),
+        problem="no test ran (2 errors): collection failure: NameError: name 'x' is not defined",
+    )
+    told = piece.failures(report)
+    assert told == f"0 of 12 tests passed.\n{report.problem}"

@@ -156,3 +156,15 @@ class TestWithInit:
         "tests/test_leap.py::MoreChecks::test_shared",
         "tests/test_leap.py::MoreChecks::test_more",
     }
+
+
+def test_a_collection_failure_says_the_error_it_raised() -> None:
+    # "collection failure" alone left a model nothing to fix; the traceback's last error
+    # line is the reason (a path line left at the top of the module, in the parity run).
+    junit = JUNIT.replace(
+        b'<error message="collection failure">x</error>',
+        b'<error message="collection failure">list_ops.py:1: in &lt;module&gt;\n    list_ops.py'
+        b"\nE   NameError: name 'list_ops' is not defined</error>",
+    )
+    [broken] = [o for o in PYTHON.parse_results(RESULT, junit) if o.id == "tests.test_broken"]
+    assert broken.message == "collection failure: NameError: name 'list_ops' is not defined"

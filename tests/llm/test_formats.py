@@ -92,6 +92,50 @@ def test_an_echoed_example_is_classified() -> None:
         assert copied.value.kind == "echo", fmt
 
 
+SAMPLE = ("twice.py", "def twice(n: int) -> int:\n    return 2 * n\n")
+
+
+def test_the_whole_example_is_a_worked_answer_in_the_language() -> None:
+    # A hole to fill (`<all of f.py>`) came back verbatim from the 0.5B coder on 6 of 12
+    # imported exercises; a worked answer for another file, on none (issue #44).
+    ask = Ask("roman.py", fence="python", sample=SAMPLE)
+    for fmt in (EditFormat.WHOLE, EditFormat.DIFF):  # diff asks for a new file whole
+        shown = get_format(fmt).instructions(ask)
+        assert "twice.py\n```python\ndef twice(n: int) -> int:\n    return 2 * n\n```" in shown
+        assert "<" not in shown
+        assert "Write roman.py that way" in shown
+        with pytest.raises(PlanError) as copied:
+            get_format(fmt).parse(ChatReply(text=shown[shown.index("twice.py\n") :]), ask)
+        assert copied.value.kind == "echo"
+    # The worked file named for the target is the model's copying too.
+    copied_code = f"roman.py\n```python\n{SAMPLE[1]}```\n"
+    with pytest.raises(PlanError, match="copied the example"):
+        get_format(EditFormat.WHOLE).parse(ChatReply(text=copied_code), ask)
+
+
+@pytest.mark.parametrize(
+    ("first", "taken"),
+    [
+        ("list_ops.py", "list_ops.py"),  # the target
+        ("**helpers.py**", "helpers.py"),  # named like the target
+        ("tests/test_list_ops.py", "tests/test_list_ops.py"),  # a file there is
+        ("list_ops.append", None),  # code: not a path the answer may mean
+    ],
+)
+def test_a_path_on_the_first_line_inside_the_block_names_the_file(
+    first: str, taken: str | None
+) -> None:
+    text = f"```python\n{first}\ndef append(a, b):\n    return a + b\n```\n"
+    ask = Ask("list_ops.py", {"tests/test_list_ops.py": b""}, fence="python")
+    edits = get_format(EditFormat.WHOLE).parse(ChatReply(text=text), ask).edits
+    if taken is None:  # the lone block goes to the target, its first line kept
+        assert [(e.path, e.content.split("\n", 1)[0]) for e in edits] == [("list_ops.py", first)]
+    else:
+        assert [(e.path, e.content) for e in edits] == [
+            (taken, "def append(a, b):\n    return a + b\n")
+        ]
+
+
 def test_unfenced_code_after_the_target_path_is_the_file() -> None:
     text = "fizzbuzz.py\ndef fizzbuzz(n: int) -> str:\n    return str(n)\n"
     parsed = parse_whole(ChatReply(text=text), "fizzbuzz.py")

@@ -57,6 +57,8 @@ def test_a_recorded_answer_comes_to_what_it_did(recorded: dict[str, Any]) -> Non
             assert needle in written[path]
         for path, end in expected.get("endswith", {}).items():
             assert written[path].endswith(end)
+        for path, start in expected.get("startswith", {}).items():
+            assert written[path].startswith(start)
 
 
 def test_the_recordings_cover_what_issue_44_names() -> None:

@@ -32,6 +32,16 @@ def outcome_of(case: ET.Element) -> TestOutcome:
     ):
         child = case.find(tag)
         if child is not None:
-            message = child.get("message") or (child.text or "").strip()
+            text = (child.text or "").strip()
+            message = child.get("message") or text
+            if message == "collection failure":
+                message += _raised(text)
             return TestOutcome(test_id, status, message[:500])
     return TestOutcome(test_id, TestStatus.PASSED)
+
+
+def _raised(traceback: str) -> str:
+    """The error a collection failure's traceback ends in (`E   NameError: ...`), as ": ..."
+    (empty when there is none): "collection failure" alone tells a model nothing to fix."""
+    errors = [line[1:].strip() for line in traceback.splitlines() if line.startswith("E ")]
+    return f": {errors[-1]}" if errors and errors[-1] else ""

@@ -37,6 +37,9 @@ class Ask:
     format show how, since a model told of "done" says it."""
     fence: str = ""
     """The tag of the example's code fence (the language's name)."""
+    sample: tuple[str, str] = ("", "")
+    """A tiny finished file in the language, its path and code (`Language.sample`): the
+    example shows it as a worked answer. Without one, the example leaves a hole to fill."""
 
 
 class Format(Protocol):
@@ -88,11 +91,18 @@ def check_text(reply: ChatReply) -> None:
         )
 
 
+def example_parts(ask: Ask) -> list[str]:
+    """What an answer holds only if it copied the example: the hole for a whole file, and the
+    worked sample's code."""
+    return [file_hole(ask), *([ask.sample[1].strip()] if ask.sample[1].strip() else [])]
+
+
 def check_echo(content: str, holes: Iterable[str]) -> None:
     """Raises:
-    PlanError: `content` still holds one of the example's placeholders (`holes`).
+    PlanError: `content` still holds one of the example's placeholders or its sample code
+    (`holes`).
     """
-    if "<" in content and any(hole in content for hole in holes):
+    if any(hole in content for hole in holes):
         raise PlanError(
             "you copied the example instead of filling it in: write the real code",
             Failure.ECHO,

@@ -21,7 +21,7 @@ from tdd_sandbox.llm.formats.base import (
     PlanError,
     check_echo,
     check_text,
-    file_hole,
+    example_parts,
     placeholder,
 )
 from tdd_sandbox.llm.formats.whole import PATH_LINE, WholeFormat
@@ -84,7 +84,7 @@ class DiffFormat:
         files = {path: data.decode("utf-8", "replace") for path, data in ask.files.items()}
         changed: dict[str, str] = {}
         for block in blocks:
-            check_echo(block.search + block.replace, (*_HOLES, file_hole(ask)))
+            check_echo(block.search + block.replace, (*_HOLES, *example_parts(ask)))
             current = changed.get(block.path, files.get(block.path))
             changed[block.path] = apply_block(current, block)
         edits = [Edit(path=p, action="upsert", content=c) for p, c in changed.items()]

@@ -5,6 +5,7 @@ found; the harness builds the plan and writes the commit message from what it ve
 from __future__ import annotations
 
 import re
+from pathlib import PurePosixPath
 
 from tdd_sandbox.llm.chat import ChatReply
 from tdd_sandbox.llm.formats.base import (
@@ -12,6 +13,7 @@ from tdd_sandbox.llm.formats.base import (
     PlanError,
     check_echo,
     check_text,
+    example_parts,
     file_hole,
     finish,
 )
@@ -45,18 +47,28 @@ class WholeFormat:
     edit_format = EditFormat.WHOLE
 
     def instructions(self, ask: Ask) -> str:
-        """The example: the target's path, then a block the model fills with the file."""
+        """The example: a worked answer for a tiny file in the language (`Ask.sample`), then
+        the file to write. A hole to fill (`<all of f.py>`) is the fallback: a small model
+        copied it back on half of the imported exercises, a worked answer on none."""
         path = ask.target or "path/of/the/file"
         finishing = (
             f"\nWhen every behaviour of the kata is tested already, answer only: {DONE}"
             if ask.may_finish
             else ""
         )
+        how = "Answer with the complete file: its path on a line of its own, then all of its "
+        sample_path, sample_code = ask.sample
+        if not sample_code:
+            return (
+                how + "code in one fenced block, like this:\n\n"
+                f"{path}\n```{ask.fence}\n{file_hole(ask)}\n```\n\n"
+                "Write every file you change that way." + finishing
+            )
         return (
-            "Answer with the complete file: its path on a line of its own, then all of its "
-            "code in one fenced block, like this:\n\n"
-            f"{path}\n```{ask.fence}\n{file_hole(ask)}\n```\n\n"
-            "Write every file you change that way." + finishing
+            how + "code in one fenced block. For example, asked for `twice(n)`, which doubles "
+            f"a number, in {sample_path}, you would answer:\n\n"
+            f"{sample_path}\n```{ask.fence}\n{sample_code.rstrip()}\n```\n\n"
+            f"Write {path} that way, and any other file you change." + finishing
         )
 
     def parse(self, reply: ChatReply, ask: Ask) -> EditPlan:
@@ -70,7 +82,7 @@ class WholeFormat:
         text = close_cut(reply)
         if text.strip().rstrip(".") == DONE:
             return finish(EditPlan(plan="done", edits=[], commit_message="", done=True), ask)
-        edits = _named_files(text) or _unnamed_file(text, ask)
+        edits = _named_files(text) or _path_inside(text, ask) or _unnamed_file(text, ask)
         if not edits:
             if text.lstrip().startswith("{"):
                 return JsonFormat().parse(reply, ask)
@@ -89,7 +101,7 @@ class WholeFormat:
                 Failure.NO_FILES,
             )
         for edit in edits:
-            check_echo(edit.content, [file_hole(ask)])
+            check_echo(edit.content, example_parts(ask))
         summary = text.strip().split("\n", 1)[0][:200]
         return EditPlan(plan=summary, edits=edits, commit_message="", done=False)
 
@@ -128,6 +140,22 @@ def _named_files(text: str) -> list[Edit]:
     return edits + [
         Edit(path=m.group("path"), action="delete", content="") for m in _DELETE.finditer(text)
     ]
+
+
+def _path_inside(text: str, ask: Ask) -> list[Edit]:
+    """Blocks whose first line is a file's path alone, the path inside the fence rather than
+    on the line before it: the 0.5B coder did so on 4 of 12 imported exercises, and the path
+    left in the file broke every test. Only a path the answer may mean counts (the target, a
+    file there is, or one named like the target), so a line of code is never taken for one."""
+    suffix = PurePosixPath(ask.target).suffix
+    edits = []
+    for body in _ANY_BLOCK.findall(text):
+        first, _, rest = body.partition("\n")
+        named = re.fullmatch(PATH_LINE, first)
+        path = named.group("path") if named else ""
+        if path and (path == ask.target or path in ask.files or (suffix and path.endswith(suffix))):
+            edits.append(Edit(path=path, action="upsert", content=rest))
+    return edits
 
 
 def _unnamed_file(text: str, ask: Ask) -> list[Edit]:
