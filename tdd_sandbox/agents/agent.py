@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 from tdd_sandbox.agents.context import Exchange, Situation, user_prompt
 from tdd_sandbox.agents.prompts import system_prompt
+from tdd_sandbox.languages.base import Language
 from tdd_sandbox.llm.chat import ChatRequest
-from tdd_sandbox.llm.formats import Ask, EditFormat
+from tdd_sandbox.llm.formats import Ask, EditFormat, Sample
 from tdd_sandbox.llm.structured import PlanAnswer, PlanAsker
 from tdd_sandbox.llm.usage import UsageLedger
 from tdd_sandbox.settings import split_model
@@ -43,7 +44,7 @@ class Agent:
         ]
         ask = Ask(
             target=situation.target, files=situation.files, may_finish=situation.may_finish,
-            fence=situation.language.name, sample=situation.language.sample,
+            fence=situation.language.name, sample=sample(self.role, situation.language),
         )  # fmt: skip
 
         def build(edit_format: EditFormat) -> ChatRequest:
@@ -66,3 +67,10 @@ class Agent:
         answer = self.asker.ask(build, ask)
         self.ledger.add(self.role.value, self.model, answer.reply)
         return answer, Exchange(user, answer.reply.tool_arguments or answer.reply.text)
+
+
+def sample(role: Role, language: Language) -> Sample:
+    """The worked answer `role`'s example shows: a test for the tester, code for the others."""
+    if role is Role.TESTER:
+        return Sample("a test that `twice(n)` doubles a number", *language.test_sample)
+    return Sample("`twice(n)`, which doubles a number", *language.sample)

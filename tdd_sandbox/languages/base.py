@@ -39,10 +39,6 @@ class Language(Protocol):
     """How the names of the language's code files end."""
     project_files: tuple[str, ...]
     """Files an Exercism exercise's stub carries beside its code (its manifest)."""
-    sample: tuple[str, str]
-    """A tiny finished file in the language, `twice(n)` that doubles a number: its path and
-    code. The edit formats show it as a worked answer: a hole to fill (`<all of f.py>`) was
-    copied back by a small model on 6 of 12 imported exercises (issue #44)."""
     example_files: tuple[tuple[str, str], ...]
     """A track's files for its example alone, and where each goes in the reference (Rust's
     `.meta/Cargo-example.toml` is the example's manifest, naming the crates it uses)."""
@@ -54,6 +50,19 @@ class Language(Protocol):
     driver: Driver
     """The host side of the pack's acceptance driver: it ships the code, the driver's source
     and the cases' inputs to a sandbox, and reads back what each case did."""
+
+    @property
+    def sample(self) -> tuple[str, str]:
+        """A tiny finished file in the language, `twice(n)` that doubles a number: its path
+        and code. The edit formats show it as a worked answer: a hole to fill
+        (`<all of f.py>`) was copied back by a small model on 6 of 12 imported exercises
+        (issue #44)."""
+        ...
+
+    @property
+    def test_sample(self) -> tuple[str, str]:
+        """One test of `sample`, its path and code: the tester's worked answer."""
+        ...
 
     @property
     def image(self) -> Path:
@@ -214,6 +223,25 @@ class Defaults(ABC):
     def gates(self) -> tuple[Gate, ...]:
         """Each of `shell_gates`, run by `sh -c`."""
         return tuple(Gate(kind, ("sh", "-c", script)) for kind, script in self.shell_gates)
+
+    @property
+    def sample(self) -> tuple[str, str]:
+        """The file of `sample/` beside the plug-in's module that is not a test."""
+        return self._sample(tests=False)
+
+    @property
+    def test_sample(self) -> tuple[str, str]:
+        """The test file of `sample/` beside the plug-in's module."""
+        return self._sample(tests=True)
+
+    def _sample(self, *, tests: bool) -> tuple[str, str]:
+        # A pack made from another (a subclass elsewhere) shows the other's, unless it has one.
+        folders = (Path(inspect.getfile(cls)).parent / "sample" for cls in type(self).__mro__)
+        folder = next(f for f in folders if f.is_dir())
+        paths = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+        code = [p for p in paths if p.endswith(self.source_suffixes)]
+        path = next(p for p in code if self.is_test_path(p) == tests)
+        return path, (folder / path).read_text(encoding="utf-8")
 
     @property
     def image(self) -> Path:

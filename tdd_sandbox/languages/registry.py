@@ -29,6 +29,11 @@ def missing_parts(pack: object) -> list[str]:
     source = getattr(getattr(pack, "driver", None), "source", None)
     if hasattr(pack, "driver") and (source is None or not source.is_file()):
         missing.append(f"driver.source (the driver program: {source})")
+    for sample in ("sample", "test_sample"):
+        try:
+            getattr(pack, sample)
+        except (AttributeError, OSError, StopIteration, TypeError):
+            missing.append(f"{sample} (a file in its sample/ folder)")
     image = getattr(pack, "image", None)
     if image is None or not (image / "Dockerfile").is_file():
         missing.append(f"image/Dockerfile (in {image})")

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from tdd_sandbox.agents.agent import sample
 from tdd_sandbox.agents.context import (
     Exchange,
     Situation,
@@ -111,6 +112,18 @@ def test_a_role_working_alone_sees_its_files_and_none_of_the_loops_rules() -> No
         solo=True,
     )  # fmt: skip
     assert "no files yet" not in user_prompt(empty, Role.IMPLEMENTER, budget_chars=1000)
+
+
+def test_the_example_is_a_worked_answer_in_the_language_a_test_for_the_tester() -> None:
+    for language in LANGUAGES.values():
+        for role in Role:
+            worked = sample(role, language)
+            prompt = system_prompt(
+                role, language, EditFormat.WHOLE, Ask("target", fence=language.name, sample=worked)
+            )
+            assert f"{worked.path}\n```{language.name}\n{worked.code.rstrip()}\n```" in prompt
+            assert language.is_test_path(worked.path) == (role is Role.TESTER), (language, role)
+            assert "<all of" not in prompt  # no hole to fill
 
 
 def test_only_the_loops_tester_is_told_how_to_finish() -> None:

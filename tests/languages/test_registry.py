@@ -60,6 +60,15 @@ class _NoNote(Python):
     prompt_note = ""
 
 
+class _NoTestSample(Python):
+    def is_test_path(self, path: str) -> bool:
+        return False
+
+    @property
+    def image(self) -> Path:
+        return Python().image
+
+
 class _PolicyOfItsOwn(Python):
     def check_source(
         self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
@@ -69,7 +78,12 @@ class _PolicyOfItsOwn(Python):
 
 @pytest.mark.parametrize(
     ("pack", "part"),
-    [(_NoPolicy, "check_source"), (_NoImage, "image/Dockerfile"), (_NoNote, "prompt_note")],
+    [
+        (_NoPolicy, "check_source"),
+        (_NoImage, "image/Dockerfile"),
+        (_NoNote, "prompt_note"),
+        (_NoTestSample, "test_sample"),
+    ],
 )
 def test_a_pack_that_lacks_a_part_is_refused_by_name(pack: type[Python], part: str) -> None:
     with pytest.raises(PackError, match=f"language pack 'python' is incomplete: it lacks {part}"):
@@ -116,3 +130,13 @@ def test_detection() -> None:
     assert detect_language(["pyproject.toml"]).name == "python"
     with pytest.raises(UsageError, match="pass --language"):
         detect_language(["README.md"])
+
+
+@pytest.mark.parametrize("name", sorted(LANGUAGES))
+def test_each_pack_shows_a_worked_answer_and_a_test_of_it(name: str) -> None:
+    pack = LANGUAGES[name]
+    (code_path, code), (test_path, test) = pack.sample, pack.test_sample
+    assert not pack.is_test_path(code_path)
+    assert pack.is_test_path(test_path)
+    assert "twice" in code.lower()
+    assert "twice" in test.lower()

@@ -9,7 +9,7 @@ import pytest
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest
 from tdd_sandbox.llm.client import OpenAIBackend
 from tdd_sandbox.llm.endpoint import Endpoint
-from tdd_sandbox.llm.formats import Ask, EditFormat, PlanError, get_format, repetitive
+from tdd_sandbox.llm.formats import Ask, EditFormat, PlanError, Sample, get_format, repetitive
 from tdd_sandbox.llm.structured import PlanAsker
 from tdd_sandbox.protocol import EditPlan
 from tests.helpers.fake_llm import Answer, FakeLLM, plan
@@ -92,7 +92,7 @@ def test_an_echoed_example_is_classified() -> None:
         assert copied.value.kind == "echo", fmt
 
 
-SAMPLE = ("twice.py", "def twice(n: int) -> int:\n    return 2 * n\n")
+SAMPLE = Sample("`twice(n)`", "twice.py", "def twice(n: int) -> int:\n    return 2 * n\n")
 
 
 def test_the_whole_example_is_a_worked_answer_in_the_language() -> None:
@@ -108,7 +108,7 @@ def test_the_whole_example_is_a_worked_answer_in_the_language() -> None:
             get_format(fmt).parse(ChatReply(text=shown[shown.index("twice.py\n") :]), ask)
         assert copied.value.kind == "echo"
     # The worked file named for the target is the model's copying too.
-    copied_code = f"roman.py\n```python\n{SAMPLE[1]}```\n"
+    copied_code = f"roman.py\n```python\n{SAMPLE.code}```\n"
     with pytest.raises(PlanError, match="copied the example"):
         get_format(EditFormat.WHOLE).parse(ChatReply(text=copied_code), ask)
 

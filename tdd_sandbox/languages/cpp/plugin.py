@@ -156,7 +156,6 @@ class Cpp(Defaults):
         "Catch2's, in a .cpp file under tests/"
     )
     source_suffixes: tuple[str, ...] = (".cpp", ".cc", ".hpp", ".h")
-    sample = ("twice.cpp", '#include "twice.h"\n\nint twice(int n) { return 2 * n; }\n')
     expectations = Expectations(
         lexer(CPP_LEXEMES),
         equal_calls=frozenset({

@@ -82,7 +82,6 @@ class Go(Defaults):
         "letter), outside testdata/, vendor/ and folders starting with . or _"
     )
     source_suffixes: tuple[str, ...] = (".go",)
-    sample = ("twice.go", "package twice\n\nfunc Twice(n int) int {\n\treturn 2 * n\n}\n")
     expectations = Expectations(
         lexer(GO_LEXEMES, ends_lines=True),
         equal_calls=frozenset({"DeepEqual", "Equal"}),

@@ -130,10 +130,6 @@ class Java(Defaults):
         "the class, the name starting with Test or ending with Test or Tests"
     )
     source_suffixes: tuple[str, ...] = (".java",)
-    sample = (
-        "src/main/java/Twice.java",
-        "public class Twice {\n    public static int twice(int n) {\n        return 2 * n;\n    }\n}\n",
-    )
     expectations = Expectations(
         lexer(JAVA_LEXEMES),
         equal_calls=frozenset({

@@ -140,7 +140,6 @@ class JavaScript(Defaults):
         "blocks or not, in a *.test.js file (outside node_modules)"
     )
     source_suffixes: tuple[str, ...] = (".js", ".mjs", ".cjs")
-    sample = ("twice.js", "export function twice(n) {\n  return 2 * n;\n}\n")
     seals_tests = True
     expectations = Expectations(
         lexer(JS_LITERALS),

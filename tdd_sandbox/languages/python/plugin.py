@@ -106,7 +106,6 @@ class Python(Defaults):
     title = "Python"
     results_path: str | None = RESULTS
     source_suffixes: tuple[str, ...] = (".py", ".pyi")
-    sample = ("twice.py", "def twice(n: int) -> int:\n    return 2 * n\n")
     seals_tests = True
     expectations = Expectations(
         python_tokens,

@@ -92,7 +92,6 @@ class Rust(Defaults):
     title = "Rust"
     collects = "a #[test] fn in a file directly under tests/ (tests/<name>.rs), in any module"
     source_suffixes: tuple[str, ...] = (".rs",)
-    sample = ("src/lib.rs", "pub fn twice(n: i64) -> i64 {\n    2 * n\n}\n")
     expectations = Expectations(
         lexer(RUST_LEXEMES),
         equal_calls=frozenset({"assert_eq"}),

@@ -15,7 +15,7 @@ whose `kind` classifies it and whose message goes back to the model.
 from __future__ import annotations
 
 from tdd_sandbox.errors import ConfigError
-from tdd_sandbox.llm.formats.base import Ask, Format, PlanError, repetitive
+from tdd_sandbox.llm.formats.base import Ask, Format, PlanError, Sample, repetitive
 from tdd_sandbox.llm.formats.diff import DiffFormat
 from tdd_sandbox.llm.formats.json_plan import TOOL_NAME, JsonFormat, ToolFormat, tool_spec
 from tdd_sandbox.llm.formats.whole import WholeFormat
@@ -27,6 +27,7 @@ __all__ = [
     "EditFormat",
     "Format",
     "PlanError",
+    "Sample",
     "get_format",
     "repetitive",
     "tool_spec",

@@ -24,6 +24,17 @@ class PlanError(TddSandboxError, ValueError):
 
 
 @dataclass(frozen=True)
+class Sample:
+    """A tiny finished file in the kata's language (`Language.sample`, `test_sample`): the
+    answer to a small ask of its own, shown as a worked example."""
+
+    asked: str
+    """What it answers, as the example puts it: "`twice(n)`, which doubles a number"."""
+    path: str
+    code: str
+
+
+@dataclass(frozen=True)
 class Ask:
     """What one answer is asked for, as the format needs to know it."""
 
@@ -37,9 +48,8 @@ class Ask:
     format show how, since a model told of "done" says it."""
     fence: str = ""
     """The tag of the example's code fence (the language's name)."""
-    sample: tuple[str, str] = ("", "")
-    """A tiny finished file in the language, its path and code (`Language.sample`): the
-    example shows it as a worked answer. Without one, the example leaves a hole to fill."""
+    sample: Sample | None = None
+    """A worked answer the example shows; without one, the example leaves a hole to fill."""
 
 
 class Format(Protocol):
@@ -94,7 +104,8 @@ def check_text(reply: ChatReply) -> None:
 def example_parts(ask: Ask) -> list[str]:
     """What an answer holds only if it copied the example: the hole for a whole file, and the
     worked sample's code."""
-    return [file_hole(ask), *([ask.sample[1].strip()] if ask.sample[1].strip() else [])]
+    code = ask.sample.code.strip() if ask.sample else ""
+    return [file_hole(ask), *([code] if code else [])]
 
 
 def check_echo(content: str, holes: Iterable[str]) -> None:

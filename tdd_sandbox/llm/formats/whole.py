@@ -57,17 +57,17 @@ class WholeFormat:
             else ""
         )
         how = "Answer with the complete file: its path on a line of its own, then all of its "
-        sample_path, sample_code = ask.sample
-        if not sample_code:
+        sample = ask.sample
+        if sample is None:
             return (
                 how + "code in one fenced block, like this:\n\n"
                 f"{path}\n```{ask.fence}\n{file_hole(ask)}\n```\n\n"
                 "Write every file you change that way." + finishing
             )
         return (
-            how + "code in one fenced block. For example, asked for `twice(n)`, which doubles "
-            f"a number, in {sample_path}, you would answer:\n\n"
-            f"{sample_path}\n```{ask.fence}\n{sample_code.rstrip()}\n```\n\n"
+            how + f"code in one fenced block. For example, asked for {sample.asked}, in "
+            f"{sample.path}, you would answer:\n\n"
+            f"{sample.path}\n```{ask.fence}\n{sample.code.rstrip()}\n```\n\n"
             f"Write {path} that way, and any other file you change." + finishing
         )
 

@@ -1,0 +1,3 @@
+#include "twice.h"
+
+int twice(int n) { return 2 * n; }

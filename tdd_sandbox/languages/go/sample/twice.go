@@ -1,0 +1,5 @@
+package twice
+
+func Twice(n int) int {
+	return 2 * n
+}

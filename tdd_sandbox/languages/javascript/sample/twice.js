@@ -1,0 +1,3 @@
+export function twice(n) {
+  return 2 * n;
+}

@@ -1,0 +1,2 @@
+def twice(n: int) -> int:
+    return 2 * n
