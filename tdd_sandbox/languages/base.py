@@ -10,6 +10,7 @@ import inspect
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Protocol
 
@@ -224,12 +225,12 @@ class Defaults(ABC):
         """Each of `shell_gates`, run by `sh -c`."""
         return tuple(Gate(kind, ("sh", "-c", script)) for kind, script in self.shell_gates)
 
-    @property
+    @cached_property  # read once per pack, not on every ask
     def sample(self) -> tuple[str, str]:
         """The file of `sample/` beside the plug-in's module that is not a test."""
         return self._sample(tests=False)
 
-    @property
+    @cached_property
     def test_sample(self) -> tuple[str, str]:
         """The test file of `sample/` beside the plug-in's module."""
         return self._sample(tests=True)
