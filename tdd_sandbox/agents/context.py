@@ -104,11 +104,14 @@ def kata_for(text: str, language: Language, others: Iterable[Language]) -> str:
 
 def user_prompt(situation: Situation, role: Role, *, budget_chars: int) -> str:
     """The user message for one call: the whole story, or, after `earlier` exchanges, what
-    changed since (`follow_up`)."""
+    changed since (`follow_up`). The story opens with the task as well as ending with it: one
+    that opened with the kata (`# Kata`, a title, prose) was carried on, not answered, by the
+    0.5B coder on 2 of 12 imported exercises (its code block went on with the question's own
+    lines); with the task first, both got code."""
     if situation.earlier:
         return follow_up(situation, budget_chars=budget_chars)
     kata = kata_for(situation.kata_text, situation.language, LANGUAGES.values())
-    parts = [f"# Kata\n{kata.strip()}"]
+    parts = [situation.task, f"# Kata\n{kata.strip()}"]
     shown: list[str] = []
     listed: list[str] = []
     remaining = budget_chars

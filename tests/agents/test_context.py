@@ -147,3 +147,11 @@ def test_a_follow_up_says_what_failed_and_shows_the_code_as_it_now_stands() -> N
     assert "# Kata" not in prompt
     assert "test_fizz" not in prompt
     assert prompt.endswith("# Task\nWrite the next failing test.")
+
+
+def test_the_first_ask_opens_with_the_task_not_with_the_kata() -> None:
+    # Opening with `# Kata` and its title, the 0.5B coder went on with the question inside
+    # its code block (issue #44); the task first, then the story, then the task again.
+    prompt = user_prompt(_situation(), Role.TESTER, budget_chars=10_000)
+    assert prompt.startswith("Write the next failing test.\n\n# Kata\n# K\nDo it.")
+    assert prompt.endswith("# Task\nWrite the next failing test.")

@@ -92,6 +92,68 @@ def test_an_echoed_example_is_classified() -> None:
         assert copied.value.kind == "echo", fmt
 
 
+QUESTION = """# Kata
+# Word Count
+
+## Instructions
+
+Count how often each word occurs in a phrase.
+For example:
+
+```python
+def count(phrase):
+    return {}
+```
+
+# Repository files
+## word_count.py
+```python
+def count(phrase):
+    pass
+```
+
+# Task
+Write the complete file word_count.py."""
+
+
+STUB = {"word_count.py": b"def count(phrase):\n    pass\n"}
+
+
+def _file(content: str) -> str:
+    return f"word_count.py\n```python\n{content}```\n"
+
+
+def test_a_file_that_goes_on_with_the_question_is_an_echo_in_every_format() -> None:
+    ask = Ask("word_count.py", STUB, question=QUESTION)
+    copied = "# Kata\n# Word Count\n\n## Instructions\n\nCount how often each word occurs.\n"
+    answers = {
+        EditFormat.WHOLE: _file(copied),
+        EditFormat.DIFF: _file(copied),
+        EditFormat.JSON: json.dumps(
+            {"plan": "", "edits": [{"path": "word_count.py", "action": "upsert",
+             "content": copied}], "commit_message": "", "done": False}
+        ),
+    }  # fmt: skip
+    for fmt, text in answers.items():
+        with pytest.raises(PlanError, match="question's own text") as echoed:
+            get_format(fmt).parse(ChatReply(text=text), ask)
+        assert echoed.value.kind == "echo", fmt
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "def count(phrase):\n    return {}\n\n\n# Word Count\n",  # the kata's own example
+        "# Word Count\n# Count how often each word occurs in a phrase.\ndef count(phrase):\n",
+        '"""Word Count\n\nCount how often each word occurs in a phrase.\nFor example:\n"""\n',
+    ],
+)
+def test_a_file_that_quotes_the_kata_but_holds_code_is_judged(opening: str) -> None:
+    ask = Ask("word_count.py", STUB, question=QUESTION)
+    written = get_format(EditFormat.WHOLE).parse(ChatReply(text=_file(opening)), ask)
+    assert written.edits[0].content == opening
+
+
 SAMPLE = Sample("`twice(n)`", "twice.py", "def twice(n: int) -> int:\n    return 2 * n\n")
 
 

@@ -38,7 +38,10 @@ def _request(fmt: EditFormat) -> ChatRequest:
 def test_a_recorded_answer_comes_to_what_it_did(recorded: dict[str, Any]) -> None:
     answer = Answer(text=recorded["text"], finish_reason=recorded["finish_reason"])
     files = {path: text.encode() for path, text in recorded.get("files", {}).items()}
-    ask = Ask(recorded["target"], files, may_finish=recorded.get("may_finish", False))
+    ask = Ask(
+        recorded["target"], files, may_finish=recorded.get("may_finish", False),
+        question=recorded.get("question", ""),
+    )  # fmt: skip
     with FakeLLM({"m": [answer]}) as fake:
         endpoint = Endpoint("custom", fake.base_url, "m", None, "")
         backend = OpenAIBackend(endpoint, timeout_s=5, max_retries=0)

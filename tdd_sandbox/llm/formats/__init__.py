@@ -8,8 +8,8 @@ whose `kind` classifies it and whose message goes back to the model.
 - `json`: one EditPlan object (`response_format` json_schema strict, else json_object, else
   found in the text).
 - `tool`: the same object as the arguments of a function call.
-- `auto`: `json` while the endpoint supports structured output, `whole` when it does not (the
-  choice is made per endpoint, by what it accepts: see `llm.structured`).
+- `auto`: per answer, `whole` for a short file and `diff` for a long one (see
+  `llm.structured`).
 """
 
 from __future__ import annotations

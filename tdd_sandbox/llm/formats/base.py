@@ -50,6 +50,9 @@ class Ask:
     """The tag of the example's code fence (the language's name)."""
     sample: Sample | None = None
     """A worked answer the example shows; without one, the example leaves a hole to fill."""
+    question: str = ""
+    """The text the model was asked (the kata, the files): a file that opens with it continued
+    the question instead of answering it."""
 
 
 class Format(Protocol):
@@ -116,6 +119,47 @@ def check_echo(content: str, holes: Iterable[str]) -> None:
     if any(hole in content for hole in holes):
         raise PlanError(
             "you copied the example instead of filling it in: write the real code",
+            Failure.ECHO,
+        )
+
+
+QUESTION_LINES = 3
+"""How many opening lines of a file, all the question's own, make it a copy of the question."""
+
+
+def prose(text: str) -> set[str]:
+    """The stripped lines of markdown `text` outside its fenced code blocks."""
+    lines: set[str] = set()
+    fenced = False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced:
+            lines.add(line.strip())
+    return lines
+
+
+def check_question(content: str, ask: Ask) -> None:
+    """Raises:
+    PlanError: `content` opens with lines of the question's prose that no file holds: the
+    0.5B coder opened a code block and went on with the kata's own text (`# Kata`, its title,
+    its prose) on 2 of 12 imported exercises, on every try. A file that opens with the stub's
+    lines, a code example of the kata's, or prose of its own is an answer and is judged.
+    """
+    opening = [line.strip() for line in content.splitlines() if line.strip()][:QUESTION_LINES]
+    if len(opening) < QUESTION_LINES or not ask.question:
+        return
+    asked = prose(ask.question)
+    known = {
+        line.strip()
+        for data in ask.files.values()
+        for line in data.decode("utf-8", "replace").splitlines()
+    }
+    if all(line in asked and line not in known for line in opening):
+        where = ask.target or "the file"
+        raise PlanError(
+            f"your file began with the question's own text ({opening[0]!r}), not code: write "
+            f"only the code of {where}",
             Failure.ECHO,
         )
 

@@ -20,6 +20,7 @@ from tdd_sandbox.llm.formats.base import (
     Ask,
     PlanError,
     check_echo,
+    check_question,
     check_text,
     example_parts,
     placeholder,
@@ -87,6 +88,8 @@ class DiffFormat:
             check_echo(block.search + block.replace, (*_HOLES, *example_parts(ask)))
             current = changed.get(block.path, files.get(block.path))
             changed[block.path] = apply_block(current, block)
+        for content in changed.values():
+            check_question(content, ask)
         edits = [Edit(path=p, action="upsert", content=c) for p, c in changed.items()]
         summary = reply.text.strip().split("\n", 1)[0][:200]
         return EditPlan(plan=summary, edits=edits, commit_message="", done=False)
