@@ -65,3 +65,65 @@ def test_no_folder_imports_from_one_above_it() -> None:
             if FLOORS.index(target) > FLOORS.index(source):
                 upward.append(f"{path.relative_to(ROOT)} imports {module}")
     assert upward == []
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _graph() -> dict[str, set[str]]:
+    """Each module's imports of other modules of the package, made anywhere in it (a function's
+    own import included: deferring an import hides a loop, it does not break it)."""
+    modules = {_module(path): path for path in ROOT.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                named = {f"{node.module}.{alias.name}" for alias in node.names}
+                targets |= (named & modules.keys()) or {node.module}
+            elif isinstance(node, ast.Import):
+                targets |= {alias.name for alias in node.names}
+        graph[name] = {t for t in targets if t in modules and t != name and not
+                       name.startswith(t + ".")}  # fmt: skip
+    return graph
+
+
+def _loops(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    loops: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while (member := stack.pop()) != node:
+                group.append(member)
+            if group:
+                loops.append(sorted([node, *group]))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return loops
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    # bench.runner and bench.cluster did, each through a function's own import.
+    assert _loops(_graph()) == []
+
+
+def test_a_loop_is_found_however_deep_the_import() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _loops(graph) == [["a", "b", "c"]]

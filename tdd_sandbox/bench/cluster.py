@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.bench.jobs import Job
+from tdd_sandbox.bench.runner import INFRASTRUCTURE, INTERRUPTED, JobOptions, lost_result, run_job
 from tdd_sandbox.errors import PrerequisiteError
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.cancel import CancelToken
@@ -58,8 +59,6 @@ def run_on_ray(
         PrerequisiteError: Ray is not installed, or no cluster answers at the address.
     """
     ray = _connect(settings.bench.ray_address)
-    from tdd_sandbox.bench.runner import INFRASTRUCTURE, INTERRUPTED, lost_result
-
     task = ray.remote(_run_shipped).options(
         resources={DOCKER_RESOURCE: 1},
         num_cpus=0,  # a job waits on models and containers: the docker resource paces it
@@ -210,8 +209,6 @@ def _run_shipped(
 ) -> Shipped:
     """On a node: the job in a scratch folder, as a local bench runs it; its result and its
     folder come back, and the scratch folder goes."""
-    from tdd_sandbox.bench.runner import JobOptions, run_job
-
     _sweep_lost_jobs()
     scratch = Path(tempfile.mkdtemp(prefix="tdd-ray-job-"))
     stop, finished = CancelToken(), threading.Event()

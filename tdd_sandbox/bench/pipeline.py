@@ -11,8 +11,9 @@ from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.acceptance.suite import has_calls, has_suite, missing_suite
 from tdd_sandbox.bench.jobs import find_katas, plan_jobs, resolve_models, shard
 from tdd_sandbox.bench.mode import Mode
+from tdd_sandbox.bench.pool import BenchInterrupted, capacity, run_jobs
 from tdd_sandbox.bench.report import SKIPPED_FILE, write_reports
-from tdd_sandbox.bench.runner import BenchInterrupted, JobOptions, capacity, run_jobs
+from tdd_sandbox.bench.runner import JobOptions
 from tdd_sandbox.errors import ConfigError, UsageError
 from tdd_sandbox.execution.docker import DockerRuntime
 from tdd_sandbox.execution.runtimes import RUNTIMES

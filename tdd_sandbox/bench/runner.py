@@ -1,4 +1,4 @@
-"""Running bench jobs: each in its own repo, in parallel up to what the machine holds.
+"""Running one bench job in its own repo, and scoring it; `bench.pool` runs many.
 
 A job lost to infrastructure (Docker, an endpoint down or rate-limited past its retries, a
 missing transcript) is recorded as `infrastructure`, never as a model failure, and is run
@@ -9,11 +9,7 @@ the others.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +30,7 @@ from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files
 from tdd_sandbox.repo.scaffolding import starting_files
-from tdd_sandbox.settings import RolesSettings, Settings, parse_memory
+from tdd_sandbox.settings import RolesSettings, Settings
 from tdd_sandbox.vocabulary.cancel import Cancelled, CancelToken
 from tdd_sandbox.vocabulary.files import write_atomic
 
@@ -56,14 +52,6 @@ class JobOptions:
     stop: CancelToken = field(default_factory=CancelToken)
     """Cancelled on Ctrl-C (or SIGTERM, SIGHUP): running jobs end at once, whatever they
     wait on, and none starts."""
-
-
-class BenchInterrupted(KeyboardInterrupt):
-    """The bench was stopped; `results` holds the jobs that finished or were stopped."""
-
-    def __init__(self, results: list[dict[str, Any]]) -> None:
-        super().__init__()
-        self.results = results
 
 
 def job_settings(settings: Settings, job: Job) -> Settings:
@@ -180,99 +168,3 @@ def _run_and_score(
         },
         **metrics,
     }
-
-
-def capacity(settings: Settings, requested: int) -> int:
-    """Jobs the machine holds at once: memory for every container a job may run (racing
-    attempts, the warm pool, the scorer) and two jobs per core, whichever is smaller."""
-    per_container = parse_memory(settings.sandbox.memory)
-    containers = max(settings.parallel, settings.parallel_refactor) + settings.sandbox.warm + 1
-    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    by_memory = int(total * 0.75) // (per_container * containers)
-    by_cpu = 2 * (os.cpu_count() or 1)
-    return max(1, min(requested, by_memory, by_cpu))
-
-
-def run_jobs(
-    jobs: list[Job],
-    settings: Settings,
-    options: JobOptions,
-    *,
-    workers: int,
-    resume: bool,
-    progress: Callable[[str], None],
-) -> list[dict[str, Any]]:
-    """Every job, `workers` at a time; finished ones are reused when resuming."""
-    results: dict[str, dict[str, Any]] = {}
-    todo = []
-    for job in jobs:
-        done = options.out / "jobs" / job.id / "result.json"
-        if resume and done.is_file():
-            previous: dict[str, Any] = json.loads(done.read_text(encoding="utf-8"))
-            if previous.get("status") not in RERUN:
-                results[job.id] = previous
-                continue
-        todo.append(job)
-    if settings.bench.executor == "ray":
-        progress(f"{len(todo)} jobs to run, {len(results)} reused")
-        return _run_on_ray(jobs, todo, results, settings, options, progress)
-    progress(f"{len(todo)} jobs to run, {len(results)} reused, {workers} at a time")
-    started = time.monotonic()
-
-    def one(job: Job) -> dict[str, Any] | None:
-        if options.stop.cancelled:  # a job queued before the stop never starts
-            return None
-        progress(f"{job.id}: started ({time.monotonic() - started:.0f}s)")
-        result = run_job(job, settings, options)
-        rate = result.get("acceptance_pass_rate")
-        shown = "-" if rate is None else f"{rate:.0%}"
-        progress(
-            f"{job.id}: {result['status']} (acceptance {shown}, {time.monotonic() - started:.0f}s)"
-        )
-        return result
-
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tdd-bench")
-    futures = [pool.submit(one, job) for job in todo]
-    try:
-        for future in futures:
-            if (result := future.result()) is not None:
-                results[result["id"]] = result
-    except KeyboardInterrupt:
-        options.stop.cancel()
-        running = sum(future.running() for future in futures)
-        progress(f"interrupted: {running} running jobs stop now; none starts")
-        pool.shutdown(wait=True, cancel_futures=True)
-        for future in futures:
-            if not future.cancelled() and (result := future.result()) is not None:
-                results[result["id"]] = result
-        raise BenchInterrupted([results[job.id] for job in jobs if job.id in results]) from None
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return [results[job.id] for job in jobs]
-
-
-def _run_on_ray(
-    jobs: list[Job],
-    todo: list[Job],
-    results: dict[str, dict[str, Any]],
-    settings: Settings,
-    options: JobOptions,
-    progress: Callable[[str], None],
-) -> list[dict[str, Any]]:
-    """`todo` on the Ray cluster (`bench/cluster.py`); each result is also written to
-    `result.json`, as a local job writes its own, so that `--resume` reads it back."""
-    from tdd_sandbox.bench.cluster import run_on_ray
-
-    finished, stopped = run_on_ray(
-        todo, settings, options.out, record=options.record, replay=options.replay,
-        stopped=lambda: options.stop.cancelled, progress=progress,
-    )  # fmt: skip
-    for result in finished:
-        job_dir = options.out / "jobs" / result["id"]
-        job_dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(job_dir / "result.json", json.dumps(result, indent=2, sort_keys=True))
-        results[result["id"]] = result
-    ordered = [results[job.id] for job in jobs if job.id in results]
-    if stopped:
-        raise BenchInterrupted(ordered)
-    return ordered
