@@ -8,7 +8,7 @@ runner and the model's code share a process: the guard is one defence there, the
 other. A scored run (`probe=True`) is run again, in a sandbox of its own, on the tests with
 their expected values changed (`grading.probe.plan_tree_probe`): a test that passes both
 ways was answered from the tests' text, whatever route the code took to them, and scores
-nothing. The report says how many cases the probe could check. The README says so.
+nothing. The report says how many cases the probe could check. docs/judge.md says so.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ def register(*packs: Language) -> dict[str, Language]:
         if missing := missing_parts(pack):
             raise PackError(
                 f"language pack {name!r} is incomplete: it lacks {', '.join(missing)} "
-                "(README, 'Adding a language', lists a pack's parts)"
+                "(docs/sandbox.md, 'Adding a language', lists a pack's parts)"
             )
         if name in registry:
             raise PackError(f"two language packs are named {name!r}")

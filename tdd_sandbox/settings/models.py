@@ -71,6 +71,8 @@ class RoleSettings(Section):
     """`provider:model`, e.g. `openai:gpt-4.1-mini`; providers: openai, deepseek, perplexity,
     iflow, ollama, custom (needs base_url)."""
     temperature: float = Field(0.2, ge=0, le=2)
+    """Sampling temperature of the role's requests (the defaults: tester 0.4, implementer 0.2,
+    refactorer 0.3)."""
     base_url: str | None = None
     """Overrides `llm.base_url` for this role."""
     api_key_env: str | None = None
@@ -140,7 +142,9 @@ class CommitSettings(Section):
     """Author of the commits a run makes."""
 
     author_name: str = "TDD Machine"
+    """The name on each commit (the models are named in its trailers)."""
     author_email: str = "tdd@local"
+    """The email address on each commit."""
 
 
 class Price(Section):

@@ -42,7 +42,9 @@ def parse_memory(value: str | int) -> int:
 class Section(BaseModel):
     """Base of every nested section: unknown keys are an error, not silently ignored."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # The docstring under each field is its description (`docs/configuration.md` is made of
+    # them), so a field is explained once, where it is declared.
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 OciRuntime = Literal["runc", "runsc"]
