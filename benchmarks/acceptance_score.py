@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tdd_sandbox.acceptance.runner import run_acceptance
 from tdd_sandbox.acceptance.suite import load_suite
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.docker import DockerChecker
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.settings import load_settings
 from tests.helpers.solutions import SOLUTIONS
@@ -36,10 +36,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
-    with DockerRuntime(load_settings(), run_id="bench-acceptance") as runtime:
+    with DockerChecker(load_settings(), run_id="bench-acceptance") as checker:
         for language in ("python", "rust"):
             plugin = get_language(language)
-            runtime.image_for(plugin)
+            checker.image_for(plugin)
             seconds = []
             for (kata, lang), (path, source) in sorted(SOLUTIONS.items()):
                 if lang != language:
@@ -49,7 +49,7 @@ def main() -> None:
                 tree[path] = source.encode()
                 for _ in range(runs):
                     started = time.monotonic()
-                    report = run_acceptance(runtime, plugin, tree, suite)
+                    report = run_acceptance(checker, plugin, tree, suite)
                     seconds.append(time.monotonic() - started)
                     assert report.rate == 1.0, report.why()
             median = statistics.median(seconds)

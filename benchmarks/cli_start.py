@@ -3,7 +3,7 @@
 Runs the installed `tdd-sandbox` console script (the one beside this interpreter, as a
 user's virtualenv has it, not through a version manager's shim) several times per command
 and prints the median, next to a bare `python -c pass` for the interpreter's own share.
-`status` reads a finished run: one scripted FizzBuzz run on the fake runtime made first.
+`status` reads a finished run: one scripted FizzBuzz run on the fake checker made first.
 
 Usage: python benchmarks/cli_start.py [--repeats 7]
 """

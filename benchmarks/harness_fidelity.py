@@ -39,7 +39,7 @@ from tdd_sandbox.acceptance.runner import score_kata  # noqa: E402
 from tdd_sandbox.bench.implement import Workpiece, prepare  # noqa: E402
 from tdd_sandbox.bench.mode import Mode  # noqa: E402
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench  # noqa: E402
-from tdd_sandbox.execution.docker import DockerRuntime  # noqa: E402
+from tdd_sandbox.execution.docker import DockerChecker  # noqa: E402
 from tdd_sandbox.languages import get_language  # noqa: E402
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest  # noqa: E402
 from tdd_sandbox.llm.client import OpenAIBackend  # noqa: E402
@@ -90,8 +90,8 @@ def plain_job(
     )  # fmt: skip
     reply = backend.complete(request)
     files = {**piece.files, piece.target: plain_file(reply).encode()}
-    with DockerRuntime(settings, run_id=run_id) as runtime:
-        report = score_kata(runtime, piece.language, files, kata)
+    with DockerChecker(settings, run_id=run_id) as checker:
+        report = score_kata(checker, piece.language, files, kata)
     return {
         "pass_1": report.total > 0 and report.passed == report.total,
         "passed": report.passed, "total": report.total, "answer": reply.text,

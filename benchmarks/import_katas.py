@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tdd_sandbox.acceptance.proof import prove_import, prove_katas
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.docker import DockerChecker
 from tdd_sandbox.katas.importer import import_katas
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.settings import load_settings
@@ -67,7 +67,7 @@ def main() -> int:
               f"{files_s:.2f} s, {files_s / args.count / len(TRACKS) * 1000:.1f} ms per kata "
               "(median of 3)")  # fmt: skip
         settings = load_settings()
-        with DockerRuntime(settings) as runtime:
+        with DockerChecker(settings) as checker:
             print(f"{'language':<12}{'proof s/kata (median)':>22}{'min':>7}{'max':>7}"
                   f"{f'import --jobs {args.jobs} s/kata':>26}")  # fmt: skip
             for name in TRACKS:
@@ -75,7 +75,7 @@ def main() -> int:
                 seconds = []
                 for kata in range(args.prove_sample):
                     started = time.perf_counter()
-                    ok, lines = prove_import(runtime, language, root / "out-0" / f"leap-{kata:03d}")
+                    ok, lines = prove_import(checker, language, root / "out-0" / f"leap-{kata:03d}")
                     seconds.append(time.perf_counter() - started)
                     assert ok, lines
                 # The track's exercises imported again on their own, proved as the import
@@ -85,7 +85,7 @@ def main() -> int:
                 started = time.perf_counter()
                 for proof in prove_katas(
                     sample,
-                    lambda lang, kata: prove_import(runtime, get_language(lang), kata),
+                    lambda lang, kata: prove_import(checker, get_language(lang), kata),
                     jobs=args.jobs,
                 ):
                     assert proof.ok, proof.lines

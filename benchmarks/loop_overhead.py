@@ -13,7 +13,7 @@ the cycles' wall time the hypervisor gave to other guests. `boxes` and `execs` a
 containers and the commands' execs the engine was asked for per cycle: each costs a runtime
 process (`benchmarks/container_start.py` prints their CPU cost).
 
-The `fake` row runs the same Python cycles on the fake runtime (no container, no gate run):
+The `fake` row runs the same Python cycles on the fake checker (no container, no gate run):
 the harness's own share of a cycle, apart from Docker.
 
 Usage: python benchmarks/loop_overhead.py [--repeats 3] [--only fake]

@@ -23,7 +23,7 @@ from tdd_sandbox.acceptance.suite import has_reference
 from tdd_sandbox.acceptance.testfiles import hidden_test_files
 from tdd_sandbox.bench.jobs import find_katas
 from tdd_sandbox.bench.tester_mode import kill_mutants
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.docker import DockerChecker
 from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.settings import load_settings
 
@@ -37,7 +37,7 @@ def main() -> int:
     katas = find_katas(args.katas)
     print(f"{'language':<12}{'katas':>6}{'mutants/kata':>14}{'counted/kata':>14}"
           f"{'score':>8}{'s/mutant':>10}")  # fmt: skip
-    with DockerRuntime(load_settings()) as runtime:
+    with DockerChecker(load_settings()) as checker:
         for name in args.languages.split(","):
             language = get_language(name)
             chosen = [k for k in katas if has_reference(k, name)][: args.count]
@@ -48,7 +48,7 @@ def main() -> int:
                     for p, d in hidden_test_files(kata, language).items()
                 }
                 started = time.perf_counter()
-                figures = kill_mutants(runtime, language, kata, tests)
+                figures = kill_mutants(checker, language, kata, tests)
                 seconds = time.perf_counter() - started
                 made.append(figures["mutants"])
                 counted.append(figures["mutants_counted"])

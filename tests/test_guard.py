@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape
 
 import pytest
 
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.docker import DockerChecker
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateResult, GateStatus
@@ -101,15 +101,15 @@ CASES = {
 
 
 @pytest.fixture(scope="module")
-def runtime() -> Iterator[DockerRuntime]:
-    """One runtime for the module."""
-    with DockerRuntime(load_settings(), run_id="pytest-guard") as made:
+def checker() -> Iterator[DockerChecker]:
+    """One checker for the module."""
+    with DockerChecker(load_settings(), run_id="pytest-guard") as made:
         yield made
 
 
-def _test_gate(runtime: DockerRuntime, language: Language, files: dict[str, str]) -> GateResult:
+def _test_gate(checker: DockerChecker, language: Language, files: dict[str, str]) -> GateResult:
     snapshot = encode(files)
-    with runtime.open(language, Snapshot(snapshot)) as box:
+    with checker.open(language, Snapshot(snapshot)) as box:
         report = run_gates(box, language, snapshot, only=TEST)
     gate = report.gate(GateKind.TEST)
     assert gate is not None
@@ -130,34 +130,34 @@ class _Unguarded:
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_a_forged_green_is_caught_by_the_guard(runtime: DockerRuntime, case: str) -> None:
+def test_a_forged_green_is_caught_by_the_guard(checker: DockerChecker, case: str) -> None:
     name, cheat, kind = CASES[case]
     language = get_language(name)
     files = dict(language.scaffold())
     files.update(cheat)
     path, red = RED[name]
     files[path] = red
-    unguarded = _test_gate(runtime, _Unguarded(language), files)  # type: ignore[arg-type]
+    unguarded = _test_gate(checker, _Unguarded(language), files)  # type: ignore[arg-type]
     assert unguarded.status is GateStatus.PASSED, unguarded.reason
-    guarded = _test_gate(runtime, language, files)
+    guarded = _test_gate(checker, language, files)
     assert guarded.status is GateStatus.ERROR, guarded.reason
     assert guarded.tamper is not None, guarded.reason
     assert guarded.tamper.kind is kind, guarded.reason
 
 
 @pytest.mark.parametrize("name", sorted(RED))
-def test_honest_runs_are_unchanged(runtime: DockerRuntime, name: str) -> None:
+def test_honest_runs_are_unchanged(checker: DockerChecker, name: str) -> None:
     language = get_language(name)
     files = dict(language.scaffold())
     path, source = SOLUTIONS[("fizzbuzz", name)]
     files[path] = source
     test_path, red = RED[name]
     files[test_path] = red
-    green = _test_gate(runtime, language, files)
+    green = _test_gate(checker, language, files)
     assert green.status is GateStatus.PASSED, green.reason
     assert green.counts.passed == 2  # the scaffold's and the kata's: no sentinel shows
     files[path] = SOLUTIONS[("fizzbuzz", name)][1].replace("Fizz", "Fuzz")
-    failing = _test_gate(runtime, language, files)
+    failing = _test_gate(checker, language, files)
     assert failing.status is GateStatus.FAILED, failing.reason
     assert failing.tamper is None
 
@@ -200,7 +200,7 @@ raise SystemExit(1)
 """
 
 
-def test_a_module_of_the_tree_cannot_stand_in_for_the_runner(runtime: DockerRuntime) -> None:
+def test_a_module_of_the_tree_cannot_stand_in_for_the_runner(checker: DockerChecker) -> None:
     language = get_language("python")
     files = {**language.scaffold(), "fizzbuzz.py": "def fizzbuzz(n: int) -> str:\n    return ''\n"}
     files.update({"pytest.py": _RUNNER_SHADOW, RED["python"][0]: RED["python"][1]})
@@ -208,7 +208,7 @@ def test_a_module_of_the_tree_cannot_stand_in_for_the_runner(runtime: DockerRunt
     # anyway, so the guard is shown to hold on its own, as when the policy passed it.
     tree = {path: text.encode() for path, text in files.items()}
     assert language.check_source("pytest.py", _RUNNER_SHADOW, is_test=False, tree=tree)
-    gate = _test_gate(runtime, language, files)
+    gate = _test_gate(checker, language, files)
     assert gate.status is not GateStatus.PASSED, gate.reason
     assert [(o.id, o.status.value) for o in gate.tests if o.id.endswith("fizz")] == [
         ("tests/test_fizzbuzz.py::test_fizz", "failed")
@@ -244,10 +244,10 @@ _EXITS = {
 
 
 @pytest.mark.parametrize("name", sorted(_EXITS))
-def test_the_code_ending_the_process_is_tamper(runtime: DockerRuntime, name: str) -> None:
+def test_the_code_ending_the_process_is_tamper(checker: DockerChecker, name: str) -> None:
     language = get_language(name)
     code_path, code, (test_path, test) = _EXITS[name]
-    gate = _test_gate(runtime, language, {**language.scaffold(), code_path: code, test_path: test})
+    gate = _test_gate(checker, language, {**language.scaffold(), code_path: code, test_path: test})
     assert gate.status is GateStatus.ERROR, gate.reason
     assert gate.tamper is not None, gate.reason
     assert gate.tamper.kind is TamperKind.CHANNEL
@@ -284,7 +284,7 @@ def _forged_catch2(exit_code: int, *, console: bool) -> str:
 
 @pytest.mark.parametrize(("exit_code", "console"), [(0, False), (0, True), (42, True)])
 def test_a_forged_catch2_report_is_caught_by_the_guard(
-    runtime: DockerRuntime, exit_code: int, console: bool
+    checker: DockerChecker, exit_code: int, console: bool
 ) -> None:
     # Catch2 runs the track's C++ tests: code that writes its XML report (and its Automake
     # lines) with every case passed, then ends the process, is green to the bare runner;
@@ -296,9 +296,9 @@ def test_a_forged_catch2_report_is_caught_by_the_guard(
         "leap.cpp": _forged_catch2(exit_code, console=console),
         test_path: test_text.decode(),
     }
-    unguarded = _test_gate(runtime, _Unguarded(language), files)  # type: ignore[arg-type]
+    unguarded = _test_gate(checker, _Unguarded(language), files)  # type: ignore[arg-type]
     if exit_code == 0:
         assert unguarded.status is GateStatus.PASSED, unguarded.reason
-    guarded = _test_gate(runtime, language, files)
+    guarded = _test_gate(checker, language, files)
     assert guarded.status is GateStatus.ERROR, guarded.reason
     assert guarded.tamper is not None, guarded.reason

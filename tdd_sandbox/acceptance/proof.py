@@ -14,7 +14,7 @@ from pathlib import Path
 from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.acceptance.suite import has_calls
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.execution.base import GateCheck, Runtime
+from tdd_sandbox.execution.base import Checker, GateCheck
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.grading.verdicts import failing_summary
@@ -77,7 +77,7 @@ class Proof:
         return f"{head}: not proved ({shown}): {why}"
 
 
-def prove(runtime: Runtime, language: Language, kata_dir: Path) -> Proof:
+def prove(checker: Checker, language: Language, kata_dir: Path) -> Proof:
     """Score the kata's reference and its starting files on its hidden suite, and check that
     the starting files pass their own gates (a run's first commit must be green).
 
@@ -92,11 +92,11 @@ def prove(runtime: Runtime, language: Language, kata_dir: Path) -> Proof:
     # Three sandboxes that share nothing: side by side, a kata's proof waits for the slowest
     # of them rather than for all three in turn.
     with ThreadPoolExecutor(max_workers=3, thread_name_prefix="proof") as pool:
-        checked = pool.submit(runtime.check, GateCheck(language, start))  # as a run checks HEAD
-        started = pool.submit(score_kata, runtime, language, start, kata_dir)
+        checked = pool.submit(checker.check, GateCheck(language, start))  # as a run checks HEAD
+        started = pool.submit(score_kata, checker, language, start, kata_dir)
         solved = None
         if reference is not None:
-            solved = pool.submit(score_kata, runtime, language, reference, kata_dir)
+            solved = pool.submit(score_kata, checker, language, reference, kata_dir)
         gates = checked.result().report
         start_report = started.result()
         reference_report = solved.result() if solved is not None else None
@@ -104,7 +104,7 @@ def prove(runtime: Runtime, language: Language, kata_dir: Path) -> Proof:
     return Proof(kata_dir.name, language.name, reference_report, start_report, start_gates)
 
 
-def prove_import(runtime: Runtime, language: Language, kata_dir: Path) -> tuple[bool, list[str]]:
+def prove_import(checker: Checker, language: Language, kata_dir: Path) -> tuple[bool, list[str]]:
     """Prove a kata just imported, in `language`, and say how it went: whether a run can
     be scored on it, and lines for people. What the reference needs beyond the policy is
     allowed for this kata and language first (`reference_refusals`); a reference the suite
@@ -121,7 +121,7 @@ def prove_import(runtime: Runtime, language: Language, kata_dir: Path) -> tuple[
             f"{kata_dir.name} ({language.name}): the reference uses {', '.join(needs)}, which "
             "the policy refuses by default: allowed for this kata (allow: in its kata.md)"
         )
-    if formatted := format_stub(runtime, language, kata_dir):
+    if formatted := format_stub(checker, language, kata_dir):
         lines.append(
             f"{kata_dir.name} ({language.name}): the stub formatted by the language's "
             f"formatter: {', '.join(formatted)}"
@@ -129,7 +129,7 @@ def prove_import(runtime: Runtime, language: Language, kata_dir: Path) -> tuple[
     reference = kata_dir / "reference" / language.name
     try:
         try:
-            proof = _prove_start(runtime, language, kata_dir, lines)
+            proof = _prove_start(checker, language, kata_dir, lines)
         except UsageError as broken:
             if not has_calls(kata_dir, language.name):
                 raise
@@ -140,7 +140,7 @@ def prove_import(runtime: Runtime, language: Language, kata_dir: Path) -> tuple[
                 f"{kata_dir.name} ({language.name}): judged by its track's tests: the derived "
                 f"calls cannot be performed ({broken})"
             )
-            proof = _prove_start(runtime, language, kata_dir, lines)
+            proof = _prove_start(checker, language, kata_dir, lines)
     except UsageError as refused:
         shutil.rmtree(reference, ignore_errors=True)
         return False, [*lines, f"{kata_dir.name} ({language.name}): not proved: {refused}"]
@@ -166,7 +166,7 @@ def prove_katas(
     jobs: int,
 ) -> Iterator[KataProof]:
     """Prove each kata in every language it has a suite for (`prove_one(language, kata)`,
-    e.g. `prove_import` on a runtime), `jobs` katas at once and each kata's languages in
+    e.g. `prove_import` on a checker), `jobs` katas at once and each kata's languages in
     turn (they share its kata.md, which a proof may write). Yielded in the katas' order,
     each as soon as it and those before it are done."""
 
@@ -189,7 +189,7 @@ def prove_katas(
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _prove_start(runtime: Runtime, language: Language, kata_dir: Path, lines: list[str]) -> Proof:
+def _prove_start(checker: Checker, language: Language, kata_dir: Path, lines: list[str]) -> Proof:
     """The proof, after a stub that fails its gates as it stands is set aside, and with a
     derived data suite confirmed (or given up) on the way.
 
@@ -197,7 +197,7 @@ def _prove_start(runtime: Runtime, language: Language, kata_dir: Path, lines: li
         UsageError: the suite cannot be scored.
         SandboxUnavailable: the sandbox failed.
     """
-    proof = prove(runtime, language, kata_dir)
+    proof = prove(checker, language, kata_dir)
     solved = proof.start.total > 0 and proof.start.passed == proof.start.total
     if proof.start_gates and not solved and (stub := _solution_stub(language, kata_dir)):
         # What the solution defines is named in the stub and defined nowhere (Go's `*Game`):
@@ -209,14 +209,14 @@ def _prove_start(runtime: Runtime, language: Language, kata_dir: Path, lines: li
             f"({proof.start_gates}): the repository starts without {', '.join(stub)}, "
             "shown in kata.md as the outline to write to"
         )
-        proof = prove(runtime, language, kata_dir)
+        proof = prove(checker, language, kata_dir)
     if has_calls(kata_dir, language.name):
-        proof = _confirm_calls(runtime, language, kata_dir, proof, lines)
+        proof = _confirm_calls(checker, language, kata_dir, proof, lines)
     return proof
 
 
 def _confirm_calls(
-    runtime: Runtime, language: Language, kata_dir: Path, proof: Proof, lines: list[str]
+    checker: Checker, language: Language, kata_dir: Path, proof: Proof, lines: list[str]
 ) -> Proof:
     """A data suite derived at import judges only once the reference passes all of it and
     the stub not: else its calls go, and the track's tests judge (proved in turn)."""
@@ -227,7 +227,7 @@ def _confirm_calls(
     why = "no reference to confirm them" if proof.reference is None else proof.describe()
     write_calls(kata_dir, language.name, None)
     lines.append(f"{head}: judged by its track's tests: the derived calls did not prove ({why})")
-    return prove(runtime, language, kata_dir)
+    return prove(checker, language, kata_dir)
 
 
 def _solution_stub(language: Language, kata_dir: Path) -> list[str]:
@@ -241,7 +241,7 @@ def _solution_stub(language: Language, kata_dir: Path) -> list[str]:
     ]
 
 
-def format_stub(runtime: Runtime, language: Language, kata_dir: Path) -> list[str]:
+def format_stub(checker: Checker, language: Language, kata_dir: Path) -> list[str]:
     """Format the kata's stub in `language` (`scaffold/<language>/`) with the language's
     formatter, in the sandbox, as a model's edit is formatted before it is judged: a track's
     stub laid out otherwise is no reason to refuse the kata. Returns the paths rewritten.
@@ -254,7 +254,7 @@ def format_stub(runtime: Runtime, language: Language, kata_dir: Path) -> list[st
         return []
     start = _encoded(starting_files(language, kata_dir))
     question = GateCheck(language, start, frozenset({GateKind.FORMAT}), tidy=stub)
-    formatted = runtime.check(question).formatted or {}
+    formatted = checker.check(question).formatted or {}
     changed = [p for p in stub if formatted.get(p, start[p]) != start[p]]
     for path in changed:
         (folder / path).write_bytes(formatted[path])

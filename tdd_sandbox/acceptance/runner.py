@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tdd_sandbox.acceptance.suite import Suite, has_calls, load_suite, missing_suite
 from tdd_sandbox.acceptance.testfiles import hidden_test_files, run_test_files
-from tdd_sandbox.execution.base import Runtime
+from tdd_sandbox.execution.base import Checker
 from tdd_sandbox.grading.acceptance import AcceptanceReport, grade
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages.base import Language
@@ -21,7 +21,7 @@ from tdd_sandbox.sandbox.snapshot import Snapshot
 
 
 def run_acceptance(
-    runtime: Runtime,
+    checker: Checker,
     language: Language,
     files: Mapping[str, bytes],
     suite: Suite,
@@ -38,7 +38,7 @@ def run_acceptance(
     driver = language.driver
     nonce = secrets.token_hex(8)
     prepared = driver.prepare(files, cases, calls, nonce)
-    with runtime.open(language, Snapshot(prepared.files)) as box:
+    with checker.open(language, Snapshot(prepared.files)) as box:
         result = box.exec(prepared.command, collect=prepared.results, timeout_s=timeout_s)
         data = result.collected
         if data is None:
@@ -50,7 +50,7 @@ def run_acceptance(
 
 
 def score_kata(
-    runtime: Runtime,
+    checker: Checker,
     language: Language,
     files: Mapping[str, bytes],
     kata_dir: Path,
@@ -66,11 +66,11 @@ def score_kata(
         SandboxUnavailable: the sandbox failed.
     """
     if has_calls(kata_dir, language.name):
-        return run_acceptance(runtime, language, files, load_suite(kata_dir), timeout_s=timeout_s)
+        return run_acceptance(checker, language, files, load_suite(kata_dir), timeout_s=timeout_s)
     if hidden := hidden_test_files(kata_dir, language):
         allow = load_kata(kata_dir / "kata.md").allowed_rules(language.name)
         return run_test_files(
-            runtime, language, files, hidden, allow, timeout_s=timeout_s, probe=True
+            checker, language, files, hidden, allow, timeout_s=timeout_s, probe=True
         )
     raise missing_suite(kata_dir, language.name)
 

@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.execution.base import Runtime
+from tdd_sandbox.execution.base import Checker
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.grading.evidence import TamperKind
@@ -90,7 +90,7 @@ def _scaffold_config(language: Language) -> dict[str, bytes]:
 
 
 def run_test_files(
-    runtime: Runtime,
+    checker: Checker,
     language: Language,
     files: Mapping[str, bytes],
     hidden: Mapping[str, bytes],
@@ -127,20 +127,20 @@ def run_test_files(
             tamper="" if named.unreadable else TamperKind.POLICY.value,
         )
     snapshot = {**config, **code, **suite}
-    gate = _test_gate(runtime, language, snapshot, timeout_s)
+    gate = _test_gate(checker, language, snapshot, timeout_s)
     if gate.tamper is not None:
         problem = str(gate.tamper)
         cases = tuple(CaseResult(i, CaseStatus.NO_RESULT, problem) for i in expected)
         return AcceptanceReport(cases, problem=problem, tamper=gate.tamper.kind.value)
     report = _cases(gate, expected)
-    return _probed(runtime, language, snapshot, gate, report, timeout_s) if probe else report
+    return _probed(checker, language, snapshot, gate, report, timeout_s) if probe else report
 
 
 def _test_gate(
-    runtime: Runtime, language: Language, snapshot: dict[str, bytes], timeout_s: float | None
+    checker: Checker, language: Language, snapshot: dict[str, bytes], timeout_s: float | None
 ) -> GateResult:
     """The test gate's run of `snapshot` in a sandbox of its own."""
-    with runtime.open(language, Snapshot(snapshot)) as box:
+    with checker.open(language, Snapshot(snapshot)) as box:
         report = run_gates(
             box, language, snapshot, only=frozenset({GateKind.TEST}), timeout_s=timeout_s
         )
@@ -149,7 +149,7 @@ def _test_gate(
 
 
 def _probed(
-    runtime: Runtime,
+    checker: Checker,
     language: Language,
     snapshot: dict[str, bytes],
     gate: GateResult,
@@ -164,7 +164,7 @@ def _probed(
     probed = sum(1 for r in report.results if any(matches(r.id, t) for t in probe.perturbed))
     if not report.passed:
         return replace(report, probed=probed)
-    after = _test_gate(runtime, language, {**snapshot, **probe.files}, timeout_s)
+    after = _test_gate(checker, language, {**snapshot, **probe.files}, timeout_s)
     if after.tamper is not None:
         answered = {r.id: str(after.tamper) for r in report.results}
     else:

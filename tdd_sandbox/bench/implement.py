@@ -28,7 +28,7 @@ from tdd_sandbox.acceptance.testfiles import hidden_test_files
 from tdd_sandbox.agents.context import Exchange, Situation, carried
 from tdd_sandbox.agents.team import build_team
 from tdd_sandbox.bench.solo import solo_metrics, try_edits
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.checkers import open_checker
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
 from tdd_sandbox.katas.kata import Kata, load_kata
 from tdd_sandbox.languages import get_language
@@ -84,8 +84,8 @@ def implement_kata(
     report: AcceptanceReport | None = None
     try:
         agent = team[Role.IMPLEMENTER]
-        with DockerRuntime(settings, run_id=run_id) as runtime:
-            versions = runtime.versions(language)
+        with open_checker(settings, for_scores="the bench", run_id=run_id) as checker:
+            versions = checker.versions(language)
             for _ in range(TRIES):
                 situation = Situation(
                     kata_text=piece.kata.text, kata_path="kata.md", files=files,
@@ -99,7 +99,7 @@ def implement_kata(
                 earlier = carried(earlier, tried.exchange)
                 judged_at = time.monotonic()
                 report = stop.call(
-                    functools.partial(score_kata, runtime, language, files, kata_dir)
+                    functools.partial(score_kata, checker, language, files, kata_dir)
                 )
                 gate_s += time.monotonic() - judged_at
                 if report.tamper:

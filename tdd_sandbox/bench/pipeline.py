@@ -15,8 +15,7 @@ from tdd_sandbox.bench.pool import BenchInterrupted, capacity, run_jobs
 from tdd_sandbox.bench.report import SKIPPED_FILE, write_reports
 from tdd_sandbox.bench.runner import JobOptions
 from tdd_sandbox.errors import ConfigError, UsageError
-from tdd_sandbox.execution.docker import DockerRuntime
-from tdd_sandbox.execution.runtimes import RUNTIMES
+from tdd_sandbox.execution.checkers import CHECKERS, open_checker
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.katas.impossible import make_impossible
@@ -60,7 +59,7 @@ def run_bench(
         UsageError: bad models, katas, languages or shard.
         PrerequisiteError: Docker or an image is not usable.
     """
-    if not RUNTIMES[settings.sandbox.type].runs_code:
+    if not CHECKERS[settings.sandbox.type].runs_code:
         raise ConfigError(
             f"sandbox.type {settings.sandbox.type} runs no code, so it cannot score a model: "
             "set sandbox.type to docker for a bench"
@@ -145,5 +144,5 @@ def score_repo(
     plugin = get_language(chosen) if chosen else detect_language(files)
     if not has_suite(kata_dir, plugin.name):  # said before any container starts
         raise missing_suite(kata_dir, plugin.name)
-    with DockerRuntime(settings) as runtime:
-        return score_kata(runtime, plugin, files, kata_dir)
+    with open_checker(settings, for_scores="tdd-sandbox score") as checker:
+        return score_kata(checker, plugin, files, kata_dir)

@@ -23,7 +23,7 @@ from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.bench.tester_mode import kill_mutants, score_tests
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError, SandboxUnavailable
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.checkers import open_checker
 from tdd_sandbox.katas.impossible import impossible_case
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.llm.chat import InfrastructureError
@@ -144,8 +144,10 @@ def _run_and_score(
     finally:
         repo.close()
     mutation: dict[str, Any] = {}
-    with DockerRuntime(settings, run_id=f"{summary.run_id}-score") as runtime:
-        score = score_kata(runtime, language, files, job.kata)
+    with open_checker(
+        settings, for_scores="the bench", run_id=f"{summary.run_id}-score"
+    ) as checker:
+        score = score_kata(checker, language, files, job.kata)
         if has_reference(job.kata, job.language):
             # The tester's final suite, measured as test mode measures one: what it catches.
             start = starting_files(language, job.kata)
@@ -153,7 +155,7 @@ def _run_and_score(
                 p: d for p, d in files.items()
                 if language.is_test_path(p) and start.get(p, "").encode() != d
             }  # fmt: skip
-            mutation = kill_mutants(runtime, language, job.kata, tests)
+            mutation = kill_mutants(checker, language, job.kata, tests)
     return {
         **mutation,
         "status": summary.status,

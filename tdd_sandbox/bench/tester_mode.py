@@ -33,7 +33,8 @@ from tdd_sandbox.agents.context import Exchange, Situation, carried
 from tdd_sandbox.agents.team import build_team
 from tdd_sandbox.bench.solo import solo_metrics, try_edits
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.base import Checker
+from tdd_sandbox.execution.checkers import open_checker
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
 from tdd_sandbox.grading.mutants import TIMEOUT_S, make_mutants
 from tdd_sandbox.katas.kata import load_kata
@@ -94,8 +95,8 @@ def score_tests(
     on_reference: AcceptanceReport | None = None
     try:
         agent = team[Role.TESTER]
-        with DockerRuntime(settings, run_id=run_id) as runtime:
-            versions = runtime.versions(language)
+        with open_checker(settings, for_scores="the bench", run_id=run_id) as checker:
+            versions = checker.versions(language)
             for _ in range(TRIES):
                 situation = Situation(
                     kata_text=kata.text,
@@ -125,7 +126,7 @@ def score_tests(
                 # later try's tests with an earlier try's verdicts.
                 tests = written
                 on_reference = stop.call(
-                    functools.partial(run_test_files, runtime, language, reference, tests, allow)
+                    functools.partial(run_test_files, checker, language, reference, tests, allow)
                 )
                 wrong = [r for r in on_reference.results if r.status is not CaseStatus.PASSED]
                 if not wrong:
@@ -136,7 +137,7 @@ def score_tests(
             figures = stop.call(
                 functools.partial(
                     kill_mutants,
-                    runtime,
+                    checker,
                     language,
                     kata_dir,
                     tests,
@@ -161,7 +162,7 @@ def score_tests(
 
 
 def kill_mutants(
-    runtime: DockerRuntime,
+    checker: Checker,
     language: Language,
     kata_dir: Path,
     tests: dict[str, bytes],
@@ -184,7 +185,7 @@ def kill_mutants(
     runs = [on_reference] if on_reference is not None else []
     if runs or language.expected_tests(tests):
         runs += [
-            run_test_files(runtime, language, reference, tests, allow)
+            run_test_files(checker, language, reference, tests, allow)
             for _ in range((REFERENCE_RUNS if against_luck else 1) - len(runs))
         ]
     sound, flaky, wrong = _sorted_tests(runs)
@@ -196,7 +197,7 @@ def kill_mutants(
     counted = killed = 0
     kills: list[str] = []
     for mutant in mutants:
-        hidden = score_kata(runtime, language, mutant.files, kata_dir, timeout_s=TIMEOUT_S)
+        hidden = score_kata(checker, language, mutant.files, kata_dir, timeout_s=TIMEOUT_S)
         if hidden.problem or hidden.rate == 1.0:
             # Stillborn (or hung), or equivalent: the kata's own suite cannot tell.
             continue
@@ -205,7 +206,7 @@ def kill_mutants(
         for _ in range(2 if against_luck else 1):  # against luck, the same test fails twice
             if not failing:
                 break
-            ran = run_test_files(runtime, language, mutant.files, tests, allow, timeout_s=TIMEOUT_S)
+            ran = run_test_files(checker, language, mutant.files, tests, allow, timeout_s=TIMEOUT_S)
             failing = failing & {r.id for r in ran.results if r.status is not CaseStatus.PASSED}
         if failing:
             killed += 1

@@ -31,7 +31,7 @@ def gates(
 
     Exits 0 only when every gate passed.
     """
-    from tdd_sandbox.execution.runtimes import check_directory
+    from tdd_sandbox.execution.checkers import check_directory
     from tdd_sandbox.settings import load_settings
 
     settings = load_settings(default_config(config, directory))

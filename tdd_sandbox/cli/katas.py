@@ -44,7 +44,7 @@ def import_command(
     """
     from tdd_sandbox.acceptance.proof import prove_import, prove_katas
     from tdd_sandbox.acceptance.suite import has_calls
-    from tdd_sandbox.execution.docker import DockerRuntime
+    from tdd_sandbox.execution.checkers import open_checker
     from tdd_sandbox.katas.importer import import_katas
     from tdd_sandbox.languages import get_language
     from tdd_sandbox.settings import load_settings
@@ -59,10 +59,10 @@ def import_command(
     data: dict[str, list[bool]] = {}
     if prove_suites and report.written:
         settings = load_settings(default_config(config, None))
-        with DockerRuntime(settings, progress=progress) as runtime:
+        with open_checker(settings, for_scores="katas import", progress=progress) as checker:
 
             def prove_one(name: str, kata_dir: Path) -> tuple[bool, list[str]]:
-                return prove_import(runtime, get_language(name), kata_dir)
+                return prove_import(checker, get_language(name), kata_dir)
 
             for proof in prove_katas(report.written, prove_one, jobs=jobs):
                 head = f"{proof.kata_dir.name} ({proof.language}):"

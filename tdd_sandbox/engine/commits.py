@@ -33,7 +33,7 @@ class CommitFacts:
     diff_summary: str
     report: GateReport
     scripted: bool = False
-    """The gates were scripted by the fake runtime: no code ran."""
+    """The gates were scripted by the fake checker: no code ran."""
 
 
 def _clean(text: str) -> str:
@@ -81,7 +81,7 @@ def compose(facts: CommitFacts) -> str:
         "Diff summary:",
         facts.diff_summary or "-",
         "",
-        "Verification (scripted by the fake runtime: no code ran):"
+        "Verification (scripted by the fake checker: no code ran):"
         if facts.scripted
         else "Verification:",
         *verification_lines(facts.report),

@@ -22,7 +22,7 @@ from tdd_sandbox.engine.race import Racer
 from tdd_sandbox.engine.specs import PhaseSpec
 from tdd_sandbox.engine.workshop import Workshop
 from tdd_sandbox.errors import Interrupted
-from tdd_sandbox.execution.base import Runtime
+from tdd_sandbox.execution.base import Checker
 from tdd_sandbox.grading.verdicts import Baseline, failing_summary, passing_ids
 from tdd_sandbox.katas.kata import Kata
 from tdd_sandbox.languages.base import Language
@@ -46,7 +46,7 @@ class Loop:
         kata_path: str,
         language: Language,
         settings: Settings,
-        runtime: Runtime,
+        checker: Checker,
         team: Team,
         journal: Journal,
         observer: Observer | None = None,
@@ -64,12 +64,12 @@ class Loop:
         self._last_commit: tuple[str, CommitInfo | None] = ("", None)
         self.racer = Racer(stop)
         self.shop = Workshop(
-            repo=repo, language=language, runtime=runtime, settings=settings, team=team,
+            repo=repo, language=language, checker=checker, settings=settings, team=team,
             journal=journal, emit=self.emit, run_id=journal.run_id,
             allow=kata.allowed_rules(language.name),
         )  # fmt: skip
         self.lander = Lander(repo, kata, team, journal.run_id, settings.commit, self.emit,
-                             scripted=not runtime.runs_code)  # fmt: skip
+                             scripted=not checker.runs_code)  # fmt: skip
 
     @property
     def commits(self) -> list[str]:

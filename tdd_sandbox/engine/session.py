@@ -16,7 +16,7 @@ from tdd_sandbox.engine.journal import Journal, read_state
 from tdd_sandbox.engine.loop import Loop, Observer
 from tdd_sandbox.engine.phases import RunResult, RunStatus, RunSummary
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.execution.runtimes import make_runtime
+from tdd_sandbox.execution.checkers import open_checker
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import LANGUAGES, get_language
@@ -68,7 +68,7 @@ def open_session(
     stop: CancelToken | None = None,
 ) -> Iterator[Session]:
     """Load the kata, check the endpoints, create or open the repo, and start the sandbox
-    runtime; everything is released on exit, however the block ends.
+    checker; everything is released on exit, however the block ends.
 
     Raises:
         UsageError, ConfigError, PrerequisiteError: bad input or a missing prerequisite.
@@ -122,21 +122,21 @@ def open_session(
             progress(f"added the {language.name} scaffold ({', '.join(added)}) in a commit")
         interrupted = read_state(directory)
         journal = Journal(directory, run_id)
-        runtime = stack.enter_context(make_runtime(settings, progress=progress, run_id=run_id))
-        versions = runtime.versions(language)
-        journal.event(RunStarted(kata.title, language.name, team.models(), runtime.kind, versions))
-        if not runtime.runs_code:
-            progress(f"sandbox.type {runtime.kind}: no code runs, every gate is scripted")
+        checker = stack.enter_context(open_checker(settings, progress=progress, run_id=run_id))
+        versions = checker.versions(language)
+        journal.event(RunStarted(kata.title, language.name, team.models(), checker.kind, versions))
+        if not checker.runs_code:
+            progress(f"sandbox.type {checker.kind}: no code runs, every gate is scripted")
         if interrupted is not None and interrupted.get("state") == "running":
             # The last run died (kill, crash, power): clear what it left, go on from HEAD,
             # which only ever holds green commits.
-            reclaimed = runtime.reclaim(directory)
+            reclaimed = checker.reclaim(directory)
             removed = [item.name for item in reclaimed.removed]
             journal.event(Resumed(interrupted.get("run_id"), removed))
             progress(f"resuming after interrupted run {interrupted.get('run_id')}")
         loop = Loop(
             repo=repo, kata=kata, kata_path=_kata_path_in_repo(directory, kata_file),
-            language=language, settings=settings, runtime=runtime, team=team,
+            language=language, settings=settings, checker=checker, team=team,
             journal=journal, observer=observer, stop=stop,
         )  # fmt: skip
         stack.callback(loop.close)

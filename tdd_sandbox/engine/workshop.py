@@ -1,4 +1,4 @@
-"""What every attempt works with, and judging candidates in the runtime.
+"""What every attempt works with, and judging candidates in the checker.
 
 Judging is where formatting happens: when the format gate fails (and `autoformat` is on),
 the changed files are formatted in the sandbox and judged again from scratch.
@@ -16,7 +16,7 @@ from tdd_sandbox.agents.team import Team
 from tdd_sandbox.engine.events import Event, Formatted, GatesRan
 from tdd_sandbox.engine.journal import Journal
 from tdd_sandbox.engine.workspace import Workspace
-from tdd_sandbox.execution.base import GateCheck, Runtime
+from tdd_sandbox.execution.base import Checker, GateCheck
 from tdd_sandbox.execution.formatting import changed_paths
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.probe import Probe
@@ -37,7 +37,7 @@ class Workshop:
 
     repo: HardenedRepo
     language: Language
-    runtime: Runtime
+    checker: Checker
     settings: Settings
     team: Team
     journal: Journal
@@ -92,7 +92,7 @@ class Workshop:
     ) -> tuple[GateReport, dict[str, bytes] | None]:
         started = time.monotonic()
         question = GateCheck(self.language, files, kinds, snapshot, tidy)
-        checked = self.runtime.check(question, token=token)
+        checked = self.checker.check(question, token=token)
         report = checked.report
         gates = {g.kind.value: g.status.value for g in report.gates}
         self.emit(GatesRan(report.ok, gates, round(time.monotonic() - started, 3)))
@@ -119,7 +119,7 @@ class Probing:
         probe = self.probe
         question = GateCheck(self.shop.language, {**tree, **probe.files},
                              frozenset({GateKind.TEST}), perturbed=probe.perturbed)  # fmt: skip
-        return self.shop.runtime.check(question, token=self.token).report
+        return self.shop.checker.check(question, token=self.token).report
 
     def verdict(self, files: Mapping[str, bytes]) -> None:
         """Judge the runs (`grading.probe_verdict.check_probe`) for the candidate as judged:

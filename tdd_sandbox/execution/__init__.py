@@ -1,1 +1,2 @@
-"""Running a repository's gates: the runtimes (backends) that run them, and the gate steps."""
+"""Running a repository's gates: the checkers that run them (Docker, or a fake that runs no
+code), and the gate steps."""

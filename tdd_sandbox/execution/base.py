@@ -1,7 +1,7 @@
-"""What every runtime provides: gates checked on a set of files, whatever runs them.
+"""What every checker provides: gates checked on a set of files, whatever runs them.
 
-The engine asks a runtime one question: "what do the gates say about these files?" The Docker
-runtime answers by running them in a sandbox; the fake runtime answers from a script, so
+The engine asks a checker one question: "what do the gates say about these files?" The Docker
+checker answers by running them in a sandbox; the fake checker answers from a script, so
 engine tests need no Docker. Either way the verdicts come from `grading`, so the rules the
 engine is held to are the same.
 """
@@ -30,7 +30,7 @@ from tdd_sandbox.vocabulary.results import GateKind
 
 @dataclass(frozen=True)
 class GateCheck:
-    """One question to a runtime: what do the gates say about these files?"""
+    """One question to a checker: what do the gates say about these files?"""
 
     language: Language
     files: Mapping[str, bytes]
@@ -43,7 +43,7 @@ class GateCheck:
     timeout_s: float | None = None
     """Each gate's limit; None: `sandbox.timeout_s`."""
     perturbed: frozenset[str] = frozenset()
-    """Tests whose expected values the files change (a probe): a runtime that runs code
+    """Tests whose expected values the files change (a probe): a checker that runs code
     needs no telling, the fake one fails them unless the code answers from tests."""
 
     def sandboxed(self) -> Snapshot:
@@ -60,7 +60,7 @@ class Checked:
     formatted: dict[str, bytes] | None = None
 
 
-class Runtime(Closing, ABC):
+class Checker(Closing, ABC):
     """A backend that runs gates, chosen by `sandbox.type`; it owns what it starts."""
 
     kind: ClassVar[str]

@@ -1,7 +1,7 @@
-"""The Docker runtime: a client, the sandbox provider and the images.
+"""The Docker checker: a client, the sandbox provider and the images.
 
 Every command that runs code goes through here, so images are resolved once and every
-container is destroyed when the runtime closes, however the run ends.
+container is destroyed when the checker closes, however the run ends.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing_extensions import override
 
 from tdd_sandbox.errors import SandboxUnavailable
-from tdd_sandbox.execution.base import Checked, GateCheck, Runtime
+from tdd_sandbox.execution.base import Checked, Checker, GateCheck
 from tdd_sandbox.execution.formatting import format_files, needs_formatting
 from tdd_sandbox.execution.gates import plan_gates, run_gates, split_lanes, with_sealable_tests
 from tdd_sandbox.grading.gates import GateReport
@@ -31,7 +31,7 @@ from tdd_sandbox.vocabulary.cleanup import GcReport
 from tdd_sandbox.vocabulary.results import GateKind
 
 
-class DockerRuntime(Runtime):
+class DockerChecker(Checker):
     """Opens sandboxes for languages, building their images on first use."""
 
     kind = "docker"
@@ -89,7 +89,7 @@ class DockerRuntime(Runtime):
 
     @override
     def check(self, question: GateCheck, *, token: CancelToken | None = None) -> Checked:
-        """The gates in fresh sandboxes (see `Runtime.check`): one per lane of
+        """The gates in fresh sandboxes (see `Checker.check`): one per lane of
         `split_lanes`, run at once, their results in the language's gate order.
 
         Raises:
@@ -150,5 +150,5 @@ class DockerRuntime(Runtime):
 
     @override
     def close(self) -> None:
-        """Destroy every container of this runtime."""
+        """Destroy every container of this checker."""
         self.provider.close()

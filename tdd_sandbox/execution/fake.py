@@ -1,11 +1,11 @@
-"""The fake runtime: gate results from a script, no Docker, no code run.
+"""The fake checker: gate results from a script, no Docker, no code run.
 
 It exists so that the engine's rules (red, green, refactor, waves, cancellation, resume) can
 be tested in milliseconds, and so that the harness's own overhead can be measured apart from
 the sandbox's. Its verdicts say nothing about the code, so `bench` refuses it.
 
 Only the running is faked. Expected tests come from the language plug-in's real static
-discovery, and each gate's result is judged by `grading.gates`, as the Docker runtime's are.
+discovery, and each gate's result is judged by `grading.gates`, as the Docker checker's are.
 The script is the files' own text:
 
 - a test passes when its name (`test_one` of `tests/test_x.py::test_one`) appears as a word
@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing_extensions import override
 
 from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
-from tdd_sandbox.execution.base import Checked, GateCheck, Runtime
+from tdd_sandbox.execution.base import Checked, Checker, GateCheck
 from tdd_sandbox.execution.gates import plan_gates
 from tdd_sandbox.grading.evidence import Tamper, TamperKind
 from tdd_sandbox.grading.gates import GateReport, GateResult, judge_command, judge_tests
@@ -43,7 +43,7 @@ MARK = b"FAKE:"
 FORMAT_MARK = MARK + b"format"
 
 
-class FakeRuntime(Runtime):
+class FakeChecker(Checker):
     """Scripted gates (see the module's docstring); `sandbox.fake_gate_s` is how long each
     check takes, so that races have something to cancel."""
 

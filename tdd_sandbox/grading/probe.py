@@ -31,7 +31,7 @@ class Probe:
     where: tuple[str, ...]
     """`path:line` of each change, for the reason a refusal gives."""
     perturbed: frozenset[str]
-    """The tests whose expected values changed (what the fake runtime fails)."""
+    """The tests whose expected values changed (what the fake checker fails)."""
     baseline: Mapping[str, bytes] | None = None
     """The code a refactoring started from, run on the same changed tests to compare."""
     groups: tuple[tuple[str, frozenset[str]], ...] = ()

@@ -11,7 +11,7 @@ import pytest
 
 from tdd_sandbox.acceptance.runner import run_acceptance
 from tdd_sandbox.acceptance.suite import Suite, load_suite
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.docker import DockerChecker
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.settings import load_settings
@@ -23,37 +23,37 @@ KATAS = Path(__file__).resolve().parents[2] / "katas"
 
 
 @pytest.fixture(scope="module")
-def runtime() -> Iterator[DockerRuntime]:
-    """One runtime (and warm pool) for the module; its containers go with it."""
-    with DockerRuntime(load_settings(), run_id="pytest-acceptance") as made:
+def checker() -> Iterator[DockerChecker]:
+    """One checker (and warm pool) for the module; its containers go with it."""
+    with DockerChecker(load_settings(), run_id="pytest-acceptance") as made:
         yield made
 
 
 def _score(
-    runtime: DockerRuntime, language: str, files: dict[str, str], suite: Suite
+    checker: DockerChecker, language: str, files: dict[str, str], suite: Suite
 ) -> AcceptanceReport:
     plugin = get_language(language)
     tree = {name: text.encode() for name, text in plugin.scaffold().items()}
     tree.update({path: text.encode() for path, text in files.items()})
-    return run_acceptance(runtime, plugin, tree, suite)
+    return run_acceptance(checker, plugin, tree, suite)
 
 
 @pytest.mark.parametrize(("kata", "language"), sorted(SOLUTIONS))
 def test_reference_scores_full_and_scaffold_scores_nothing(
-    runtime: DockerRuntime, kata: str, language: str
+    checker: DockerChecker, kata: str, language: str
 ) -> None:
     suite = load_suite(KATAS / kata)
     path, solution = SOLUTIONS[(kata, language)]
-    full = _score(runtime, language, {path: solution}, suite)
+    full = _score(checker, language, {path: solution}, suite)
     assert (full.passed, full.total) == (len(suite.cases), len(suite.cases)), full.why()
-    empty = _score(runtime, language, {}, suite)
+    empty = _score(checker, language, {}, suite)
     assert (empty.passed, empty.total) == (0, len(suite.cases))
     assert empty.why().startswith(("the code did not import", "did not compile"))
 
 
 @pytest.mark.parametrize("cheat", CHEATS, ids=lambda cheat: f"{cheat.language}-{cheat.name}")
-def test_every_cheat_scores_nothing(runtime: DockerRuntime, cheat: Cheat) -> None:
-    report = _score(runtime, cheat.language, cheat.files, load_suite(KATAS / cheat.kata))
+def test_every_cheat_scores_nothing(checker: DockerChecker, cheat: Cheat) -> None:
+    report = _score(checker, cheat.language, cheat.files, load_suite(KATAS / cheat.kata))
     assert report.passed == 0, [r for r in report.results if r.status is CaseStatus.PASSED]
 
 
@@ -94,11 +94,11 @@ def double(n):
 """
 
 
-def test_python_cases_fail_alone(runtime: DockerRuntime, tmp_path: Path) -> None:
+def test_python_cases_fail_alone(checker: DockerChecker, tmp_path: Path) -> None:
     cases: list[tuple[int, object]] = [
         (1, 2), (3, 6), (4, 8), (5, 10), (6, [12]), (7, 14), (2, 4)
     ]  # fmt: skip
-    report = _score(runtime, "python", {"double.py": PY_DOUBLE}, _suite(tmp_path, cases, PY_CALLS))
+    report = _score(checker, "python", {"double.py": PY_DOUBLE}, _suite(tmp_path, cases, PY_CALLS))
     by_id = {r.id: r for r in report.results}
     assert by_id["n=1"].status is CaseStatus.PASSED
     assert by_id["n=2"].status is CaseStatus.PASSED  # after a hang, a crash and a flood
@@ -130,9 +130,9 @@ pub fn double(n: i64) -> i64 {
 """
 
 
-def test_rust_cases_fail_alone(runtime: DockerRuntime, tmp_path: Path) -> None:
+def test_rust_cases_fail_alone(checker: DockerChecker, tmp_path: Path) -> None:
     cases: list[tuple[int, object]] = [(1, 2), (3, 6), (4, 8), (7, {"error": "seven"}), (2, 4)]
-    report = _score(runtime, "rust", {"src/lib.rs": RS_DOUBLE}, _suite(tmp_path, cases, RS_CALLS))
+    report = _score(checker, "rust", {"src/lib.rs": RS_DOUBLE}, _suite(tmp_path, cases, RS_CALLS))
     statuses = {r.id: r.status for r in report.results}
     assert statuses == {
         "n=1": CaseStatus.PASSED,
@@ -182,12 +182,12 @@ func Double(n int) (any, error) {
 
 
 def test_go_cases_fail_alone_and_no_method_of_the_model_reports_a_value(
-    runtime: DockerRuntime, tmp_path: Path
+    checker: DockerChecker, tmp_path: Path
 ) -> None:
     cases: list[tuple[int, object]] = [
         (1, 2), (3, 6), (4, 8), (5, 8), (7, {"error": "seven"}), (2, 4)
     ]  # fmt: skip
-    report = _score(runtime, "go", {"kata.go": GO_DOUBLE}, _suite(tmp_path, cases, GO_CALLS))
+    report = _score(checker, "go", {"kata.go": GO_DOUBLE}, _suite(tmp_path, cases, GO_CALLS))
     statuses = {r.id: r.status for r in report.results}
     assert statuses == {
         "n=1": CaseStatus.PASSED,

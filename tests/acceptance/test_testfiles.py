@@ -11,7 +11,7 @@ import pytest
 
 from tdd_sandbox.acceptance.runner import score_kata
 from tdd_sandbox.acceptance.testfiles import run_test_files
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.docker import DockerChecker
 from tdd_sandbox.grading.acceptance import CaseStatus
 from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.settings import load_settings
@@ -50,9 +50,9 @@ func IsLeapYear(year int) bool {
 
 
 @pytest.fixture(scope="module")
-def runtime() -> Iterator[DockerRuntime]:
-    """One runtime (and warm pool) for the module; its containers go with it."""
-    with DockerRuntime(load_settings(), run_id="pytest-testfiles") as made:
+def checker() -> Iterator[DockerChecker]:
+    """One checker (and warm pool) for the module; its containers go with it."""
+    with DockerChecker(load_settings(), run_id="pytest-testfiles") as made:
         yield made
 
 
@@ -65,13 +65,13 @@ def runtime() -> Iterator[DockerRuntime]:
     ],
 )
 def test_a_go_track_suite_is_scored_in_the_module_it_runs_in(
-    runtime: DockerRuntime, body: bytes, passed: set[str]
+    checker: DockerChecker, body: bytes, passed: set[str]
 ) -> None:
     # An Exercism stub's module is its slug, not the scaffold's `kata`: the cases must be the
     # ids go test reports there, or no case ever runs and the reference scores nothing.
     go = get_language("go")
     files = {"go.mod": GO_MOD, "leap.go": GO_CODE % body}
-    report = run_test_files(runtime, go, files, {"leap_test.go": GO_TESTS})
+    report = run_test_files(checker, go, files, {"leap_test.go": GO_TESTS})
     assert {r.id for r in report.results} == {"leap::TestLeapYears", "leap::TestCommonYears"}
     got = {r.id.split("::")[1] for r in report.results if r.status is CaseStatus.PASSED}
     assert got == passed, report.why()
@@ -82,7 +82,7 @@ def test_a_go_track_suite_is_scored_in_the_module_it_runs_in(
 )
 @pytest.mark.usefixtures("without_policy")
 def test_a_suite_run_beside_the_code_cannot_be_read_by_it(
-    runtime: DockerRuntime, language: str
+    checker: DockerChecker, language: str
 ) -> None:
     # Each reader bypassed the block-list policies and scored full marks here before the
     # suite's files were sealed: now it cannot open them, and scores nothing (with the
@@ -90,23 +90,23 @@ def test_a_suite_run_beside_the_code_cannot_be_read_by_it(
     pack, steps = get_language(language), STEPS[language]
     code = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
     code[steps.code_path] = READERS[language].encode()
-    report = run_test_files(runtime, pack, code, {steps.test_path: steps.test_file(2).encode()})
+    report = run_test_files(checker, pack, code, {steps.test_path: steps.test_file(2).encode()})
     assert len(report.results) == 2, report.why()
     assert not [r.id for r in report.results if r.status is CaseStatus.PASSED], report.why()
 
 
-def test_a_suite_whose_code_does_not_build_says_why(runtime: DockerRuntime) -> None:
+def test_a_suite_whose_code_does_not_build_says_why(checker: DockerChecker) -> None:
     # Every expected test is listed as not run: the problem is the compiler's first error,
     # not only "expected test did not run" (as exercism/rust's leap said of an unstable API).
     pack, steps = get_language("rust"), STEPS["rust"]
     code = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
     code[steps.code_path] = b"pub fn fizzbuzz(n: u32) -> String {\n    n\n}\n"
-    report = run_test_files(runtime, pack, code, {steps.test_path: steps.test_file(2).encode()})
+    report = run_test_files(checker, pack, code, {steps.test_path: steps.test_file(2).encode()})
     assert report.problem.startswith("no test ran"), report.problem
     assert "error" in report.problem, report.problem
 
 
-def test_a_suite_file_that_does_not_load_says_why(runtime: DockerRuntime) -> None:
+def test_a_suite_file_that_does_not_load_says_why(checker: DockerChecker) -> None:
     # A hidden suite laid out as a user would guess it, `acceptance/javascript/leap.test.js`
     # importing `../../leap.js`, runs from the root, where that path leads nowhere. Its cases
     # said only "expected test did not run", and the score had no reason.
@@ -114,7 +114,7 @@ def test_a_suite_file_that_does_not_load_says_why(runtime: DockerRuntime) -> Non
     code = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
     code[steps.code_path] = steps.impls[-1].encode()
     suite = steps.test_file(2).replace('"../kata.js"', '"../../kata.js"')
-    report = run_test_files(runtime, pack, code, {"leap.test.js": suite.encode()})
+    report = run_test_files(checker, pack, code, {"leap.test.js": suite.encode()})
     assert report.problem.startswith("no test ran"), report.problem
     assert "Cannot find module" in report.problem, report.problem
     assert all("Cannot find module" in r.detail for r in report.results), report.results
@@ -122,7 +122,7 @@ def test_a_suite_file_that_does_not_load_says_why(runtime: DockerRuntime) -> Non
 
 @pytest.mark.parametrize("language", ["python", "rust", "cpp", "java"])
 def test_a_suite_laid_out_at_the_root_scores_its_tests(
-    runtime: DockerRuntime, tmp_path: Path, language: str
+    checker: DockerChecker, tmp_path: Path, language: str
 ) -> None:
     # `acceptance/python/test_fizzbuzz.py`, as a user lays it out, scored 0/0 with no reason
     # (and `bench` ranked every model 0%): pytest collects tests/ only.
@@ -134,7 +134,7 @@ def test_a_suite_laid_out_at_the_root_scores_its_tests(
     (kata / "acceptance" / language / name).write_text(steps.test_file(2))
     code = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
     code[steps.code_path] = steps.impls[-1].encode()
-    report = score_kata(runtime, pack, code, kata)
+    report = score_kata(checker, pack, code, kata)
     assert report.total > 0
     assert report.passed == report.total, report.why()
 
@@ -156,7 +156,7 @@ JEST_SPEC = JEST_SPEC / "exercises" / "practice" / "leap" / "leap.spec.js"
     ],
 )
 def test_a_value_posing_as_jests_own_matcher_scores_nothing(
-    runtime: DockerRuntime, code: bytes
+    checker: DockerChecker, code: bytes
 ) -> None:
     # Code returning one passed each equality case of a track's spec (3 of 5) without
     # computing anything. Only matchers that Jest's `expect` made count as matchers now.
@@ -164,7 +164,7 @@ def test_a_value_posing_as_jests_own_matcher_scores_nothing(
     hidden = dict([pack.track_test("leap.spec.js", JEST_SPEC.read_bytes())])
     tree = {p: d.encode() for p, d in pack.scaffold().items() if not pack.is_test_path(p)}
     tree["leap.js"] = code
-    report = run_test_files(runtime, pack, tree, hidden)
+    report = run_test_files(checker, pack, tree, hidden)
     assert report.total == 5
     # `.not.toBe(true)` holds for any value but `true`, a wrong answer's too: every case
     # that compares with an expected value fails.
@@ -197,7 +197,7 @@ CATCH_LEAP = CATCH_LEAP / "exercises" / "practice" / "leap"
 
 @pytest.mark.usefixtures("without_policy")
 def test_a_file_of_the_code_named_like_the_runners_header_is_never_included_for_it(
-    runtime: DockerRuntime,
+    checker: DockerChecker,
 ) -> None:
     # The build looked in the repository first for `<...>` headers too (-I.): code holding a
     # `gtest/gtest.h` that includes the real one and then redefines EXPECT_EQ passed all four
@@ -210,18 +210,18 @@ def test_a_file_of_the_code_named_like_the_runners_header_is_never_included_for_
         "kata.cpp": b'#include "kata.hpp"\n',
         "gtest/gtest.h": SHADOW_GTEST,
     }
-    report = run_test_files(runtime, pack, code, {steps.test_path: steps.test_file(4).encode()})
+    report = run_test_files(checker, pack, code, {steps.test_path: steps.test_file(4).encode()})
     assert report.total == 4
     assert report.passed == 0, report.why()
 
 
-def test_a_catch2_suite_is_run_by_catch2_and_judged_case_by_case(runtime: DockerRuntime) -> None:
+def test_a_catch2_suite_is_run_by_catch2_and_judged_case_by_case(checker: DockerChecker) -> None:
     # Exercism's C++ track writes Catch2; the pack ran GoogleTest only (0 of aider's 26).
     pack = get_language("cpp")
     hidden = dict([pack.track_test("leap_test.cpp", (CATCH_LEAP / "leap_test.cpp").read_bytes())])
     wrong = (CATCH_LEAP / ".meta" / "example.cpp").read_bytes().replace(b"year % 400 == 0", b"true")
     code = {"leap.h": (CATCH_LEAP / ".meta" / "example.h").read_bytes(), "leap.cpp": wrong}
-    report = run_test_files(runtime, pack, code, hidden)
+    report = run_test_files(checker, pack, code, hidden)
     assert report.total == 5, report.why()
     failed = [r.id for r in report.results if r.status is not CaseStatus.PASSED]
     assert failed == ["a year divisible by 100, not by 400, is common"], report.why()
@@ -229,7 +229,7 @@ def test_a_catch2_suite_is_run_by_catch2_and_judged_case_by_case(runtime: Docker
 
 
 @pytest.mark.usefixtures("without_policy")
-def test_a_shadowed_catch2_header_passes_nothing(runtime: DockerRuntime) -> None:
+def test_a_shadowed_catch2_header_passes_nothing(checker: DockerChecker) -> None:
     pack = get_language("cpp")
     hidden = dict([pack.track_test("leap_test.cpp", (CATCH_LEAP / "leap_test.cpp").read_bytes())])
     code = {
@@ -238,7 +238,7 @@ def test_a_shadowed_catch2_header_passes_nothing(runtime: DockerRuntime) -> None
         b"bool is_leap_year(int) { return true; }\n}\n",
         "catch2/catch.hpp": SHADOW_CATCH,
     }
-    report = run_test_files(runtime, pack, code, hidden)
+    report = run_test_files(checker, pack, code, hidden)
     assert report.total == 5
     assert report.passed == 2, report.why()  # the two leap years, answered "true"
 
@@ -290,7 +290,7 @@ public final class Assertions {
 
 @pytest.mark.parametrize("policy", [True, False], ids=["policy", "class path alone"])
 def test_a_class_of_the_code_named_like_assertj_is_never_the_one_the_tests_call(
-    runtime: DockerRuntime, monkeypatch: pytest.MonkeyPatch, policy: bool
+    checker: DockerChecker, monkeypatch: pytest.MonkeyPatch, policy: bool
 ) -> None:
     # Exercism's Java tests assert with AssertJ, on the class path after the code's classes:
     # code declaring its own org.assertj.core.api.Assertions (a package of its own, which
@@ -311,7 +311,7 @@ def test_a_class_of_the_code_named_like_assertj_is_never_the_one_the_tests_call(
         ).read_bytes(),
         "src/main/java/org/assertj/core/api/Assertions.java": SHADOW_ASSERTJ,
     }
-    report = run_test_files(runtime, pack, code, hidden)
+    report = run_test_files(checker, pack, code, hidden)
     assert report.total == 5
     # Past the policy, the tests were built against the code's class, and the real one has
     # none of its methods: every case fails.
@@ -320,7 +320,7 @@ def test_a_class_of_the_code_named_like_assertj_is_never_the_one_the_tests_call(
         assert "(rule runner)" in report.problem, report.problem
 
 
-def test_a_run_given_its_own_limit_is_stopped_there(runtime: DockerRuntime) -> None:
+def test_a_run_given_its_own_limit_is_stopped_there(checker: DockerChecker) -> None:
     # A mutant whose loop no longer ends is stopped at the limit its caller gives, not at
     # the sandbox's two minutes for honest code.
     pack, steps = get_language("python"), STEPS["python"]
@@ -328,7 +328,7 @@ def test_a_run_given_its_own_limit_is_stopped_there(runtime: DockerRuntime) -> N
     code[steps.code_path] = b"def fizzbuzz(n: int) -> str:\n    while True:\n        n += 1\n"
     started = time.monotonic()
     report = run_test_files(
-        runtime, pack, code, {steps.test_path: steps.test_file(1).encode()}, timeout_s=3
+        checker, pack, code, {steps.test_path: steps.test_file(1).encode()}, timeout_s=3
     )
     assert time.monotonic() - started < 30
     assert report.passed == 0

@@ -41,8 +41,8 @@ def test_bench_rejects_an_unknown_model_and_a_bad_shard(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_bench_refuses_the_fake_runtime_before_writing_anything(tmp_path: Path) -> None:
-    # The fake runtime scripts its verdicts: a score from it would mean nothing.
+def test_bench_refuses_the_fake_checker_before_writing_anything(tmp_path: Path) -> None:
+    # The fake checker scripts its verdicts: a score from it would mean nothing.
     out = tmp_path / "o"
     result = run_cli(
         "bench", "--models", "openai:x", "--out", str(out),

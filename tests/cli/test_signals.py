@@ -1,4 +1,4 @@
-"""What each signal does to a run, with no engine: the fake runtime and a model that takes
+"""What each signal does to a run, with no engine: the fake checker and a model that takes
 its time (tests/engine/test_stop.py has each signal in a model request, a gate and a race,
 in Docker)."""
 

@@ -1,4 +1,4 @@
-"""The engine's rules, phase by phase, on the fake runtime: no Docker, a scripted model on a
+"""The engine's rules, phase by phase, on the fake checker: no Docker, a scripted model on a
 real socket, real git repositories. The same rules end to end on Docker: test_session.py."""
 
 from __future__ import annotations
@@ -88,11 +88,11 @@ def test_a_kata_completes_with_one_green_commit_per_cycle(tmp_path: Path) -> Non
     assert subjects[0] == "refactor(fizzbuzz): x"
     assert git(repo, "status", "--porcelain") == ""
     # A commit made on scripted verdicts says so.
-    assert "scripted by the fake runtime" in git(repo, "log", "-1", "--format=%B")
+    assert "scripted by the fake checker" in git(repo, "log", "-1", "--format=%B")
     assert [e["test"] for e in _events(repo, "red")] == [
         f"{TEST_FILE}::test_{name}" for name, _ in PY_TESTS
     ]
-    # The journal says what ran the sandboxes: here the fake runtime, which runs no code.
+    # The journal says what ran the sandboxes: here the fake checker, which runs no code.
     assert [e["versions"] for e in _events(repo, "start")] == [{"sandbox": "fake"}]
 
 

@@ -1,5 +1,5 @@
 """`step`: red, then green, then refactor, one call each, with pending state in .tdd/; on
-the fake runtime and on Docker."""
+the fake checker and on Docker."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ import docker
 import pytest
 
 from tdd_sandbox.execution.base import GateCheck
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.docker import DockerChecker
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.python.modules import IMAGE_MODULES, is_own
@@ -26,14 +26,14 @@ pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 
 
 @pytest.fixture(scope="module")
-def runtime() -> Iterator[DockerRuntime]:
-    """One runtime for the module."""
-    with DockerRuntime(load_settings(), run_id="pytest-engine-guards") as made:
+def checker() -> Iterator[DockerChecker]:
+    """One checker for the module."""
+    with DockerChecker(load_settings(), run_id="pytest-engine-guards") as made:
         yield made
 
 
 def test_javascript_code_cannot_make_code_from_text(
-    runtime: DockerRuntime, monkeypatch: pytest.MonkeyPatch
+    checker: DockerChecker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The reader of #24 reached `process` through the Function constructor, a route the
     # block-list policy never saw, and got its test green. With the tests left readable
@@ -44,7 +44,7 @@ def test_javascript_code_cannot_make_code_from_text(
     code = READERS["javascript"].replace("process.", f"{FUNCTION_FROM_TEXT}.")
     assert "process" not in code
     files = encode({**pack.scaffold(), steps.test_path: steps.test_file(1), steps.code_path: code})
-    gate = runtime.check(GateCheck(pack, files)).report.gate(GateKind.TEST)
+    gate = checker.check(GateCheck(pack, files)).report.gate(GateKind.TEST)
     assert gate is not None
     assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail)
     said = gate.result.stdout + gate.result.stderr
@@ -52,7 +52,7 @@ def test_javascript_code_cannot_make_code_from_text(
     assert not [o for o in gate.tests if "fizzbuzz" in o.id and o.status is TestStatus.PASSED]
     # Honest code that never makes code from text is untouched by it.
     honest = {**files, steps.code_path: steps.impls[0].encode()}
-    assert runtime.check(GateCheck(pack, honest)).report.ok
+    assert checker.check(GateCheck(pack, honest)).report.ok
 
 
 def test_python_names_the_image_has_are_never_the_katas_own(

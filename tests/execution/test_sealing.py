@@ -14,7 +14,7 @@ import pytest
 
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import GateCheck
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.docker import DockerChecker
 from tdd_sandbox.execution.gates import run_gates
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.languages import LANGUAGES, get_language
@@ -115,9 +115,9 @@ CASES = [(lang, route) for lang, routes in ROUTES.items() for route in routes]
 
 
 @pytest.fixture(scope="module")
-def runtime() -> Iterator[DockerRuntime]:
-    """One runtime for the module."""
-    with DockerRuntime(load_settings(), run_id="pytest-sealing") as made:
+def checker() -> Iterator[DockerChecker]:
+    """One checker for the module."""
+    with DockerChecker(load_settings(), run_id="pytest-sealing") as made:
         yield made
 
 
@@ -134,10 +134,10 @@ def test_every_language_that_builds_its_tests_seals_them() -> None:
 
 @pytest.mark.parametrize(("language", "route"), CASES)
 def test_code_cannot_read_its_answers_off_sealed_tests(
-    runtime: DockerRuntime, language: str, route: str
+    checker: DockerChecker, language: str, route: str
 ) -> None:
     pack = get_language(language)
-    report = runtime.check(GateCheck(pack, _files(language, ROUTES[language][route]))).report
+    report = checker.check(GateCheck(pack, _files(language, ROUTES[language][route]))).report
     gate = report.gate(GateKind.TEST)
     assert gate is not None
     builds = any(g.kind is GateKind.BUILD for g in pack.gates())
@@ -150,37 +150,37 @@ def test_code_cannot_read_its_answers_off_sealed_tests(
 
 @pytest.mark.parametrize("language", sorted(ROUTES))
 def test_honest_code_stays_green_with_its_tests_sealed(
-    runtime: DockerRuntime, language: str
+    checker: DockerChecker, language: str
 ) -> None:
     pack = get_language(language)
     files = _files(language, STEPS[language].impls[0])
-    report = runtime.check(GateCheck(pack, files)).report
+    report = checker.check(GateCheck(pack, files)).report
     assert report.ok, [(g.kind, g.status, g.reason) for g in report.gates]
     # Asked for the tests alone (a probe, an acceptance suite), the build runs first, unless
     # the runner loads the sealed tests from its input.
-    alone = runtime.check(GateCheck(pack, files, frozenset({GateKind.TEST}))).report
+    alone = checker.check(GateCheck(pack, files, frozenset({GateKind.TEST}))).report
     fed = pack.sealed_input(files, pack.sealed_tests(files)) is not None
     want = [GateKind.TEST] if fed else [GateKind.BUILD, GateKind.TEST]
     assert [g.kind for g in alone.gates] == want
     assert alone.ok
 
 
-def test_the_data_files_tests_read_stay_readable(runtime: DockerRuntime) -> None:
+def test_the_data_files_tests_read_stay_readable(checker: DockerChecker) -> None:
     test = (
         "use kata::fizzbuzz;\n\n#[test]\nfn one() {\n    let want = std::fs::read_to_string("
         '"tests/want.txt").unwrap();\n    assert_eq!(fizzbuzz(1), want.trim());\n}\n'
     )
     files = {**_files("rust", STEPS["rust"].impls[0]), STEPS["rust"].test_path: test.encode()}
-    report = runtime.check(GateCheck(get_language("rust"), {**files, "tests/want.txt": b"1\n"}))
+    report = checker.check(GateCheck(get_language("rust"), {**files, "tests/want.txt": b"1\n"}))
     assert report.report.ok, [(g.kind, g.status, g.output_tail) for g in report.report.gates]
 
 
-def test_a_sealed_test_file_is_still_formatted_after_the_tests_ran(runtime: DockerRuntime) -> None:
+def test_a_sealed_test_file_is_still_formatted_after_the_tests_ran(checker: DockerChecker) -> None:
     steps = STEPS["rust"]
     messy = steps.test_file(1).replace("fn one() {", "fn   one()   {")
     files = {**_files("rust", STEPS["rust"].impls[0]), steps.test_path: messy.encode()}
     kinds = frozenset({GateKind.FORMAT, GateKind.TEST})
-    checked = runtime.check(GateCheck(get_language("rust"), files, kinds, tidy=[steps.test_path]))
+    checked = checker.check(GateCheck(get_language("rust"), files, kinds, tidy=[steps.test_path]))
     ran = [g.kind for g in checked.report.gates]
     assert ran == [GateKind.FORMAT, GateKind.BUILD, GateKind.TEST]
     assert checked.formatted is not None
@@ -215,12 +215,12 @@ def fizzbuzz(n: int) -> str:
 """
 
 
-def test_the_type_check_leaves_no_answers_behind(runtime: DockerRuntime) -> None:
+def test_the_type_check_leaves_no_answers_behind(checker: DockerChecker) -> None:
     pack, steps = get_language("python"), STEPS["python"]
     files = encode(
         {**pack.scaffold(), steps.test_path: _PY_FINAL_TEST, steps.code_path: _PY_TYPE_CACHE}
     )
-    report = runtime.check(GateCheck(pack, files)).report
+    report = checker.check(GateCheck(pack, files)).report
     assert report.gate(GateKind.TYPECHECK) is not None
     gate = report.gate(GateKind.TEST)
     assert gate is not None
@@ -256,12 +256,12 @@ export function fizzBuzz(n) {
 """
 
 
-def test_code_that_asks_the_keeper_for_the_tests_gets_no_green(runtime: DockerRuntime) -> None:
+def test_code_that_asks_the_keeper_for_the_tests_gets_no_green(checker: DockerChecker) -> None:
     pack, steps = get_language("javascript"), STEPS["javascript"]
     files = _files("javascript", _JS_ASK_THE_KEEPER)
     other = steps.test_path.replace("fizzbuzz", "again")
     files[other] = files[steps.test_path]
-    report = runtime.check(GateCheck(pack, files, frozenset({GateKind.TEST}))).report
+    report = checker.check(GateCheck(pack, files, frozenset({GateKind.TEST}))).report
     gate = report.gate(GateKind.TEST)
     assert gate is not None
     assert gate.status is not GateStatus.PASSED, gate.output_tail
@@ -272,12 +272,12 @@ def test_code_that_asks_the_keeper_for_the_tests_gets_no_green(runtime: DockerRu
     assert sorted(by_file) == sorted([steps.test_path, other])
 
 
-def test_a_sandbox_that_cannot_seal_the_tests_runs_no_test_gate(runtime: DockerRuntime) -> None:
-    # Opened past the runtime, the snapshot's tests are not sealable: run beside them, the
+def test_a_sandbox_that_cannot_seal_the_tests_runs_no_test_gate(checker: DockerChecker) -> None:
+    # Opened past the checker, the snapshot's tests are not sealable: run beside them, the
     # reader would be green. The gates refuse rather than run unsealed.
     pack = get_language("python")
     files = _files("python", READERS["python"])
-    with runtime.provider.open(runtime.image_for(pack), Snapshot(files)) as box:
+    with checker.provider.open(checker.image_for(pack), Snapshot(files)) as box:
         with pytest.raises(SandboxUnavailable, match="cannot seal"):
             run_gates(box, pack, files, only=frozenset({GateKind.TEST}))
         # The same sandbox runs the reader's test green, which is what the refusal prevents.

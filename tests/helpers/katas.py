@@ -97,7 +97,7 @@ GO_REFACTOR = (
 JS_TESTS = [
     (name, f'test("{title}", () => {{\n  assert.equal(fizzBuzz({n}), "{want}");\n}});\n')
     for name, title, n, want in (
-        # Not the bare words: kata.md, a code file to the fake runtime, holds "fizzbuzz".
+        # Not the bare words: kata.md, a code file to the fake checker, holds "fizzbuzz".
         ("one", "answers one", 1, "1"), ("fizz", "answers fizz", 3, "Fizz"),
         ("buzz", "answers buzz", 5, "Buzz"), ("fizzbuzz", "answers fizzbuzz", 15, "FizzBuzz"),
     )
@@ -203,7 +203,7 @@ class Steps:
         return self.head + "".join("\n" + body for _, body in self.tests[:count])
 
     def test_name(self, index: int) -> str:
-        """The name the runner reports for test `index` (as the fake runtime matches it)."""
+        """The name the runner reports for test `index` (as the fake checker matches it)."""
         body = self.tests[index][1]
         if body.startswith("  @Test"):
             return "KataTest." + body.split("void ", 1)[1].split("(", 1)[0]
@@ -275,7 +275,7 @@ def fizzbuzz_script(language: str, prefix: str = "") -> dict[str, list[Answer]]:
 
 
 def covering(count: int, language: str = "python") -> str:
-    """The implementation of the first `count` tests as the fake runtime judges it: the real
+    """The implementation of the first `count` tests as the fake checker judges it: the real
     code, naming the tests it makes pass (see `tdd_sandbox.execution.fake`)."""
     steps = STEPS[language]
     names = " ".join(steps.test_name(index) for index in range(count))
@@ -283,7 +283,7 @@ def covering(count: int, language: str = "python") -> str:
 
 
 def fake_fizzbuzz_script(language: str = "python") -> dict[str, list[Answer]]:
-    """The FizzBuzz script as the fake runtime judges it: each implementation names the tests
+    """The FizzBuzz script as the fake checker judges it: each implementation names the tests
     it makes pass (see `covering`), and the refactoring keeps naming them."""
     steps = STEPS[language]
     script = fizzbuzz_script(language)

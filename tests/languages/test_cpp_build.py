@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.execution.docker import DockerChecker
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.cpp.plugin import FLAGS
 from tdd_sandbox.sandbox.snapshot import Snapshot
@@ -19,8 +19,8 @@ CPP = get_language("cpp")
 
 
 @pytest.fixture(scope="module")
-def runtime() -> Iterator[DockerRuntime]:
-    with DockerRuntime(load_settings()) as opened:
+def checker() -> Iterator[DockerChecker]:
+    with DockerChecker(load_settings()) as opened:
         yield opened
 
 
@@ -32,12 +32,12 @@ def runtime() -> Iterator[DockerRuntime]:
     ],
 )
 def test_a_test_file_compiles_against_the_precompiled_runner_header(
-    runtime: DockerRuntime, header: str, body: str
+    checker: DockerChecker, header: str, body: str
 ) -> None:
     # As Exercism writes them: the exercise's own header first, the runner's after it.
     test = f'#include "kata.hpp"\n#include <{header}>\n\n{body}'
     files = {"kata.hpp": b"#pragma once\n", "tests/kata_test.cpp": test.encode()}
-    with runtime.open(CPP, Snapshot(files)) as box:
+    with checker.open(CPP, Snapshot(files)) as box:
         # `-H` names each header read; a `!` marks a precompiled one GCC loaded.
         command = f"g++ {FLAGS} -include {header} -H -c tests/kata_test.cpp -o /tmp/t.o"
         result = box.exec(["sh", "-c", command])

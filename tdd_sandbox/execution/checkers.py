@@ -1,12 +1,13 @@
-"""The runtime registry: `sandbox.type` names the backend that runs a run's gates."""
+"""The checker registry: `sandbox.type` names the checker that runs a run's gates."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tdd_sandbox.execution.base import GateCheck, Runtime
-from tdd_sandbox.execution.docker import DockerRuntime
-from tdd_sandbox.execution.fake import FakeRuntime
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.execution.base import Checker, GateCheck
+from tdd_sandbox.execution.docker import DockerChecker
+from tdd_sandbox.execution.fake import FakeChecker
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.probe import plan_tree_probe
 from tdd_sandbox.grading.probe_verdict import probe_gate
@@ -18,21 +19,37 @@ from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.results import GateKind
 
-RUNTIMES: dict[str, type[Runtime]] = {
-    DockerRuntime.kind: DockerRuntime,
-    FakeRuntime.kind: FakeRuntime,
+CHECKERS: dict[str, type[Checker]] = {
+    DockerChecker.kind: DockerChecker,
+    FakeChecker.kind: FakeChecker,
 }
 
 
-def make_runtime(
-    settings: Settings, *, progress: Progress = quiet, run_id: str | None = None
-) -> Runtime:
-    """The runtime `settings.sandbox.type` names.
+def open_checker(
+    settings: Settings,
+    *,
+    progress: Progress = quiet,
+    run_id: str | None = None,
+    for_scores: str = "",
+) -> Checker:
+    """The checker `settings.sandbox.type` names: the one way any command opens one.
+
+    Args:
+        for_scores: what the caller does with the verdicts when they are scores or proofs
+            (`"the bench"`, `"katas import"`): a checker that runs no code is refused then,
+            since its verdicts are scripted.
 
     Raises:
-        PrerequisiteError: its backend cannot be used (no Docker engine).
+        UsageError: the checker runs no code and the verdicts are for scores.
+        PrerequisiteError: its engine cannot be used (no Docker engine).
     """
-    return RUNTIMES[settings.sandbox.type](settings, progress=progress, run_id=run_id)
+    kind = CHECKERS[settings.sandbox.type]
+    if for_scores and not kind.runs_code:
+        raise UsageError(
+            f"{for_scores} needs code to run: sandbox.type {kind.kind} runs none; "
+            "set sandbox.type: docker"
+        )
+    return kind(settings, progress=progress, run_id=run_id)
 
 
 def check_directory(
@@ -57,9 +74,9 @@ def check_directory(
     kata = directory / "kata.md"
     allow = load_kata(kata).allowed_rules(plugin.name) if kata.is_file() else frozenset()
     policy = policy_gate(plugin, snapshot.files, allow)
-    with make_runtime(settings, progress=progress) as runtime:
+    with open_checker(settings, progress=progress) as checker:
         question = GateCheck(plugin, snapshot.files, snapshot=snapshot, timeout_s=timeout_s)
-        report = runtime.check(question).report
+        report = checker.check(question).report
         if not (policy.passed and report.ok):
             return GateReport(report.language, (policy, *report.gates))
         # Green so far: the tests once more with their expected values changed, as the loop
@@ -70,5 +87,5 @@ def check_directory(
             changed = {**snapshot.files, **probe.files}
             tests = frozenset({GateKind.TEST})
             ask = GateCheck(plugin, changed, tests, perturbed=probe.perturbed, timeout_s=timeout_s)
-            probed = runtime.check(ask).report
+            probed = checker.check(ask).report
     return GateReport(report.language, (policy, *report.gates, probe_gate(probe, probed)))

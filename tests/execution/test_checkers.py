@@ -1,4 +1,4 @@
-"""One conformance suite over every runtime: the same files get the same verdicts from the
+"""One conformance suite over every checker: the same files get the same verdicts from the
 fake backend (scripted by marks in the files) as from Docker (really run). The files below
 are written to mean the same thing to both."""
 
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
-from tdd_sandbox.execution.base import GateCheck, Runtime
-from tdd_sandbox.execution.docker import DockerRuntime
+from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable, UsageError
+from tdd_sandbox.execution.base import Checker, GateCheck
+from tdd_sandbox.execution.checkers import check_directory, open_checker
+from tdd_sandbox.execution.docker import DockerChecker
 from tdd_sandbox.execution.gates import run_gates
-from tdd_sandbox.execution.runtimes import check_directory, make_runtime
 from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateReport, GateStatus
 from tdd_sandbox.languages import get_language
@@ -39,22 +39,22 @@ def _repo(tests: str, code: str = CODE) -> dict[str, bytes]:
 
 
 @pytest.fixture(params=["fake", pytest.param("docker", marks=pytest.mark.docker)])
-def runtime(request: pytest.FixtureRequest) -> Iterator[Runtime]:
+def checker(request: pytest.FixtureRequest) -> Iterator[Checker]:
     if request.param == "docker":
         request.getfixturevalue("images")
     sandbox = {"type": request.param, "warm": 0, "timeout_s": 60}
-    with make_runtime(load_settings(overrides={"sandbox": sandbox})) as made:
+    with open_checker(load_settings(overrides={"sandbox": sandbox})) as made:
         yield made
 
 
-def _statuses(runtime: Runtime, files: dict[str, bytes]) -> dict[str, TestStatus]:
-    gate = runtime.check(GateCheck(PYTHON, files)).report.gate(GateKind.TEST)
+def _statuses(checker: Checker, files: dict[str, bytes]) -> dict[str, TestStatus]:
+    gate = checker.check(GateCheck(PYTHON, files)).report.gate(GateKind.TEST)
     assert gate is not None
     return {outcome.id.rsplit("::", 1)[-1]: outcome.status for outcome in gate.tests}
 
 
-def test_code_passing_every_test_is_green(runtime: Runtime) -> None:
-    report = runtime.check(GateCheck(PYTHON, _repo(HEAD + ADD))).report
+def test_code_passing_every_test_is_green(checker: Checker) -> None:
+    report = checker.check(GateCheck(PYTHON, _repo(HEAD + ADD))).report
     assert report.ok, [(g.kind, g.reason) for g in report.gates]
     # Every command gate; the policy and the probe are no command (`gates` judges them
     # before and after them).
@@ -62,10 +62,10 @@ def test_code_passing_every_test_is_green(runtime: Runtime) -> None:
     assert [g.kind for g in report.gates] == commands
 
 
-def test_a_failing_test_fails_the_test_gate_alone(runtime: Runtime) -> None:
-    report = runtime.check(GateCheck(PYTHON, _repo(HEAD + ADD + SUB))).report
+def test_a_failing_test_fails_the_test_gate_alone(checker: Checker) -> None:
+    report = checker.check(GateCheck(PYTHON, _repo(HEAD + ADD + SUB))).report
     assert [g.kind for g in report.gates if not g.passed] == [GateKind.TEST]
-    statuses = _statuses(runtime, _repo(HEAD + ADD + SUB))
+    statuses = _statuses(checker, _repo(HEAD + ADD + SUB))
     assert statuses == {
         "test_scaffold": TestStatus.PASSED,
         "test_add": TestStatus.PASSED,
@@ -73,57 +73,57 @@ def test_a_failing_test_fails_the_test_gate_alone(runtime: Runtime) -> None:
     }
 
 
-def test_a_skipped_test_is_not_green(runtime: Runtime) -> None:
+def test_a_skipped_test_is_not_green(checker: Checker) -> None:
     tests = "import pytest\n" + HEAD + ADD + SKIPPED
-    report = runtime.check(GateCheck(PYTHON, _repo(tests))).report
+    report = checker.check(GateCheck(PYTHON, _repo(tests))).report
     gate = report.gate(GateKind.TEST)
     assert gate is not None
     assert gate.status is GateStatus.FAILED
     assert "skipped" in gate.reason
 
 
-def test_code_that_does_not_build_fails_build_and_tests(runtime: Runtime) -> None:
+def test_code_that_does_not_build_fails_build_and_tests(checker: Checker) -> None:
     broken = CODE + "def oops(:  # FAKE:build\n"
-    report = runtime.check(GateCheck(PYTHON, _repo(HEAD + ADD, broken))).report
+    report = checker.check(GateCheck(PYTHON, _repo(HEAD + ADD, broken))).report
     failed = {g.kind for g in report.gates if not g.passed}
     assert {GateKind.BUILD, GateKind.TEST} <= failed
 
 
-def test_only_the_gates_asked_for_run(runtime: Runtime) -> None:
+def test_only_the_gates_asked_for_run(checker: Checker) -> None:
     kinds = frozenset({GateKind.FORMAT, GateKind.TEST})
-    report = runtime.check(GateCheck(PYTHON, _repo(HEAD + ADD + SUB), kinds=kinds)).report
+    report = checker.check(GateCheck(PYTHON, _repo(HEAD + ADD + SUB), kinds=kinds)).report
     assert [g.kind for g in report.gates] == [GateKind.FORMAT, GateKind.TEST]
 
 
-def test_unformatted_paths_come_back_formatted_when_asked(runtime: Runtime) -> None:
+def test_unformatted_paths_come_back_formatted_when_asked(checker: Checker) -> None:
     messy = "# passes: test_add  FAKE:format\ndef add(a:int,b:int)->int:\n  return a+b\n"
     files = _repo(HEAD + ADD, messy)
-    checked = runtime.check(GateCheck(PYTHON, files, tidy=["adder.py"]))
+    checked = checker.check(GateCheck(PYTHON, files, tidy=["adder.py"]))
     assert not checked.report.ok
     assert checked.formatted is not None
     assert checked.formatted["adder.py"] != files["adder.py"]
-    assert runtime.check(GateCheck(PYTHON, checked.formatted)).report.ok
-    assert runtime.check(GateCheck(PYTHON, files)).formatted is None  # not asked: nothing formatted
+    assert checker.check(GateCheck(PYTHON, checked.formatted)).report.ok
+    assert checker.check(GateCheck(PYTHON, files)).formatted is None  # not asked: nothing formatted
 
 
-def test_a_cancelled_check_raises_and_leaves_nothing(runtime: Runtime) -> None:
+def test_a_cancelled_check_raises_and_leaves_nothing(checker: Checker) -> None:
     token = CancelToken()
     token.cancel()
     with pytest.raises(SandboxUnavailable, match="cancelled"):
-        runtime.check(GateCheck(PYTHON, _repo(HEAD + ADD)), token=token)
+        checker.check(GateCheck(PYTHON, _repo(HEAD + ADD)), token=token)
 
 
 def test_open_is_on_every_runtime_and_runs_the_code_only_where_code_runs(
-    runtime: Runtime,
+    checker: Checker,
 ) -> None:
-    # Scoring types against the Runtime interface; a backend that runs no code refuses to
+    # Scoring types against the Checker interface; a backend that runs no code refuses to
     # open a sandbox rather than hand back one that only pretends.
     snapshot = Snapshot(_repo(ADD))
-    if not runtime.runs_code:
+    if not checker.runs_code:
         with pytest.raises(PrerequisiteError, match=r"runs no code: use sandbox\.type docker"):
-            runtime.open(PYTHON, snapshot)
+            checker.open(PYTHON, snapshot)
         return
-    with runtime.open(PYTHON, snapshot) as box:
+    with checker.open(PYTHON, snapshot) as box:
         assert box.exec(("python3", "-c", "print(6 * 7)")).stdout.strip() == "42"
 
 
@@ -190,19 +190,19 @@ def test_a_costly_reader_runs_beside_the_build_and_tests_with_the_verdicts_of_on
     files = {path: text.encode() for path, text in RUST.scaffold().items()}
     files |= {"src/lib.rs": RUST_CODE.encode(), "tests/adder.rs": RUST_TESTS.encode()}
     settings = load_settings(overrides={"sandbox": {"warm": 0, "timeout_s": 120}})
-    with make_runtime(settings) as runtime:
-        assert isinstance(runtime, DockerRuntime)
+    with open_checker(settings) as checker:
+        assert isinstance(checker, DockerChecker)
         taken: list[str] = []
-        take = runtime.provider.take_container
+        take = checker.provider.take_container
 
         def counted(image: str) -> str:
             taken.append(image)
             return take(image)
 
-        monkeypatch.setattr(runtime.provider, "take_container", counted)
-        report = runtime.check(GateCheck(RUST, files)).report
+        monkeypatch.setattr(checker.provider, "take_container", counted)
+        report = checker.check(GateCheck(RUST, files)).report
         assert len(taken) == 2  # the readers' sandbox and the build's
-        with runtime.open(RUST, Snapshot(files)) as box:
+        with checker.open(RUST, Snapshot(files)) as box:
             alone = run_gates(box, RUST, files)
 
     def verdicts(gates: GateReport) -> list[tuple[GateKind, GateStatus, list[tuple[str, str]]]]:
@@ -223,3 +223,15 @@ def test_a_costly_reader_runs_beside_the_build_and_tests_with_the_verdicts_of_on
         "subtracts": TestStatus.FAILED,
         "scaffold": TestStatus.PASSED,
     }
+
+
+def test_a_checker_that_runs_no_code_is_refused_where_its_verdicts_would_be_scores() -> None:
+    # The bench, `score` and `katas import` built Docker's checker directly, around the
+    # registry; now every command opens the configured one, and scores refuse the fake.
+    fake = load_settings(overrides={"sandbox": {"type": "fake"}})
+    with open_checker(fake) as scripted:
+        assert not scripted.runs_code
+    with pytest.raises(
+        UsageError, match=r"katas import needs code to run: .* sandbox.type: docker"
+    ):
+        open_checker(fake, for_scores="katas import")
