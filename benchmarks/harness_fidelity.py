@@ -35,11 +35,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.real_leaderboard import SERVERS, serve  # noqa: E402
-from tdd_sandbox.acceptance.runner import score_kata  # noqa: E402
+from tdd_sandbox.acceptance.scorer import score_kata  # noqa: E402
 from tdd_sandbox.bench.implement import Workpiece, prepare  # noqa: E402
 from tdd_sandbox.bench.mode import Mode  # noqa: E402
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench  # noqa: E402
-from tdd_sandbox.execution.docker import DockerChecker  # noqa: E402
+from tdd_sandbox.execution.docker_checker import DockerChecker  # noqa: E402
 from tdd_sandbox.languages import get_language  # noqa: E402
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest  # noqa: E402
 from tdd_sandbox.llm.client import OpenAIBackend  # noqa: E402

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tdd_sandbox.acceptance.proof import prove_import, prove_katas
-from tdd_sandbox.execution.docker import DockerChecker
+from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.katas.importer import import_katas
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.settings import load_settings

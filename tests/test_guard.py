@@ -11,8 +11,8 @@ from xml.sax.saxutils import escape
 
 import pytest
 
-from tdd_sandbox.execution.docker import DockerChecker
-from tdd_sandbox.execution.gates import run_gates
+from tdd_sandbox.execution.docker_checker import DockerChecker
+from tdd_sandbox.execution.steps import run_gates
 from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateResult, GateStatus
 from tdd_sandbox.languages import get_language

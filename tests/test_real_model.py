@@ -20,7 +20,7 @@ import docker
 import pytest
 
 from tdd_sandbox.engine.session import run_kata
-from tdd_sandbox.execution.gates import run_gates, with_sealable_tests
+from tdd_sandbox.execution.steps import run_gates, with_sealable_tests
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot

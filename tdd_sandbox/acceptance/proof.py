@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from tdd_sandbox.acceptance.runner import score_kata
+from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.acceptance.suite import has_calls
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.base import Checker, GateCheck

@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.base import Checker
-from tdd_sandbox.execution.gates import run_gates
+from tdd_sandbox.execution.steps import run_gates
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateResult, GateStatus

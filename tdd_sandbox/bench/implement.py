@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.acceptance.runner import score_kata
+from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.acceptance.suite import has_calls, load_suite
 from tdd_sandbox.acceptance.testfiles import hidden_test_files
 from tdd_sandbox.agents.context import Exchange, Situation, carried

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.acceptance.runner import score_kata
+from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.acceptance.suite import has_calls, has_suite, missing_suite
 from tdd_sandbox.bench.jobs import find_katas, plan_jobs, resolve_models, shard
 from tdd_sandbox.bench.mode import Mode

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.acceptance.runner import score_kata
+from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.acceptance.suite import has_reference
 from tdd_sandbox.bench.implement import implement_kata
 from tdd_sandbox.bench.jobs import Job

@@ -26,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.acceptance.runner import score_kata
+from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.acceptance.suite import has_reference
 from tdd_sandbox.acceptance.testfiles import run_test_files
 from tdd_sandbox.agents.context import Exchange, Situation, carried

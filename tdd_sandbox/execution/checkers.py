@@ -6,8 +6,8 @@ from pathlib import Path
 
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.base import Checker, GateCheck
-from tdd_sandbox.execution.docker import DockerChecker
-from tdd_sandbox.execution.fake import FakeChecker
+from tdd_sandbox.execution.docker_checker import DockerChecker
+from tdd_sandbox.execution.fake_checker import FakeChecker
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.probe import plan_tree_probe
 from tdd_sandbox.grading.probe_verdict import probe_gate

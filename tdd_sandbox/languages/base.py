@@ -47,7 +47,7 @@ class Language(Protocol):
     """The gates that only read the code (format, lint, typecheck) and cost more than a
     second container (about 0.2 s of the engine's CPU to start and remove): a lint that
     compiles the code. A check that runs one of them runs the readers in a sandbox of their
-    own, beside the build and the tests (`execution.gates.split_lanes`)."""
+    own, beside the build and the tests (`execution.steps.split_lanes`)."""
     driver: Driver
     """The host side of the pack's acceptance driver: it ships the code, the driver's source
     and the cases' inputs to a sandbox, and reads back what each case did."""

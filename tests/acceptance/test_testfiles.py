@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.acceptance.runner import score_kata
+from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.acceptance.testfiles import run_test_files
-from tdd_sandbox.execution.docker import DockerChecker
+from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.grading.acceptance import CaseStatus
 from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.settings import load_settings

@@ -12,8 +12,8 @@ import pytest
 from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable, UsageError
 from tdd_sandbox.execution.base import Checker, GateCheck
 from tdd_sandbox.execution.checkers import check_directory, open_checker
-from tdd_sandbox.execution.docker import DockerChecker
-from tdd_sandbox.execution.gates import run_gates
+from tdd_sandbox.execution.docker_checker import DockerChecker
+from tdd_sandbox.execution.steps import run_gates
 from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateReport, GateStatus
 from tdd_sandbox.languages import get_language

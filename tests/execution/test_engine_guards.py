@@ -12,7 +12,7 @@ import docker
 import pytest
 
 from tdd_sandbox.execution.base import GateCheck
-from tdd_sandbox.execution.docker import DockerChecker
+from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.python.modules import IMAGE_MODULES, is_own

@@ -14,8 +14,8 @@ import pytest
 
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import GateCheck
-from tdd_sandbox.execution.docker import DockerChecker
-from tdd_sandbox.execution.gates import run_gates
+from tdd_sandbox.execution.docker_checker import DockerChecker
+from tdd_sandbox.execution.steps import run_gates
 from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.sandbox.snapshot import Snapshot

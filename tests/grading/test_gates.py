@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tdd_sandbox.execution.gates import plan_gates
+from tdd_sandbox.execution.steps import plan_gates
 from tdd_sandbox.grading.gates import GateStatus, judge_command, judge_tests
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.base import ExecResult

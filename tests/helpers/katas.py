@@ -276,7 +276,7 @@ def fizzbuzz_script(language: str, prefix: str = "") -> dict[str, list[Answer]]:
 
 def covering(count: int, language: str = "python") -> str:
     """The implementation of the first `count` tests as the fake checker judges it: the real
-    code, naming the tests it makes pass (see `tdd_sandbox.execution.fake`)."""
+    code, naming the tests it makes pass (see `tdd_sandbox.execution.fake_checker`)."""
     steps = STEPS[language]
     names = " ".join(steps.test_name(index) for index in range(count))
     return f"{steps.comment} passes: {names}\n{steps.impls[count - 1]}"

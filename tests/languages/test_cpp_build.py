@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tdd_sandbox.execution.docker import DockerChecker
+from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.cpp.plugin import FLAGS
 from tdd_sandbox.sandbox.snapshot import Snapshot

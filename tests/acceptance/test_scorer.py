@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.acceptance.runner import run_acceptance
+from tdd_sandbox.acceptance.scorer import run_acceptance
 from tdd_sandbox.acceptance.suite import Suite, load_suite
-from tdd_sandbox.execution.docker import DockerChecker
+from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.settings import load_settings

@@ -29,7 +29,7 @@ from typing_extensions import override
 
 from tdd_sandbox.errors import PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.execution.base import Checked, Checker, GateCheck
-from tdd_sandbox.execution.gates import plan_gates
+from tdd_sandbox.execution.steps import plan_gates
 from tdd_sandbox.grading.evidence import Tamper, TamperKind
 from tdd_sandbox.grading.gates import GateReport, GateResult, judge_command, judge_tests
 from tdd_sandbox.grading.reconcile import reconcile

@@ -15,7 +15,7 @@ from typing_extensions import override
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.execution.base import Checked, Checker, GateCheck
 from tdd_sandbox.execution.formatting import format_files, needs_formatting
-from tdd_sandbox.execution.gates import plan_gates, run_gates, split_lanes, with_sealable_tests
+from tdd_sandbox.execution.steps import plan_gates, run_gates, split_lanes, with_sealable_tests
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.languages.base import Language
