@@ -27,8 +27,4 @@ tier() {
 }
 DOCKER_HOST=unix:///nonexistent/docker.sock \
   tier "the Docker-free tier, no engine reachable" -n auto -m "not docker and not real_model" "$@"
-# The engine's tests wait on containers more than they compute: three at once on two cores.
-# Those that hold a clock to the machine, or measure a real model, run alone after them.
-tier "Docker tests, three at once" -n 3 --dist loadgroup \
-  -m "docker and not real_model and not serial" "$@"
-tier "Docker tests that run alone, and real models" -m "(docker or real_model) and (serial or real_model)" "$@"
+tier "Docker and real-model tests" -m "docker or real_model" "$@"

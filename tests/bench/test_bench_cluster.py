@@ -30,7 +30,7 @@ from tests.helpers.solutions import SOLUTIONS
 ray = pytest.importorskip("ray")
 from ray.cluster_utils import Cluster  # noqa: E402 - only once Ray is known to be there
 
-pytestmark = [pytest.mark.docker, pytest.mark.serial, pytest.mark.usefixtures("images")]
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 ROOT = Path(__file__).resolve().parents[2]
 KATAS = ("fizzbuzz", "roman-numerals")
 LANGUAGES = ["python", "go"]

@@ -23,7 +23,7 @@ from tests.helpers.bench_scripts import kata_answers
 from tests.helpers.cli import as_from_a_terminal, run_cli, wait_until
 from tests.helpers.fake_llm import Answer, FakeLLM
 
-pytestmark = [pytest.mark.docker, pytest.mark.serial, pytest.mark.usefixtures("images")]
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -27,7 +27,7 @@ from tests.helpers.git import git
 from tests.helpers.katas import PY_IMPLS, python_test_file
 from tests.helpers.runs import KATAS, ROLES, run_scripted
 
-pytestmark = [pytest.mark.docker, pytest.mark.serial, pytest.mark.usefixtures("images")]
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 
 TEST = plan(("tests/test_fizzbuzz.py", python_test_file(1)), message="test(fizzbuzz): one")
 HANGS = "def fizzbuzz(n: int) -> str:\n    while True:\n        pass\n"

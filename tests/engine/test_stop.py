@@ -27,7 +27,7 @@ from tests.helpers.git import git
 from tests.helpers.katas import PY_IMPLS
 from tests.helpers.runs import KATAS, ROLES
 
-pytestmark = [pytest.mark.docker, pytest.mark.serial, pytest.mark.usefixtures("images")]
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 
 STOP_WITHIN_S = 2.0
 SLEEPS = plan(
