@@ -149,13 +149,14 @@ def check_question(content: str, ask: Ask) -> None:
     opening = [line.strip() for line in content.splitlines() if line.strip()][:QUESTION_LINES]
     if len(opening) < QUESTION_LINES or not ask.question:
         return
-    asked = prose(ask.question)
+    if not set(opening) <= prose(ask.question):
+        return  # the usual case: the files are read only when the opening is all question
     known = {
         line.strip()
         for data in ask.files.values()
         for line in data.decode("utf-8", "replace").splitlines()
     }
-    if all(line in asked and line not in known for line in opening):
+    if known.isdisjoint(opening):
         where = ask.target or "the file"
         raise PlanError(
             f"your file began with the question's own text ({opening[0]!r}), not code: write "
