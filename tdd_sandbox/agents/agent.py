@@ -73,5 +73,7 @@ class Agent:
 def sample(role: Role, language: Language) -> Sample:
     """The worked answer `role`'s example shows: a test for the tester, code for the others."""
     if role is Role.TESTER:
-        return Sample("a test that `twice(n)` doubles a number", *language.test_sample)
+        return Sample(
+            "a test that `count_vowels(word)` counts a word's vowels", *language.test_sample
+        )
     return Sample("`twice(n)`, which doubles a number", *language.sample)

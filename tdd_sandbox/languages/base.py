@@ -62,7 +62,10 @@ class Language(Protocol):
 
     @property
     def test_sample(self) -> tuple[str, str]:
-        """One test of `sample`, its path and code: the tester's worked answer."""
+        """One test of `count_vowels(word)`, its path and code: the tester's worked answer.
+        Not a test of `sample`: the 0.5B coder pasted `twice`'s numbers into its own tests
+        (`fizzbuzz(2) == "4"`) and wrote a test the kata contradicts on all 4 bundled
+        Python katas; with this one, which takes a word and counts, on 2 of 4."""
         ...
 
     @property
@@ -228,16 +231,17 @@ class Defaults(ABC):
     @cached_property  # read once per pack, not on every ask
     def sample(self) -> tuple[str, str]:
         """The file of `sample/` beside the plug-in's module that is not a test."""
-        return self._sample(tests=False)
+        return self._sample("sample", tests=False)
 
     @cached_property
     def test_sample(self) -> tuple[str, str]:
-        """The test file of `sample/` beside the plug-in's module."""
-        return self._sample(tests=True)
+        """The test file of `test_sample/` beside the plug-in's module (the folder holds the
+        code it tests as well)."""
+        return self._sample("test_sample", tests=True)
 
-    def _sample(self, *, tests: bool) -> tuple[str, str]:
+    def _sample(self, name: str, *, tests: bool) -> tuple[str, str]:
         # A pack made from another (a subclass elsewhere) shows the other's, unless it has one.
-        folders = (Path(inspect.getfile(cls)).parent / "sample" for cls in type(self).__mro__)
+        folders = (Path(inspect.getfile(cls)).parent / name for cls in type(self).__mro__)
         folder = next(f for f in folders if f.is_dir())
         paths = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
         code = [p for p in paths if p.endswith(self.source_suffixes)]

@@ -121,11 +121,13 @@ class Python(Defaults):
     )  # fmt: skip
     # Only what a model can act on and the gates enforce: the harness formats the code
     # itself, mypy does not insist on annotations, and why the syntax is older than the
-    # interpreter (the judge parses with the host's Python) is not the model's business.
+    # interpreter (the judge parses with the host's Python) is not the model's business. No
+    # example import: one naming a kata (`from fizzbuzz import fizzbuzz`) is another kata's
+    # noise, and the edit format's worked example shows an import already.
     prompt_note = (
         f"Python 3.13; write Python {JUDGE_PYTHON} syntax. Tests are pytest functions in "
-        "tests/test_*.py that import the module from the repository root (e.g. `from fizzbuzz "
-        "import fizzbuzz`). Code must pass `ruff check` and `mypy`."
+        "tests/test_*.py that import the module from the repository root. Code must pass "
+        "`ruff check` and `mypy`."
     )
     collects = (
         "in tests/test_*.py or tests/*_test.py: a test_* function, or a test_* method of a "

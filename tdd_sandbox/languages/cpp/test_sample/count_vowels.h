@@ -1,0 +1,5 @@
+#pragma once
+
+#include <string>
+
+int count_vowels(const std::string& word);

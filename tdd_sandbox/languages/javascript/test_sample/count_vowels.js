@@ -1,0 +1,3 @@
+export function countVowels(word) {
+  return [...word].filter((letter) => 'aeiou'.includes(letter)).length;
+}

@@ -1,0 +1,2 @@
+def count_vowels(word: str) -> int:
+    return sum(letter in "aeiou" for letter in word)
