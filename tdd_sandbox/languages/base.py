@@ -16,6 +16,7 @@ from typing import Protocol
 
 from tdd_sandbox.languages.driving import CodeFiles, Driver
 from tdd_sandbox.languages.perturbing import Expectations, Perturbed, perturb_expected
+from tdd_sandbox.languages.readout import SentinelReports, without_frames
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome
@@ -213,6 +214,8 @@ class Defaults(ABC):
     """The pack's acceptance driver class, built bound to the plug-in as `driver`."""
     shell_gates: tuple[tuple[GateKind, str], ...] = ()
     """The gates as (kind, shell script) pairs, in running order, for `gates()`."""
+    sentinel_reports: SentinelReports | None = None
+    """Where the runner's output reports the guard's sentinels, for `readable`."""
 
     expectations: Expectations
     """How the language writes an assertion's expected side, for `perturb`."""
@@ -310,5 +313,7 @@ class Defaults(ABC):
         return f"no rule derives {self.name} calls from its track's tests yet"
 
     def readable(self, stdout: str) -> str:
-        """The output without the guard's frames (`@@<nonce> ...` lines, for the judge)."""
-        return "\n".join(line for line in stdout.split("\n") if not line.startswith("@@"))
+        """The output without the guard's frames (`@@<nonce> ...` lines, for the judge) or
+        its sentinels' reports (`readout`)."""
+        text = without_frames(stdout)
+        return self.sentinel_reports.strip(text) if self.sentinel_reports else text

@@ -53,6 +53,10 @@ def test_python_repo_exact_counts(tmp_path: Path) -> None:
     # The scaffold's own test and four of the kata's pass, one fails, one is skipped.
     assert test_gate["tests"] == {"passed": 5, "failed": 1, "skipped": 1, "errors": 0}
     assert "Buzz" in test_gate["output_tail"]
+    # The guard's failing sentinel is its own: shown to a model, it read as a second failing
+    # test, one the model never saw (the 0.5B coder's retries quoted its arithmetic).
+    assert "test_check_" not in test_gate["output_tail"]
+    assert "tdd-guard" not in test_gate["output_tail"]
 
 
 @pytest.mark.docker

@@ -9,10 +9,12 @@ each language stays green."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import pytest
 
 from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.execution import steps
 from tdd_sandbox.execution.base import GateCheck
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.execution.steps import run_gates
@@ -282,3 +284,25 @@ def test_a_sandbox_that_cannot_seal_the_tests_runs_no_test_gate(checker: DockerC
             run_gates(box, pack, files, only=frozenset({GateKind.TEST}))
         # The same sandbox runs the reader's test green, which is what the refusal prevents.
         assert box.exec(["cat", STEPS["python"].test_path], sealed=True).ok
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_a_red_run_shows_the_kata_s_failure_and_none_of_the_guard_s(
+    checker: DockerChecker, language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What a failing run printed is the next prompt: the guard's sentinels (named after the
+    # nonce) are tests the model never saw, and a failing one reads as a second red.
+    monkeypatch.setattr(steps, "secrets", SimpleNamespace(token_hex=lambda _: _NONCE))
+    pack, kata = get_language(language), STEPS[language]
+    files = encode({**pack.scaffold(), kata.test_path: kata.test_file(2),
+                    kata.code_path: kata.impls[0]})  # fmt: skip
+    gate = checker.check(GateCheck(pack, files)).report.gate(GateKind.TEST)
+    assert gate is not None
+    assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail)
+    shown = gate.output_tail
+    assert kata.test_name(1).split(".")[-1] in shown, shown
+    for part in (_NONCE[:6], _NONCE[6:12], "tdd-guard"):
+        assert part not in shown, (part, shown)
+
+
+_NONCE = "0123456789abcdef"

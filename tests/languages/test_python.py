@@ -168,3 +168,43 @@ def test_a_collection_failure_says_the_error_it_raised() -> None:
     )
     [broken] = [o for o in PYTHON.parse_results(RESULT, junit) if o.id == "tests.test_broken"]
     assert broken.message == "collection failure: NameError: name 'list_ops' is not defined"
+
+
+# pytest's output as the loop got it from the 0.5B coder's FizzBuzz (issue #44), the guard's
+# stream and failing sentinel included.
+_GUARDED_RUN = """\
+@@9ffcc21d686fc80a {"test": "tests/test_fizzbuzz.py::test_fizzbuzz", "outcome": "failed"}
+F
+.
+F                                                                     [100%]
+
+=================================== FAILURES ===================================
+________________________________ test_fizzbuzz _________________________________
+
+>   ???
+E   AssertionError: assert '2' == '4'
+
+tests/test_fizzbuzz.py:5: AssertionError
+______________________________ test_check_1d686f _______________________________
+
+    def test_check_1d686f():
+>       assert 40956 * 49693 == 2035226509
+E       assert (40956 * 49693) == 2035226509
+
+/tmp/tdd-guard-9ffcc21d686fc80a/test_9ffcc21d.py:6: AssertionError
+---------------- generated xml file: /tmp/tdd-results/junit.xml ----------------
+=========================== short test summary info ============================
+FAILED tests/test_fizzbuzz.py::test_fizzbuzz - AssertionError: assert '2' == '4'
+FAILED /tmp/tdd-guard-9ffcc21d686fc80a/test_9ffcc21d.py::test_check_1d686f - assert
+2 failed, 2 passed in 0.06s
+"""
+
+
+def test_a_model_reads_its_own_failures_and_not_the_guard_s() -> None:
+    shown = PYTHON.readable(_GUARDED_RUN)
+    assert "AssertionError: assert '2' == '4'" in shown
+    assert "tests/test_fizzbuzz.py:5: AssertionError" in shown
+    assert "FAILED tests/test_fizzbuzz.py::test_fizzbuzz" in shown
+    for guard_part in ("@@", "test_check_", "tdd-guard", "40956", "junit.xml"):
+        assert guard_part not in shown, guard_part
+    assert "short test summary info" in shown  # a section after the sentinel's is kept

@@ -15,6 +15,7 @@ from tdd_sandbox.languages.cpp.policy import check_cpp
 from tdd_sandbox.languages.cpp.reader import CPP_LEXEMES, cpp_text
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations, lexer
+from tdd_sandbox.languages.readout import SentinelReports
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
@@ -136,11 +137,22 @@ TEST(Scaffold, Runs) { SUCCEED(); }
 """
 
 
+GTEST_SENTINELS = SentinelReports(
+    opens=re.compile(
+        r"^\[[ A-Z=-]{10}\] (?:TddCheck\.[PF][0-9a-f]{6}\b|\d+ tests? from TddCheck\b)"
+    ),
+    closes=re.compile(r"^\[|^ *\d+ FAILED TESTS?$"),
+)
+"""Where GoogleTest reports the sentinel suite (`_sentinel_names`): its lines, and a
+failure's message between its RUN and FAILED lines."""
+
+
 class Cpp(Defaults):
     """The C++ plug-in: `kata.hpp`/`kata.cpp` at the root, GoogleTest files in `tests/`."""
 
     seals_tests = True
     driver_class = CppDriver
+    sentinel_reports = GTEST_SENTINELS
 
     def check_source(
         self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]

@@ -15,6 +15,7 @@ from tdd_sandbox.languages.java.policy import check_java
 from tdd_sandbox.languages.java.reader import JAVA_LEXEMES, java_text
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations, lexer
+from tdd_sandbox.languages.readout import NEXT_UNINDENTED, SentinelReports
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
@@ -110,11 +111,19 @@ class ScaffoldTest {
 """
 
 
+JUNIT_SENTINELS = SentinelReports(
+    opens=re.compile(r"\[class:TddCheck[0-9a-f]{6}Test\]"), closes=NEXT_UNINDENTED
+)
+"""Where the console launcher reports the sentinel class (`_sentinel_class`): its lines, and
+a failure's trace indented below one."""
+
+
 class Java(Defaults):
     """The Java plug-in: the class `Kata` in `src/`, JUnit 5 test classes in `test/`."""
 
     seals_tests = True
     driver_class = JavaDriver
+    sentinel_reports = JUNIT_SENTINELS
 
     def check_source(
         self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]

@@ -3,6 +3,10 @@ pass and one that must fail, which a rigged `assert` or runner cannot both survi
 
 from __future__ import annotations
 
+import re
+
+from tdd_sandbox.languages.readout import NEXT_UNINDENTED, SentinelReports
+
 
 def sentinel_names(nonce: str) -> tuple[str, str]:
     """The passing and the failing sentinel test's names for `nonce`."""
@@ -191,3 +195,11 @@ export async function load(url, context, next) {
 """
 """The hooks, in the loader's own thread: a sealed file's source from the keeper's reply, the
 test file's with the sentinels' line added."""
+
+
+NODE_SENTINELS = SentinelReports(
+    opens=re.compile(r"^(?:[\u2714\u2716] tdd_check_[0-9a-f]{6}\b|test at \S*tdd-guard-)"),
+    closes=NEXT_UNINDENTED,
+)
+"""Where node's spec reporter reports the sentinels (`sentinel_names`): a line with the
+failure's detail indented below it, and the same in the failing tests' summary."""

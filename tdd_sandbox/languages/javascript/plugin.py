@@ -17,6 +17,7 @@ from tdd_sandbox.languages.javascript.discovery import literal_test_names
 from tdd_sandbox.languages.javascript.driver import NO_CODE_FROM_TEXT, JavaScriptDriver
 from tdd_sandbox.languages.javascript.guard import (
     HOOKS_MODULE,
+    NODE_SENTINELS,
     REPORTER,
     seal_module,
     sentinel_module,
@@ -124,6 +125,7 @@ class JavaScript(Defaults):
     """The JavaScript plug-in: an ES module package, tests in `test/*.test.js`."""
 
     driver_class = JavaScriptDriver
+    sentinel_reports = NODE_SENTINELS
 
     def check_source(
         self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]

@@ -22,6 +22,7 @@ from tdd_sandbox.languages.python.discovery import (
     unknown_fixture,
 )
 from tdd_sandbox.languages.python.driver import PythonDriver
+from tdd_sandbox.languages.python.output import PYTEST_SENTINELS, without_results_file
 from tdd_sandbox.languages.python.policy import check_python
 from tdd_sandbox.languages.python.reader import JUDGE_PYTHON, parse_python, python_text
 from tdd_sandbox.languages.python.results import STREAM_STATUS, outcome_of
@@ -90,6 +91,7 @@ class Python(Defaults):
     """The Python plug-in."""
 
     driver_class = PythonDriver
+    sentinel_reports = PYTEST_SENTINELS
 
     def check_source(
         self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
@@ -345,6 +347,10 @@ class Python(Defaults):
             changed=tuple(str(c) for c in end.get("changed") or []),
             foreign=tuple(str(f) for f in end.get("foreign") or []),
         )
+
+    def readable(self, stdout: str) -> str:
+        """pytest's output less the guard's parts and the results file's name."""
+        return without_results_file(super().readable(stdout))
 
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
         """Outcomes from pytest's JUnit XML (xunit1, which carries the file of each test)."""

@@ -3,6 +3,10 @@ test binary's own log framed behind the nonce, so a binary cannot forge its resu
 
 from __future__ import annotations
 
+import re
+
+from tdd_sandbox.languages.readout import SentinelReports
+
 # The guarded test gate. It works on a copy of the crate (the snapshot is read-only) with a
 # pair of sentinel tests appended to every integration test file, builds the test binaries
 # once, then runs each itself with its own `--logfile`: libtest writes that file as each test
@@ -64,3 +68,14 @@ def sentinel_tests(nonce: str) -> str:
         f"\n\n#[test]\nfn {passing}() {{\n    assert_eq!({a}_u64 + {b}_u64, {a + b}_u64);\n}}\n"
         f"\n#[test]\nfn {failing}() {{\n    assert_eq!({a}_u64 * {b}_u64, {a * b + 1}_u64);\n}}\n"
     )
+
+
+CARGO_SENTINELS = SentinelReports(
+    opens=re.compile(
+        r"^(?:test tdd_check_[0-9a-f]{6} |---- tdd_check_[0-9a-f]{6} stdout ----|"
+        r"    tdd_check_[0-9a-f]{6}$)"
+    ),
+    closes=re.compile(r"^(?:test |---- |failures:|test result:)"),
+)
+"""Where `cargo test` reports the sentinels (`sentinel_names`): a line of the run, a
+failure's output, a line of the failures' list."""

@@ -13,6 +13,7 @@ from tdd_sandbox.languages.perturbing import Expectations, lexer
 from tdd_sandbox.languages.rust.calls import derive_rust_calls
 from tdd_sandbox.languages.rust.driver import RustDriver
 from tdd_sandbox.languages.rust.guard import (
+    CARGO_SENTINELS,
     GUARD,
     GUARDED_BUILD,
     GUARDED_LINT,
@@ -80,6 +81,7 @@ class Rust(Defaults):
     seals_tests = True
     readers_apart = frozenset({GateKind.LINT})  # clippy compiles the crate as the build does
     driver_class = RustDriver
+    sentinel_reports = CARGO_SENTINELS
 
     def check_source(
         self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
