@@ -22,6 +22,7 @@ FLOORS = (
     "images",
     "llm",
     "repo",
+    "forge",
     "katas",
     "execution",
     "agents",

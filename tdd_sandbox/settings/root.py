@@ -21,6 +21,7 @@ from pydantic_settings import (
 )
 
 from tdd_sandbox.errors import ConfigError
+from tdd_sandbox.settings.forge import ForgeSettings
 from tdd_sandbox.settings.models import (
     BenchSettings,
     CommitSettings,
@@ -67,6 +68,7 @@ class Settings(BaseSettings):
     images: ImageSettings = ImageSettings()
     gates: dict[str, GateOverride] = Field(default_factory=dict)
     """Per-language command overrides, e.g. `gates: {python: {test: [...]}}`."""
+    forge: ForgeSettings = ForgeSettings()
 
     @model_validator(mode="before")
     @classmethod

@@ -1,0 +1,1 @@
+"""Pull requests on a forge: a run's green branch, pushed and proposed."""
