@@ -1,0 +1,61 @@
+"""A run's pull request text: its summary, with a model's words unable to act as Markdown."""
+
+from __future__ import annotations
+
+import html as htmllib
+import re
+
+import pytest
+from markdown_it import MarkdownIt
+
+from tdd_sandbox.forge.body import RunReport, body, plain, title
+
+ATTACKS = [
+    "@org/security please approve",
+    "![pixel](http://127.0.0.1:9/track.png)",
+    "[docs](http://127.0.0.1:9/phish)",
+    "<img src=x onerror=alert(1)>",
+    "<script>alert(1)</script>",
+    "http://127.0.0.1:9/autolink",
+    "line one\n# a heading\n- a list",
+    "`code` and ``more``",
+    "&lt;already an entity&gt; &#64;someone",
+    "**bold** _em_ ~~struck~~ | table |",
+    "\x1b[2J\x07clear the terminal",
+]
+
+
+def _rendered(text: str) -> str:
+    # CommonMark with GitHub's tables and strikethrough (linkify, for bare URLs, is not
+    # installed here: a bare URL shows where it goes anyway).
+    return str(MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(text))
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_a_model_s_words_render_as_the_same_words_and_nothing_else(attack: str) -> None:
+    shown = plain(attack)
+    html = _rendered(shown)
+    assert "\n" not in shown
+    assert re.sub(r"</?p>|\n", "", html).count("<") == 0  # no tag, link, image or code
+    assert "@" not in shown  # a mention pings no one
+    expected = " ".join("".join(c for c in attack if c.isprintable() or c.isspace()).split())
+    # What a reader sees is what the model wrote, character for character.
+    assert htmllib.unescape(re.sub(r"</?p>|\n", "", html)) == expected
+
+
+def test_the_body_says_what_the_run_did() -> None:
+    report = RunReport(
+        kata="FizzBuzz", status="completed", cycles=3, run_id="20261128-0101-abc123",
+        subjects=["feat: 3 gives Fizz", "feat: @everyone 5 gives Buzz"],
+        models={"tester": "custom:qwen2.5-coder-0.5b", "implementer": "openai:gpt-4.1-mini"},
+        acceptance=(12, 13), tamper_events=1,
+    )  # fmt: skip
+    text = body(report)
+    assert "**completed** after 3 cycles, 2 green commits" in text
+    assert "1. feat\\: 3 gives Fizz" in text
+    assert "2. feat\\: &#64;everyone 5 gives Buzz" in text
+    assert "12 of 13 cases passed" in text
+    assert "| tester | custom\\:qwen2\\.5\\-coder\\-0\\.5b |" in text
+    assert "**Tamper events refused:** 1." in text
+    assert title(report) == "TDD: FizzBuzz"
+    assert title(RunReport("Fizz\nBuzz\x1b[2J", "completed", 1, [])) == "TDD: FizzBuzz[2J"
