@@ -22,8 +22,10 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from tdd_sandbox.engine.phases import RunSummary
+    from tdd_sandbox.settings import Settings
 
 EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6, "interrupted": 130}
+EXIT_NO_PULL_REQUEST = 7
 
 
 @click.command()
@@ -45,6 +47,12 @@ EXIT_BY_STATUS = {"completed": 0, "max_cycles": 0, "stuck": 1, "error": 6, "inte
     "parallel_refactor", "--parallel-refactor", help="Refactorer attempts raced at once."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of a table.")
+@click.option(
+    "--pr",
+    is_flag=True,
+    help="Commit to a branch of the run's own, then push it and open its pull request.",
+)
+@click.option("--remote", default="origin", show_default=True, help="The remote --pr pushes to.")
 @transcript_options
 @config_option
 def run(
@@ -55,6 +63,8 @@ def run(
     parallel: int | None,
     parallel_refactor: int | None,
     as_json: bool,
+    pr: bool,
+    remote: str,
     record: Path | None,
     replay: Path | None,
     config: Path | None,
@@ -63,6 +73,7 @@ def run(
 
     \b
     Exit codes: 0 completed or all cycles done; 1 stuck; 6 the model endpoint failed;
+    7 the run's pull request could not be opened (its commits stay on its branch);
     2 bad usage; 3 missing prerequisite.
     """
     from tdd_sandbox.cli.view import RunView
@@ -82,13 +93,35 @@ def run(
     with RunView(screen) as view:
         summary = run_kata(
             kata, settings, repo_dir=repo, record=record, replay=replay,
-            observer=view, progress=progress,
+            observer=view, progress=progress, own_branch=pr,
         )  # fmt: skip
+    failed = _propose(summary, settings, remote, kata) if pr else ""
     if as_json:
-        echo_json(summary.to_json())
+        echo_json({**summary.to_json(), **({"pull_request_error": failed} if failed else {})})
     else:
         render_summary(summary, console())
+    if failed:
+        echo(f"error: {failed}", err=True)
+        return EXIT_NO_PULL_REQUEST
     return EXIT_BY_STATUS.get(summary.status, 1)
+
+
+def _propose(summary: RunSummary, settings: Settings, remote: str, kata: Path) -> str:
+    """Open the run's pull request (`summary.pull_request`); what stopped it, if anything."""
+    from tdd_sandbox.forge.client import ForgeError
+    from tdd_sandbox.katas.kata import load_kata
+    from tdd_sandbox.ops.proposal import propose
+
+    if not summary.commits:
+        progress("no green commit: no pull request to open")
+        return ""
+    try:
+        made = propose(summary, settings, remote=remote, kata=load_kata(kata).title)
+    except ForgeError as exc:
+        return str(exc)
+    summary.pull_request = {"url": made.url, "number": made.number, "created": made.created}
+    progress(f"pull request {'opened' if made.created else 'updated'}: {made.url}")
+    return ""
 
 
 def render_summary(summary: RunSummary, console: Console) -> None:

@@ -81,8 +81,14 @@ class RunSummary:
     reason: str = ""
     branch: str = ""
     """The branch the commits went to."""
+    base: str = ""
+    """The branch the run started from, when it committed to one of its own (`run --pr`)."""
+    models: dict[str, str] = field(default_factory=dict)
+    """`provider:model` by role."""
     wall_time_s: float = 0.0
     usage: dict[str, Any] = field(default_factory=dict)
+    pull_request: dict[str, Any] | None = None
+    """`{"url", "number", "created"}` once the run's pull request is open (`run --pr`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The summary document."""
@@ -96,6 +102,9 @@ class RunSummary:
             "repo": self.repo,
             "reason": self.reason,
             "branch": self.branch,
+            "base": self.base,
+            "models": self.models,
             "wall_time_s": round(self.wall_time_s, 3),
             "usage": self.usage,
+            "pull_request": self.pull_request,
         }

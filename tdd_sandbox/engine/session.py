@@ -31,6 +31,10 @@ from tdd_sandbox.settings import DEFAULT_LANGUAGE, Settings
 from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.files import TDD_DIR
 
+RUN_BRANCH_PREFIX = "tdd-run/"
+"""A run's own branch (`run --pr`): not under `tdd/`, where each attempt's branch is
+`tdd/<run id>/...` and git cannot hold `tdd/<run id>` beside them."""
+
 
 def next_cycle(repo: HardenedRepo) -> int:
     """One past the highest `TDD-Cycle` trailer on the branch (1 for a new kata)."""
@@ -53,6 +57,8 @@ class Session:
     directory: Path
     started: float
     branch: str
+    base: str = ""
+    """The branch the run started from, when it works on a branch of its own."""
 
 
 @contextlib.contextmanager
@@ -66,9 +72,12 @@ def open_session(
     observer: Observer | None = None,
     progress: Progress = quiet,
     stop: CancelToken | None = None,
+    own_branch: bool = False,
 ) -> Iterator[Session]:
     """Load the kata, check the endpoints, create or open the repo, and start the sandbox
-    checker; everything is released on exit, however the block ends.
+    checker; everything is released on exit, however the block ends. `own_branch`: the run
+    commits to a new branch `tdd-run/<run id>` made from HEAD, and the branch it started
+    from does not move.
 
     Raises:
         UsageError, ConfigError, PrerequisiteError: bad input or a missing prerequisite.
@@ -103,9 +112,12 @@ def open_session(
         exclude_locally(repo, f"/{TDD_DIR}/")
         if repo.repo.head.is_detached:
             raise UsageError(f"{directory} has a detached HEAD: check out a branch to commit on")
-        branch = repo.repo.active_branch.name
-        progress(f"commits go to branch {branch}")
+        branch = base = repo.repo.active_branch.name
         stack.enter_context(hold_lock(repo, run_id))
+        if own_branch:
+            branch = f"{RUN_BRANCH_PREFIX}{run_id}"
+            repo.run("switch", "-q", "-c", branch)
+        progress(f"commits go to branch {branch}" + (f", from {base}" if own_branch else ""))
         dirty = dirty_paths(repo)
         if dirty and set(dirty) <= {_kata_path_in_repo(directory, kata_file), *USER_FILES}:
             # The files `init` asks the user to edit: theirs, never a model's (no role may
@@ -140,7 +152,8 @@ def open_session(
             journal=journal, observer=observer, stop=stop,
         )  # fmt: skip
         stack.callback(loop.close)
-        yield Session(loop, repo, team, journal, run_id, directory, started, branch)
+        yield Session(loop, repo, team, journal, run_id, directory, started, branch,
+                      base if own_branch else "")  # fmt: skip
 
 
 def run_kata(
@@ -153,6 +166,7 @@ def run_kata(
     observer: Observer | None = None,
     progress: Progress = quiet,
     stop: CancelToken | None = None,
+    own_branch: bool = False,
 ) -> RunSummary:
     """Run the loop on a kata, creating its repository on first use. Cancelling `stop`
     ends the run as interrupted at once, whatever it waits on.
@@ -162,7 +176,7 @@ def run_kata(
     """
     with open_session(
         kata_file, settings, repo_dir=repo_dir, record=record, replay=replay,
-        observer=observer, progress=progress, stop=stop,
+        observer=observer, progress=progress, stop=stop, own_branch=own_branch,
     ) as session:  # fmt: skip
         loop = session.loop
         result: RunResult | None = None
@@ -228,6 +242,8 @@ def summarise(result: RunResult, session: Session) -> RunSummary:
         repo=str(session.directory),
         reason=result.reason,
         branch=session.branch,
+        base=session.base,
+        models=session.team.models(),
         wall_time_s=time.monotonic() - session.started,
         usage=usage,
     )

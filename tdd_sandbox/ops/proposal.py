@@ -1,0 +1,52 @@
+"""A finished run proposed for review: its branch pushed and its pull request opened, or
+found open and brought up to date (`run --pr`)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from tdd_sandbox.engine.phases import RunSummary
+from tdd_sandbox.forge.body import RunReport, body, title
+from tdd_sandbox.forge.client import Forge, ForgeError, PullRequest, repository_of
+from tdd_sandbox.forge.push import push_branch, remote_url
+from tdd_sandbox.repo.environment import git_environment
+from tdd_sandbox.settings import Settings
+
+
+def propose(summary: RunSummary, settings: Settings, *, remote: str, kata: str) -> PullRequest:
+    """Push the run's branch to `remote` and open (or update) its pull request into the
+    branch the run started from.
+
+    Raises:
+        ForgeError: the push or the forge failed; the commits stay on the local branch.
+    """
+    directory = Path(summary.repo)
+    if not summary.base:
+        raise ForgeError("the run did not work on a branch of its own: run it with --pr")
+    repository = settings.forge.repository or repository_of(remote_url(directory, remote))
+    if repository is None:
+        raise ForgeError(
+            f"cannot tell the forge's repository from the URL of remote {remote!r}: set "
+            "forge.repository to owner/name"
+        )
+    forge = Forge(settings.forge, repository)  # no token: nothing is pushed either
+    report = RunReport(
+        kata=kata, status=summary.status, cycles=summary.cycles, run_id=summary.run_id,
+        subjects=_subjects(directory, summary.base, summary.branch), models=summary.models,
+    )  # fmt: skip
+    try:
+        push_branch(directory, remote, summary.branch)
+        return forge.open_or_update(summary.branch, summary.base, title(report), body(report))
+    finally:
+        forge.close()
+
+
+def _subjects(directory: Path, base: str, branch: str) -> list[str]:
+    """The subjects of the commits on `branch` and not on `base`, oldest first."""
+    listed = subprocess.run(  # hardened: the subjects come from commits a model's files fed
+        ["git", "-C", str(directory), "log", "--reverse", "--format=%s",
+         f"refs/heads/{base}..refs/heads/{branch}", "--"],
+        env=git_environment(), capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return listed.stdout.splitlines()

@@ -1,0 +1,110 @@
+"""`run --pr`: a scripted FizzBuzz run (the fake checker, a scripted model) on its own
+branch, pushed to a real bare remote, its pull request opened on a real HTTP server on
+loopback that speaks the pulls API."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.cli import run_cli
+from tests.helpers.fake_llm import FakeLLM
+from tests.helpers.forge import LoopbackForge
+from tests.helpers.katas import fake_fizzbuzz_script
+from tests.helpers.runs import KATAS, ROLES
+
+TOKEN = "ghp_run_pr_secret_0123456789"
+
+
+def _git(path: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(path), *args], capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def repos(tmp_path: Path) -> tuple[Path, Path]:
+    """A kata repository on `main` (the kata, committed and pushed) and its bare remote."""
+    remote, work = tmp_path / "remote.git", tmp_path / "fizzbuzz"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True)
+    _git(work, "config", "user.email", "me@example.com")
+    _git(work, "config", "user.name", "me")
+    shutil.copy(KATAS / "fizzbuzz" / "kata.md", work / "kata.md")
+    _git(work, "add", "kata.md")
+    _git(work, "commit", "-q", "-m", "the kata")
+    _git(work, "remote", "add", "origin", str(remote))
+    _git(work, "push", "-q", "origin", "main")
+    return work, remote
+
+
+def _run_pr(
+    work: Path, fake: FakeLLM, forge: LoopbackForge, token: str | None
+) -> tuple[int, dict[str, object], str]:
+    env = {
+        "TDD_SANDBOX_SANDBOX__TYPE": "fake",
+        "TDD_SANDBOX_LLM__BASE_URL": fake.base_url,
+        "TDD_SANDBOX_FORGE__API_URL": forge.api_url,
+        "TDD_SANDBOX_FORGE__REPOSITORY": "kata-org/kata",
+        "TDD_SANDBOX_FORGE__TOKEN_ENV": "TDD_TEST_FORGE_TOKEN",
+        "TDD_TEST_FORGE_TOKEN": token or "",
+        **{f"TDD_SANDBOX_ROLES__{r.upper()}__MODEL": f"custom:{r}" for r in ROLES},
+    }
+    result = run_cli("run", str(work / "kata.md"), "--repo", str(work), "--language", "python",
+                     "--pr", "--json", env=env)  # fmt: skip
+    return result.returncode, json.loads(result.stdout), result.stderr
+
+
+def pull_body(forge: LoopbackForge) -> str:
+    """The body of the forge's one pull request, with Markdown's escapes undone."""
+    return str(forge.state.pulls[0]["body"]).replace("\\", "")
+
+
+def test_a_run_ends_in_its_pull_request(repos: tuple[Path, Path]) -> None:
+    work, remote = repos
+    main_before = _git(work, "rev-parse", "main")
+    with FakeLLM(fake_fizzbuzz_script()) as fake, LoopbackForge("kata-org/kata") as forge:
+        code, summary, stderr = _run_pr(work, fake, forge, TOKEN)
+        assert code == 0, stderr
+        branch = str(summary["branch"])
+        assert branch == f"tdd-run/{summary['run_id']}"
+        assert summary["base"] == "main"
+        assert summary["pull_request"] == {"url": "http://forge/pull/1", "number": 1,
+                                           "created": True}  # fmt: skip
+        # The remote holds the run's branch as the run left it; neither main moved.
+        assert _git(remote, "rev-parse", branch) == _git(work, "rev-parse", branch)
+        assert _git(remote, "rev-parse", "main") == main_before
+        assert _git(work, "rev-parse", "main") == main_before
+        subjects = _git(remote, "log", "--reverse", "--format=%s", f"main..{branch}").splitlines()
+        commits = summary["commits"]
+        assert isinstance(commits, list)
+        assert len(commits) >= 1
+        assert len(subjects) == len(commits) + 1  # the scaffold's commit comes first
+        assert all(subject in pull_body(forge) for subject in subjects[1:2])
+        [pull] = forge.state.pulls
+        assert pull["head"]["ref"] == branch
+        assert pull["base"]["ref"] == "main"
+        assert pull["title"] == "TDD: FizzBuzz"
+        assert "**completed**" in pull["body"]
+        assert all(s.headers["Authorization"] == f"token {TOKEN}" for s in forge.state.seen)
+        assert not any(TOKEN in s.body for s in forge.state.seen)
+
+
+def test_without_a_token_nothing_is_pushed_and_the_commits_stay(
+    repos: tuple[Path, Path],
+) -> None:
+    work, remote = repos
+    with FakeLLM(fake_fizzbuzz_script()) as fake, LoopbackForge("kata-org/kata") as forge:
+        code, summary, stderr = _run_pr(work, fake, forge, None)
+    assert code == 7
+    assert summary["pull_request"] is None
+    assert "no forge token: set TDD_TEST_FORGE_TOKEN" in str(summary["pull_request_error"])
+    assert "error: no forge token" in stderr
+    branch = str(summary["branch"])
+    assert _git(work, "rev-parse", branch)  # the run's commits, on its local branch
+    assert branch not in _git(remote, "branch", "--list")
+    assert forge.state.seen == []
