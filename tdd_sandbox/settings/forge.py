@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field
 
 from tdd_sandbox.settings.sandbox import Section
 
-ForgeKind = Literal["github", "gitea"]
-"""The pulls APIs the tool speaks: GitHub's, and Gitea's (Forgejo's is the same)."""
-
 
 class ForgeSettings(Section):
-    """The forge's REST API, the repository on it, and where its token is read from."""
+    """The forge's REST API, the repository on it, and where its token is read from. GitHub,
+    Gitea and Forgejo share the paths and fields a run uses, so the API's root is all that
+    tells them apart."""
 
-    kind: ForgeKind = "github"
-    """Which pulls API `api_url` speaks: `github`, or `gitea` (also Forgejo)."""
     api_url: str = "https://api.github.com"
     """The API's root: GitHub's, or a Gitea's `https://HOST/api/v1`."""
     repository: str | None = None
