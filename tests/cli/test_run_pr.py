@@ -14,16 +14,11 @@ import pytest
 from tests.helpers.cli import run_cli
 from tests.helpers.fake_llm import FakeLLM
 from tests.helpers.forge import LoopbackForge
+from tests.helpers.git import git
 from tests.helpers.katas import fake_fizzbuzz_script
 from tests.helpers.runs import KATAS, ROLES
 
 TOKEN = "ghp_run_pr_secret_0123456789"
-
-
-def _git(path: Path, *args: str) -> str:
-    done = subprocess.run(["git", "-C", str(path), *args], capture_output=True, text=True,
-                          check=True)  # fmt: skip
-    return done.stdout.strip()
 
 
 @pytest.fixture
@@ -32,13 +27,13 @@ def repos(tmp_path: Path) -> tuple[Path, Path]:
     remote, work = tmp_path / "remote.git", tmp_path / "fizzbuzz"
     subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True)
     subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True)
-    _git(work, "config", "user.email", "me@example.com")
-    _git(work, "config", "user.name", "me")
+    git(work, "config", "user.email", "me@example.com")
+    git(work, "config", "user.name", "me")
     shutil.copy(KATAS / "fizzbuzz" / "kata.md", work / "kata.md")
-    _git(work, "add", "kata.md")
-    _git(work, "commit", "-q", "-m", "the kata")
-    _git(work, "remote", "add", "origin", str(remote))
-    _git(work, "push", "-q", "origin", "main")
+    git(work, "add", "kata.md")
+    git(work, "commit", "-q", "-m", "the kata")
+    git(work, "remote", "add", "origin", str(remote))
+    git(work, "push", "-q", "origin", "main")
     return work, remote
 
 
@@ -66,7 +61,7 @@ def pull_body(forge: LoopbackForge) -> str:
 
 def test_a_run_ends_in_its_pull_request(repos: tuple[Path, Path]) -> None:
     work, remote = repos
-    main_before = _git(work, "rev-parse", "main")
+    main_before = git(work, "rev-parse", "main")
     with FakeLLM(fake_fizzbuzz_script()) as fake, LoopbackForge("kata-org/kata") as forge:
         code, summary, stderr = _run_pr(work, fake, forge, TOKEN)
         assert code == 0, stderr
@@ -76,10 +71,10 @@ def test_a_run_ends_in_its_pull_request(repos: tuple[Path, Path]) -> None:
         assert summary["pull_request"] == {"url": "http://forge/pull/1", "number": 1,
                                            "created": True}  # fmt: skip
         # The remote holds the run's branch as the run left it; neither main moved.
-        assert _git(remote, "rev-parse", branch) == _git(work, "rev-parse", branch)
-        assert _git(remote, "rev-parse", "main") == main_before
-        assert _git(work, "rev-parse", "main") == main_before
-        subjects = _git(remote, "log", "--reverse", "--format=%s", f"main..{branch}").splitlines()
+        assert git(remote, "rev-parse", branch) == git(work, "rev-parse", branch)
+        assert git(remote, "rev-parse", "main") == main_before
+        assert git(work, "rev-parse", "main") == main_before
+        subjects = git(remote, "log", "--reverse", "--format=%s", f"main..{branch}").splitlines()
         commits = summary["commits"]
         assert isinstance(commits, list)
         assert len(commits) >= 1
@@ -105,6 +100,6 @@ def test_without_a_token_nothing_is_pushed_and_the_commits_stay(
     assert "no forge token: set TDD_TEST_FORGE_TOKEN" in str(summary["pull_request_error"])
     assert "error: no forge token" in stderr
     branch = str(summary["branch"])
-    assert _git(work, "rev-parse", branch)  # the run's commits, on its local branch
-    assert branch not in _git(remote, "branch", "--list")
+    assert git(work, "rev-parse", branch)  # the run's commits, on its local branch
+    assert branch not in git(remote, "branch", "--list")
     assert forge.state.seen == []

@@ -9,12 +9,7 @@ import pytest
 
 from tdd_sandbox.forge.client import ForgeError
 from tdd_sandbox.forge.push import push_branch, remote_url
-
-
-def _git(path: Path, *args: str) -> str:
-    done = subprocess.run(["git", "-C", str(path), *args], capture_output=True, text=True,
-                          check=True)  # fmt: skip
-    return done.stdout.strip()
+from tests.helpers.git import git
 
 
 @pytest.fixture
@@ -24,19 +19,19 @@ def repos(tmp_path: Path) -> tuple[Path, Path]:
     remote, work = tmp_path / "remote.git", tmp_path / "work"
     subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True)
     subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True)
-    _git(work, "config", "user.email", "t@example.com")
-    _git(work, "config", "user.name", "t")
+    git(work, "config", "user.email", "t@example.com")
+    git(work, "config", "user.name", "t")
     (work / "kata.md").write_text("# FizzBuzz\n")
-    _git(work, "add", "kata.md")
-    _git(work, "commit", "-q", "-m", "kata")
-    _git(work, "remote", "add", "origin", str(remote))
-    _git(work, "push", "-q", "origin", "main")
-    _git(work, "switch", "-q", "-c", "tdd/run-1")
+    git(work, "add", "kata.md")
+    git(work, "commit", "-q", "-m", "kata")
+    git(work, "remote", "add", "origin", str(remote))
+    git(work, "push", "-q", "origin", "main")
+    git(work, "switch", "-q", "-c", "tdd/run-1")
     for n in (1, 2):
         (work / f"step{n}.py").write_text(f"{n}\n")
-        _git(work, "add", f"step{n}.py")
-        _git(work, "commit", "-q", "-m", f"feat: step {n}")
-    _git(work, "switch", "-q", "main")
+        git(work, "add", f"step{n}.py")
+        git(work, "commit", "-q", "-m", f"feat: step {n}")
+    git(work, "switch", "-q", "main")
     return work, remote
 
 
@@ -44,15 +39,15 @@ def test_the_remote_gets_the_run_s_commits_and_nothing_else_moves(
     repos: tuple[Path, Path],
 ) -> None:
     work, remote = repos
-    main_before = _git(remote, "rev-parse", "main")
+    main_before = git(remote, "rev-parse", "main")
     push_branch(work, "origin", "tdd/run-1")
-    assert _git(remote, "rev-parse", "tdd/run-1") == _git(work, "rev-parse", "tdd/run-1")
-    assert _git(remote, "log", "--format=%s", "main..tdd/run-1").splitlines() == [
+    assert git(remote, "rev-parse", "tdd/run-1") == git(work, "rev-parse", "tdd/run-1")
+    assert git(remote, "log", "--format=%s", "main..tdd/run-1").splitlines() == [
         "feat: step 2", "feat: step 1",
     ]  # fmt: skip
-    assert _git(remote, "rev-parse", "main") == main_before
-    assert _git(work, "branch", "--show-current") == "main"
-    assert _git(work, "rev-parse", "main") == main_before
+    assert git(remote, "rev-parse", "main") == main_before
+    assert git(work, "branch", "--show-current").strip() == "main"
+    assert git(work, "rev-parse", "main") == main_before
 
 
 def test_no_hook_of_the_repository_runs_on_a_push(repos: tuple[Path, Path]) -> None:
@@ -84,24 +79,24 @@ def test_a_refused_push_keeps_the_commits_and_says_how_to_retry(
     assert "was refused (remote: branch tdd/* is protected)" in message
     assert f"then `git -C {work} push origin tdd/run-1`" in message
     assert "\n" not in message
-    assert len(_git(work, "log", "--format=%s", "main..tdd/run-1").splitlines()) == 2
+    assert len(git(work, "log", "--format=%s", "main..tdd/run-1").splitlines()) == 2
 
 
 def test_a_remote_branch_that_moved_on_is_never_overwritten(repos: tuple[Path, Path]) -> None:
     work, remote = repos
     other = remote.parent / "other"
     subprocess.run(["git", "clone", "-q", str(remote), str(other)], check=True)
-    _git(other, "config", "user.email", "o@example.com")
-    _git(other, "config", "user.name", "o")
-    _git(other, "switch", "-q", "-c", "tdd/run-1")
+    git(other, "config", "user.email", "o@example.com")
+    git(other, "config", "user.name", "o")
+    git(other, "switch", "-q", "-c", "tdd/run-1")
     (other / "theirs.py").write_text("x\n")
-    _git(other, "add", "theirs.py")
-    _git(other, "commit", "-q", "-m", "someone else's")
-    _git(other, "push", "-q", "origin", "tdd/run-1")
-    theirs = _git(remote, "rev-parse", "tdd/run-1")
+    git(other, "add", "theirs.py")
+    git(other, "commit", "-q", "-m", "someone else's")
+    git(other, "push", "-q", "origin", "tdd/run-1")
+    theirs = git(remote, "rev-parse", "tdd/run-1")
     with pytest.raises(ForgeError, match="was refused"):
         push_branch(work, "origin", "tdd/run-1")
-    assert _git(remote, "rev-parse", "tdd/run-1") == theirs
+    assert git(remote, "rev-parse", "tdd/run-1") == theirs
 
 
 def test_a_stray_git_dir_in_the_environment_does_not_redirect_the_push(
@@ -113,4 +108,4 @@ def test_a_stray_git_dir_in_the_environment_does_not_redirect_the_push(
     monkeypatch.setenv("GIT_DIR", str(stray / ".git"))
     push_branch(work, "origin", "tdd/run-1")
     monkeypatch.delenv("GIT_DIR")
-    assert _git(remote, "rev-parse", "tdd/run-1") == _git(work, "rev-parse", "tdd/run-1")
+    assert git(remote, "rev-parse", "tdd/run-1") == git(work, "rev-parse", "tdd/run-1")
