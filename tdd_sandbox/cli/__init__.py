@@ -25,7 +25,7 @@ EXIT_CRASH = 70
 
 
 COMMANDS = {
-    "run": "run", "step": "run", "init": "repo", "status": "repo", "bench": "bench",
+    "run": "run", "step": "run", "pr": "run", "init": "repo", "status": "repo", "bench": "bench",
     "score": "bench", "gates": "gates", "doctor": "doctor", "gc": "gc", "images": "images",
     "katas": "katas",
 }  # fmt: skip

@@ -95,7 +95,7 @@ def run(
             kata, settings, repo_dir=repo, record=record, replay=replay,
             observer=view, progress=progress, own_branch=pr,
         )  # fmt: skip
-    failed = _propose(summary, settings, remote, kata) if pr else ""
+    failed = _propose(summary, settings, remote) if pr else ""
     if as_json:
         echo_json({**summary.to_json(), **({"pull_request_error": failed} if failed else {})})
     else:
@@ -106,22 +106,51 @@ def run(
     return EXIT_BY_STATUS.get(summary.status, 1)
 
 
-def _propose(summary: RunSummary, settings: Settings, remote: str, kata: Path) -> str:
+def _propose(summary: RunSummary, settings: Settings, remote: str) -> str:
     """Open the run's pull request (`summary.pull_request`); what stopped it, if anything."""
     from tdd_sandbox.forge.client import ForgeError
-    from tdd_sandbox.katas.kata import load_kata
-    from tdd_sandbox.ops.proposal import propose
+    from tdd_sandbox.ops.proposal import propose, record
 
     if not summary.commits:
         progress("no green commit: no pull request to open")
         return ""
     try:
-        made = propose(summary, settings, remote=remote, kata=load_kata(kata).title)
+        made = propose(summary, settings, remote=remote)
     except ForgeError as exc:
         return str(exc)
-    summary.pull_request = {"url": made.url, "number": made.number, "created": made.created}
+    record(summary, made)
     progress(f"pull request {'opened' if made.created else 'updated'}: {made.url}")
     return ""
+
+
+@click.command()
+@click.option("--repo", type=UserPath(file_okay=False), help="Kata repository (default: here).")
+@click.option("--remote", default="origin", show_default=True, help="The remote to push to.")
+@click.option("--json", "as_json", is_flag=True, help="Print the pull request as JSON.")
+@config_option
+def pr(repo: Path | None, remote: str, as_json: bool, config: Path | None) -> int:
+    """Push the last `run --pr`'s branch and open or update its pull request again (after
+    a push or a forge that failed)."""
+    from tdd_sandbox.forge.client import ForgeError
+    from tdd_sandbox.ops.proposal import last_run
+    from tdd_sandbox.settings import load_settings
+
+    directory = (repo or Path.cwd()).resolve()
+    settings = load_settings(default_config(config, directory))
+    try:
+        summary = last_run(directory)
+    except ForgeError as exc:
+        echo(f"error: {exc}", err=True)
+        return EXIT_NO_PULL_REQUEST
+    failed = _propose(summary, settings, remote)
+    if failed:
+        echo(f"error: {failed}", err=True)
+        return EXIT_NO_PULL_REQUEST
+    if as_json:
+        echo_json({"pull_request": summary.pull_request})
+    elif summary.pull_request is not None:
+        echo(str(summary.pull_request["url"]))
+    return 0
 
 
 def render_summary(summary: RunSummary, console: Console) -> None:

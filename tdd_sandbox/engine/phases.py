@@ -81,6 +81,8 @@ class RunSummary:
     reason: str = ""
     branch: str = ""
     """The branch the commits went to."""
+    kata: str = ""
+    """The kata's title."""
     base: str = ""
     """The branch the run started from, when it committed to one of its own (`run --pr`)."""
     models: dict[str, str] = field(default_factory=dict)
@@ -89,6 +91,12 @@ class RunSummary:
     usage: dict[str, Any] = field(default_factory=dict)
     pull_request: dict[str, Any] | None = None
     """`{"url", "number", "created"}` once the run's pull request is open (`run --pr`)."""
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunSummary:
+        """The summary `to_json` wrote (unknown keys ignored: an older run's file reads)."""
+        known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        return cls(**known)
 
     def to_json(self) -> dict[str, Any]:
         """The summary document."""
@@ -102,6 +110,7 @@ class RunSummary:
             "repo": self.repo,
             "reason": self.reason,
             "branch": self.branch,
+            "kata": self.kata,
             "base": self.base,
             "models": self.models,
             "wall_time_s": round(self.wall_time_s, 3),

@@ -242,6 +242,7 @@ def summarise(result: RunResult, session: Session) -> RunSummary:
         repo=str(session.directory),
         reason=result.reason,
         branch=session.branch,
+        kata=session.loop.kata.title,
         base=session.base,
         models=session.team.models(),
         wall_time_s=time.monotonic() - session.started,

@@ -130,7 +130,7 @@ class Forge:
                     raise ForgeError(
                         f"the forge at {self.settings.api_url} did not answer {method} {path} "
                         f"({type(exc).__name__}) after {attempt + 1} tries: check forge.api_url "
-                        "and the network, then try again"
+                        "and the network, then `tdd-sandbox pr`"
                     ) from None
             else:
                 if response.status_code not in _RETRIED or last:
@@ -163,7 +163,7 @@ def _read(response: httpx2.Response, method: str, where: str, forge: Forge) -> A
         )
     if code == 422:
         raise ForgeError(f"the forge refused the pull request (422{said})")
-    raise ForgeError(f"{method} {where} failed ({code}{said}): try again later")
+    raise ForgeError(f"{method} {where} failed ({code}{said}): try again with `tdd-sandbox pr`")
 
 
 def _message(response: httpx2.Response) -> str:

@@ -32,7 +32,7 @@ def _git(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     except subprocess.TimeoutExpired:
         raise ForgeError(
             f"git {args[0]} took over {_TIMEOUT_S:.0f} s and was stopped: check the network "
-            "and the remote, then try again"
+            "and the remote, then `tdd-sandbox pr`"
         ) from None
 
 
@@ -65,7 +65,7 @@ def push_branch(path: Path, remote: str, branch: str) -> None:
         said = _first_error(pushed.stderr + pushed.stdout)
         raise ForgeError(
             f"the push of {branch} to {remote} was refused ({said}): the commits stay on the "
-            f"local branch {branch}; fix that, then `git -C {path} push {remote} {branch}`"
+            f"local branch {branch}; fix that, then `tdd-sandbox pr --repo {path}`"
         )
 
 

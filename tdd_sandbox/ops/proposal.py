@@ -3,18 +3,21 @@ found open and brought up to date (`run --pr`)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
+from tdd_sandbox.engine.journal import latest_run
 from tdd_sandbox.engine.phases import RunSummary
 from tdd_sandbox.forge.body import RunReport, body, title
 from tdd_sandbox.forge.client import Forge, ForgeError, PullRequest, repository_of
 from tdd_sandbox.forge.push import push_branch, remote_url
 from tdd_sandbox.repo.environment import git_environment
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.files import TDD_DIR, write_atomic
 
 
-def propose(summary: RunSummary, settings: Settings, *, remote: str, kata: str) -> PullRequest:
+def propose(summary: RunSummary, settings: Settings, *, remote: str) -> PullRequest:
     """Push the run's branch to `remote` and open (or update) its pull request into the
     branch the run started from.
 
@@ -32,7 +35,7 @@ def propose(summary: RunSummary, settings: Settings, *, remote: str, kata: str) 
         )
     forge = Forge(settings.forge, repository)  # no token: nothing is pushed either
     report = RunReport(
-        kata=kata, status=summary.status, cycles=summary.cycles, run_id=summary.run_id,
+        kata=summary.kata, status=summary.status, cycles=summary.cycles, run_id=summary.run_id,
         subjects=_subjects(directory, summary.base, summary.branch), models=summary.models,
     )  # fmt: skip
     try:
@@ -50,3 +53,28 @@ def _subjects(directory: Path, base: str, branch: str) -> list[str]:
         env=git_environment(), capture_output=True, text=True, check=True,
     )  # fmt: skip
     return listed.stdout.splitlines()
+
+
+def last_run(repo_dir: Path) -> RunSummary:
+    """The summary of the last run in `repo_dir`.
+
+    Raises:
+        ForgeError: no run ended there yet.
+    """
+    found = latest_run(repo_dir)
+    summary = found / "summary.json" if found is not None else None
+    if summary is None or not summary.is_file():
+        raise ForgeError(
+            f"no finished run in {repo_dir}: run `tdd-sandbox run KATA --repo {repo_dir} --pr`"
+        )
+    return RunSummary.from_json(json.loads(summary.read_text(encoding="utf-8")))
+
+
+def record(summary: RunSummary, made: PullRequest) -> None:
+    """Keep `made` in the run's summary (`summary.pull_request`, and its `summary.json`,
+    which `status` and `pr` read)."""
+    summary.pull_request = {"url": made.url, "number": made.number, "created": made.created}
+    found = Path(summary.repo) / TDD_DIR / "runs" / summary.run_id / "summary.json"
+    if found.is_file():
+        data = json.loads(found.read_text(encoding="utf-8"))
+        write_atomic(found, json.dumps({**data, "pull_request": summary.pull_request}, indent=2))

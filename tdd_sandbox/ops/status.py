@@ -54,6 +54,8 @@ def read_status(repo_dir: Path) -> dict[str, Any]:
             tokens=summary["tokens"]["total"],
             cost=summary["cost"],
         )
+        if pull := summary.get("pull_request"):
+            info["pull_request"] = str(pull.get("url", ""))
     # Plain hardened git, not gitpython: loading gitpython alone took a quarter of the
     # command's start-up budget.
     if (summary_line := head_summary(repo_dir)) is not None:

@@ -37,16 +37,23 @@ def repos(tmp_path: Path) -> tuple[Path, Path]:
     return work, remote
 
 
+def _env(forge: LoopbackForge, token: str | None) -> dict[str, str]:
+    """The forge's settings, and its token when there is one."""
+    return {
+        "TDD_SANDBOX_FORGE__API_URL": forge.api_url,
+        "TDD_SANDBOX_FORGE__REPOSITORY": "kata-org/kata",
+        "TDD_SANDBOX_FORGE__TOKEN_ENV": "TDD_TEST_FORGE_TOKEN",
+        "TDD_TEST_FORGE_TOKEN": token or "",
+    }
+
+
 def _run_pr(
     work: Path, fake: FakeLLM, forge: LoopbackForge, token: str | None
 ) -> tuple[int, dict[str, object], str]:
     env = {
         "TDD_SANDBOX_SANDBOX__TYPE": "fake",
         "TDD_SANDBOX_LLM__BASE_URL": fake.base_url,
-        "TDD_SANDBOX_FORGE__API_URL": forge.api_url,
-        "TDD_SANDBOX_FORGE__REPOSITORY": "kata-org/kata",
-        "TDD_SANDBOX_FORGE__TOKEN_ENV": "TDD_TEST_FORGE_TOKEN",
-        "TDD_TEST_FORGE_TOKEN": token or "",
+        **_env(forge, token),
         **{f"TDD_SANDBOX_ROLES__{r.upper()}__MODEL": f"custom:{r}" for r in ROLES},
     }
     result = run_cli("run", str(work / "kata.md"), "--repo", str(work), "--language", "python",
@@ -103,3 +110,31 @@ def test_without_a_token_nothing_is_pushed_and_the_commits_stay(
     assert git(work, "rev-parse", branch)  # the run's commits, on its local branch
     assert branch not in git(remote, "branch", "--list")
     assert forge.state.seen == []
+
+
+def test_pr_opens_the_pull_request_a_failed_run_could_not_and_status_shows_it(
+    repos: tuple[Path, Path],
+) -> None:
+    work, remote = repos
+    with FakeLLM(fake_fizzbuzz_script()) as fake, LoopbackForge("kata-org/kata") as forge:
+        code, summary, _ = _run_pr(work, fake, forge, None)
+        assert code == 7
+        again = run_cli("pr", "--repo", str(work), "--json", env=_env(forge, TOKEN))
+        assert again.returncode == 0, again.stderr
+        assert json.loads(again.stdout)["pull_request"]["number"] == 1
+        branch = str(summary["branch"])
+        assert git(remote, "rev-parse", branch) == git(work, "rev-parse", branch)
+        assert forge.state.pulls[0]["title"] == "TDD: FizzBuzz"
+        # Once more: the same pull request, brought up to date, not a second one.
+        once_more = run_cli("pr", "--repo", str(work), "--json", env=_env(forge, TOKEN))
+        assert json.loads(once_more.stdout)["pull_request"]["created"] is False
+        assert len(forge.state.pulls) == 1
+    shown = run_cli("status", "--repo", str(work), "--json")
+    assert json.loads(shown.stdout)["pull_request"] == "http://forge/pull/1"
+
+
+def test_pr_where_no_run_ended_names_the_fix(tmp_path: Path) -> None:
+    result = run_cli("pr", "--repo", str(tmp_path))
+    assert result.returncode == 7
+    assert "no finished run in" in result.stderr
+    assert "--pr`" in result.stderr

@@ -77,7 +77,7 @@ def test_a_refused_push_keeps_the_commits_and_says_how_to_retry(
         push_branch(work, "origin", "tdd/run-1")
     message = str(caught.value)
     assert "was refused (remote: branch tdd/* is protected)" in message
-    assert f"then `git -C {work} push origin tdd/run-1`" in message
+    assert f"then `tdd-sandbox pr --repo {work}`" in message
     assert "\n" not in message
     assert len(git(work, "log", "--format=%s", "main..tdd/run-1").splitlines()) == 2
 
