@@ -40,7 +40,9 @@ class RunReport:
     status: str
     cycles: int
     subjects: Sequence[str]
-    """The subject of each green commit, oldest first."""
+    """The subject of each commit on the branch, oldest first (a scaffold's included)."""
+    green_commits: int = 0
+    """The commits the run's cycles made."""
     models: Mapping[str, str] = field(default_factory=dict)
     """`provider:model` by role."""
     acceptance: tuple[int, int] | None = None
@@ -60,7 +62,7 @@ def body(report: RunReport) -> str:
     lines = [
         f"Run `{report.run_id}` by tdd-sandbox: **{plain(report.status)}** after "
         f"{report.cycles} cycle{'s' if report.cycles != 1 else ''}, "
-        f"{len(report.subjects)} green commit{'s' if len(report.subjects) != 1 else ''} "
+        f"{report.green_commits} green commit{'s' if report.green_commits != 1 else ''} "
         "(every commit passed every gate).",
         "",
         "## Commits",

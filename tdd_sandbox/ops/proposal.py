@@ -37,6 +37,7 @@ def propose(summary: RunSummary, settings: Settings, *, remote: str) -> PullRequ
     report = RunReport(
         kata=summary.kata, status=summary.status, cycles=summary.cycles, run_id=summary.run_id,
         subjects=_subjects(directory, summary.base, summary.branch), models=summary.models,
+        green_commits=len(summary.commits),
     )  # fmt: skip
     try:
         push_branch(directory, remote, summary.branch)

@@ -138,3 +138,30 @@ def test_pr_where_no_run_ended_names_the_fix(tmp_path: Path) -> None:
     assert result.returncode == 7
     assert "no finished run in" in result.stderr
     assert "--pr`" in result.stderr
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_the_shipped_demo_replayed_with_pr_ends_in_its_pull_request(
+    repos: tuple[Path, Path],
+) -> None:
+    # The README's demo run, in Docker, from its recorded transcript: as a user would try it.
+    work, remote = repos
+    demo = KATAS / "fizzbuzz" / "demo" / "python.jsonl"
+    with LoopbackForge("kata-org/kata") as forge:
+        result = run_cli(
+            "run", str(work / "kata.md"), "--replay", str(demo), "--repo", str(work),
+            "--language", "python", "--pr", "--json",
+            env={"OPENAI_API_KEY": "", **_env(forge, TOKEN)},
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr[-2000:]
+        summary = json.loads(result.stdout)
+        assert summary["status"] == "completed"
+        assert summary["pull_request"]["created"] is True
+        branch = summary["branch"]
+        assert git(remote, "rev-parse", branch) == git(work, "rev-parse", branch)
+        assert (
+            len(git(remote, "log", "--format=%s", f"main..{branch}").splitlines())
+            == len(summary["commits"]) + 1
+        )  # and the scaffold's commit
+        assert "5 green commits" in forge.state.pulls[0]["body"]

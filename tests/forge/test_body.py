@@ -48,7 +48,7 @@ def test_the_body_says_what_the_run_did() -> None:
         kata="FizzBuzz", status="completed", cycles=3, run_id="20261128-0101-abc123",
         subjects=["feat: 3 gives Fizz", "feat: @everyone 5 gives Buzz"],
         models={"tester": "custom:qwen2.5-coder-0.5b", "implementer": "openai:gpt-4.1-mini"},
-        acceptance=(12, 13), tamper_events=1,
+        acceptance=(12, 13), tamper_events=1, green_commits=2,
     )  # fmt: skip
     text = body(report)
     assert "**completed** after 3 cycles, 2 green commits" in text
