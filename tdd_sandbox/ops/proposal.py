@@ -7,6 +7,7 @@ import json
 import subprocess
 from pathlib import Path
 
+from tdd_sandbox.engine.events import EventName
 from tdd_sandbox.engine.journal import latest_run
 from tdd_sandbox.engine.phases import RunSummary
 from tdd_sandbox.forge.body import RunReport, body, title
@@ -14,6 +15,7 @@ from tdd_sandbox.forge.client import Forge, ForgeError, PullRequest, repository_
 from tdd_sandbox.forge.push import push_branch, remote_url
 from tdd_sandbox.repo.environment import git_environment
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.files import TDD_DIR, write_atomic
 
 
@@ -38,6 +40,7 @@ def propose(summary: RunSummary, settings: Settings, *, remote: str) -> PullRequ
         kata=summary.kata, status=summary.status, cycles=summary.cycles, run_id=summary.run_id,
         subjects=_subjects(directory, summary.base, summary.branch), models=summary.models,
         green_commits=len(summary.commits),
+        tamper_events=_tamper_events(directory, summary.run_id),
     )  # fmt: skip
     try:
         push_branch(directory, remote, summary.branch)
@@ -54,6 +57,23 @@ def _subjects(directory: Path, base: str, branch: str) -> list[str]:
         env=git_environment(), capture_output=True, text=True, check=True,
     )  # fmt: skip
     return listed.stdout.splitlines()
+
+
+def _tamper_events(directory: Path, run_id: str) -> int:
+    """How many of the run's attempts were refused as a forged verdict (its journal)."""
+    log = directory / TDD_DIR / "runs" / run_id / "log.jsonl"
+    if not log.is_file():
+        return 0
+    known = {failure.value: failure for failure in Failure}
+    count = 0
+    for line in log.read_text(encoding="utf-8").splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        kind = known.get(str(event.get("kind")), Failure.OTHER)
+        count += event.get("event") == EventName.REJECTED and kind.is_tamper
+    return count
 
 
 def last_run(repo_dir: Path) -> RunSummary:

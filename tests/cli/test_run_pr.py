@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli import run_cli
-from tests.helpers.fake_llm import FakeLLM
+from tests.helpers.fake_llm import FakeLLM, plan
 from tests.helpers.forge import LoopbackForge
 from tests.helpers.git import git
-from tests.helpers.katas import fake_fizzbuzz_script
+from tests.helpers.katas import covering, fake_fizzbuzz_script
 from tests.helpers.runs import KATAS, ROLES
 
 TOKEN = "ghp_run_pr_secret_0123456789"
@@ -69,7 +69,11 @@ def pull_body(forge: LoopbackForge) -> str:
 def test_a_run_ends_in_its_pull_request(repos: tuple[Path, Path]) -> None:
     work, remote = repos
     main_before = git(work, "rev-parse", "main")
-    with FakeLLM(fake_fizzbuzz_script()) as fake, LoopbackForge("kata-org/kata") as forge:
+    script = fake_fizzbuzz_script()
+    # One attempt forges a verdict first: refused, and counted in the pull request.
+    forged = plan(("fizzbuzz.py", covering(1) + "# FAKE:tamper-sentinel\n"))
+    script["implementer"] = [forged, *script["implementer"]]
+    with FakeLLM(script) as fake, LoopbackForge("kata-org/kata") as forge:
         code, summary, stderr = _run_pr(work, fake, forge, TOKEN)
         assert code == 0, stderr
         branch = str(summary["branch"])
@@ -92,6 +96,7 @@ def test_a_run_ends_in_its_pull_request(repos: tuple[Path, Path]) -> None:
         assert pull["base"]["ref"] == "main"
         assert pull["title"] == "TDD: FizzBuzz"
         assert "**completed**" in pull["body"]
+        assert "**Tamper events refused:** 1." in pull["body"]
         assert all(s.headers["Authorization"] == f"token {TOKEN}" for s in forge.state.seen)
         assert not any(TOKEN in s.body for s in forge.state.seen)
 
