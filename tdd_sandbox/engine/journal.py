@@ -24,7 +24,7 @@ class Journal:
 
     def __init__(self, repo_root: Path, run_id: str) -> None:
         self.root = repo_root / TDD_DIR
-        self.dir = self.root / "runs" / run_id
+        self.dir = run_dir(repo_root, run_id)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.run_id = run_id
         self._lock = threading.Lock()
@@ -78,6 +78,26 @@ class Journal:
             write_atomic(self.root / STATE_FILE, text)
 
 
+def run_dir(repo_root: Path, run_id: str) -> Path:
+    """The folder of run `run_id`'s records."""
+    return repo_root / TDD_DIR / "runs" / run_id
+
+
+def read_events(folder: Path) -> list[dict[str, Any]]:
+    """The events of the run whose records are in `folder`, oldest first."""
+    events = []
+    try:
+        lines = (folder / "log.jsonl").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    for line in lines:
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            continue  # a line cut short by a crash: the rest still counts
+    return events
+
+
 def latest_run(repo_root: Path) -> Path | None:
     """The directory of the most recent run, if any."""
     pointer = repo_root / TDD_DIR / "latest.json"
@@ -85,7 +105,7 @@ def latest_run(repo_root: Path) -> Path | None:
         run_id = json.loads(pointer.read_text(encoding="utf-8"))["run_id"]
     except (OSError, ValueError, KeyError):
         return None
-    path = repo_root / TDD_DIR / "runs" / str(run_id)
+    path = run_dir(repo_root, str(run_id))
     return path if path.is_dir() else None
 
 

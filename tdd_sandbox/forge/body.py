@@ -21,12 +21,16 @@ _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "@": "&#64;"}
 MAX_TEXT = 200
 
 
+def one_line(text: str) -> str:
+    """`text` as one line of printable characters (whitespace runs as one space), cut to
+    `MAX_TEXT`: what an outside voice (a model, git, the forge) may put in a message."""
+    return " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())[:MAX_TEXT]
+
+
 def plain(text: str) -> str:
     """`text` as one line of literal characters in Markdown: no markup, mention, link,
     image or HTML of its own, control characters dropped, cut to `MAX_TEXT`."""
-    line = " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())
-    line = line[:MAX_TEXT]
-    line = "".join(_ENTITIES.get(c, c) for c in line)
+    line = "".join(_ENTITIES.get(c, c) for c in one_line(text))
     # `&` became `&amp;` above: the entities' own `#` and `;` must stay as they are.
     return re.sub(r"(&(?:amp|lt|gt|#64);)|" + _PUNCTUATION.pattern,
                   lambda m: m.group(1) or "\\" + m.group(2), line)  # fmt: skip

@@ -18,6 +18,7 @@ from typing import Any
 import httpx2
 
 from tdd_sandbox.errors import TddSandboxError
+from tdd_sandbox.forge.body import one_line
 from tdd_sandbox.settings.forge import ForgeSettings
 
 _RETRIED = frozenset({429, 500, 502, 503, 504})
@@ -177,6 +178,5 @@ def _message(response: httpx2.Response) -> str:
         details = [str(e.get("message", e)) if isinstance(e, dict) else str(e)
                    for e in data["errors"]]  # fmt: skip
         text = "; ".join(filter(None, [text, *details]))
-    # The forge's words reach the terminal: one line, printable characters only.
-    text = " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())[:200]
+    text = one_line(text)  # the forge's words reach the terminal
     return f": {text}" if text else ""

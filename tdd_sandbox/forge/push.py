@@ -13,6 +13,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from tdd_sandbox.forge.body import one_line
 from tdd_sandbox.forge.client import ForgeError
 
 _TIMEOUT_S = 120.0
@@ -71,7 +72,6 @@ def push_branch(path: Path, remote: str, branch: str) -> None:
 
 def _first_error(text: str) -> str:
     """The line of git's output that says why, as one printable line."""
-    lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
-    chosen = next((line for line in lines if line.startswith(("!", "error", "fatal", "remote:"))),
-                  lines[0] if lines else "no reason given")  # fmt: skip
-    return "".join(c for c in chosen if c.isprintable())[:200]
+    lines = [one_line(line) for line in text.splitlines() if line.strip()]
+    return next((line for line in lines if line.startswith(("!", "error", "fatal", "remote:"))),
+                lines[0] if lines else "no reason given")  # fmt: skip

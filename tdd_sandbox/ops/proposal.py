@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from tdd_sandbox.engine.events import EventName
-from tdd_sandbox.engine.journal import latest_run
+from tdd_sandbox.engine.journal import latest_run, read_events, run_dir
 from tdd_sandbox.engine.phases import RunSummary
 from tdd_sandbox.forge.body import RunReport, body, title
 from tdd_sandbox.forge.client import Forge, ForgeError, PullRequest, repository_of
@@ -16,7 +16,7 @@ from tdd_sandbox.forge.push import push_branch, remote_url
 from tdd_sandbox.repo.environment import git_environment
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.failures import Failure
-from tdd_sandbox.vocabulary.files import TDD_DIR, write_atomic
+from tdd_sandbox.vocabulary.files import write_atomic
 
 
 def propose(summary: RunSummary, settings: Settings, *, remote: str) -> PullRequest:
@@ -61,19 +61,10 @@ def _subjects(directory: Path, base: str, branch: str) -> list[str]:
 
 def _tamper_events(directory: Path, run_id: str) -> int:
     """How many of the run's attempts were refused as a forged verdict (its journal)."""
-    log = directory / TDD_DIR / "runs" / run_id / "log.jsonl"
-    if not log.is_file():
-        return 0
-    known = {failure.value: failure for failure in Failure}
-    count = 0
-    for line in log.read_text(encoding="utf-8").splitlines():
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        kind = known.get(str(event.get("kind")), Failure.OTHER)
-        count += event.get("event") == EventName.REJECTED and kind.is_tamper
-    return count
+    return sum(
+        event.get("event") == EventName.REJECTED and Failure.read(event.get("kind")).is_tamper
+        for event in read_events(run_dir(directory, run_id))
+    )
 
 
 def last_run(repo_dir: Path) -> RunSummary:
@@ -95,7 +86,7 @@ def record(summary: RunSummary, made: PullRequest) -> None:
     """Keep `made` in the run's summary (`summary.pull_request`, and its `summary.json`,
     which `status` and `pr` read)."""
     summary.pull_request = {"url": made.url, "number": made.number, "created": made.created}
-    found = Path(summary.repo) / TDD_DIR / "runs" / summary.run_id / "summary.json"
+    found = run_dir(Path(summary.repo), summary.run_id) / "summary.json"
     if found.is_file():
         data = json.loads(found.read_text(encoding="utf-8"))
         write_atomic(found, json.dumps({**data, "pull_request": summary.pull_request}, indent=2))

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.engine.events import EventName
-from tdd_sandbox.engine.journal import latest_run, read_state
+from tdd_sandbox.engine.journal import latest_run, read_events, read_state
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.repo.environment import head_summary
 
@@ -23,7 +23,7 @@ def read_status(repo_dir: Path) -> dict[str, Any]:
         raise UsageError(
             f"no run found in {repo_dir}: start one with `tdd-sandbox run KATA --repo {repo_dir}`"
         )
-    events = _events(run_dir / "log.jsonl")
+    events = read_events(run_dir)
     info: dict[str, Any] = {"run_id": run_dir.name, "state": "running"}
     for event in events:
         name = event.get("event")
@@ -61,17 +61,3 @@ def read_status(repo_dir: Path) -> dict[str, Any]:
     if (summary_line := head_summary(repo_dir)) is not None:
         info["last_commit"] = summary_line
     return info
-
-
-def _events(path: Path) -> list[dict[str, Any]]:
-    events = []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return []
-    for line in lines:
-        try:
-            events.append(json.loads(line))
-        except ValueError:
-            continue  # a line cut short by a crash: the rest still counts
-    return events
