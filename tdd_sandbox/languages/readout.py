@@ -21,12 +21,17 @@ class SentinelReports:
     """A line that starts a sentinel's report, or is one whole (a summary line naming it)."""
     closes: re.Pattern[str]
     """A line that ends the report it follows; kept, unless it opens another."""
+    lone: re.Pattern[str] | None = None
+    """A line that is a sentinel's whole report (an entry of a list): dropped alone, the
+    lines after it kept."""
 
     def strip(self, text: str) -> str:
         """`text` without the reports."""
         kept: list[str] = []
         inside = False
         for line in text.split("\n"):
+            if self.lone is not None and self.lone.search(line):
+                continue
             if self.opens.search(line):
                 inside = True
                 continue

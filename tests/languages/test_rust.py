@@ -112,3 +112,20 @@ def test_should_panic_tests_keep_their_name() -> None:
     outcomes = {o.id: o.status for o in RUST.parse_results(_result(lines), None)}
     assert outcomes["fizzbuzz::panics"] is TestStatus.PASSED
     assert not any("should panic" in test_id for test_id in outcomes)
+
+
+def test_a_failing_kata_test_named_after_the_sentinels_is_still_listed() -> None:
+    # cargo lists failures by name: Exercism's leap has `year_...` tests, which sort after
+    # the guard's `tdd_check_...`; the list's lines are each a whole report.
+    run = (
+        "test tdd_check_012345 ... ok\ntest tdd_check_6789ab ... FAILED\n"
+        "test year_2015 ... FAILED\n\nfailures:\n\n---- tdd_check_6789ab stdout ----\n"
+        "thread 'tdd_check_6789ab' panicked at tests/leap.rs:9:5:\n  left: 5\n right: 6\n\n"
+        "---- year_2015 stdout ----\nnot yet implemented\n\n"
+        "failures:\n    tdd_check_6789ab\n    year_2015\n\ntest result: FAILED. 1 passed\n"
+    )
+    shown = RUST.readable(run)
+    assert "tdd_check" not in shown
+    assert "test year_2015 ... FAILED" in shown
+    assert "---- year_2015 stdout ----\nnot yet implemented" in shown
+    assert "failures:\n    year_2015\n" in shown

@@ -71,11 +71,9 @@ def sentinel_tests(nonce: str) -> str:
 
 
 CARGO_SENTINELS = SentinelReports(
-    opens=re.compile(
-        r"^(?:test tdd_check_[0-9a-f]{6} |---- tdd_check_[0-9a-f]{6} stdout ----|"
-        r"    tdd_check_[0-9a-f]{6}$)"
-    ),
+    opens=re.compile(r"^---- tdd_check_[0-9a-f]{6} stdout ----"),
     closes=re.compile(r"^(?:test |---- |failures:|test result:)"),
+    lone=re.compile(r"^(?:test tdd_check_[0-9a-f]{6} |    tdd_check_[0-9a-f]{6}$)"),
 )
 """Where `cargo test` reports the sentinels (`sentinel_names`): a line of the run, a
 failure's output, a line of the failures' list."""
