@@ -115,7 +115,7 @@ def _propose(summary: RunSummary, settings: Settings, remote: str) -> str:
         progress("no green commit: no pull request to open")
         return ""
     try:
-        made = propose(summary, settings, remote=remote)
+        made = propose(summary, settings, remote=remote, progress=progress)
     except ForgeError as exc:
         return str(exc)
     record(summary, made)

@@ -83,6 +83,9 @@ class RunSummary:
     """The branch the commits went to."""
     kata: str = ""
     """The kata's title."""
+    kata_dir: str = ""
+    """The folder of the kata's file."""
+    language: str = ""
     base: str = ""
     """The branch the run started from, when it committed to one of its own (`run --pr`)."""
     models: dict[str, str] = field(default_factory=dict)
@@ -91,6 +94,8 @@ class RunSummary:
     usage: dict[str, Any] = field(default_factory=dict)
     pull_request: dict[str, Any] | None = None
     """`{"url", "number", "created"}` once the run's pull request is open (`run --pr`)."""
+    acceptance: dict[str, int] | None = None
+    """`{"passed", "total"}`: the kata's hidden suite on the branch, once scored (`--pr`)."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RunSummary:
@@ -111,9 +116,12 @@ class RunSummary:
             "reason": self.reason,
             "branch": self.branch,
             "kata": self.kata,
+            "kata_dir": self.kata_dir,
+            "language": self.language,
             "base": self.base,
             "models": self.models,
             "wall_time_s": round(self.wall_time_s, 3),
             "usage": self.usage,
             "pull_request": self.pull_request,
+            "acceptance": self.acceptance,
         }

@@ -59,6 +59,8 @@ class Session:
     branch: str
     base: str = ""
     """The branch the run started from, when it works on a branch of its own."""
+    kata_dir: Path | None = None
+    """The folder of the kata's file (its hidden suite, if any, is there)."""
 
 
 @contextlib.contextmanager
@@ -153,7 +155,7 @@ def open_session(
         )  # fmt: skip
         stack.callback(loop.close)
         yield Session(loop, repo, team, journal, run_id, directory, started, branch,
-                      base if own_branch else "")  # fmt: skip
+                      base if own_branch else "", kata_file.resolve().parent)  # fmt: skip
 
 
 def run_kata(
@@ -243,6 +245,8 @@ def summarise(result: RunResult, session: Session) -> RunSummary:
         reason=result.reason,
         branch=session.branch,
         kata=session.loop.kata.title,
+        kata_dir=str(session.kata_dir or ""),
+        language=session.loop.language.name,
         base=session.base,
         models=session.team.models(),
         wall_time_s=time.monotonic() - session.started,

@@ -22,6 +22,8 @@ from tdd_sandbox.forge.body import one_line
 from tdd_sandbox.settings.forge import ForgeSettings
 
 _RETRIED = frozenset({429, 500, 502, 503, 504})
+_PAGE = 50  # Gitea's largest page by default; GitHub allows 100
+_MAX_PAGES = 20
 _REMOTE = re.compile(
     r"^(?:[a-z+]+://(?:[^@/]+@)?[^/]+/|[^@/]+@[^:/]+:)(?P<repo>[^/]+/[^/]+?)(?:\.git)?/?$"
 )
@@ -100,18 +102,26 @@ class Forge:
     def find_open(self, head: str, base: str) -> PullRequest | None:
         """The open pull request of branch `head` into `base`, if there is one."""
         owner = self.repository.split("/")[0]
-        listed = self._request(
-            "GET", self._pulls, params={"state": "open", "head": f"{owner}:{head}", "base": base}
-        )
-        # Filtered here too: Gitea ignores `head`, and a fork's branch of the same name is
+        asked = {"state": "open", "head": f"{owner}:{head}", "base": base,
+                 "per_page": str(_PAGE), "limit": str(_PAGE)}  # fmt: skip
+        # Filtered here too, page after page: Gitea ignores `head` (a busy repository's
+        # pull request can stand on a later page), and a fork's branch of the same name is
         # not this run's.
-        for pull in listed if isinstance(listed, list) else []:
-            ref = pull.get("head") or {}
-            if ref.get("ref") == head and (pull.get("base") or {}).get("ref") == base:
-                repo = (ref.get("repo") or {}).get("full_name", self.repository)
-                if str(repo).lower() == self.repository.lower():
-                    return PullRequest(int(pull["number"]), str(pull["html_url"]), False)
-        return None
+        for page in range(1, _MAX_PAGES + 1):
+            listed = self._request("GET", self._pulls, params={**asked, "page": str(page)})
+            listed = listed if isinstance(listed, list) else []
+            for pull in listed:
+                ref = pull.get("head") or {}
+                if ref.get("ref") == head and (pull.get("base") or {}).get("ref") == base:
+                    repo = (ref.get("repo") or {}).get("full_name", self.repository)
+                    if str(repo).lower() == self.repository.lower():
+                        return PullRequest(int(pull["number"]), str(pull["html_url"]), False)
+            if len(listed) < _PAGE:
+                return None
+        raise ForgeError(
+            f"{self.repository} has over {_PAGE * _MAX_PAGES} open pull requests and none of "
+            f"them is {head}'s: open it by hand, or close some"
+        )
 
     @property
     def _pulls(self) -> str:

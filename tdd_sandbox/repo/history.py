@@ -28,8 +28,13 @@ def head_files(repo: HardenedRepo) -> dict[str, bytes]:
     """Every regular file at HEAD by path (symlinks and submodules are left out)."""
     if not repo.repo.head.is_valid():
         return {}
+    return files_at(repo, "HEAD")
+
+
+def files_at(repo: HardenedRepo, rev: str) -> dict[str, bytes]:
+    """Every regular file of commit `rev` by path (symlinks and submodules left out)."""
     files: dict[str, bytes] = {}
-    for blob in repo.repo.head.commit.tree.traverse():
+    for blob in repo.repo.commit(rev).tree.traverse():
         if not isinstance(blob, git.Blob) or blob.mode in (_SYMLINK_MODE, _SUBMODULE_MODE):
             continue
         files[str(blob.path)] = blob.data_stream.read()

@@ -97,6 +97,7 @@ def test_a_run_ends_in_its_pull_request(repos: tuple[Path, Path]) -> None:
         assert pull["title"] == "TDD: FizzBuzz"
         assert "**completed**" in pull["body"]
         assert "**Tamper events refused:** 1." in pull["body"]
+        assert "Hidden acceptance" not in pull["body"]  # the kata has no suite beside it
         assert all(s.headers["Authorization"] == f"token {TOKEN}" for s in forge.state.seen)
         assert not any(TOKEN in s.body for s in forge.state.seen)
 
@@ -150,12 +151,13 @@ def test_pr_where_no_run_ended_names_the_fix(tmp_path: Path) -> None:
 def test_the_shipped_demo_replayed_with_pr_ends_in_its_pull_request(
     repos: tuple[Path, Path],
 ) -> None:
-    # The README's demo run, in Docker, from its recorded transcript: as a user would try it.
+    # The README's demo run, in Docker, from its recorded transcript: as a user would try it,
+    # with the bundled kata, whose hidden suite scores the branch for the pull request.
     work, remote = repos
     demo = KATAS / "fizzbuzz" / "demo" / "python.jsonl"
     with LoopbackForge("kata-org/kata") as forge:
         result = run_cli(
-            "run", str(work / "kata.md"), "--replay", str(demo), "--repo", str(work),
+            "run", str(KATAS / "fizzbuzz" / "kata.md"), "--replay", str(demo), "--repo", str(work),
             "--language", "python", "--pr", "--json",
             env={"OPENAI_API_KEY": "", **_env(forge, TOKEN)},
         )  # fmt: skip
@@ -169,4 +171,16 @@ def test_the_shipped_demo_replayed_with_pr_ends_in_its_pull_request(
             len(git(remote, "log", "--format=%s", f"main..{branch}").splitlines())
             == len(summary["commits"]) + 1
         )  # and the scaffold's commit
-        assert "5 green commits" in forge.state.pulls[0]["body"]
+        body = forge.state.pulls[0]["body"]
+        assert "5 green commits" in body
+        accepted = summary["acceptance"]
+        assert accepted["total"] > 0
+        assert f"**Hidden acceptance suite:** {accepted['passed']} of {accepted['total']}" in body
+        kept = json.loads(run_cli("status", "--repo", str(work), "--json").stdout)
+        assert kept["pull_request"] == "http://forge/pull/1"
+    # Scored once: `pr` again reads the score the run kept, and the body says the same.
+    with LoopbackForge("kata-org/kata") as again:
+        retried = run_cli("pr", "--repo", str(work), env=_env(again, TOKEN))
+        assert retried.returncode == 0, retried.stderr
+        assert "hidden acceptance suite" not in retried.stderr
+        assert f"{accepted['passed']} of {accepted['total']}" in again.state.pulls[0]["body"]

@@ -133,6 +133,24 @@ def test_a_pull_request_of_a_fork_s_branch_of_the_same_name_is_not_the_run_s(
     assert made.number != 7
 
 
+def test_a_pull_request_past_the_first_page_is_found_not_duplicated(
+    forge: LoopbackForge,
+) -> None:
+    # Gitea lists every open pull request whatever `head` asks: a busy repository's pull
+    # request of the run's branch can stand on a later page.
+    for number in range(1, 76):
+        forge.state.pulls.append({
+            "number": number, "state": "open", "html_url": f"http://forge/pull/{number}",
+            "body": "", "base": {"ref": "main"},
+            "head": {"ref": f"feature/{number}", "repo": {"full_name": "kata-org/kata"}},
+        })  # fmt: skip
+    forge.state.pulls[70]["head"]["ref"] = "tdd-run/run-1"
+    made = _client(forge.api_url).open_or_update("tdd-run/run-1", "main", "FizzBuzz", "new")
+    assert (made.number, made.created) == (71, False)
+    assert len(forge.state.pulls) == 75
+    assert forge.state.pulls[70]["body"] == "new"
+
+
 @pytest.mark.parametrize(
     ("url", "repository"),
     [

@@ -66,7 +66,13 @@ class LoopbackForge(Closing):
                 if not parts.path.startswith(prefix):
                     self._answer(404, {"message": "Not Found"})
                 elif self.command == "GET":
-                    self._answer(200, [p for p in state.pulls if p["state"] == "open"])
+                    # As Gitea lists: every open pull request, whatever `head` asks, a page
+                    # at a time (`limit` or `per_page` of them, 30 unless asked).
+                    query = parse_qs(parts.query)
+                    size = int((query.get("limit") or query.get("per_page") or ["30"])[0])
+                    page = int((query.get("page") or ["1"])[0])
+                    listed = [p for p in state.pulls if p["state"] == "open"]
+                    self._answer(200, listed[(page - 1) * size : page * size])
                 elif self.command == "POST":
                     asked = json.loads(body)
                     number = len(state.pulls) + 1
