@@ -44,6 +44,7 @@ class Agent:
         ]
         ask = Ask(
             target=situation.target, files=situation.files, may_finish=situation.may_finish,
+            may_keep=situation.may_keep,
             fence=situation.language.name, sample=sample(self.role, situation.language),
             question="\n".join([*(exchange.asked for exchange in situation.earlier), user]),
         )  # fmt: skip

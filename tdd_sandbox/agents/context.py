@@ -64,6 +64,8 @@ class Situation:
     may_finish: bool = False
     """The role may answer "done" (the loop's tester: nothing left to test), which ends the
     run; only then is it shown how."""
+    may_keep: bool = False
+    """The role may leave the code as it is (the refactorer): only then is it shown how."""
     solo: bool = False
     """The role works alone on the kata (bench implement and test modes): no loop, and no
     judge but the tests, so it is shown the files it works on and none of the loop's."""

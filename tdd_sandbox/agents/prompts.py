@@ -30,8 +30,7 @@ Make the failing test pass with the simplest code that could work.
 You are the REFACTORER in a strict test-driven development loop.
 Improve the structure of the implementation (names, duplication, clarity) without changing
 what it does.
-- Never change test files or test-runner configuration. Every test must still pass.
-- If nothing is worth improving, answer with no edits.""",
+- Never change test files or test-runner configuration. Every test must still pass.""",
 }
 
 SOLO_RULES = {

@@ -97,13 +97,14 @@ class Brief:
         focus: Sequence[str] = (),
         gate_output: str = "",
         may_finish: bool = False,
+        may_keep: bool = False,
     ) -> Situation:
         """A prompt's situation: the kata, `files`, the one-line `task`, the file the role
         most likely writes, the files to show first, and the failing run's output."""
         return Situation(
             kata_text=self.kata.text, kata_path=self.kata_path, files=files,
             language=self.language, task=task, last_commit=self.last_commit, focus=focus,
-            gate_output=gate_output, target=target, may_finish=may_finish,
+            gate_output=gate_output, target=target, may_finish=may_finish, may_keep=may_keep,
         )  # fmt: skip
 
 
@@ -173,8 +174,9 @@ def specify_refactor(brief: Brief, base: Baseline, *, count: int) -> PhaseSpec:
         return ""
 
     context = brief.situation(
-        base.files, "Refactor if it helps; keep behaviour.", target=sources[0] if sources else ""
-    )
+        base.files, "Refactor if it helps; keep behaviour.",
+        target=sources[0] if sources else "", may_keep=True,
+    )  # fmt: skip
     probe = plan_refactor_probe(brief.language, base.files)
     return PhaseSpec(Phase.REFACTOR, Role.REFACTORER, base.files, base.files, context, grade,
                      count=count, unchanged=Unchanged.QUIET, probe=probe)  # fmt: skip

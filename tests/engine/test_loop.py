@@ -241,6 +241,25 @@ def test_a_refactoring_that_changes_nothing_lands_nothing(tmp_path: Path) -> Non
     assert _events(repo, "reverted") == []
 
 
+@pytest.mark.parametrize("edit_format", ["whole", "diff"])
+def test_a_refactorer_saying_in_prose_there_is_nothing_to_change_ends_the_phase_quietly(
+    tmp_path: Path, edit_format: str
+) -> None:
+    # The 0.5B coder's own words as the refactorer, recorded in the loop: refused as "no file
+    # found" on each of its three tries, every cycle, before the text formats knew a role may
+    # leave the code as it is.
+    repo = tmp_path / "kata"
+    said = Answer(text="No changes are needed to the implementation of the `fizzbuzz` function.")
+    roles = {role: {"model": f"custom:{role}", "edit_format": edit_format} for role in
+             ("tester", "implementer", "refactorer")}  # fmt: skip
+    summary, fake = _run(repo, [GOOD_TEST, done()], [GOOD_IMPL], [said] * 3, roles=roles)
+    assert (summary.status, len(summary.commits)) == ("completed", 1)
+    assert _kinds(repo) == []
+    assert len([r for r in fake.requests if r["model"] == "refactorer"]) == 1
+    system = next(r for r in fake.requests if r["model"] == "refactorer")["messages"][0]
+    assert "answer only: NO CHANGES" in system["content"]
+
+
 # -- waves, cancellation, interruption, resumption -----------------------------------------------
 
 

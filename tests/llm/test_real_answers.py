@@ -40,7 +40,7 @@ def test_a_recorded_answer_comes_to_what_it_did(recorded: dict[str, Any]) -> Non
     files = {path: text.encode() for path, text in recorded.get("files", {}).items()}
     ask = Ask(
         recorded["target"], files, may_finish=recorded.get("may_finish", False),
-        question=recorded.get("question", ""),
+        may_keep=recorded.get("may_keep", False), question=recorded.get("question", ""),
     )  # fmt: skip
     with FakeLLM({"m": [answer]}) as fake:
         endpoint = Endpoint("custom", fake.base_url, "m", None, "")

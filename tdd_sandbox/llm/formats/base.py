@@ -46,6 +46,10 @@ class Ask:
     may_finish: bool = False
     """Whether this role may answer that it is done (the tester alone): only then does the
     format show how, since a model told of "done" says it."""
+    may_keep: bool = False
+    """Whether this role may leave the code as it is (the refactorer): an answer with no code
+    then changes nothing. The 0.5B coder said so in prose ("No changes are needed"), which
+    was refused as no file, three tries in a row, every cycle (issue #44)."""
     fence: str = ""
     """The tag of the example's code fence (the language's name)."""
     sample: Sample | None = None
@@ -165,16 +169,36 @@ def check_question(content: str, ask: Ask) -> None:
         )
 
 
+KEEP = "NO CHANGES"
+"""What a role that may leave the code as it is answers to say so, in a text format."""
+
+
+def keeping(ask: Ask) -> str:
+    """The instruction's line on leaving the code as it is, for a role that may."""
+    return f"\nIf nothing is worth changing, answer only: {KEEP}" if ask.may_keep else ""
+
+
+def kept(text: str, ask: Ask) -> EditPlan | None:
+    """The empty plan of a role that may keep the code and answered without a code block
+    (`KEEP`, or saying so in its own words); None for any other answer."""
+    if not ask.may_keep or "```" in text:
+        return None
+    return EditPlan(
+        plan=text.strip().split("\n", 1)[0][:200], edits=[], commit_message="", done=False
+    )
+
+
 def finish(plan: EditPlan, ask: Ask) -> EditPlan:
     """`plan` as the role may mean it: "done" from a role that may not finish is dropped when
-    it comes with edits (they are what was asked), and refused when it comes alone.
+    it comes with edits (they are what was asked) or from a role that may change nothing, and
+    refused when it comes alone.
 
     Raises:
         PlanError: a role that may not finish said done and changed nothing.
     """
     if not plan.done or ask.may_finish:
         return plan
-    if plan.edits:
+    if plan.edits or ask.may_keep:
         return plan.model_copy(update={"done": False})
     where = f": write {ask.target}" if ask.target else ""
     raise PlanError(f"nothing was changed; the task is not done{where}", Failure.NO_CHANGE)

@@ -23,6 +23,7 @@ from tdd_sandbox.llm.formats.base import (
     check_question,
     check_text,
     example_parts,
+    keeping,
     placeholder,
 )
 from tdd_sandbox.llm.formats.whole import PATH_LINE, WholeFormat
@@ -66,7 +67,7 @@ class DiffFormat:
             f"{path}\n```{ask.fence}\n<<<<<<< SEARCH\n{_opening(current)}"
             f"=======\n{_HOLES[1]}\n>>>>>>> REPLACE\n```\n\n"
             "Each SEARCH must match the file exactly once. To create a file, leave SEARCH "
-            "empty. Use as many blocks as you need."
+            "empty. Use as many blocks as you need." + keeping(ask)
         )
 
     def parse(self, reply: ChatReply, ask: Ask) -> EditPlan:

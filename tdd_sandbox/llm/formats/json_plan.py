@@ -56,6 +56,7 @@ class JsonFormat:
             f"{example(ask)}\n"
             "Each edit's content is the complete new file. Add an edit per file you change."
             + _finishing(ask, 'answer "done": true with no edits')
+            + ("\nIf nothing is worth changing, answer with no edits." if ask.may_keep else "")
         )
 
     def parse(self, reply: ChatReply, ask: Ask) -> EditPlan:

@@ -17,6 +17,8 @@ from tdd_sandbox.llm.formats.base import (
     example_parts,
     file_hole,
     finish,
+    keeping,
+    kept,
 )
 from tdd_sandbox.llm.formats.json_plan import JsonFormat
 from tdd_sandbox.protocol import Edit, EditPlan
@@ -56,7 +58,7 @@ class WholeFormat:
             f"\nWhen every behaviour of the kata is tested already, answer only: {DONE}"
             if ask.may_finish
             else ""
-        )
+        ) + keeping(ask)
         how = "Answer with the complete file: its path on a line of its own, then all of its "
         sample = ask.sample
         if sample is None:
@@ -87,6 +89,8 @@ class WholeFormat:
         if not edits:
             if text.lstrip().startswith("{"):
                 return JsonFormat().parse(reply, ask)
+            if reply.finish_reason != "length" and (unchanged := kept(text, ask)) is not None:
+                return unchanged
             if reply.finish_reason == "length" or len(_fences(text)) % 2:
                 # Cut off before any code: nothing to judge.
                 what = ask.target or "the files to change"
