@@ -208,3 +208,15 @@ def test_a_model_reads_its_own_failures_and_not_the_guard_s() -> None:
     for guard_part in ("@@", "test_check_", "tdd-guard", "40956", "junit.xml"):
         assert guard_part not in shown, guard_part
     assert "short test summary info" in shown  # a section after the sentinel's is kept
+
+
+def test_a_model_is_not_shown_progress_marks_or_counts_that_include_the_guard_s() -> None:
+    # The guard's stream splits pytest's progress line into one mark a line, and pytest's
+    # count includes the sentinels: "2 failed, 2 passed" for a suite of one failing test
+    # and the scaffold's passing one. The gate's own line above it says "1 failed".
+    shown = PYTHON.readable(_GUARDED_RUN)
+    lines = shown.splitlines()
+    assert not {"F", "."} & set(lines)
+    assert not any(line.endswith("[100%]") for line in lines)
+    assert "2 failed, 2 passed" not in shown
+    assert "E   AssertionError: assert '2' == '4'" in lines

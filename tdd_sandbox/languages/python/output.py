@@ -17,10 +17,20 @@ PYTEST_SENTINELS = SentinelReports(
 )
 
 
-def without_results_file(text: str) -> str:
-    """`text` less pytest's line naming the results file the judge asked it for."""
+_PROGRESS = re.compile(r"^[.FEsxX]+[ \t]*(?:\[ *\d+%\])?$")
+"""A line of progress marks: the guard's stream splits pytest's into one mark a line."""
+_COUNTS = re.compile(r"^(?:=+ )?\d+ (?:failed|passed|errors?)\b.* in [\d.]+s(?: \(.*\))?(?: =+)?$")
+"""pytest's closing count, which counts the guard's sentinels too (the gate says the
+suite's own)."""
+
+
+def without_runner_noise(text: str) -> str:
+    """`text` less pytest's line naming the results file the judge asked it for, its
+    progress marks and its closing count."""
     return "\n".join(
         line
         for line in text.split("\n")
         if not (line.startswith("---") and "generated xml file" in line)
+        and not _PROGRESS.match(line)
+        and not _COUNTS.match(line)
     )

@@ -22,7 +22,7 @@ from tdd_sandbox.languages.python.discovery import (
     unknown_fixture,
 )
 from tdd_sandbox.languages.python.driver import PythonDriver
-from tdd_sandbox.languages.python.output import PYTEST_SENTINELS, without_results_file
+from tdd_sandbox.languages.python.output import PYTEST_SENTINELS, without_runner_noise
 from tdd_sandbox.languages.python.policy import check_python
 from tdd_sandbox.languages.python.reader import JUDGE_PYTHON, parse_python, python_text
 from tdd_sandbox.languages.python.results import STREAM_STATUS, outcome_of
@@ -349,8 +349,9 @@ class Python(Defaults):
         )
 
     def readable(self, stdout: str) -> str:
-        """pytest's output less the guard's parts and the results file's name."""
-        return without_results_file(super().readable(stdout))
+        """pytest's output less the guard's parts, the results file's name, progress marks
+        and the closing count."""
+        return without_runner_noise(super().readable(stdout))
 
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
         """Outcomes from pytest's JUnit XML (xunit1, which carries the file of each test)."""
