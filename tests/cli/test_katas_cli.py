@@ -433,6 +433,24 @@ def test_a_javascript_exercise_with_jest_specs_imports_and_proves(tmp_path: Path
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
+def test_a_javascript_spec_that_imports_jest_s_globals_as_today_s_track_does_proves(
+    tmp_path: Path,
+) -> None:
+    # Today's track opens each spec with an import of Jest's globals: the converted file
+    # declared them twice and no test ran ("Identifier 'describe' has already been declared").
+    source = tmp_path / "leap"
+    shutil.copytree(JAVASCRIPT / "leap", source)
+    spec = source / "leap.spec.js"
+    opening = "import { describe, expect, test, xtest } from '@jest/globals';\n"
+    spec.write_text(opening + spec.read_text())
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(source), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "leap (javascript): proved (reference 5/5, stub 0/5)" in result.stdout
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
 @pytest.mark.parametrize(
     "forgery",
     [

@@ -1,8 +1,10 @@
 """Exercism's JavaScript specs made `node --test` files: the track writes Jest (`*.spec.js`,
 the globals `describe`, `test`, `xtest` and `expect`, imports without a file extension that
 Babel resolves), and the pack runs node's runner under its guard. The spec's text is kept,
-with three changes made where its code is (never inside a string or a comment): the globals
-imported from the image's module of them, whose `expect` is Jest's own; `xtest`, `xit` and
+with four changes made where its code is (never inside a string or a comment): the globals
+imported from the image's module of them, whose `expect` is Jest's own; the spec's own import
+of them (`@jest/globals`, as today's track writes, or `vitest`; ES or CommonJS) left out, so
+that each is declared once; `xtest`, `xit` and
 `xdescribe` made `test`, `it` and `describe` (a hidden suite runs every test, as Rust's
 `#[ignore]` is lifted); and each relative import rebased to where the file goes, `.js` added."""
 
@@ -24,6 +26,14 @@ _SKIPPED = re.compile(r"(?<![\w$.])x(test|it|describe)(?=\s*[(.])")
 _RELATIVE = re.compile(
     r"""(\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])(\.\.?/[^'"\n]*)\2"""
 )
+_FRAMEWORK = r"""(?:'(?:@jest/globals|vitest)'|"(?:@jest/globals|vitest)")"""
+_OWN_IMPORT = re.compile(
+    rf"^[ \t]*(?:import\s*\{{[^}}]*\}}\s*from\s*{_FRAMEWORK}"
+    rf"|(?:const|let|var)\s*\{{[^}}]*\}}\s*=\s*require\(\s*{_FRAMEWORK}\s*\))"
+    r"[ \t]*;?[ \t]*\n?",
+    re.MULTILINE,
+)
+"""A spec's own import of the framework's globals, which the header declares."""
 _HEADER = (
     "import { describe, test, it, expect, beforeEach, afterEach, beforeAll, afterAll } "
     f'from "{GLOBALS}";\n'
@@ -49,7 +59,7 @@ def from_spec(path: str, text: str) -> tuple[str, str]:
             moved += ".js"
         return f"{lead}{quote}{moved}{quote}"
 
-    rebased = _in_code(_RELATIVE, rebase, text)
+    rebased = _in_code(_RELATIVE, rebase, _in_code(_OWN_IMPORT, lambda _: "", text))
     return target, _HEADER + _in_code(_SKIPPED, lambda m: m.group(1), rebased)
 
 
