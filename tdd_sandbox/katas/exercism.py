@@ -29,6 +29,8 @@ class Exercise:
     included: dict[str, bool] | None = None
     """The track's `.meta/tests.toml`: canonical case uuid -> whether its tests include it
     (None: the track says nothing, so every case)."""
+    notes: tuple[str, ...] = ()
+    """What the import changed in the track's files, and why: a line each."""
 
 
 class ImportProblem(UsageError):
@@ -114,6 +116,12 @@ def read_exercise(folder: Path) -> Exercise:
             for source, target in language.example_files
             if (folder / source).is_file()
         }
+    stub = {path: _read(folder, path) for path in dict.fromkeys(stub_paths)}
+    notes = []
+    for path in language.project_files:
+        if path in stub:
+            stub[path], note = language.track_project(path, stub[path])
+            notes.append(note)
     return Exercise(
         slug=folder.name,
         title=_title(folder.name),
@@ -121,8 +129,9 @@ def read_exercise(folder: Path) -> Exercise:
         included=_included(folder),
         language=language.name,
         tests=dict(language.track_test(path, _read(folder, path)) for path in tests),
-        stub={path: _read(folder, path) for path in dict.fromkeys(stub_paths)},
+        stub=stub,
         example=reference,
+        notes=tuple(note for note in notes if note),
     )
 
 

@@ -117,7 +117,8 @@ def write_kata(exercises: list[Exercise], out: Path, notes: list[str] | None = N
                 for path, data in files.items():
                     _write(folder / path, data)
             stubs[exercise.language] = sorted(exercise.stub)
-        lines = derive_data_suites(staging, exercises)
+        lines = [f"{slug} ({e.language}): {note}" for e in exercises for note in e.notes]
+        lines += derive_data_suites(staging, exercises)
         if notes is not None:
             notes.extend(lines)
         if instructions or not (staging / "kata.md").is_file():

@@ -184,6 +184,11 @@ class Language(Protocol):
         """A hidden acceptance test file as the judge runs it (every test enabled)."""
         ...
 
+    def track_project(self, path: str, data: bytes) -> tuple[bytes, str]:
+        """A track's project file (one of `project_files`) as the image's toolchain builds
+        it, and a line saying what changed and why ("" when nothing did)."""
+        ...
+
     def readable(self, stdout: str) -> str:
         """What the test command printed, as a person (or the next prompt) reads it: without
         the guard's frames or a machine format the runner was asked for."""
@@ -304,6 +309,11 @@ class Defaults(ABC):
     def hidden_test(self, path: str, data: bytes) -> bytes:
         """A hidden test file runs as it is written."""
         return data
+
+    def track_project(self, path: str, data: bytes) -> tuple[bytes, str]:
+        """A track's project file is the kata's as it is."""
+        del path
+        return data, ""
 
     def derive_calls(
         self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]

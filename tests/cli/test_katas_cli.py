@@ -357,6 +357,24 @@ def test_a_go_stub_naming_a_type_the_solution_defines_becomes_an_outline(tmp_pat
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
+def test_a_go_exercise_asking_for_a_newer_go_than_the_image_s_imports_and_says_so(
+    tmp_path: Path,
+) -> None:
+    # Today's track's go.mod says `go 1.26`: the image's Go 1.24 refused every gate ("go.mod
+    # requires go >= 1.26"), the stub's and the reference's, and 0 of 6 exercises proved.
+    source = tmp_path / "leap"
+    shutil.copytree(GO / "leap", source)
+    (source / "go.mod").write_text("module leap\n\ngo 1.26\n\ntoolchain go1.26.1\n")
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(source), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "leap (go): go.mod asks for Go 1.26; the image has Go 1.24" in result.stdout
+    assert "leap (go): proved (reference 1/1, stub 0/1)" in result.stdout
+    assert (out / "leap" / "scaffold" / "go" / "go.mod").read_text() == "module leap\n\ngo 1.24\n\n"
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
 def test_what_a_reference_needs_beyond_the_policy_is_allowed_for_its_kata_alone(
     tmp_path: Path,
 ) -> None:

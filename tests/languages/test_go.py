@@ -10,6 +10,7 @@ from tdd_sandbox.grading.evidence import cross_check
 from tdd_sandbox.grading.reconcile import reconcile
 from tdd_sandbox.languages.go import GO
 from tdd_sandbox.languages.go.policy import check_go
+from tdd_sandbox.languages.go.reader import TOOLCHAIN
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import TestStatus
 
@@ -202,3 +203,22 @@ def test_names_inside_functions_types_and_calls_are_not_the_packages() -> None:
         '// const false = true\nvar s = "const false = true"\n'
     )
     assert check_go("leap.go", source) == []
+
+
+@pytest.mark.parametrize(
+    ("go_mod", "expected", "said"),
+    [
+        (b"module leap\n\ngo 1.26\n", b"module leap\n\ngo 1.24\n", True),
+        (b"module leap\n\ngo 1.25.3\ntoolchain go1.25.3\n", b"module leap\n\ngo 1.24\n", True),
+        (b"module leap\n\ngo 1.24.2\n", b"module leap\n\ngo 1.24.2\n", False),
+        (b"module leap\n\ngo 1.18\n", b"module leap\n\ngo 1.18\n", False),
+        (b"module leap\n", b"module leap\n", False),
+    ],
+)
+def test_a_track_s_go_mod_asks_for_the_image_s_go_at_most(
+    go_mod: bytes, expected: bytes, said: bool
+) -> None:
+    assert TOOLCHAIN == (1, 24)
+    data, note = GO.track_project("go.mod", go_mod)
+    assert data == expected
+    assert bool(note) is said

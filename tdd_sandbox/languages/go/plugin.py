@@ -20,7 +20,7 @@ from tdd_sandbox.languages.go.guard import (
     sentinel_tests,
 )
 from tdd_sandbox.languages.go.policy import check_go
-from tdd_sandbox.languages.go.reader import GO_LEXEMES, module_path
+from tdd_sandbox.languages.go.reader import GO_LEXEMES, TOOLCHAIN, for_toolchain, module_path
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations, lexer
 from tdd_sandbox.sandbox.base import ExecResult
@@ -93,10 +93,10 @@ class Go(Defaults):
     )  # fmt: skip
     project_files: tuple[str, ...] = ("go.mod",)
     prompt_note = (
-        "Go 1.24, standard library only, no cgo. The module is the one go.mod names, and the "
-        "code is the package at the root (in a new repository: module kata, package kata in "
-        "kata.go); tests are `func TestXxx(t *testing.T)` in *_test.go files of the same "
-        "package. Code must pass gofmt and go vet."
+        f"Go {TOOLCHAIN[0]}.{TOOLCHAIN[1]}, standard library only, no cgo. The module is the "
+        "one go.mod names, and the code is the package at the root (in a new repository: "
+        "module kata, package kata in kata.go); tests are `func TestXxx(t *testing.T)` in "
+        "*_test.go files of the same package. Code must pass gofmt and go vet."
     )
 
     # gofmt (no file may change), go vet, go build, go test.
@@ -285,6 +285,10 @@ class Go(Defaults):
             if event["Action"] in ("output", "build-output")
             and not SENTINEL.fullmatch(str(event.get("Test", "")))
         )
+
+    def track_project(self, path: str, data: bytes) -> tuple[bytes, str]:
+        """go.mod asking for the image's Go at most (`reader.for_toolchain`)."""
+        return for_toolchain(data) if path == "go.mod" else (data, "")
 
 
 def _import_path(event: dict[str, Any]) -> str:
