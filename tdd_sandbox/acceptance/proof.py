@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tdd_sandbox.acceptance.scorer import score_kata
-from tdd_sandbox.acceptance.suite import has_calls
+from tdd_sandbox.acceptance.suite import has_calls, write_left_out
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.base import Checker, GateCheck
-from tdd_sandbox.grading.acceptance import AcceptanceReport
+from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
 from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.grading.verdicts import failing_summary
 from tdd_sandbox.katas.calls import write_calls
@@ -93,10 +93,12 @@ def prove(checker: Checker, language: Language, kata_dir: Path) -> Proof:
     # of them rather than for all three in turn.
     with ThreadPoolExecutor(max_workers=3, thread_name_prefix="proof") as pool:
         checked = pool.submit(checker.check, GateCheck(language, start))  # as a run checks HEAD
-        started = pool.submit(score_kata, checker, language, start, kata_dir)
+        started = pool.submit(score_kata, checker, language, start, kata_dir, every_case=True)
         solved = None
         if reference is not None:
-            solved = pool.submit(score_kata, checker, language, reference, kata_dir)
+            solved = pool.submit(
+                score_kata, checker, language, reference, kata_dir, every_case=True
+            )
         gates = checked.result().report
         start_report = started.result()
         reference_report = solved.result() if solved is not None else None
@@ -146,7 +148,16 @@ def prove_import(checker: Checker, language: Language, kata_dir: Path) -> tuple[
         return False, [*lines, f"{kata_dir.name} ({language.name}): not proved: {refused}"]
     if proof.reference is not None and not proof.suite_proved:
         shutil.rmtree(reference)
-    return proof.ok, [*lines, proof.describe()]
+    passed = [r.id for r in proof.start.results if r.status is CaseStatus.PASSED]
+    write_left_out(kata_dir, language.name, passed if proof.suite_proved else [])
+    lines.append(proof.describe())
+    if proof.suite_proved and passed:
+        count = f"{len(passed)} case{'s' if len(passed) > 1 else ''} the stub passes"
+        lines.append(
+            f"{kata_dir.name} ({language.name}): {count} {'are' if len(passed) > 1 else 'is'} "
+            f"left out of the score: {', '.join(passed[:5])}{', ...' if len(passed) > 5 else ''}"
+        )
+    return proof.ok, lines
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,13 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
-from tdd_sandbox.acceptance.suite import Suite, has_calls, load_suite, missing_suite
+from tdd_sandbox.acceptance.suite import (
+    Suite,
+    has_calls,
+    load_suite,
+    missing_suite,
+    read_left_out,
+)
 from tdd_sandbox.acceptance.testfiles import hidden_test_files, run_test_files
 from tdd_sandbox.execution.base import Checker
 from tdd_sandbox.grading.acceptance import AcceptanceReport, grade
@@ -56,23 +62,29 @@ def score_kata(
     kata_dir: Path,
     *,
     timeout_s: float | None = None,
+    every_case: bool = False,
 ) -> AcceptanceReport:
     """The kata's hidden suite for `language` run on `files`: its canonical data where it
     maps them to calls in that language, else its own test files, probed (`timeout_s`: the
-    run's limit, when not the sandbox's).
+    run's limit, when not the sandbox's). The cases the kata's stub passes are left out
+    (`read_left_out`), unless `every_case` (a proof, which finds them).
 
     Raises:
         UsageError: the kata has no suite for the language, or a malformed one.
         SandboxUnavailable: the sandbox failed.
     """
+    left_out = frozenset() if every_case else read_left_out(kata_dir, language.name)
     if has_calls(kata_dir, language.name):
-        return run_acceptance(checker, language, files, load_suite(kata_dir), timeout_s=timeout_s)
-    if hidden := hidden_test_files(kata_dir, language):
+        suite = load_suite(kata_dir)
+        report = run_acceptance(checker, language, files, suite, timeout_s=timeout_s)
+    elif hidden := hidden_test_files(kata_dir, language):
         allow = load_kata(kata_dir / "kata.md").allowed_rules(language.name)
-        return run_test_files(
+        report = run_test_files(
             checker, language, files, hidden, allow, timeout_s=timeout_s, probe=True
         )
-    raise missing_suite(kata_dir, language.name)
+    else:
+        raise missing_suite(kata_dir, language.name)
+    return report.without(left_out) if left_out else report
 
 
 def _describe(result: ExecResult) -> str:

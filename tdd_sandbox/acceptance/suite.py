@@ -10,13 +10,14 @@ in problem-specifications' shape) and `acceptance/calls.yaml` (per language, how
       calls: {add: "kata::add(${numbers})"}    # ${name}: the input as a Rust literal
       errors: [Err]                            # Err (a returned Err) or panic
 
-Both files stay on the host; only the inputs travel to the sandbox.
+Both files stay on the host; only the inputs travel to the sandbox, as does
+`acceptance/left-out.json`, the cases the stub passes (`read_left_out`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import flatten_cases
 from tdd_sandbox.katas.calls import CALLS_FILE, CASES_FILE
 from tdd_sandbox.vocabulary.cases import CallMap, Case
+from tdd_sandbox.vocabulary.files import write_atomic
 
 
 @dataclass(frozen=True)
@@ -128,3 +130,43 @@ def load_suite(kata_dir: Path) -> Suite:
         if missing:
             raise UsageError(f"{calls_path}: {language} has no call for {', '.join(missing)}")
     return Suite(kata_dir.name, cases, languages)
+
+
+LEFT_OUT = "left-out.json"
+"""`acceptance/left-out.json`: by language, the ids of the cases the kata's stub passes,
+which its proof found and no score counts."""
+
+
+def read_left_out(kata_dir: Path, language: str) -> frozenset[str]:
+    """The cases of `language`'s suite that no score counts (none when the kata says none).
+
+    Raises:
+        UsageError: the file is not a map of languages to lists of case ids.
+    """
+    path = kata_dir / "acceptance" / LEFT_OUT
+    if not path.is_file():
+        return frozenset()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        ids = data.get(language, []) if isinstance(data, dict) else None
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise ValueError
+    except ValueError:
+        raise UsageError(
+            f"{path} is not a map of languages to lists of case ids: fix it, or delete it "
+            "and import the kata again"
+        ) from None
+    return frozenset(ids)
+
+
+def write_left_out(kata_dir: Path, language: str, ids: Sequence[str]) -> None:
+    """Record `ids` as `language`'s cases that no score counts (none: the entry goes)."""
+    path = kata_dir / "acceptance" / LEFT_OUT
+    data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    data.pop(language, None)
+    if ids:
+        data[language] = sorted(ids)
+    if data:
+        write_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+    elif path.is_file():
+        path.unlink()

@@ -215,6 +215,7 @@ def score(
             "judged": result.judged.value,
             "why": result.why(),
             "probed": result.probed,
+            "left_out": list(result.left_out),
             "cases": [{"id": r.id, "status": r.status.value, "detail": r.detail}
                       for r in result.results],
         }  # fmt: skip

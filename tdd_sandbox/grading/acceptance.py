@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tdd_sandbox.errors import UsageError
@@ -99,6 +99,18 @@ class AcceptanceReport:
     """Of an in-process suite's cases, how many the probe could check (their test file had
     expected values it knows to change); None for a suite judged as data, whose expected
     values never reach the code."""
+    left_out: tuple[str, ...] = ()
+    """Cases the kata's do-nothing stub passes (a `todo!()` panicking where a case expects a
+    panic, a default value that is the answer): not in `results`, since they say nothing
+    about the code."""
+
+    def without(self, ids: Iterable[str]) -> AcceptanceReport:
+        """This report less the cases `ids` (kept in `left_out`)."""
+        dropped = frozenset(ids)
+        kept = tuple(r for r in self.results if r.id not in dropped)
+        gone = tuple(r.id for r in self.results if r.id in dropped)
+        probed = None if self.probed is None else min(self.probed, len(kept))
+        return replace(self, results=kept, left_out=gone, probed=probed)
 
     @property
     def passed(self) -> int:

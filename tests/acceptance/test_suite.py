@@ -8,8 +8,15 @@ from typing import Any
 
 import pytest
 
-from tdd_sandbox.acceptance.suite import has_suite, load_suite
+from tdd_sandbox.acceptance.suite import (
+    LEFT_OUT,
+    has_suite,
+    load_suite,
+    read_left_out,
+    write_left_out,
+)
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.cpp.driver import CPP_LITERALS
 from tdd_sandbox.languages.driving import implementation_files
@@ -163,3 +170,29 @@ def test_java_literals(value: Any, literal: str) -> None:
 def test_what_a_typed_language_cannot_express_is_named(syntax: LiteralSyntax, value: Any) -> None:
     with pytest.raises(UsageError, match=syntax.language.replace("+", r"\+")):
         syntax.render(value)
+
+
+def test_the_cases_the_stub_passes_are_kept_per_language_and_a_bad_file_is_named(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "acceptance").mkdir()
+    write_left_out(tmp_path, "rust", ["b", "a"])
+    write_left_out(tmp_path, "go", ["c"])
+    assert read_left_out(tmp_path, "rust") == {"a", "b"}
+    assert read_left_out(tmp_path, "python") == frozenset()
+    write_left_out(tmp_path, "rust", [])
+    write_left_out(tmp_path, "go", [])
+    assert not (tmp_path / "acceptance" / LEFT_OUT).exists()
+    (tmp_path / "acceptance" / LEFT_OUT).write_text('{"rust": "all"}')
+    with pytest.raises(UsageError, match="is not a map of languages to lists of case ids"):
+        read_left_out(tmp_path, "rust")
+
+
+def test_a_report_less_the_left_out_cases_scores_the_rest() -> None:
+    report = AcceptanceReport(
+        (CaseResult("a", CaseStatus.PASSED), CaseResult("b", CaseStatus.WRONG),
+         CaseResult("c", CaseStatus.PASSED)),
+        probed=3,
+    )  # fmt: skip
+    less = report.without({"c", "z"})
+    assert (less.passed, less.total, less.left_out, less.probed) == (1, 2, ("c",), 2)

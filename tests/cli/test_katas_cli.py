@@ -434,6 +434,28 @@ def test_a_rust_exercise_with_crates_builds_offline_and_its_todo_stub_proves_the
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
+def test_a_case_the_do_nothing_stub_passes_scores_nothing(tmp_path: Path) -> None:
+    # The todo!() stub passes the #[should_panic] case: a model that wrote nothing at all
+    # scored 1 of 4 (Exercism's grains, 2 of 10). Such a case says nothing about the code.
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(RUST / "number-words"), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert (
+        "number-words (rust): 1 case the stub passes is left out of the score: "
+        "number-words::unwrapping_another_word_panics"
+    ) in result.stdout
+    stub = (RUST / "number-words" / "src" / "lib.rs").read_text()
+    document = scored(tmp_path, out / "number-words", "rust", {"src/lib.rs": f"// no\n{stub}"})
+    assert (document["passed"], document["total"]) == (0, 3), document
+    assert document["left_out"] == ["number-words::unwrapping_another_word_panics"]
+    reference = out / "number-words" / "reference" / "rust"
+    solved = {p.relative_to(reference).as_posix(): p.read_text() for p in reference.rglob("*.*")}
+    document = scored(tmp_path / "solved", out / "number-words", "rust", solved)
+    assert (document["passed"], document["total"]) == (3, 3), document
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
 def test_a_javascript_exercise_with_jest_specs_imports_and_proves(tmp_path: Path) -> None:
     # Exercism's JavaScript track writes Jest (`leap.spec.js`: describe, test, xtest,
     # expect; an import without its extension): the import found no test it could run.
