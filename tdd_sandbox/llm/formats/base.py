@@ -173,9 +173,9 @@ KEEP = "NO CHANGES"
 """What a role that may leave the code as it is answers to say so, in a text format."""
 
 
-def keeping(ask: Ask) -> str:
-    """The instruction's line on leaving the code as it is, for a role that may."""
-    return f"\nIf nothing is worth changing, answer only: {KEEP}" if ask.may_keep else ""
+def keeping(ask: Ask, how: str = f"answer only: {KEEP}") -> str:
+    """The instruction's line on leaving the code as it is (`how`), for a role that may."""
+    return f"\nIf nothing is worth changing, {how}" if ask.may_keep else ""
 
 
 def kept(text: str, ask: Ask) -> EditPlan | None:

@@ -18,6 +18,7 @@ from tdd_sandbox.llm.formats.base import (
     check_text,
     file_hole,
     finish,
+    keeping,
     placeholder,
 )
 from tdd_sandbox.protocol import EditPlan, edit_plan_schema
@@ -56,7 +57,7 @@ class JsonFormat:
             f"{example(ask)}\n"
             "Each edit's content is the complete new file. Add an edit per file you change."
             + _finishing(ask, 'answer "done": true with no edits')
-            + ("\nIf nothing is worth changing, answer with no edits." if ask.may_keep else "")
+            + keeping(ask, "answer with no edits.")
         )
 
     def parse(self, reply: ChatReply, ask: Ask) -> EditPlan:
