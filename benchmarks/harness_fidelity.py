@@ -9,6 +9,8 @@ For one served model, each kata is solved three ways, every answer judged by the
   comparable with plain) and its second, with the failures fed back (pass_2);
 - **loop mode** (`--loop`): the red-green-refactor loop, its green commits and acceptance.
 Prints one table, and the ratio tool / plain per format on jobs and on test cases passed.
+Repeat r of every harness is sent seed `--seed + r - 1`: a server that honours seeds (llama.cpp
+does) makes each run reproducible, and the harnesses are compared on the same draws.
 The goal (issue #44): the tool at or above the plain prompt in `whole` and `diff`.
 
 Measure real models alone: on 2 cores generation falls from ~35 to under 1 token/s when the
@@ -16,7 +18,7 @@ machine is busy (`scripts/real_models.py check` says whether it is quiet).
 
 Usage:
   python benchmarks/harness_fidelity.py --serve qwen [--formats whole,diff,json]
-      [--katas katas/fizzbuzz ...] [--repeats 4] [--loop] [--out bench-out/fidelity]
+      [--katas katas/fizzbuzz ...] [--repeats 4] [--seed 1] [--loop] [--out bench-out/fidelity]
   python benchmarks/harness_fidelity.py --base-url http://127.0.0.1:8088/v1 --model NAME
 """
 
@@ -80,17 +82,18 @@ def plain_file(reply: ChatReply) -> str:
 
 
 def plain_job(
-    kata: Path, language: str, backend: OpenAIBackend, settings: Settings, run_id: str
+    kata: Path, language: str, backend: OpenAIBackend, settings: Settings, repeat: int
 ) -> dict[str, Any]:
-    """One plain-prompt try, judged."""
+    """One plain-prompt try, judged; sent the seed the bench sends repeat `repeat`."""
     piece = prepare(kata, get_language(language))
     request = ChatRequest(
         role="implementer", model=backend.endpoint.model, messages=plain_prompt(piece),
         temperature=settings.roles.implementer.temperature, max_tokens=settings.llm.max_tokens,
+        seed=None if settings.bench.seed is None else settings.bench.seed + repeat - 1,
     )  # fmt: skip
     reply = backend.complete(request)
     files = {**piece.files, piece.target: plain_file(reply).encode()}
-    with DockerChecker(settings, run_id=run_id) as checker:
+    with DockerChecker(settings, run_id=f"plain-{kata.name}-{repeat}") as checker:
         report = score_kata(checker, piece.language, files, kata)
     return {
         "pass_1": report.total > 0 and report.passed == report.total,
@@ -99,7 +102,9 @@ def plain_job(
     }  # fmt: skip
 
 
-def settings_for(base_url: str, model: str, formats: list[str], max_tokens: int) -> Settings:
+def settings_for(
+    base_url: str, model: str, formats: list[str], max_tokens: int, seed: int | None
+) -> Settings:
     """A bench configuration with one entry per edit format, all on the same model."""
     entries = {
         fmt: {"all": f"custom:{model}", "edit_format": fmt, "base_url": base_url} for fmt in formats
@@ -109,7 +114,7 @@ def settings_for(base_url: str, model: str, formats: list[str], max_tokens: int)
             "cycles": 4, "max_attempts_per_agent": 3, "parallel": 1,
             "llm": {"base_url": base_url, "timeout_s": 300, "max_retries": 1,
                     "max_tokens": max_tokens},
-            "bench": {"models": entries},
+            "bench": {"models": entries, "seed": seed},
         }
     )  # fmt: skip
 
@@ -177,6 +182,7 @@ def main() -> None:
     parser.add_argument("--katas", type=Path, nargs="*", default=KATAS)
     parser.add_argument("--repeats", type=int, default=4)
     parser.add_argument("--max-tokens", type=int, default=1024)
+    parser.add_argument("--seed", type=int, default=1, help="repeat 1's seed (-1: none)")
     parser.add_argument("--loop", action="store_true", help="also run the loop per format")
     parser.add_argument("--out", type=Path, default=ROOT / "bench-out" / "fidelity")
     args = parser.parse_args()
@@ -191,14 +197,16 @@ def main() -> None:
             base_url, model = args.base_url, args.model
         else:
             parser.error("give --serve, or --base-url and --model")
-        settings = settings_for(base_url, model, formats, args.max_tokens)
+        settings = settings_for(
+            base_url, model, formats, args.max_tokens, None if args.seed < 0 else args.seed
+        )
         endpoint = Endpoint("custom", base_url, model, None, "")
         backend = OpenAIBackend(endpoint, timeout_s=300, max_retries=1)
         args.out.mkdir(parents=True, exist_ok=True)
         plain = []
         for kata in args.katas:
             for repeat in range(1, args.repeats + 1):
-                row = plain_job(kata, "python", backend, settings, f"plain-{kata.name}-{repeat}")
+                row = plain_job(kata, "python", backend, settings, repeat)
                 plain.append({"kata": kata.name, "repeat": repeat, **row})
                 print(f"plain {kata.name} r{repeat}: {row['passed']}/{row['total']}", flush=True)
         (args.out / "plain.jsonl").write_text("".join(json.dumps(r) + "\n" for r in plain))

@@ -101,7 +101,7 @@ class Team:
             context_chars=self.settings.llm.context_chars,
             asker=PlanAsker(backend, EditFormat(settings.edit_format)),
             ledger=self.ledger,
-            seed=seed,
+            seed=seed if seed is not None else settings.seed,
         )
         return agent, closer
 
@@ -118,7 +118,7 @@ class Team:
         model = models[index % len(models)]
         base = self._role(role).temperature
         temperature = base if len(models) > 1 else min(2.0, base + TEMPERATURE_STEP * index)
-        return self._agent(role, model, temperature, seed=index + 1)
+        return self._agent(role, model, temperature, seed=(self._role(role).seed or 0) + index + 1)
 
     def models(self) -> dict[str, str]:
         """`provider:model` by role name; when replaying, the model each role was recorded

@@ -55,10 +55,11 @@ class JobOptions:
 
 
 def job_settings(settings: Settings, job: Job) -> Settings:
-    """The run settings of one job: its models, its language."""
+    """The run settings of one job: its models, its language, its repeat's seed."""
     roles = {}
+    seeded = {} if settings.bench.seed is None else {"seed": settings.bench.seed + job.repeat - 1}
     for role in ("tester", "implementer", "refactorer"):
-        update = {"model": job.model.model_for(role), **dict(job.model.options)}
+        update = {"model": job.model.model_for(role), **dict(job.model.options), **seeded}
         roles[role] = getattr(settings.roles, role).model_copy(update=update)
     return settings.model_copy(update={"roles": RolesSettings(**roles), "language": job.language})
 

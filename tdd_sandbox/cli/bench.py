@@ -44,6 +44,12 @@ def _executors() -> tuple[str, ...]:
     "--languages", default=DEFAULT_LANGUAGE, show_default=True, help="Comma-separated languages."
 )
 @click.option("--repeats", type=click.IntRange(1, 100), default=1, show_default=True)
+@click.option(
+    "--seed",
+    type=int,
+    help="Send repeat r seed SEED+r-1 with each request: reproducible draws on a server that "
+    "honours seeds. Default: bench.seed.",
+)
 @setting_option("parallel", "--parallel", help="Implementer attempts raced per cycle.")
 @setting_option("cycles", "--cycles", help="Most cycles per job.")
 @click.option(
@@ -110,6 +116,7 @@ def bench(
     katas: tuple[Path, ...],
     languages: str,
     repeats: int,
+    seed: int | None,
     parallel: int | None,
     cycles: int | None,
     jobs: int,
@@ -143,7 +150,7 @@ def bench(
         raise click.UsageError("--models is required (e.g. --models openai:gpt-4.1-mini)")
     settings = load_settings(
         default_config(config, Path.cwd()),
-        {"parallel": parallel, "cycles": cycles, "bench": {"executor": executor}},
+        {"parallel": parallel, "cycles": cycles, "bench": {"executor": executor, "seed": seed}},
     )
     options = BenchOptions(
         models=_split(models), katas=list(katas), languages=_split(languages), repeats=repeats,

@@ -79,6 +79,10 @@ class RoleSettings(Section):
     """Overrides `llm.api_key_env` for this role."""
     models: list[str] | None = None
     """Implementer only: several models to race against each other with --parallel."""
+    seed: int | None = Field(None, ge=0)
+    """Sent with every request of the role: a server that honours it (llama.cpp, vLLM,
+    OpenAI on a best-effort basis) answers the same ask the same way again. Racing attempts
+    add their index to it. None sends no seed."""
     edit_format: EditFormat = EditFormat.AUTO
     """How the model writes its edits: `whole` (path lines and fenced whole files, best for
     small models), `diff` (SEARCH/REPLACE blocks, for long files), `json` (the edit-plan
@@ -172,6 +176,11 @@ class BenchSettings(Section):
     ray_retries: int = Field(2, ge=0, le=10)
     """Times a job lost with its node (the node died, its worker was killed) runs again
     elsewhere; past them it is recorded as lost to infrastructure, never scored."""
+
+    seed: int | None = Field(None, ge=0)
+    """Repeat r of every job sends seed `seed + r - 1` with each request (see
+    `roles.*.seed`), so a rerun against the same server answers alike and two harnesses can be
+    compared on the same draws. None leaves every role's own seed."""
 
     models: dict[str, str | dict[str, str]] = Field(default_factory=dict)
     """Each entry: one `provider:model` for every role, or one per role

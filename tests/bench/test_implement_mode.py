@@ -60,7 +60,10 @@ def test_pass_rates_one_and_two_rank_models_as_their_answers_deserve(tmp_path: P
     with FakeLLM(script) as fake:
         models = [name.removesuffix("-impl") for name in names]
         settings = load_settings(
-            overrides={"llm": {"base_url": fake.base_url}, "bench": {"models": _models(*models)}}
+            overrides={
+                "llm": {"base_url": fake.base_url},
+                "bench": {"models": _models(*models), "seed": 7},
+            }
         )
         options = BenchOptions(
             models=models, katas=[katas], languages=["python"], repeats=1, out=out,
@@ -68,10 +71,12 @@ def test_pass_rates_one_and_two_rank_models_as_their_answers_deserve(tmp_path: P
         )  # fmt: skip
         summary = run_bench(options, settings)
         asked = [str(r["model"]) for r in fake.requests]
+        seeds = {r.get("seed") for r in fake.requests}
         conversations = [r["messages"] for r in fake.requests if r["model"] == "second-impl"]
         prompts = [(str(r["model"]), str(r["messages"][-1]["content"])) for r in fake.requests]
     # Only the implementer is asked, once per try; a pass on the first try ends the job.
     assert sorted(set(asked)) == sorted(names)
+    assert seeds == {7}  # repeat 1 of a bench seeded at 7: every try, every model
     assert asked.count("first-impl") == 2
     assert asked.count("second-impl") == asked.count("never-impl") == 4
     second = [text for model, text in prompts if model == "second-impl"]

@@ -155,3 +155,19 @@ def test_a_kata_whose_suite_defines_no_test_stops_the_bench_before_any_job(
     models = resolve_models(["openai:a"], BenchSettings())
     with pytest.raises(UsageError, match=r"wordwrap: acceptance/python/ defines no test"):
         plan_jobs(models, find_katas(tmp_path), ["python"], 1)
+
+
+def test_each_repeat_draws_its_own_seed_and_a_rerun_the_same_ones() -> None:
+    [entry] = resolve_models(["custom:qwen"], BenchSettings())
+    seeded = load_settings(overrides={"bench": {"seed": 7}})
+    seeds = [
+        job_settings(seeded, Job(entry, KATAS / "fizzbuzz", "python", repeat)).roles
+        for repeat in (1, 2, 3)
+    ]
+    assert [(r.tester.seed, r.implementer.seed, r.refactorer.seed) for r in seeds] == [
+        (7, 7, 7), (8, 8, 8), (9, 9, 9)
+    ]  # fmt: skip
+    # Unseeded, a role's own seed (or none) stands.
+    own = load_settings(overrides={"roles": {"implementer": {"model": "custom:q", "seed": 3}}})
+    roles = job_settings(own, Job(entry, KATAS / "fizzbuzz", "python", 2)).roles
+    assert (roles.implementer.seed, roles.tester.seed) == (3, None)
