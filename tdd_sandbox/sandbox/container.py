@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Mapping
 from typing import Any
 
+from docker import APIClient
 from docker.types import LogConfig, Ulimit
 
+from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS, hijacked, short_error
 from tdd_sandbox.sandbox.labels import CREATED_LABEL, LABEL, OWNER_LABEL, RUN_LABEL, owner_id
+from tdd_sandbox.sandbox.stream import CappedText, pump
 from tdd_sandbox.settings import SandboxSettings, parse_memory
 
 SANDBOX_USER = "10001:10003"
@@ -132,3 +137,43 @@ def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> 
 def sandbox_environment(extra: Mapping[str, str]) -> dict[str, str]:
     """The allowlisted environment: fixed locale and time zone plus `sandbox.env`."""
     return {**BASE_ENV, **extra}
+
+
+def ship(api: APIClient, container: str, archive: bytes, settings: SandboxSettings) -> None:
+    """Unpack a snapshot's tar `archive` in `container`: on the stdin of its main process
+    (`SHIP_COMMAND`), which prints tar's status when done.
+
+    Raises:
+        SandboxUnavailable: the archive could not be sent or unpacked.
+    """
+    out, err = CappedText(4096), CappedText(4096)
+
+    def said() -> list[str]:
+        return out.text().splitlines()
+
+    def done() -> bool:
+        return out.text().endswith("\n") and said()[-1].startswith(SHIPPED)
+
+    try:
+        sock = api.attach_socket(
+            container, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1}
+        )
+        with hijacked(sock) as raw:
+            raw.sendall(archive)
+            raw.shutdown(socket.SHUT_WR)
+            pump(raw, out, err, deadline=time.monotonic() + 60, flood_limit=1 << 20,
+                 until=done)  # fmt: skip
+    except ENGINE_ERRORS as exc:
+        raise SandboxUnavailable(
+            f"could not copy the repo into the sandbox: {short_error(exc)}"
+        ) from None
+    if not done():
+        raise SandboxUnavailable("could not copy the repo into the sandbox: it stopped")
+    lines = said()
+    if lines[-1] == f"{SHIPPED}0":
+        return
+    problem = lines[0] if len(lines) > 1 else lines[-1]
+    raise SandboxUnavailable(
+        f"unpacking the repo in the sandbox failed: {problem} (if the repo is larger than "
+        f"sandbox.work_size, {settings.work_size}, raise it)"
+    )

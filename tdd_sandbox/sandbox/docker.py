@@ -10,10 +10,8 @@ command leaves behind can reach another attempt.
 from __future__ import annotations
 
 import secrets
-import socket
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 import docker
@@ -23,13 +21,14 @@ from typing_extensions import override
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox import supervisor
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult, Sandbox
+from tdd_sandbox.sandbox.batch import BatchDeadline, Run, batch_results
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, feed, hijacked, short_error
 from tdd_sandbox.sandbox.container import (
     GUARDED_SHELL,
     KEEPER_USER,
     SANDBOX_USER,
     SEALED_USER,
-    SHIPPED,
+    ship,
 )
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
@@ -66,38 +65,6 @@ class Containers(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class _Run:
-    """How one exec went: why reading stopped, its output and its exit status (None
-    unless it ended by itself)."""
-
-    ending: Ending
-    out: CappedText
-    err: CappedText
-    code: int | None
-    duration_s: float
-
-
-class _BatchDeadline:
-    """When a batch's running command runs out of time: `timeout` after the latest `begin`
-    line on its stdout."""
-
-    def __init__(self, out: CappedText, nonce: str, timeout: float) -> None:
-        self._out, self._nonce, self._timeout = out, nonce, timeout
-        self._begun, self._read = -1, -1
-        self._at = time.monotonic()
-
-    def __call__(self) -> float:
-        # Once cut, the batch is not taken: no command needs more time then.
-        if self._out.total != self._read and not self._out.truncated:
-            self._read = self._out.total
-            text = self._out.text()
-            while f"\n@@{self._nonce} begin {self._begun + 1}\n" in text:
-                self._begun += 1
-                self._at = time.monotonic()
-        return self._at + self._timeout
-
-
 class DockerSandbox(Sandbox):
     """One snapshot in one container. If a command wrecks the container (a fork bomb that
     leaves no room even to kill it), the container is replaced by a fresh one holding the
@@ -130,47 +97,11 @@ class DockerSandbox(Sandbox):
         """
         container = self._provider.take_container(self._image)
         try:
-            self._ship(container)
+            ship(self._provider.client.api, container, self._archive, self._provider.settings)
         except BaseException:
             self._provider.destroy(container)
             raise
         self._container = container
-
-    def _ship(self, container: str) -> None:
-        """Unpack the snapshot: a plain tar on the stdin of the container's main process
-        (`container.SHIP_COMMAND`), which prints tar's status when done."""
-        api = self._provider.client.api
-        out, err = CappedText(4096), CappedText(4096)
-
-        def said() -> list[str]:
-            return out.text().splitlines()
-
-        def done() -> bool:
-            return out.text().endswith("\n") and said()[-1].startswith(SHIPPED)
-
-        try:
-            sock = api.attach_socket(
-                container, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1}
-            )
-            with hijacked(sock) as raw:
-                raw.sendall(self._archive)
-                raw.shutdown(socket.SHUT_WR)
-                pump(raw, out, err, deadline=time.monotonic() + 60, flood_limit=1 << 20,
-                     until=done)  # fmt: skip
-        except ENGINE_ERRORS as exc:
-            raise SandboxUnavailable(
-                f"could not copy the repo into the sandbox: {short_error(exc)}"
-            ) from None
-        if not done():
-            raise SandboxUnavailable("could not copy the repo into the sandbox: it stopped")
-        lines = said()
-        if lines[-1] == f"{SHIPPED}0":
-            return
-        problem = lines[0] if len(lines) > 1 else lines[-1]
-        raise SandboxUnavailable(
-            f"unpacking the repo in the sandbox failed: {problem} (if the repo is larger than "
-            f"sandbox.work_size, {self._provider.settings.work_size}, raise it)"
-        )
 
     @override
     def exec(
@@ -217,37 +148,12 @@ class DockerSandbox(Sandbox):
         nonce = secrets.token_hex(8)
         argv = supervisor.wrap_batch(nonce, commands, shell=self._shell)
         run = self._run(argv, timeout_s, batch=(nonce, count))
-        settings = self._provider.settings
-        limit, flood = parse_memory(settings.output_limit), parse_memory(settings.flood_limit)
-        parts = None
-        if (
-            run.ending is Ending.EOF
-            and run.code == 0
-            and not (run.out.truncated or run.err.truncated)
-        ):
-            parts = supervisor.split_batch(run.out.text(), run.err.text(), nonce, count)
-        if parts is None or any(len(p.stdout) + len(p.stderr) > flood for p in parts):
+        parts = batch_results(run, nonce, count, self._provider.settings)
+        if parts is None:
             if run.ending is Ending.EOF:
                 self._stop_everything()
             return super().exec_each(commands, timeout_s=timeout_s)
-        results = []
-        for part in parts:
-            out, err = CappedText(limit), CappedText(limit)
-            out.add(part.stdout.encode())
-            err.add(part.stderr.encode())
-            report = part.report
-            results.append(
-                ExecResult(
-                    exit_code=report.exit_code,
-                    stdout=out.text(),
-                    stderr=err.text(),
-                    duration_s=report.seconds if report.seconds is not None else run.duration_s,
-                    oom_killed=report.oom_kills > 0,
-                    output_truncated=out.truncated or err.truncated,
-                    leftover_processes=report.leftovers,
-                )
-            )
-        return results
+        return parts
 
     def _run(
         self,
@@ -258,7 +164,7 @@ class DockerSandbox(Sandbox):
         stdin: bytes | None = None,
         sealed: bool = False,
         batch: tuple[str, int] | None = None,
-    ) -> _Run:
+    ) -> Run:
         """One exec of `argv`, read to its end, its deadline or its flood; what it runs is
         stopped unless it ended. A `batch` (its nonce, its number of commands) gets each
         command's output allowance, and each command its own time from its `begin` line
@@ -278,7 +184,7 @@ class DockerSandbox(Sandbox):
         started = time.monotonic()
         deadline: float | Callable[[], float] = started + timeout
         if batch is not None:
-            deadline = _BatchDeadline(out, batch[0], timeout)
+            deadline = BatchDeadline(out, batch[0], timeout)
         try:
             user = SEALED_USER if sealed else SANDBOX_USER
             exec_id = self._create_exec(argv, env, user=user, attach_stdin=stdin is not None)
@@ -298,7 +204,7 @@ class DockerSandbox(Sandbox):
             code = self._wait_exit(exec_id) if self._container is not None else None
         except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(f"the sandbox stopped answering: {short_error(exc)}") from None
-        return _Run(ending, out, err, code if ending is Ending.EOF else None, duration)
+        return Run(ending, out, err, code if ending is Ending.EOF else None, duration)
 
     def _create_exec(
         self,
