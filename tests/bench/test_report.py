@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from tdd_sandbox.bench.report import merge, summarise, write_reports
+from tdd_sandbox.bench.report import merge, write_reports
+from tdd_sandbox.bench.summary import summarise
 
 ROOT = Path(__file__).resolve().parents[2]
 
