@@ -128,3 +128,20 @@ def test_no_module_imports_one_that_imports_it_back() -> None:
 def test_a_loop_is_found_however_deep_the_import() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _loops(graph) == [["a", "b", "c"]]
+
+
+MOST_LINES = 300
+"""A module past this is more than one noun (STYLE.md): split it by who uses its parts."""
+MOST_PLUGIN_LINES = 200
+"""A pack's plug-in composes its parts (runner, reader, policy, driver): its own facts only."""
+
+
+def test_no_module_is_longer_than_one_noun() -> None:
+    lengths = {
+        path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in ROOT.rglob("*.py")
+    }
+    assert {path: n for path, n in lengths.items() if n > MOST_LINES} == {}
+    plugins = {path: n for path, n in lengths.items() if path.endswith("/plugin.py")}
+    assert len(plugins) >= 6
+    assert {path: n for path, n in plugins.items() if n > MOST_PLUGIN_LINES} == {}

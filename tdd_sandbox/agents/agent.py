@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from tdd_sandbox.agents.context import Exchange, Situation, user_prompt
 from tdd_sandbox.agents.prompts import system_prompt
-from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.parts import Layout
 from tdd_sandbox.llm.chat import ChatRequest
 from tdd_sandbox.llm.formats import Ask, EditFormat, Sample
 from tdd_sandbox.llm.structured import PlanAnswer, PlanAsker
@@ -71,7 +71,7 @@ class Agent:
         return answer, Exchange(user, answer.reply.tool_arguments or answer.reply.text)
 
 
-def sample(role: Role, language: Language) -> Sample:
+def sample(role: Role, language: Layout) -> Sample:
     """The worked answer `role`'s example shows: a test for the tester, code for the others."""
     if role is Role.TESTER:
         return Sample(

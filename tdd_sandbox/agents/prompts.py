@@ -9,7 +9,7 @@ example the model fills in (`llm.formats`).
 
 from __future__ import annotations
 
-from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.parts import Layout
 from tdd_sandbox.llm.formats import Ask, EditFormat, get_format
 from tdd_sandbox.vocabulary.roles import Role
 
@@ -42,7 +42,7 @@ SOLO_RULES = {
 
 
 def system_prompt(
-    role: Role, language: Language, edit_format: EditFormat, ask: Ask, *, solo: bool = False
+    role: Role, language: Layout, edit_format: EditFormat, ask: Ask, *, solo: bool = False
 ) -> str:
     """The system message for `role` working in `language`, answering in `edit_format` what
     `ask` asks for; `solo`: the role works alone on the kata (no loop, judged by tests)."""

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 
 from tdd_sandbox.errors import TddSandboxError
-from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.parts import Layout
 from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.files import PROTECTED
@@ -69,7 +69,7 @@ def check_path(path: str) -> str:
 
 
 def check_permission(
-    role: Role, path: str, language: Language, *, first_cycle: bool, content: bytes | None = None
+    role: Role, path: str, language: Layout, *, first_cycle: bool, content: bytes | None = None
 ) -> None:
     """Whether `role` may change `path` (to `content`; None deletes it).
 
@@ -109,7 +109,7 @@ def apply_plan(
     files: Mapping[str, bytes],
     plan: EditPlan,
     role: Role,
-    language: Language,
+    language: Layout,
     *,
     first_cycle: bool = False,
 ) -> dict[str, bytes]:

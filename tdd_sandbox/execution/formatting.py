@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from tdd_sandbox.grading.gates import GateReport
-from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.parts import Runner
 from tdd_sandbox.sandbox.base import Sandbox
 from tdd_sandbox.vocabulary.results import GateKind
 
@@ -32,7 +32,7 @@ def changed_paths(before: Mapping[str, bytes], after: Mapping[str, bytes]) -> li
 
 
 def format_files(
-    sandbox: Sandbox, language: Language, files: Mapping[str, bytes], paths: Iterable[str]
+    sandbox: Sandbox, language: Runner, files: Mapping[str, bytes], paths: Iterable[str]
 ) -> dict[str, bytes]:
     """`files` with each of `paths` replaced by the formatter's output where it succeeded.
 

@@ -14,8 +14,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tdd_sandbox.languages.base import Language
-from tdd_sandbox.languages.perturbing import Kind, Token
+from tdd_sandbox.languages.parts import Policy
+from tdd_sandbox.languages.tokens import Kind, Token
 
 _SWAPS = {
     "<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==",
@@ -47,7 +47,7 @@ class Mutant:
 
 
 def make_mutants(
-    language: Language, files: Mapping[str, bytes], code: list[str], *, limit: int = LIMIT
+    language: Policy, files: Mapping[str, bytes], code: list[str], *, limit: int = LIMIT
 ) -> list[Mutant]:
     """Up to `limit` mutants of the `code` paths of `files`, in source order, spread evenly
     over every candidate token (the same ones each time for the same files)."""
@@ -69,7 +69,7 @@ def make_mutants(
     return mutants
 
 
-def _mutation(language: Language, token: Token) -> str | None:
+def _mutation(language: Policy, token: Token) -> str | None:
     if token.kind is Kind.OP:
         return _SWAPS.get(token.text)
     if token.kind is Kind.WORD:

@@ -17,39 +17,13 @@ from __future__ import annotations
 
 import bisect
 import difflib
-import enum
-import io
 import random
 import re
 import string
-import tokenize
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-
-class Kind(enum.Enum):
-    """What a token is, as far as the probe cares."""
-
-    LITERAL = "literal"  # a string, character or number
-    BOOL = "bool"
-    WORD = "word"
-    OP = "op"
-    OPEN = "open"
-    CLOSE = "close"
-    END = "end"  # the end of a logical line, where a language ends statements there
-    OPAQUE = "opaque"  # what may hold code (an f-string, a template literal)
-
-
-@dataclass(frozen=True)
-class Token:
-    """One token: its kind, text, and where it starts in the source."""
-
-    kind: Kind
-    text: str
-    start: int
-
-
-Tokenize = Callable[[str], list[Token]]
+from tdd_sandbox.languages.tokens import Kind, Token, Tokenize
 
 
 @dataclass(frozen=True)
@@ -307,89 +281,6 @@ def _number(text: str) -> str | None:
         value = int(re.sub("[_']", "", match.group(1)))
         return f"{value - 1 if value else 1}{match.group(2) or ''}"
     return None
-
-
-_NUMBER = re.compile(r"(?:\d|\.\d)(?:[\w.']|[eE][+-])*")
-_WORD = re.compile(r"[A-Za-z_$][\w$]*")
-_OPS = re.compile(r"==|!=|:=|::|->|=>|<=|>=|&&|\|\||[^\s\w]")
-
-
-def lexer(literals: re.Pattern[str], *, ends_lines: bool = False) -> Tokenize:
-    """A tokenizer for a C-like language whose comments, strings and characters `literals`
-    matches (its reader's pattern; a backquoted one may hold code, so is never changed), and
-    where a newline ends a statement if `ends_lines` (Go)."""
-
-    def tokenize(text: str) -> list[Token]:
-        tokens, i, n = [], 0, len(text)
-        while i < n:
-            char = text[i]
-            if char.isspace():
-                if char == "\n" and ends_lines:
-                    tokens.append(Token(Kind.END, char, i))
-                i += 1
-                continue
-            match = literals.match(text, i)
-            if match and match.end() > i:
-                lexeme = match.group(0)
-                if not lexeme.startswith(("//", "/*")):  # a comment is no token
-                    kind = Kind.OPAQUE if lexeme.startswith("`") else Kind.LITERAL
-                    tokens.append(Token(kind, lexeme, i))
-                i = match.end()
-                continue
-            word = _NUMBER.match(text, i)
-            kind = Kind.LITERAL
-            if word is None:
-                word, kind = _WORD.match(text, i), Kind.WORD
-            if word is None:
-                word, kind = _OPS.match(text, i), Kind.OP
-            assert word is not None  # `_OPS` matches any non-space character
-            lexeme = word.group(0)
-            if kind is Kind.OP and lexeme in "([{":
-                kind = Kind.OPEN
-            elif kind is Kind.OP and lexeme in ")]}":
-                kind = Kind.CLOSE
-            elif kind is Kind.WORD and lexeme in ("true", "false"):
-                kind = Kind.BOOL
-            tokens.append(Token(kind, lexeme, i))
-            i = word.end()
-        return tokens
-
-    return tokenize
-
-
-_PYTHON_KINDS = {
-    tokenize.NUMBER: Kind.LITERAL, tokenize.STRING: Kind.LITERAL, tokenize.NAME: Kind.WORD,
-    tokenize.NEWLINE: Kind.END,
-}  # fmt: skip
-
-
-def python_tokens(text: str) -> list[Token]:
-    """Python's tokens as its own tokenizer reads them (an f-string may hold code).
-
-    Raises:
-        SyntaxError, ValueError: text Python cannot tokenize.
-    """
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    tokens = []
-    try:
-        read = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    except tokenize.TokenError as exc:
-        raise ValueError(str(exc)) from exc
-    for token in read:
-        row, column = token.start
-        kind = _PYTHON_KINDS.get(token.type, Kind.OP)
-        if kind is Kind.OP and token.type != tokenize.OP:
-            continue  # comments, indents, blank lines
-        text_ = token.string
-        if kind is Kind.OP:
-            kind = Kind.OPEN if text_ in "([{" else Kind.CLOSE if text_ in ")]}" else Kind.OP
-        elif kind is Kind.WORD and text_ in ("True", "False"):
-            kind = Kind.BOOL
-        elif token.type == tokenize.STRING and "f" in text_[: text_.find(text_[-1])].lower():
-            kind = Kind.OPAQUE
-        if row - 1 < len(starts):
-            tokens.append(Token(kind, text_, starts[row - 1] + column))
-    return tokens
 
 
 def added_lines(before: str, after: str) -> frozenset[int]:

@@ -1,13 +1,14 @@
 """Registering language packs: a pack that lacks a part is refused, never run with a default.
 
-What a pack must have is read off the `Language` Protocol itself, so a member added there is
-required of every pack from then on.
+What a pack must have is read off each part's Protocol (`parts.PARTS`), so a member added to
+a part is required of every pack from then on, and a pack that lacks one is told which part.
 """
 
 from __future__ import annotations
 
 from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.parts import PARTS
 
 _TEXTS = ("name", "title", "collects", "prompt_note")
 """Members that must be non-empty text: an empty prompt note is a pack not finished."""
@@ -19,10 +20,13 @@ class PackError(TddSandboxError):
 
 def missing_parts(pack: object) -> list[str]:
     """What `pack` lacks of a complete language pack (empty: nothing)."""
-    declared = {n: v for n, v in vars(Language).items() if not n.startswith("_")}
-    methods = [n for n, v in declared.items() if callable(v)]
-    missing = [n for n in Language.__annotations__ if not hasattr(pack, n)]
-    missing += [n for n in methods if not callable(getattr(pack, n, None))]
+    missing = []
+    for part in PARTS:
+        declared = {n: v for n, v in vars(part).items() if not n.startswith("_")}
+        methods = [n for n, v in declared.items() if callable(v)]
+        lacks = [n for n in part.__annotations__ if not hasattr(pack, n)]
+        lacks += [n for n in methods if not callable(getattr(pack, n, None))]
+        missing += [f"{part.__name__.lower()}.{n}" for n in lacks]
     missing += [n for n in _TEXTS if hasattr(pack, n) and not getattr(pack, n)]
     if not getattr(pack, "source_suffixes", True):
         missing.append("source_suffixes (at least one)")

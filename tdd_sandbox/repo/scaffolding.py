@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.parts import Layout
 from tdd_sandbox.repo.config import CONFIG_FILE
 from tdd_sandbox.repo.hardened import HardenedRepo, init_repository
 from tdd_sandbox.repo.history import commit_paths, exclude_locally
@@ -38,7 +38,7 @@ def adoptable(directory: Path) -> bool:
 
 
 def starting_files(
-    language: Language, kata_dir: Path | None, *, overlay: str = "scaffold"
+    language: Layout, kata_dir: Path | None, *, overlay: str = "scaffold"
 ) -> dict[str, str]:
     """What a kata's repository starts with in `language`: the language's scaffold, with
     the kata's own starting files (`scaffold/<language>/`, such as an Exercism stub) over
@@ -57,7 +57,7 @@ def starting_files(
     return language.scaffold_under(own) | own
 
 
-def init_repo(directory: Path, language: Language, *, kata_source: Path | None = None) -> Path:
+def init_repo(directory: Path, language: Layout, *, kata_source: Path | None = None) -> Path:
     """Create a kata repository: git, the language scaffold, kata.md, tdd.yaml, one commit.
     The user's own kata.md and tdd.yaml, where the folder has them, are kept as they are.
 
@@ -108,7 +108,7 @@ def init_repo(directory: Path, language: Language, *, kata_source: Path | None =
 
 
 def add_scaffold(
-    repo: HardenedRepo, language: Language, head: Mapping[str, bytes], author: CommitSettings
+    repo: HardenedRepo, language: Layout, head: Mapping[str, bytes], author: CommitSettings
 ) -> list[str]:
     """Commit the scaffold files `head` lacks, in a commit of their own; none of the repo's
     files is touched, a repo with runner configuration of its own (its own crate, its own

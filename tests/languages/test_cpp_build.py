@@ -9,7 +9,7 @@ import pytest
 
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.languages.cpp.plugin import FLAGS
+from tdd_sandbox.languages.cpp.runner import FLAGS
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import load_settings
 

@@ -14,6 +14,7 @@ from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.images.catalog import language_folders
 from tdd_sandbox.languages import LANGUAGES, detect_language, get_language
 from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.parts import PARTS
 from tdd_sandbox.languages.python.plugin import Python
 from tdd_sandbox.languages.registry import PackError, missing_parts, register
 from tdd_sandbox.settings import ImageSettings
@@ -36,7 +37,7 @@ def test_every_pack_folder_is_registered_and_every_pack_is_complete() -> None:
         folder = PACKS / name
         assert pack.image == folder / "image", name
         assert pack.driver.source.parent == folder, name
-        for part in ("plugin.py", "reader.py", "policy.py", "driver.py"):
+        for part in ("plugin.py", "runner.py", "reader.py", "policy.py", "driver.py"):
             assert (folder / part).is_file(), (name, part)
 
 
@@ -48,6 +49,12 @@ class _NoPolicy(Python):
     """A pack as a newcomer might leave it: everything but a policy."""
 
     check_source = None  # type: ignore[assignment]
+
+
+class _NoGuard(Python):
+    """A runner that never learned to run the tests under the guard."""
+
+    guard = None  # type: ignore[assignment]
 
 
 class _NoImage(Python):
@@ -79,7 +86,8 @@ class _PolicyOfItsOwn(Python):
 @pytest.mark.parametrize(
     ("pack", "part"),
     [
-        (_NoPolicy, "check_source"),
+        (_NoPolicy, "policy.check_source"),
+        (_NoGuard, "runner.guard"),
         (_NoImage, "image/Dockerfile"),
         (_NoNote, "prompt_note"),
         (_NoTestSample, "test_sample"),
@@ -141,3 +149,14 @@ def test_each_pack_shows_a_worked_answer_and_a_test_of_it(name: str) -> None:
     assert "twice" in code.lower()
     assert "vowel" in test.lower()
     assert "twice" not in test.lower()  # the tester's example is not the implementer's
+
+
+def test_each_member_of_a_pack_belongs_to_exactly_one_part() -> None:
+    members = [
+        name
+        for part in PARTS
+        for name in {*part.__annotations__, *vars(part)}
+        if not name.startswith("_")
+    ]
+    assert len(members) == len(set(members))
+    assert {"guard", "check_source", "scaffold", "derive_calls"} <= set(members)

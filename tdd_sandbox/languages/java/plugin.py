@@ -4,7 +4,6 @@ results from its XML report, checked against its console lines."""
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 
@@ -13,77 +12,13 @@ from tdd_sandbox.languages.java.calls import derive_java_calls
 from tdd_sandbox.languages.java.driver import JavaDriver
 from tdd_sandbox.languages.java.policy import check_java
 from tdd_sandbox.languages.java.reader import JAVA_LEXEMES, java_text
+from tdd_sandbox.languages.java.runner import JavaRunner
 from tdd_sandbox.languages.lexing import blank
-from tdd_sandbox.languages.perturbing import Expectations, lexer
-from tdd_sandbox.languages.readout import NEXT_UNINDENTED, SentinelReports
-from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.languages.perturbing import Expectations
+from tdd_sandbox.languages.tokens import lexer
 from tdd_sandbox.vocabulary.cases import CallMap, Case
-from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
 
-JUNIT = "/opt/junit-console.jar"
-RESULTS = "/tmp/junit/TEST-junit-jupiter.xml"
-# The libraries code may build against (org.json: Exercism's rest-api), and what tests add:
-# AssertJ, which Exercism's Java track asserts with, and Byte Buddy, which AssertJ loads.
-_LIBS = "/opt/java/json-latest.jar"
-_TEST_LIBS = f"{JUNIT}:/opt/java/assertj-core.jar:/opt/java/byte-buddy.jar:{_LIBS}"
-# A small heap, the serial collector and the quick compiler: the JVM starts fast and stays
-# inside the sandbox's memory limit.
-_JVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xmx256m"
-_JAVAC = f"javac -J{_JVM.replace(' ', ' -J')} -encoding UTF-8"
-# Tests live in test/ or, as Gradle and Maven lay them out, in src/test/.
-_MAIN = "$(find src -path src/test -prune -o -name '*.java' -print 2>/dev/null)"
-_ALL = "$(find src test -name '*.java' 2>/dev/null)"
-# Every lint but `serial`: a kata's exception class need not say how it is serialised (none
-# of Exercism's does), and nothing here serialises one.
-_LINT = (
-    f"mkdir -p /tmp/lint && exec {_JAVAC} -Xlint:all,-serial -Werror -cp {_LIBS} -d /tmp/lint "
-    f"{_MAIN}\n"
-)
-_BUILD = f"mkdir -p /tmp/classes && exec {_JAVAC} -d /tmp/classes -cp {_TEST_LIBS} {_ALL}\n"
-
-
-def _launch(classes: str) -> str:
-    """The console launcher running the test classes found in `classes` (and nowhere in the
-    libraries beside them). The libraries come first on the class path: a class of the code's
-    named like one of theirs (its own `org.assertj.core.api.Assertions`) is never the one
-    loaded."""
-    return (
-        f"java {_JVM} -jar {JUNIT} execute --disable-banner --disable-ansi-colors "
-        "--details=flat --include-engine=junit-jupiter --reports-dir /tmp/junit "
-        f"--class-path {_TEST_LIBS}:{classes} --scan-class-path {classes}"
-    )
-
-
-_TEST = (
-    f"[ -d /tmp/classes ] || {{ mkdir -p /tmp/classes && {_JAVAC} -d /tmp/classes "
-    f"-cp {_TEST_LIBS} {_ALL}; }} || exit 2\nexec {_launch('/tmp/classes')}\n"
-)
-# Guarded, the build adds a test class of two sentinels (one must pass, one must fail) to its
-# own class folder, and the test gate runs those classes; a build failure exits 2: no test ran.
-_GUARD_BUILD = (
-    r"""
-n=$1; out=/tmp/tdd-guard-$n; classes=/tmp/guarded-$n
-mkdir -p "$out" || exit 3
-if [ ! -d "$classes" ]; then
-  printf '%s' "$3" > "$out/$2.java" && mkdir -p "$classes.part" || exit 3
-"""
-    + f'  {_JAVAC} -d "$classes.part" -cp {_TEST_LIBS} {_ALL} "$out/$2.java" || exit 2\n'
-    + '  mv "$classes.part" "$classes" || exit 3\nfi\n'
-)
-_GUARD_TEST = (
-    _GUARD_BUILD + f"{_launch('$classes')}; status=$?\n"
-    "printf '\\n@@%s end\\n' \"$n\"\nexit $status\n"
-)
-_EVENT = re.compile(r"^(Finished|Skipped):\s+\S.* \((\[engine:junit-jupiter\]\S*)\)$")
-_CLASS = re.compile(r"\[class:([\w$.]+)\]")
-_METHOD = re.compile(r"\[(?:method|test-template):(\w+)\(")
-_INVOCATION = re.compile(r"\[test-template-invocation:#(\d+)\]")
-_TEST_METHOD = re.compile(
-    r"@(?:org\.junit\.jupiter\.api\.)?Test\b\s*(?:@[\w.]+(?:\([^)]*\))?\s*)*"
-    r"(?:(?:public|protected|private|static|final)\s+)*void\s+(\w+)\s*\("
-)
-_TEST_CLASS = re.compile(r"^(Test\w*|\w*Tests?)$")
 _DISABLED = re.compile(
     r"@(?:org\.junit\.jupiter\.api\.)?Disabled\b(?:\s*\(\s*(?:\"(?:[^\"\\\n]|\\.)*\"\s*)?\))?"
 )
@@ -111,19 +46,10 @@ class ScaffoldTest {
 """
 
 
-JUNIT_SENTINELS = SentinelReports(
-    opens=re.compile(r"\[class:TddCheck[0-9a-f]{6}Test\]"), closes=NEXT_UNINDENTED
-)
-"""Where the console launcher reports the sentinel class (`_sentinel_class`): its lines, and
-a failure's trace indented below one."""
-
-
-class Java(Defaults):
+class Java(JavaRunner, Defaults):
     """The Java plug-in: the class `Kata` in `src/`, JUnit 5 test classes in `test/`."""
 
-    seals_tests = True
     driver_class = JavaDriver
-    sentinel_reports = JUNIT_SENTINELS
 
     def check_source(
         self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
@@ -133,11 +59,6 @@ class Java(Defaults):
 
     name = "java"
     title = "Java"
-    results_path: str | None = RESULTS
-    collects = (
-        "an @Test void method of a class in test/ (or src/test/java/), in a file named after "
-        "the class, the name starting with Test or ending with Test or Tests"
-    )
     source_suffixes: tuple[str, ...] = (".java",)
     expectations = Expectations(
         lexer(JAVA_LEXEMES),
@@ -159,17 +80,6 @@ class Java(Defaults):
         "out as Gradle does keeps its layout: code in src/main/java/, tests in src/test/java/. "
         "Code must compile with javac -Xlint:all -Werror."
     )
-
-    # javac's lint on the code, the build of code and tests, the tests.
-    shell_gates: tuple[tuple[GateKind, str], ...] = (
-        (GateKind.LINT, _LINT),
-        (GateKind.BUILD, _BUILD),
-        (GateKind.TEST, _TEST),
-    )
-
-    def format_command(self, path: str) -> tuple[str, ...] | None:
-        """None: the image has no Java formatter."""
-        return None
 
     def is_test_path(self, path: str) -> bool:
         """Anything under `test/`, or under `src/test/` as Gradle and Maven lay tests out."""
@@ -213,19 +123,6 @@ class Java(Defaults):
         """Java sources under `src/`."""
         return any(p.startswith("src/") and p.endswith(".java") for p in paths)
 
-    def expected_tests(self, files: Mapping[str, bytes]) -> frozenset[str]:
-        """`@Test` methods of the test classes, as `Class.method`."""
-        found: set[str] = set()
-        for path, data in files.items():
-            pure = PurePosixPath(path)
-            if not self.is_test_path(path) or pure.suffix != ".java":
-                continue
-            if not _TEST_CLASS.match(pure.stem):
-                continue
-            code = blank(java_text(data.decode("utf-8", "replace")), JAVA_LEXEMES)
-            found.update(f"{pure.stem}.{name}" for name in _TEST_METHOD.findall(code))
-        return frozenset(found)
-
     def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
         """The kata's test class (or `test/KataTest.java`) and its classes (or
         `src/Kata.java`)."""
@@ -237,110 +134,3 @@ class Java(Defaults):
     def defines_tests(self, path: str, text: str) -> bool:
         """A code file that imports JUnit."""
         return not self.is_test_path(path) and "org.junit" in blank(java_text(text), JAVA_LEXEMES)
-
-    def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
-        """None: a missing method is a build failure, which is how a RED starts."""
-        return None
-
-    def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
-        """The build and the test run with the sentinel class; None for other commands."""
-        scripts: dict[tuple[str, ...], str] = {
-            ("sh", "-c", _BUILD): _GUARD_BUILD,
-            ("sh", "-c", _TEST): _GUARD_TEST,
-        }
-        script = scripts.get(command)
-        if script is None:
-            return None
-        name = _sentinel_class(nonce)
-        return ("sh", "-c", script, "guard", nonce, name, _sentinel_source(nonce))
-
-    def evidence(self, result: ExecResult, nonce: str) -> Evidence:
-        """The console launcher's lines (written apart from its XML report), its closing line
-        and the shell's end of the run."""
-        outcomes: dict[str, TestStatus] = {}
-        conflicts: list[str] = []
-        finished = ended = False
-        lines = result.stdout.splitlines()
-        for index, line in enumerate(lines):
-            if line.strip() == f"@@{nonce} end":
-                ended = finished
-            elif line.startswith("Test run finished after"):
-                finished = True
-            elif (event := _EVENT.match(line.rstrip())) and (test_id := _unique_id(event[2])):
-                following = lines[index + 1] if index + 1 < len(lines) else ""
-                status = (
-                    TestStatus.SKIPPED
-                    if event[1] == "Skipped"
-                    else TestStatus.FAILED
-                    if following.strip().startswith("=> Exception")
-                    else TestStatus.PASSED
-                )
-                if outcomes.get(test_id, status) is not status:
-                    conflicts.append(test_id)
-                outcomes[test_id] = status
-        passing, failing = _sentinel_names(nonce)
-        return Evidence(
-            outcomes=outcomes,
-            ended=ended,
-            sentinels={passing: TestStatus.PASSED, failing: TestStatus.FAILED},
-            conflicts=tuple(conflicts),
-        )
-
-    def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
-        """Each `<testcase>` of the launcher's XML report as `Class.method` (a parametrised
-        invocation as `Class.method[1]`)."""
-        if not report:
-            return []
-        try:
-            root = ET.fromstring(report)  # noqa: S314 - written by JUnit, size-capped on read
-        except ET.ParseError as exc:
-            return [TestOutcome("<junit>", TestStatus.ERROR, f"unreadable XML report: {exc}")]
-        outcomes = []
-        for case in root.iter("testcase"):
-            name = re.sub(r"\([^)]*\)", "", case.get("name", ""))
-            test_id = f"{case.get('classname', '')}.{name}"
-            problem = case.find("failure")
-            if problem is None:
-                problem = case.find("error")
-            if problem is not None:
-                message = problem.get("message") or (problem.text or "")
-                outcomes.append(TestOutcome(test_id, TestStatus.FAILED, message.strip()[:2000]))
-            elif case.find("skipped") is not None:
-                outcomes.append(TestOutcome(test_id, TestStatus.SKIPPED))
-            else:
-                outcomes.append(TestOutcome(test_id, TestStatus.PASSED))
-        return outcomes
-
-
-def _unique_id(unique: str) -> str | None:
-    """`Class.method` (or `Class.method[2]`) from a JUnit unique id; None for containers."""
-    found_class, method = _CLASS.findall(unique), _METHOD.search(unique)
-    if not found_class or method is None:
-        return None
-    invocation = _INVOCATION.search(unique)
-    suffix = f"[{invocation[1]}]" if invocation else ""
-    return f"{found_class[-1]}.{method[1]}{suffix}"
-
-
-def _sentinel_class(nonce: str) -> str:
-    return f"TddCheck{nonce[:6]}Test"
-
-
-def _sentinel_names(nonce: str) -> tuple[str, str]:
-    owner = _sentinel_class(nonce)
-    return f"{owner}.p{nonce[6:12]}", f"{owner}.f{nonce[12:16]}"
-
-
-def _sentinel_source(nonce: str) -> str:
-    """The sentinel class: one test must pass, one must fail."""
-    passing, failing = (name.split(".")[1] for name in _sentinel_names(nonce))
-    a, b = int(nonce[:4], 16), int(nonce[4:8], 16)
-    return (
-        "import org.junit.jupiter.api.Assertions;\nimport org.junit.jupiter.api.Test;\n\n"
-        f"class {_sentinel_class(nonce)} {{\n"
-        f"  @Test\n  void {passing}() {{\n"
-        f"    Assertions.assertEquals({a + b}, {a} + {b});\n  }}\n\n"
-        f"  @Test\n  void {failing}() {{\n"
-        f"    Assertions.assertEquals({a * b + 1}L, {a}L * {b});\n  }}\n"
-        "}\n"
-    )

@@ -3,107 +3,23 @@ own reporter, which runs in the runner's process, not in a test file's."""
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
-from typing import Any
 
 from tdd_sandbox.languages.base import Defaults
 from tdd_sandbox.languages.javascript.calls import derive_javascript_calls
-from tdd_sandbox.languages.javascript.discovery import literal_test_names
-from tdd_sandbox.languages.javascript.driver import NO_CODE_FROM_TEXT, JavaScriptDriver
-from tdd_sandbox.languages.javascript.guard import (
-    HOOKS_MODULE,
-    NODE_SENTINELS,
-    REPORTER,
-    seal_module,
-    sentinel_module,
-    sentinel_names,
-    server_module,
-)
+from tdd_sandbox.languages.javascript.driver import JavaScriptDriver
 from tdd_sandbox.languages.javascript.policy import check_javascript
 from tdd_sandbox.languages.javascript.reader import JS_LITERALS
+from tdd_sandbox.languages.javascript.runner import _TEST_FILE, JavaScriptRunner
 from tdd_sandbox.languages.javascript.track import from_spec, is_spec
 from tdd_sandbox.languages.lexing import blank
-from tdd_sandbox.languages.perturbing import Expectations, lexer
-from tdd_sandbox.sandbox.base import WORKDIR, ExecResult
+from tdd_sandbox.languages.perturbing import Expectations
+from tdd_sandbox.languages.tokens import lexer
 from tdd_sandbox.vocabulary.cases import CallMap, Case
-from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 from tdd_sandbox.vocabulary.violation import Violation
 
-RESULTS = "/tmp/tdd-node-results.jsonl"
-# Test files: `*.test.js` (or .mjs/.cjs) anywhere but node_modules and hidden folders. The
-# shell finds them and names them to `node --test`, so the files run are the files announced.
-_FIND = (
-    "find . \\( -name node_modules -o -name '.?*' \\) -prune -o -type f "
-    "\\( -name '*.test.js' -o -name '*.test.mjs' -o -name '*.test.cjs' \\) -print | sort"
-)
-_RUN = (
-    f"node {NO_CODE_FROM_TEXT} --test --test-reporter={REPORTER} "
-    f"--test-reporter-destination={RESULTS} --test-reporter=spec "
-    "--test-reporter-destination=stdout"
-)
-_TEST = f'files=$({_FIND})\n[ -n "$files" ] || exit 0\nexec {_RUN} $files\n'
-# The tool's formatting and lint rules alone: no config, ignore file or inline directive of
-# the repo's takes part.
-_PRETTIER = "prettier --no-config --no-editorconfig --ignore-path /dev/null"
-_FORMAT = (
-    f"exec {_PRETTIER} --check --log-level warn --no-error-on-unmatched-pattern "
-    "'**/*.js' '**/*.mjs' '**/*.cjs'\n"
-)
-# `--cache-location`: with its cache off ESLint still deletes the cache file, in /work by
-# default, and ignores only "no such file"; gVisor answers "permission denied" for a file in a
-# folder the user cannot write, as it may.
-_LINT = (
-    "exec eslint --config /opt/js/eslint.config.mjs --no-inline-config --max-warnings 0 "
-    "--no-warn-ignored --cache-location /tmp/eslintcache .\n"
-)
-_TYPECHECK = (
-    "files=$(find . \\( -name node_modules -o -name '.?*' \\) -prune -o -type f "
-    "\\( -name '*.js' -o -name '*.mjs' \\) -print)\n"
-    '[ -n "$files" ] || exit 0\n'
-    "exec tsc --noEmit --pretty false --skipLibCheck --allowJs --checkJs --module nodenext "
-    "--target es2022 --types node --typeRoots /opt/js/node_modules/@types $files\n"
-)
-
-# The guarded test gate. A sentinel module is imported first into every test file's process,
-# where it takes note of the runner's and `assert`'s functions before the test file and the
-# code it imports are loaded; a line added to each test file registers, after the file's own
-# tests, two sentinel tests named after it (one must pass, one must fail), so a process that
-# forges or rigs its results must forge or rig theirs too without knowing their names. The
-# test files are sealed: the keeper, the reporter in the runner's own process, reads them
-# from the input, and each test file's process loads its own from it (`guard.py`). The shell
-# announces each file behind the nonce, then hands back the reporter's file.
-_GUARD = (
-    r"""
-n=$1; out=/tmp/tdd-guard-$n
-rm -rf "$out" && mkdir -p "$out" || exit 3
-printf '%s' "$2" > "$out/sentinels.mjs" && printf '%s' "$3" > "$out/keeper.mjs" \
-  && printf '%s' "$4" > "$out/seal.mjs" && printf '%s' "$5" > "$out/hooks.mjs" || exit 3
-"""
-    + f"files=$({_FIND})\n"
-    + r"""for file in $files; do printf '@@%s file %s\n' "$n" "${file#./}"; done
-if [ -z "$files" ]; then printf '\n@@%s end\n' "$n"; exit 0; fi
-"""
-    # The keeper stands in for the image's reporter, which it wraps.
-    + _RUN.replace(REPORTER, '"$out/keeper.mjs"')
-    + ' --import "$out/seal.mjs" --import "$out/sentinels.mjs" $files; status=$?\n'
-    + f"printf '\\n@@%s report ' \"$n\"; base64 -w0 < {RESULTS}; printf ' end\\n'\n"
-    # A file that did not load ran no test, its sentinels included: the run never got to its
-    # tests (as with a build failure), and its `<load>` error says why.
-    + f"grep -q '\"diagnostic\"' {RESULTS} && status=2\n"
-    + r"""printf '@@%s end\n' "$n"
-exit $status
-"""
-)
-_FRAME = re.compile(
-    r"^@@(?P<nonce>[0-9a-f]+) (?:file (?P<file>.+)|report (?P<report>\S*) end|end)$"
-)
-_STATUS = {"passed": TestStatus.PASSED, "failed": TestStatus.FAILED, "skipped": TestStatus.SKIPPED}
-_TEST_FILE = re.compile(r"\.test\.[cm]?js$")
 _RUNNER_CONFIG = re.compile(
     r"(^|/)(package(-lock)?\.json|npm-shrinkwrap\.json|\.npmrc|\.nvmrc|\.node-version|"
     r"tsconfig(\.\w+)?\.json|jsconfig\.json|\.prettier(rc|ignore)(\.\w+)?|prettier\.config\.\w+|"
@@ -121,11 +37,10 @@ test("scaffold", () => {});
 """
 
 
-class JavaScript(Defaults):
+class JavaScript(JavaScriptRunner, Defaults):
     """The JavaScript plug-in: an ES module package, tests in `test/*.test.js`."""
 
     driver_class = JavaScriptDriver
-    sentinel_reports = NODE_SENTINELS
 
     def check_source(
         self, path: str, text: str, *, is_test: bool, tree: Mapping[str, bytes]
@@ -136,13 +51,7 @@ class JavaScript(Defaults):
 
     name = "javascript"
     title = "JavaScript"
-    results_path: str | None = RESULTS
-    collects = (
-        "a test('name', ...) or it('name', ...) call with a literal name, inside describe() "
-        "blocks or not, in a *.test.js file (outside node_modules)"
-    )
     source_suffixes: tuple[str, ...] = (".js", ".mjs", ".cjs")
-    seals_tests = True
     expectations = Expectations(
         lexer(JS_LITERALS),
         equal_calls=frozenset({
@@ -162,20 +71,6 @@ class JavaScript(Defaults):
         'and `import { ... } from "../kata.js"`. Code must pass Prettier (defaults), ESLint '
         "(recommended rules) and the TypeScript compiler's check of JavaScript."
     )
-
-    # Prettier, ESLint, tsc over the JavaScript, node --test.
-    shell_gates: tuple[tuple[GateKind, str], ...] = (
-        (GateKind.FORMAT, _FORMAT),
-        (GateKind.LINT, _LINT),
-        (GateKind.TYPECHECK, _TYPECHECK),
-        (GateKind.TEST, _TEST),
-    )
-
-    def format_command(self, path: str) -> tuple[str, ...] | None:
-        """Prettier printing the file formatted."""
-        if not path.endswith(self.source_suffixes):
-            return None
-        return ("sh", "-c", f'exec {_PRETTIER} --stdin-filepath "$1" < "$1"', "format", path)
 
     def derive_calls(
         self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
@@ -212,20 +107,6 @@ class JavaScript(Defaults):
         """A package.json at the root."""
         return "package.json" in set(paths)
 
-    def expected_tests(self, files: Mapping[str, bytes]) -> frozenset[str]:
-        """`test`/`it` calls with a literal name, under their `describe` blocks, as
-        `<file>::<suite> > <name>`."""
-        found: set[str] = set()
-        for path, data in files.items():
-            parts = PurePosixPath(path).parts
-            if not _TEST_FILE.search(path) or any(
-                p == "node_modules" or p.startswith(".") for p in parts[:-1]
-            ):
-                continue
-            text = data.decode("utf-8", "replace")
-            found.update(f"{path}::{name}" for name in literal_test_names(text))
-        return frozenset(found)
-
     def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
         """The kata's test file (or `test/<slug>.test.js`) and the root's code files."""
         scaffold = set(self.scaffold())
@@ -237,98 +118,3 @@ class JavaScript(Defaults):
         """A code file that imports the test runner."""
         code = blank(text, re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL))
         return re.search(r"['\"]node:test['\"]", code) is not None
-
-    def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
-        """None: a missing export fails the test file's import, which is how a RED starts."""
-        return None
-
-    def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
-        """The guarded test run (see `_GUARD`); None for other commands and configured ones."""
-        if command != ("sh", "-c", _TEST):
-            return None
-        modules = (sentinel_module(nonce), server_module(nonce), seal_module(nonce), HOOKS_MODULE)
-        return ("sh", "-c", _GUARD, "guard", nonce, *modules)
-
-    def sealed_input(self, files: Mapping[str, bytes], sealed: Sequence[str]) -> bytes | None:
-        """The sealed sources by their path in the sandbox, for the keeper: the test files
-        the runner runs, each handed once to its own process, and their helpers."""
-        tests: dict[str, str] = {}
-        helpers: dict[str, str] = {}
-        for path in sealed:
-            text = files[path].decode("utf-8", "replace")
-            where = tests if _TEST_FILE.search(path) else helpers
-            where[f"{WORKDIR}/{path}"] = text
-        return json.dumps({"tests": tests, "helpers": helpers}).encode()
-
-    def evidence(self, result: ExecResult, nonce: str) -> Evidence:
-        """The files the shell announced, and the reporter's file as the shell read it back
-        after the runner exited."""
-        passing, failing = sentinel_names(nonce)
-        sentinels: dict[str, TestStatus] = {}
-        outcomes: dict[str, TestStatus] = {}
-        conflicts: list[str] = []
-        ended = reported = False
-        for line in result.stdout.splitlines():
-            frame = _FRAME.match(line.strip())
-            if frame is None or frame["nonce"] != nonce:
-                continue
-            if frame["file"] is not None:
-                sentinels[f"{passing} {frame['file']}"] = TestStatus.PASSED
-                sentinels[f"{failing} {frame['file']}"] = TestStatus.FAILED
-            elif frame["report"] is not None:
-                try:
-                    report = base64.b64decode(frame["report"], validate=True)
-                except (ValueError, binascii.Error):
-                    conflicts.append("<report>")
-                    continue
-                for outcome in self.parse_results(result, report):
-                    if outcomes.get(outcome.id, outcome.status) is not outcome.status:
-                        conflicts.append(outcome.id)
-                    outcomes[outcome.id] = outcome.status
-                reported = "<node>" not in outcomes
-            else:
-                ended = True
-        # The channel names a sentinel as the reporter does (`<its module>::<name>`); the
-        # cross-check looks it up by its name.
-        for test_id in list(outcomes):
-            if (key := test_id.rpartition("::")[2]) in sentinels:
-                outcomes[key] = outcomes.pop(test_id)
-        return Evidence(
-            outcomes=outcomes,
-            ended=ended and reported,
-            sentinels=sentinels,
-            conflicts=tuple(conflicts),
-        )
-
-    def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
-        """One outcome per line of the reporter's file; a file that failed outside any test
-        (an import that does not resolve) is an error; no end line means the run was cut."""
-        outcomes: list[TestOutcome] = []
-        ended = False
-        for entry in _entries(report):
-            if entry.get("end") is True:
-                ended = True
-            elif "diagnostic" in entry:
-                where = str(entry.get("file") or "<run>")
-                outcomes.append(
-                    TestOutcome(f"{where}::<load>", TestStatus.ERROR, str(entry["diagnostic"]))
-                )
-            elif isinstance(entry.get("path"), list) and entry.get("status") in _STATUS:
-                name = " > ".join(str(part) for part in entry["path"])
-                test_id = f"{entry.get('file', '')}::{name}"
-                outcomes.append(
-                    TestOutcome(test_id, _STATUS[entry["status"]], str(entry.get("message", "")))
-                )
-        if report is not None and not ended:
-            outcomes.append(TestOutcome("<node>", TestStatus.ERROR, "the runner did not finish"))
-        return outcomes
-
-
-def _entries(report: bytes | None) -> Iterable[dict[str, Any]]:
-    for line in (report or b"").decode("utf-8", "replace").splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict):
-            yield entry
