@@ -9,8 +9,8 @@ For one served model, each kata is solved three ways, every answer judged by the
   comparable with plain) and its second, with the failures fed back (pass_2);
 - **loop mode** (`--loop`): the red-green-refactor loop, its green commits and acceptance.
 Prints one table, and the ratio tool / plain per format on jobs and on test cases passed.
-Repeat r of every harness is sent seed `--seed + r - 1`: a server that honours seeds (llama.cpp
-does) makes each run reproducible, and the harnesses are compared on the same draws.
+Repeat r of every harness is sent seed `--seed + r - 1`, so the harnesses are sampled with the
+same seeds (llama.cpp's answer to one ask and seed can still change with its prompt cache).
 The goal (issue #44): the tool at or above the plain prompt in `whole` and `diff`.
 
 Measure real models alone: on 2 cores generation falls from ~35 to under 1 token/s when the

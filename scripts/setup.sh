@@ -99,7 +99,7 @@ python3 -m pip install -q --disable-pip-version-check -e '.[dev]'
 # where no registry answers, on a base made with debootstrap instead (the tool picks whichever
 # the engine has). `images bootstrap` makes only the bases still missing.
 missing_base=0
-for release in $(sed -n 's/^ARG BASE_IMAGE=debian:\([a-z]*\)-slim$/\1/p' tdd_sandbox/languages/*/image/Dockerfile | sort -u); do
+for release in $(sed -n 's/^ARG BASE_IMAGE=debian:\([a-z]*\)-slim$/\1/p' images/*/Dockerfile | sort -u); do
   docker image inspect "debian:$release-slim" >/dev/null 2>&1 && continue
   docker image inspect "tdd-sandbox/base:$release" >/dev/null 2>&1 && continue
   timeout 60 docker pull -q "debian:$release-slim" >/dev/null 2>&1 || missing_base=1

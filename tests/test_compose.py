@@ -38,4 +38,7 @@ def test_the_stack_is_valid_and_uses_ollama_by_default() -> None:
     assert tool["environment"]["TDD_SANDBOX_LLM__BASE_URL"] == "http://ollama:11434/v1"
     assert tool["environment"]["TDD_SANDBOX_ROLES__IMPLEMENTER__MODEL"].startswith("ollama:")
     assert ollama["profiles"] == ["ollama"]
-    assert (ROOT / tool["build"]["context"] / "Dockerfile").is_file()
+    # The tool's image is built from the whole checkout, its Dockerfile among the others.
+    assert Path(tool["build"]["context"]).resolve() == ROOT
+    assert tool["build"]["dockerfile"] == "images/tool/Dockerfile"
+    assert (ROOT / tool["build"]["dockerfile"]).is_file()

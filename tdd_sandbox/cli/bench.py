@@ -47,8 +47,8 @@ def _executors() -> tuple[str, ...]:
 @click.option(
     "--seed",
     type=int,
-    help="Send repeat r seed SEED+r-1 with each request: reproducible draws on a server that "
-    "honours seeds. Default: bench.seed.",
+    help="Send repeat r seed SEED+r-1 with each request, so harnesses and reruns are sampled "
+    "with the same seeds. Default: bench.seed.",
 )
 @setting_option("parallel", "--parallel", help="Implementer attempts raced per cycle.")
 @setting_option("cycles", "--cycles", help="Most cycles per job.")

@@ -1,2 +1,2 @@
-"""Sandbox images: each language pack's Dockerfile (`languages/<name>/image/`), built on a
+"""Sandbox images: each language pack's Dockerfile (the project's `images/<name>/`), built on a
 Debian base and tagged by content hash."""

@@ -1,6 +1,6 @@
 """Where image definitions live and what each built image is called.
 
-Each language pack carries its image (`tdd_sandbox/languages/<name>/image/`); `images.dir`
+Each language pack's image is a folder of the project's `images/` (`images/<name>/`); `images.dir`
 may point at a folder of one sub-folder per language instead. A language image is tagged
 `tdd-sandbox/<language>:<hash>`, the hash covering the image folder's files and the base
 image's id: an unchanged image is reused, a changed one rebuilt.
@@ -41,7 +41,7 @@ def images_root(settings: ImageSettings) -> Path:
 
 
 def language_folders(settings: ImageSettings) -> dict[str, Path]:
-    """Each language's image folder, by name: the packs' own (`languages/<name>/image/`),
+    """Each language's image folder, by name: the packs' own (`images/<name>/`),
     or the sub-folders holding a Dockerfile of `images.dir` where that is set.
 
     Raises:

@@ -23,6 +23,19 @@ from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import Gate, GateKind
 from tdd_sandbox.vocabulary.violation import Violation
 
+SHIPPED_IMAGES = Path(__file__).parents[1] / "images" / "definitions"
+"""Where an installed wheel holds the project's `images/` folder (setup.py copies it there)."""
+CHECKOUT_IMAGES = Path(__file__).parents[2] / "images"
+"""The top-level `images/` folder of a checkout: one sub-folder per image the project builds."""
+TOOL_IMAGE = "tool"
+"""The one folder of `images/` that is no language's: the tool's own image (compose.yaml)."""
+
+
+def image_root() -> Path:
+    """The folder of the project's image definitions: the copy an installed wheel ships,
+    else the checkout's `images/`."""
+    return SHIPPED_IMAGES if SHIPPED_IMAGES.is_dir() else CHECKOUT_IMAGES
+
 
 class Language(Layout, Runner, Policy, Track, Protocol):
     """A language pack: one folder of `tdd_sandbox/languages/`, registered in its `__init__`;
@@ -113,10 +126,13 @@ class Defaults(RunnerDefaults):
         path = next(p for p in code if self.is_test_path(p) == tests)
         return path, (folder / path).read_text(encoding="utf-8")
 
+    image_folder: str | None = None
+    """The pack's folder of `images/` (None: the pack's name)."""
+
     @property
     def image(self) -> Path:
-        """`image/` beside the module that defines the plug-in: a pack carries its image."""
-        return Path(inspect.getfile(type(self))).parent / "image"
+        """The pack's folder of the project's images (`image_root`)."""
+        return image_root() / (self.image_folder or self.name)
 
     def read_source(self, data: bytes) -> str:
         """UTF-8, as most compilers read their source (undecodable bytes as U+FFFD, which no

@@ -6,8 +6,10 @@ a part is required of every pack from then on, and a pack that lacks one is told
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tdd_sandbox.errors import TddSandboxError
-from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.base import TOOL_IMAGE, Language, image_root
 from tdd_sandbox.languages.parts import PARTS
 
 _TEXTS = ("name", "title", "collects", "prompt_note")
@@ -44,11 +46,12 @@ def missing_parts(pack: object) -> list[str]:
     return missing
 
 
-def register(*packs: Language) -> dict[str, Language]:
-    """The packs by name, each checked complete.
+def register(*packs: Language, images: Path | None = None) -> dict[str, Language]:
+    """The packs by name, each checked complete, and every language folder of `images`
+    (default: `image_root()`) some pack's.
 
     Raises:
-        PackError: a pack lacks a part, or two share a name.
+        PackError: a pack lacks a part, two share a name, or an image has no pack.
     """
     registry: dict[str, Language] = {}
     for pack in packs:
@@ -61,4 +64,12 @@ def register(*packs: Language) -> dict[str, Language]:
         if name in registry:
             raise PackError(f"two language packs are named {name!r}")
         registry[name] = pack
+    root = image_root() if images is None else images
+    owned = {pack.image.name for pack in packs} | {TOOL_IMAGE}
+    for folder in sorted(root.iterdir()) if root.is_dir() else ():
+        if folder.is_dir() and folder.name not in owned:
+            raise PackError(
+                f"images/{folder.name} is no language pack's image: add the pack "
+                f"(tdd_sandbox/languages/{folder.name}/, docs/sandbox.md) or remove the folder"
+            )
     return registry

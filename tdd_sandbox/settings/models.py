@@ -80,9 +80,9 @@ class RoleSettings(Section):
     models: list[str] | None = None
     """Implementer only: several models to race against each other with --parallel."""
     seed: int | None = Field(None, ge=0)
-    """Sent with every request of the role: a server that honours it (llama.cpp, vLLM,
-    OpenAI on a best-effort basis) answers the same ask the same way again. Racing attempts
-    add their index to it. None sends no seed."""
+    """Sent with every request of the role, to a server that samples with it (llama.cpp,
+    vLLM; OpenAI on a best-effort basis). Racing attempts add their index to it. None sends
+    no seed."""
     edit_format: EditFormat = EditFormat.AUTO
     """How the model writes its edits: `whole` (path lines and fenced whole files, best for
     small models), `diff` (SEARCH/REPLACE blocks, for long files), `json` (the edit-plan
@@ -179,8 +179,8 @@ class BenchSettings(Section):
 
     seed: int | None = Field(None, ge=0)
     """Repeat r of every job sends seed `seed + r - 1` with each request (see
-    `roles.*.seed`), so a rerun against the same server answers alike and two harnesses can be
-    compared on the same draws. None leaves every role's own seed."""
+    `roles.*.seed`): two harnesses are sampled with the same seeds, and a rerun asks with them
+    again. None leaves every role's own seed."""
 
     models: dict[str, str | dict[str, str]] = Field(default_factory=dict)
     """Each entry: one `provider:model` for every role, or one per role

@@ -136,7 +136,7 @@ class ImageSettings(Section):
     """Build a missing language image on first use."""
     dir: Path | None = None
     """Folder holding `<language>/Dockerfile`, used in place of the language packs' own
-    images (`tdd_sandbox/languages/<language>/image/`); unset: the packs' own."""
+    images (the project's `images/<language>/`); unset: the packs' own."""
     ca_bundle: Path | None = Path("/etc/ssl/certs/ca-certificates.crt")
     """CA bundle handed to image builds so that pip works behind an intercepting proxy;
     skipped when the file does not exist."""

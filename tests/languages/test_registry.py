@@ -3,6 +3,7 @@ default where a pack lacks a part."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.images.catalog import language_folders
 from tdd_sandbox.languages import LANGUAGES, detect_language, get_language
-from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.base import CHECKOUT_IMAGES, TOOL_IMAGE, Language
 from tdd_sandbox.languages.parts import PARTS
 from tdd_sandbox.languages.python.plugin import Python
 from tdd_sandbox.languages.registry import PackError, missing_parts, register
@@ -25,6 +26,19 @@ PACKS = Path(languages.__file__).parent
 
 def test_every_language_has_an_image_and_every_image_a_language() -> None:
     assert set(LANGUAGES) == set(language_folders(ImageSettings()))
+    # The project's images/: one folder per pack, and the tool's own.
+    folders = {p.name for p in CHECKOUT_IMAGES.iterdir() if (p / "Dockerfile").is_file()}
+    assert folders == {*LANGUAGES, TOOL_IMAGE}
+
+
+def test_an_image_folder_without_a_pack_is_refused(tmp_path: Path) -> None:
+    for name in ("python", TOOL_IMAGE):
+        shutil.copytree(CHECKOUT_IMAGES / name, tmp_path / "images" / name)
+    assert register(Python(), images=tmp_path / "images")
+    (tmp_path / "images" / "cobol").mkdir()
+    (tmp_path / "images" / "cobol" / "Dockerfile").write_text("FROM scratch\n")
+    with pytest.raises(PackError, match="images/cobol is no language pack's image"):
+        register(Python(), images=tmp_path / "images")
 
 
 def test_every_pack_folder_is_registered_and_every_pack_is_complete() -> None:
@@ -32,10 +46,10 @@ def test_every_pack_folder_is_registered_and_every_pack_is_complete() -> None:
     assert folders == set(LANGUAGES)
     for name, pack in LANGUAGES.items():
         assert missing_parts(pack) == [], name
-        # Everything a pack is lives in its own folder: plug-in, reader, policy, driver
-        # (host side and the program it ships) and image.
+        # Everything a pack is lives in its own folder (plug-in, runner, reader, policy,
+        # driver: host side and the program it ships) but its image, in images/.
         folder = PACKS / name
-        assert pack.image == folder / "image", name
+        assert pack.image == CHECKOUT_IMAGES / name, name
         assert pack.driver.source.parent == folder, name
         for part in ("plugin.py", "runner.py", "reader.py", "policy.py", "driver.py"):
             assert (folder / part).is_file(), (name, part)
