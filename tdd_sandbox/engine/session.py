@@ -91,8 +91,9 @@ def open_session(
         # A transcript answers only the run it was recorded from: same kata, same language.
         language_name = check_transcript(replay, kata.slug, language_name) or language_name
     language_name = language_name or kata.metadata.get("language")
-    if language_name is not None:
-        get_language(language_name)  # a bad name is the user's first news, before keys and Docker
+    # The name becomes a pack here, once: a bad one is the user's first news, before keys
+    # and Docker.
+    asked = get_language(language_name) if language_name is not None else None
     directory = repo_dir or Path.cwd() / f"{kata.slug}-{language_name or DEFAULT_LANGUAGE}"
     run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
     with contextlib.ExitStack() as stack:
@@ -102,15 +103,13 @@ def open_session(
         stack.callback(team.close)
         if not (directory / ".git").exists():
             progress(f"creating the kata repository {directory}")
-            init_repo(
-                directory, get_language(language_name or DEFAULT_LANGUAGE), kata_source=kata_file
-            )
+            init_repo(directory, asked or get_language(DEFAULT_LANGUAGE), kata_source=kata_file)
         repo = HardenedRepo(directory)
         stack.callback(repo.close)
         files = head_files(repo)
         if not files:
             raise UsageError(f"{directory} has no commit yet: run `tdd-sandbox init {directory}`")
-        language = _language_of(directory, files, language_name)
+        language = _language_of(directory, files, asked)
         exclude_locally(repo, f"/{TDD_DIR}/")
         if repo.repo.head.is_detached:
             raise UsageError(f"{directory} has a detached HEAD: check out a branch to commit on")
@@ -198,7 +197,7 @@ def run_kata(
         return summary
 
 
-def _language_of(directory: Path, files: Mapping[str, bytes], name: str | None) -> Language:
+def _language_of(directory: Path, files: Mapping[str, bytes], asked: Language | None) -> Language:
     """The language a run uses in a repository: the one asked for, which the repo must be in
     unless it holds no code yet (the scaffold is then added); else the one detected, or
     Python in a repo without code.
@@ -207,15 +206,14 @@ def _language_of(directory: Path, files: Mapping[str, bytes], name: str | None) 
         UsageError: the repo is in another language than the one asked for.
     """
     detected = next((lang for lang in LANGUAGES.values() if lang.detect(files)), None)
-    if name is None:
+    if asked is None:
         return detected or get_language(DEFAULT_LANGUAGE)
-    language = get_language(name)
-    if detected is not None and not language.detect(files):
+    if detected is not None and not asked.detect(files):
         raise UsageError(
             f"{directory} is a {detected.name} repository, but the run asks for "
-            f"--language {language.name}: drop --language, or use a {language.name} repo"
+            f"--language {asked.name}: drop --language, or use a {asked.name} repo"
         )
-    return language
+    return asked
 
 
 def _kata_path_in_repo(directory: Path, kata_file: Path) -> str:
