@@ -133,6 +133,8 @@ def run_test_files(
         cases = tuple(CaseResult(i, CaseStatus.NO_RESULT, problem) for i in expected)
         return AcceptanceReport(cases, problem=problem, tamper=gate.tamper.kind.value)
     report = _cases(gate, expected)
+    if report.problem and (note := language.toolchain_note(gate.output_tail)):
+        report = replace(report, problem=f"{report.problem} ({note})")
     return _probed(checker, language, snapshot, gate, report, timeout_s) if probe else report
 
 

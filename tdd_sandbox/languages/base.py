@@ -78,6 +78,11 @@ class RunnerDefaults(ABC):
         del files, sealed
         return None
 
+    def toolchain_note(self, output: str) -> str:
+        """Nothing: only a pack that can tell a too-old toolchain from a mistake says so."""
+        del output
+        return ""
+
     def readable(self, stdout: str) -> str:
         """The output without the guard's frames (`@@<nonce> ...` lines, for the judge) or
         its sentinels' reports (`readout`)."""

@@ -124,6 +124,11 @@ class Runner(Protocol):
         """
         ...
 
+    def toolchain_note(self, output: str) -> str:
+        """What a failed build's `output` says of the image's toolchain being older than the
+        code needs, naming the image's version (`""` when it says nothing of the kind)."""
+        ...
+
     def readable(self, stdout: str) -> str:
         """What the test command printed, as a person (or the next prompt) reads it: without
         the guard's frames or a machine format the runner was asked for."""

@@ -434,6 +434,25 @@ def test_a_rust_exercise_with_crates_builds_offline_and_its_todo_stub_proves_the
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
+def test_an_example_written_for_a_newer_rust_is_refused_naming_the_image_s_rust(
+    tmp_path: Path,
+) -> None:
+    # Today's leap example calls u64::is_multiple_of, stable since after the image's Rust:
+    # rustc 1.85 calls it an unstable feature, and the import said only that.
+    leap = tmp_path / "leap"
+    shutil.copytree(RUST / "leap", leap)
+    (leap / ".meta" / "example.rs").write_text(
+        "pub fn is_leap_year(year: u64) -> bool {\n    year.is_multiple_of(4) && "
+        "(!year.is_multiple_of(100) || year.is_multiple_of(400))\n}\n"
+    )
+    result = run_cli("katas", "import", str(leap), "--out", str(tmp_path / "out"))
+    assert "leap (rust): not proved" in result.stdout, result.stdout + result.stderr[-1500:]
+    assert "unstable library feature `unsigned_is_multiple_of`" in result.stdout
+    assert "(stable only in a Rust newer than the image's 1.85)" in result.stdout
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
 def test_a_case_the_do_nothing_stub_passes_scores_nothing(tmp_path: Path) -> None:
     # The todo!() stub passes the #[should_panic] case: a model that wrote nothing at all
     # scored 1 of 4 (Exercism's grains, 2 of 10). Such a case says nothing about the code.

@@ -129,3 +129,22 @@ def test_a_failing_kata_test_named_after_the_sentinels_is_still_listed() -> None
     assert "test year_2015 ... FAILED" in shown
     assert "---- year_2015 stdout ----\nnot yet implemented" in shown
     assert "failures:\n    year_2015\n" in shown
+
+
+# rustc 1.85 on today's leap example (u64::is_multiple_of, stabilised later).
+UNSTABLE = (
+    "error[E0658]: use of unstable library feature `unsigned_is_multiple_of`\n"
+    " --> src/lib.rs:2:10\n  = note: see issue #128101 for more information\n"
+)
+
+
+def test_a_feature_this_rust_calls_unstable_is_named_a_newer_rust_s() -> None:
+    note = RUST.toolchain_note(UNSTABLE)
+    assert note == "stable only in a Rust newer than the image's 1.85"
+    assert RUST.toolchain_note("error[E0425]: cannot find value `x` in this scope") == ""
+    # Judged as data, the driver's build says the same.
+    data = f"@@n1 build-failed\n{UNSTABLE}".encode()
+    observed, problem = RUST.driver.read(data, "n1", [])
+    assert observed == {}
+    assert problem.startswith("did not compile: error[E0658]: use of unstable library feature")
+    assert problem.endswith(f"({note})")

@@ -17,7 +17,8 @@ from tdd_sandbox.languages.driving import (
     render_call,
 )
 from tdd_sandbox.languages.literal import LiteralSyntax
-from tdd_sandbox.vocabulary.cases import CallMap, Case
+from tdd_sandbox.languages.rust.reader import newer_rust
+from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 
 _TEMPLATE = Path(__file__).with_name("driver.rs")
 _CRATE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
@@ -59,6 +60,15 @@ class RustDriver(FramedDriver):
         limit = f"{calls.timeout_s:g}"
         command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)
         return Prepared(shipped, command, RESULTS)
+
+    def read(
+        self, data: bytes | None, nonce: str, cases: Sequence[Case]
+    ) -> tuple[dict[str, Observed], str]:
+        """Each case's framed line; a build that failed on a feature this Rust calls unstable
+        says the code needs a newer Rust (`reader.newer_rust`)."""
+        observed, problem = super().read(data, nonce, cases)
+        note = newer_rust((data or b"").decode("utf-8", "replace")) if problem else ""
+        return observed, f"{problem} ({note})" if note else problem
 
 
 def _package(manifest: bytes) -> tuple[str, str]:

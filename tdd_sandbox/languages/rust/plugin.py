@@ -11,7 +11,7 @@ from tdd_sandbox.languages.perturbing import Expectations
 from tdd_sandbox.languages.rust.calls import derive_rust_calls
 from tdd_sandbox.languages.rust.driver import RustDriver
 from tdd_sandbox.languages.rust.policy import check_rust
-from tdd_sandbox.languages.rust.reader import RUST_LEXEMES
+from tdd_sandbox.languages.rust.reader import RUST_LEXEMES, TOOLCHAIN
 from tdd_sandbox.languages.rust.runner import RustRunner
 from tdd_sandbox.languages.tokens import lexer
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -76,9 +76,10 @@ class Rust(RustRunner, Defaults):
     project_files: tuple[str, ...] = ("Cargo.toml",)
     example_files: tuple[tuple[str, str], ...] = ((".meta/Cargo-example.toml", "Cargo.toml"),)
     prompt_note = (
-        "Rust 2021 (rustc 1.85). The library crate is the one Cargo.toml names (`kata` in a "
-        "new repository), in src/lib.rs; tests are files tests/*.rs using `use <crate>::...;` "
-        "and `#[test]` functions. Code must pass `cargo fmt` and `cargo clippy -- -D warnings`."
+        f"Rust 2021 (rustc {TOOLCHAIN[0]}.{TOOLCHAIN[1]}). The library crate is the one "
+        "Cargo.toml names (`kata` in a new repository), in src/lib.rs; tests are files "
+        "tests/*.rs using `use <crate>::...;` and `#[test]` functions. Code must pass "
+        "`cargo fmt` and `cargo clippy -- -D warnings`."
     )
 
     def derive_calls(

@@ -15,6 +15,21 @@ RUST_LEXEMES = re.compile(
 character literals (one character or escape, so a lifetime `'a` is code)."""
 
 
+TOOLCHAIN = (1, 85)
+"""The Rust of the image (Debian trixie's `rustc`)."""
+_UNSTABLE = re.compile(r"use of unstable (?:library )?feature `(?P<feature>\w+)`")
+
+
+def newer_rust(output: str) -> str:
+    """Where rustc refused a feature as unstable, that this Rust is older than the code
+    needs: an API or syntax stabilised after 1.85 (an Exercism example written for today's
+    stable Rust) reads as "unstable" here. `""` otherwise."""
+    found = _UNSTABLE.search(output)
+    if found is None:
+        return ""
+    return "stable only in a Rust newer than the image's {}.{}".format(*TOOLCHAIN)
+
+
 def rust_code(text: str) -> tuple[str, list[int]]:
     """Rust code with comments and literals blanked and raw identifiers (`r#process`) read
     as names, and the offsets of block comments that open another inside them: Rust nests

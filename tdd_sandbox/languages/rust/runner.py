@@ -18,6 +18,7 @@ from tdd_sandbox.languages.rust.guard import (
     sentinel_names,
     sentinel_tests,
 )
+from tdd_sandbox.languages.rust.reader import newer_rust
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome, TestStatus
 
@@ -147,6 +148,10 @@ class RustRunner(RunnerDefaults):
             failing_exit=101,
             conflicts=tuple(conflicts),
         )
+
+    def toolchain_note(self, output: str) -> str:
+        """A feature rustc calls unstable: stable only in a newer Rust (`reader.newer_rust`)."""
+        return newer_rust(output)
 
     def parse_results(self, result: ExecResult, report: bytes | None) -> list[TestOutcome]:
         """Outcomes from libtest's lines, each prefixed by its binary; checked against the
