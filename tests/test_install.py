@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import site
 import subprocess
 import sys
@@ -28,8 +29,15 @@ def test_a_wheel_in_a_clean_venv_builds_its_images_and_runs_the_demo(
     tmp_path: Path, images: dict[str, str]
 ) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    # Built from the files a release is made of, copied: the build writes beside its source.
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    for name in ("tdd_sandbox", "images"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
     built = _run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp_path / "dist",
-                 ROOT, cwd=tmp_path, env=env)  # fmt: skip
+                 source, cwd=tmp_path, env=env)  # fmt: skip
     assert built.returncode == 0, built.stderr[-2000:]
     [wheel] = (tmp_path / "dist").glob("tdd_sandbox-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
