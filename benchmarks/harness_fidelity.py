@@ -102,6 +102,16 @@ def plain_job(
     }  # fmt: skip
 
 
+def earlier_plain(path: Path, katas: list[Path], repeats: int) -> list[dict[str, Any]]:
+    """The plain rows of an earlier run, which must hold every kata and repeat of this one."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    wanted = {(kata.name, repeat) for kata in katas for repeat in range(1, repeats + 1)}
+    kept = [row for row in rows if (row["kata"], row["repeat"]) in wanted]
+    if {(row["kata"], row["repeat"]) for row in kept} != wanted:
+        raise SystemExit(f"{path} does not hold every kata and repeat of this run")
+    return kept
+
+
 def settings_for(
     base_url: str, model: str, formats: list[str], max_tokens: int, seed: int | None
 ) -> Settings:
@@ -184,6 +194,11 @@ def main() -> None:
     parser.add_argument("--max-tokens", type=int, default=1024)
     parser.add_argument("--seed", type=int, default=1, help="repeat 1's seed (-1: none)")
     parser.add_argument("--loop", action="store_true", help="also run the loop per format")
+    parser.add_argument(
+        "--plain-from", type=Path,
+        help="an earlier run's plain.jsonl (same katas, repeats and seed): its plain prompt "
+        "stands beside this run's formats instead of being asked again",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=ROOT / "bench-out" / "fidelity")
     args = parser.parse_args()
     formats = args.formats.split(",")
@@ -203,8 +218,8 @@ def main() -> None:
         endpoint = Endpoint("custom", base_url, model, None, "")
         backend = OpenAIBackend(endpoint, timeout_s=300, max_retries=1)
         args.out.mkdir(parents=True, exist_ok=True)
-        plain = []
-        for kata in args.katas:
+        plain = earlier_plain(args.plain_from, args.katas, args.repeats) if args.plain_from else []
+        for kata in args.katas if not args.plain_from else ():
             for repeat in range(1, args.repeats + 1):
                 row = plain_job(kata, "python", backend, settings, repeat)
                 plain.append({"kata": kata.name, "repeat": repeat, **row})

@@ -5,10 +5,13 @@ it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
+
 from benchmarks.aider_parity import _cases, readme
-from benchmarks.harness_fidelity import plain_file, plain_prompt
+from benchmarks.harness_fidelity import earlier_plain, plain_file, plain_prompt
 from tdd_sandbox.bench.implement import prepare
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.llm.chat import ChatReply
@@ -64,3 +67,15 @@ def test_the_parity_page_puts_both_harnesses_side_by_side_and_marks_what_one_did
     assert "| aider | 50% | 50% | 13/20 |" in page
     assert "| ours | 0% | 50% | 10/10 |" in page
     assert "| b | 3/10 | - |" in page
+
+
+def test_an_earlier_plain_baseline_must_hold_every_kata_and_repeat(tmp_path: Path) -> None:
+    rows = [{"kata": "fizzbuzz", "repeat": r, "passed": r, "total": 13} for r in (1, 2, 3)]
+    path = tmp_path / "plain.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    katas = [ROOT / "katas" / "fizzbuzz"]
+    assert [row["repeat"] for row in earlier_plain(path, katas, 2)] == [1, 2]
+    with pytest.raises(SystemExit, match="does not hold every kata and repeat"):
+        earlier_plain(path, katas, 4)
+    with pytest.raises(SystemExit, match="does not hold"):
+        earlier_plain(path, [*katas, ROOT / "katas" / "bowling"], 1)
