@@ -5,6 +5,7 @@ the CLI above them (issue #23: engine -> execution -> ops -> engine was a loop).
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import tdd_sandbox
@@ -145,3 +146,10 @@ def test_no_module_is_longer_than_one_noun() -> None:
     plugins = {path: n for path, n in lengths.items() if path.endswith("/plugin.py")}
     assert len(plugins) >= 6
     assert {path: n for path, n in plugins.items() if n > MOST_PLUGIN_LINES} == {}
+
+
+def test_the_design_notes_list_the_floors_as_they_are() -> None:
+    design = (ROOT.parent / "docs" / "design.md").read_text(encoding="utf-8")
+    listed = design.split("Floors, bottom first:", 1)[1].split(". ", 1)[0]
+    folders = [name for name in FLOORS if (ROOT / name).is_dir()]
+    assert re.findall(r"`(\w+)`", listed) == folders
