@@ -102,6 +102,15 @@ def plain_job(
     }  # fmt: skip
 
 
+def plain_row(
+    kata: Path, repeat: int, backend: OpenAIBackend, settings: Settings
+) -> dict[str, Any]:
+    """One plain try of `kata`'s Python, as a row of plain.jsonl, said as it ends."""
+    row = plain_job(kata, "python", backend, settings, repeat)
+    print(f"plain {kata.name} r{repeat}: {row['passed']}/{row['total']}", flush=True)
+    return {"kata": kata.name, "repeat": repeat, **row}
+
+
 def earlier_plain(path: Path, katas: list[Path], repeats: int) -> list[dict[str, Any]]:
     """The plain rows of an earlier run, which must hold every kata and repeat of this one."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
@@ -218,12 +227,14 @@ def main() -> None:
         endpoint = Endpoint("custom", base_url, model, None, "")
         backend = OpenAIBackend(endpoint, timeout_s=300, max_retries=1)
         args.out.mkdir(parents=True, exist_ok=True)
-        plain = earlier_plain(args.plain_from, args.katas, args.repeats) if args.plain_from else []
-        for kata in args.katas if not args.plain_from else ():
-            for repeat in range(1, args.repeats + 1):
-                row = plain_job(kata, "python", backend, settings, repeat)
-                plain.append({"kata": kata.name, "repeat": repeat, **row})
-                print(f"plain {kata.name} r{repeat}: {row['passed']}/{row['total']}", flush=True)
+        if args.plain_from:
+            plain = earlier_plain(args.plain_from, args.katas, args.repeats)
+        else:
+            plain = [
+                plain_row(kata, repeat, backend, settings)
+                for kata in args.katas
+                for repeat in range(1, args.repeats + 1)
+            ]
         (args.out / "plain.jsonl").write_text("".join(json.dumps(r) + "\n" for r in plain))
         implement = tool_rows(
             settings, formats, args.katas, args.repeats, args.out / "implement", "implement"

@@ -46,7 +46,6 @@ class RunnerDefaults(ABC):
     """What most packs' runners share (the `Runner` part): a pack's own runner inherits it
     and overrides what differs."""
 
-    name: str
     source_suffixes: tuple[str, ...]
     results_path: str | None = None
     readers_apart: frozenset[GateKind] = frozenset()
