@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tdd_sandbox.agents.context import Exchange, Situation, user_prompt
+from tdd_sandbox.agents.context import Exchange, Situation, restated, user_prompt
 from tdd_sandbox.agents.prompts import system_prompt
 from tdd_sandbox.languages.parts import Layout
 from tdd_sandbox.llm.chat import ChatRequest
-from tdd_sandbox.llm.formats import Ask, EditFormat, Sample
+from tdd_sandbox.llm.formats import Ask, EditFormat, Sample, get_format
 from tdd_sandbox.llm.structured import PlanAnswer, PlanAsker
 from tdd_sandbox.llm.usage import UsageLedger
 from tdd_sandbox.settings import split_model
@@ -53,14 +53,15 @@ class Agent:
             system = system_prompt(
                 self.role, situation.language, edit_format, ask, solo=situation.solo
             )
+            conversation = [*earlier, {"role": "user", "content": user}]
+            if situation.earlier and not get_format(edit_format).continues:
+                first = situation.earlier[0].asked
+                again = restated(first, situation.previous_error)
+                conversation = [{"role": "user", "content": again}]
             return ChatRequest(
                 role=self.role.value,
                 model=split_model(self.model)[1],
-                messages=[
-                    {"role": "system", "content": system},
-                    *earlier,
-                    {"role": "user", "content": user},
-                ],
+                messages=[{"role": "system", "content": system}, *conversation],
                 temperature=self.temperature,
                 max_tokens=self.max_tokens,
                 seed=self.seed,

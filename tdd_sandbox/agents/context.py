@@ -28,9 +28,9 @@ def clip_gate_output(text: str) -> str:
 
 @dataclass(frozen=True)
 class Exchange:
-    """An earlier ask of the same job and the model's answer to it, kept in the conversation
-    as aider keeps it: shown its own answer and what failed, a model mends it; asked afresh
-    with the failures pasted in, the 0.5B coder echoed the format's example back (issue #44)."""
+    """An earlier ask of the same job and the model's answer to it. A format that edits the
+    code as it stands continues the conversation, as aider does; one that rewrites whole
+    files restates the first ask with what failed (`restated`, `Format.continues`)."""
 
     asked: str
     answered: str
@@ -147,6 +147,16 @@ def user_prompt(situation: Situation, role: Role, *, budget_chars: int) -> str:
     parts.extend(situation.extra)
     parts.append(f"# Task\n{situation.task}")
     return "\n\n".join(parts)
+
+
+def restated(first: str, error: str) -> str:
+    """The first ask again with what failed just before its task: a retry asked afresh, in
+    which the wrong answer is not shown (a small model shown it writes it again)."""
+    story, task_heading, task = first.rpartition("\n\n# Task\n")
+    failed = f"# Your previous attempt failed\n{error}" if error else ""
+    if not task_heading:
+        return "\n\n".join(filter(None, [first, failed]))
+    return "\n\n".join(filter(None, [story, failed])) + task_heading + task
 
 
 def follow_up(situation: Situation, *, budget_chars: int) -> str:

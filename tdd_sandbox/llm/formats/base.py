@@ -63,6 +63,12 @@ class Format(Protocol):
     """One edit format: the answer it asks for, and how such an answer becomes an EditPlan."""
 
     edit_format: EditFormat
+    continues: bool
+    """Whether a retry continues the conversation, the model's answer and the code as it now
+    stands in view. A format that edits the code where it stands (`diff`) must show it; one
+    whose answer is whole files asks afresh with what failed: shown its own wrong FizzBuzz
+    and the failures, the 0.5B coder wrote it again unchanged in 48 of 48 draws, and asked
+    afresh it fixed it in 15 of 16 (issue #44)."""
 
     def instructions(self, ask: Ask) -> str:
         """How to answer, as an example the model fills in."""

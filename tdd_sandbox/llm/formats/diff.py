@@ -51,6 +51,7 @@ class DiffFormat:
     """SEARCH/REPLACE blocks, applied to the files as they stand."""
 
     edit_format = EditFormat.DIFF
+    continues = True
 
     def instructions(self, ask: Ask) -> str:
         """The example: the target's path, then one block to fill in, whose SEARCH quotes the

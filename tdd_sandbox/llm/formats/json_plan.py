@@ -49,6 +49,7 @@ class JsonFormat:
     """One EditPlan object as the whole answer."""
 
     edit_format = EditFormat.JSON
+    continues = False
 
     def instructions(self, ask: Ask) -> str:
         """One JSON object like the example, every edit a whole file."""
@@ -84,6 +85,7 @@ class ToolFormat:
     """The EditPlan as the arguments of one call of `submit_edit_plan`."""
 
     edit_format = EditFormat.TOOL
+    continues = False
 
     def instructions(self, ask: Ask) -> str:
         """Call the function once, with arguments like the example."""

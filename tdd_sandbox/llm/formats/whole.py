@@ -48,6 +48,7 @@ class WholeFormat:
     """Whole files in fenced blocks, each after its path."""
 
     edit_format = EditFormat.WHOLE
+    continues = False
 
     def instructions(self, ask: Ask) -> str:
         """The example: a worked answer for a tiny file in the language (`Ask.sample`), then
