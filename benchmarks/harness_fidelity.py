@@ -8,7 +8,9 @@ For one served model, each kata is solved three ways, every answer judged by the
 - **implement mode** in each edit format (`bench --mode implement`): its first try (pass_1,
   comparable with plain) and its second, with the failures fed back (pass_2);
 - **loop mode** (`--loop`): the red-green-refactor loop, its green commits and acceptance.
-Prints one table, and the ratio tool / plain per format on jobs and on test cases passed.
+Prints one table, and the ratio tool / plain per format on jobs (the first try, the plain
+prompt's one try's equal; and both tries, the second hearing what failed) and on test cases
+passed.
 Repeat r of every harness is sent seed `--seed + r - 1`, so the harnesses are sampled with the
 same seeds (llama.cpp's answer to one ask and seed can still change with its prompt cache).
 The goal (issue #44): the tool at or above the plain prompt in `whole` and `diff`.
@@ -164,21 +166,21 @@ def table(plain: list[dict[str, Any]], implement: list[dict[str, Any]],
     plain_cases = sum(r["passed"] for r in plain), sum(r["total"] for r in plain)
     lines = [
         "| harness | jobs passed, try 1 | jobs passed, 2 tries | cases passed | "
-        "ratio to plain (jobs, cases) |",
+        "ratio to plain (jobs try 1, jobs 2 tries, cases) |",
         "| --- | ---: | ---: | ---: | ---: |",
         f"| plain prompt | {plain_jobs}/{len(plain)} | - | {plain_cases[0]}/{plain_cases[1]} "
-        "| 1.00, 1.00 |",
+        "| 1.00, 1.00, 1.00 |",
     ]
     for fmt in formats:
         rows = [r for r in implement if r["model"] == fmt]
         first = sum(bool(r.get("pass_1")) for r in rows)
         second = sum(bool(r.get("pass_2")) for r in rows)
         passed, total = cases(rows)
-        jobs_ratio = first / plain_jobs if plain_jobs else float("nan")
-        case_ratio = passed / plain_cases[0] if plain_cases[0] else float("nan")
+        pairs = ((first, plain_jobs), (second, plain_jobs), (passed, plain_cases[0]))
+        ratios = ", ".join(f"{mine / theirs:.2f}" if theirs else "nan" for mine, theirs in pairs)
         lines.append(
             f"| implement, {fmt} | {first}/{len(rows)} | {second}/{len(rows)} | "
-            f"{passed}/{total} | {jobs_ratio:.2f}, {case_ratio:.2f} |"
+            f"{passed}/{total} | {ratios} |"
         )
     for fmt in formats:
         rows = [r for r in loop if r["model"] == fmt]
