@@ -17,6 +17,8 @@ from tdd_sandbox.vocabulary.roles import Role
 GATE_OUTPUT_LIMIT = 4000
 _HEAD, _TAIL = 2500, 1000
 _NOT_CONTEXT = frozenset({"Cargo.lock", "tdd.yaml", ".gitignore"})
+_TASK = "# Task\n"
+"""The heading of a prompt's last section: `restated` puts what failed just before it."""
 
 
 def clip_gate_output(text: str) -> str:
@@ -142,21 +144,24 @@ def user_prompt(situation: Situation, role: Role, *, budget_chars: int) -> str:
         parts.append(f"# Last commit\n{commit.message.strip()}{diff}")
     if situation.gate_output.strip():
         parts.append(f"# Last gate output\n```\n{clip_gate_output(situation.gate_output)}\n```")
-    if situation.previous_error:
-        parts.append(f"# Your previous attempt failed\n{situation.previous_error}")
+    parts.append(failure(situation.previous_error))
     parts.extend(situation.extra)
-    parts.append(f"# Task\n{situation.task}")
-    return "\n\n".join(parts)
+    parts.append(f"{_TASK}{situation.task}")
+    return "\n\n".join(filter(None, parts))
+
+
+def failure(error: str) -> str:
+    """The section that says what failed last time; nothing when nothing did."""
+    return f"# Your previous attempt failed\n{error}" if error else ""
 
 
 def restated(first: str, error: str) -> str:
     """The first ask again with what failed just before its task: a retry asked afresh, in
     which the wrong answer is not shown (a small model shown it writes it again)."""
-    story, task_heading, task = first.rpartition("\n\n# Task\n")
-    failed = f"# Your previous attempt failed\n{error}" if error else ""
-    if not task_heading:
-        return "\n\n".join(filter(None, [first, failed]))
-    return "\n\n".join(filter(None, [story, failed])) + task_heading + task
+    story, _, task = first.rpartition(f"\n\n{_TASK}")
+    if not story:
+        return "\n\n".join(filter(None, [first, failure(error)]))
+    return "\n\n".join(filter(None, [story, failure(error), f"{_TASK}{task}"]))
 
 
 def follow_up(situation: Situation, *, budget_chars: int) -> str:
@@ -164,9 +169,7 @@ def follow_up(situation: Situation, *, budget_chars: int) -> str:
     they now stand (a search block must quote them), and the task. The kata and the tests are
     already in the conversation."""
     language = situation.language
-    parts = []
-    if situation.previous_error:
-        parts.append(f"# Your previous attempt failed\n{situation.previous_error}")
+    parts = [failure(situation.previous_error)]
     remaining = budget_chars
     for path in situation.focus:
         if path not in situation.files or language.is_test_path(path):
@@ -176,5 +179,5 @@ def follow_up(situation: Situation, *, budget_chars: int) -> str:
         if len(block) <= remaining:
             parts.append(block)
             remaining -= len(block)
-    parts.append(f"# Task\n{situation.task}")
-    return "\n\n".join(parts)
+    parts.append(f"{_TASK}{situation.task}")
+    return "\n\n".join(filter(None, parts))
