@@ -52,7 +52,9 @@ def run_acceptance(
     observed, problem = driver.read(data, nonce, cases)
     if not observed and not problem:
         problem = _describe(result)
-    return grade(cases, observed, error_types=calls.errors, problem=problem)
+    return grade(
+        cases, observed, error_types=calls.errors, messages=calls.messages, problem=problem
+    )
 
 
 def score_kata(

@@ -6,7 +6,7 @@ then confirms it with the reference, or the track's tests judge instead."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import yaml
@@ -49,11 +49,22 @@ def _derive(kata_dir: Path, exercise: Exercise, every: list[Case]) -> str:
         return f"{_head(exercise)}: judged by its track's tests: {why}"
     kept = {case.id for case in cases}
     exclude = frozenset(case.id for case in every if case.id not in kept)
-    write_calls(kata_dir, exercise.language, derived.model_copy(update={"exclude": exclude}))
+    messages = derived.messages and _compares_messages(cases, exercise.tests)
+    update = {"exclude": exclude, "messages": messages}
+    write_calls(kata_dir, exercise.language, derived.model_copy(update=update))
     return (
         f"{_head(exercise)}: a data suite of {len(cases)} cases, its calls read off the track "
         f"({_shown(derived)}), to be proved with the reference"
     )
+
+
+def _compares_messages(cases: Sequence[Case], tests: Mapping[str, bytes]) -> bool:
+    """Whether the track's tests hold every canonical error message its cases expect, as a
+    string of its own (not inside a test's name): else the track words its errors its own
+    way (which its model is told), or not at all."""
+    text = b"\n".join(tests.values()).decode("utf-8", "replace")
+    wanted = {str(case.expected["error"]) for case in cases if case.expects_error}
+    return all(any(f"{q}{m}{q}" in text for q in "\"'`") for m in wanted)
 
 
 def _head(exercise: Exercise) -> str:

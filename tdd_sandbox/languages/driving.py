@@ -18,7 +18,7 @@ DRIVER_DIR = ".tdd/acceptance"
 """Where the driver and the inputs go in the sandbox's snapshot: a path no agent may write."""
 RESULTS = "/tmp/tdd-acceptance/out"
 """Where a compiled language's driver script collects every case's framed line."""
-_PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
+_PLACEHOLDER = re.compile(r"\$\{(\w+)(\|lines)?\}")
 
 # The shell that a compiled language's driver script shares, run as
 # `sh -c SCRIPT acceptance <nonce> <cases> <seconds per case>`: its build, whose failure is
@@ -139,7 +139,9 @@ def case_script(setup: str, build: str | None, run: str) -> str:
 
 
 def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str:
-    """`template` with each `${name}` replaced by the case's input `name` as a literal.
+    """`template` with each `${name}` replaced by the case's input `name` as a literal, and
+    each `${name|lines}` by its list of strings as one string of lines (a track that takes
+    a grid or a table as text where the canonical data lists its rows).
 
     Raises:
         UsageError: the case has no such input, or it cannot be written as a literal.
@@ -149,7 +151,12 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
         name = match.group(1)
         if name not in case.input:
             raise UsageError(f"case {case.id!r} has no input {name!r} for the call {template!r}")
-        return literal(case.input[name])
+        value = case.input[name]
+        if match.group(2):
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise UsageError(f"case {case.id!r}: input {name!r} is not a list of lines")
+            value = "\n".join(value)
+        return literal(value)
 
     return _PLACEHOLDER.sub(replace, template)
 

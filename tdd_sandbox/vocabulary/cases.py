@@ -39,6 +39,10 @@ class CallMap(BaseModel):
     """Property -> the call that performs it."""
     errors: frozenset[str] = frozenset()
     """Error kinds that count as the kata's errors; empty: any."""
+    messages: bool = True
+    """Whether an error case's message must be the canonical one. False where the track
+    words its errors its own way (or not at all: Go's `ok`), which is what its model is told:
+    any error of the counted kinds is then the answer."""
     timeout_s: float = Field(5.0, gt=0, le=60)
     """How long one case may run."""
     exclude: frozenset[str] = frozenset()

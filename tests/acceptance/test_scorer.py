@@ -197,3 +197,32 @@ def test_go_cases_fail_alone_and_no_method_of_the_model_reports_a_value(
         "n=7": CaseStatus.PASSED,
         "n=2": CaseStatus.PASSED,
     }, report.why()
+
+
+GO_HALF = """\
+package kata
+
+// Double halves n where it can, as Go's comma-ok idiom says it cannot.
+func Double(n int) (int, bool) {
+	if n%2 != 0 {
+		return 0, false
+	}
+	return n / 2, true
+}
+"""
+
+
+def test_a_go_comma_ok_that_is_false_is_the_calls_error(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # Go's say and wordy return (value, ok): the driver reported [value, ok] as the answer,
+    # so the track's reference scored 0/19 and 0/23 on their data suites.
+    calls = 'go: {calls: {double: "kata.Double(${n})"}, messages: false}\n'
+    cases: list[tuple[int, object]] = [(4, 2), (3, {"error": "odd"}), (5, 2)]
+    report = _score(checker, "go", {"kata.go": GO_HALF}, _suite(tmp_path, cases, calls))
+    statuses = {r.id: r.status for r in report.results}
+    assert statuses == {
+        "n=4": CaseStatus.PASSED,
+        "n=3": CaseStatus.PASSED,
+        "n=5": CaseStatus.WRONG,  # not ok where a value was expected
+    }, report.why()

@@ -120,6 +120,40 @@ def test_grade_one_case(
     assert report.results[0].status is status
 
 
+def test_where_messages_do_not_count_any_error_of_the_kinds_is_the_answer() -> None:
+    case = _case({"error": "empty stack"})
+    wording = Observed(error="Insufficient number of items in stack", error_type="ValueError")
+    assert grade([case], {"c": wording}).results[0].status is CaseStatus.WRONG
+    relaxed = grade([case], {"c": wording}, error_types=frozenset({"ValueError"}), messages=False)
+    assert relaxed.results[0].status is CaseStatus.PASSED
+    # Still an error of the counted kinds, and still an error at all.
+    other = Observed(error="x", error_type="IndexError")
+    for seen in (other, Observed(value=None)):
+        report = grade([case], {"c": seen}, error_types=frozenset({"ValueError"}), messages=False)
+        assert report.results[0].status is CaseStatus.WRONG
+
+
+@pytest.mark.parametrize(
+    ("value", "status"),
+    [
+        ("On the first day\nOn the second day\n", CaseStatus.PASSED),
+        ("On the first day\nOn the second day", CaseStatus.PASSED),
+        ("On the first day\nOn the second day\n\n", CaseStatus.WRONG),
+        ("On the first day On the second day", CaseStatus.WRONG),
+        (["On the first day", "On the second day"], CaseStatus.PASSED),
+    ],
+)
+def test_a_string_answer_where_lines_are_expected_is_read_as_its_lines(
+    value: Any, status: CaseStatus
+) -> None:
+    # Tracks return a song or a table as one string (Java's bottle-song, JavaScript's
+    # twelve-days) where the canonical data lists its lines.
+    lines = _case(["On the first day", "On the second day"])
+    assert grade([lines], {"c": Observed(value=value)}).results[0].status is status
+    none = grade([_case([])], {"c": Observed(value="")})  # transpose of nothing, in Java
+    assert none.results[0].status is CaseStatus.PASSED
+
+
 def test_the_report_says_why_it_is_low() -> None:
     cases = [Case(str(i), str(i), "p", {}, i) for i in range(3)]
     report = grade(cases, {"0": Observed(value=0), "1": Observed(value=5)})

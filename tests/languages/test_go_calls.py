@@ -17,7 +17,9 @@ def test_the_stubs_one_function_performs_the_one_property() -> None:
     # Go's leap calls the property leapYear IsLeapYear: no rule of names finds it.
     stub = {"leap.go": b"package leap\n\nfunc IsLeapYear(year int) bool {\n\tpanic(0)\n}\n"}
     calls = GO.derive_calls([_case("leapYear", year=2015)], stub, {})
-    assert calls == CallMap(calls={"leapYear": "kata.IsLeapYear(${year})"})
+    # Its tests ask whether an error came back, never what it says (forth's reference says
+    # "not enough operands" where the canonical data says "empty stack").
+    assert calls == CallMap(calls={"leapYear": "kata.IsLeapYear(${year})"}, messages=False)
 
 
 def test_a_property_is_the_exported_function_of_its_name_given_the_inputs() -> None:

@@ -34,7 +34,41 @@ def test_a_static_method_of_the_propertys_name_is_called_on_its_class() -> None:
     cases = [_case("convert", inputBase=2, digits=[1], outputBase=10)]
     calls = JAVA.derive_calls(cases, stub, {})
     assert isinstance(calls, CallMap)
-    assert calls.calls == {"convert": "Converter.convert(${inputBase}, ${digits}, ${outputBase})"}
+    digits = "java.util.Arrays.stream(${digits}).boxed().toList()"
+    assert calls.calls == {
+        "convert": f"Converter.convert(${{inputBase}}, {digits}, ${{outputBase}})"
+    }
+
+
+def test_a_list_or_a_string_of_lines_is_made_of_the_cases_array() -> None:
+    # The data's lists are written as Java arrays; book-store's `List<Integer> books`,
+    # ocr-numbers' `List<String> input` and transpose's `String` of lines did not compile
+    # (the track's reference scored 0/18, 0/17 and 0/12).
+    source = (
+        b"import java.util.List;\nimport java.util.Set;\n\nclass Kata {\n"
+        b"    double cost(List<Integer> books) {\n        return 0;\n    }\n\n"
+        b"    String parse(List<String> rows) {\n        return null;\n    }\n\n"
+        b"    String transpose(String text) {\n        return null;\n    }\n\n"
+        b"    int count(final Set<String> words, List<Double> weights) {\n"
+        b"        return 0;\n    }\n}\n"
+    )
+    cases = [
+        _case("cost", books=[1, 2]),
+        _case("parse", rows=[" _ "]),
+        _case("transpose", text=["AB", "C"]),
+        _case("count", words=["a"], weights=[1.5]),
+    ]
+    calls = JAVA.derive_calls(cases, {"src/main/java/Kata.java": source}, {})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {
+        "cost": "new Kata().cost(java.util.Arrays.stream(${books}).boxed().toList())",
+        "parse": "new Kata().parse(java.util.List.of(${rows}))",
+        "transpose": "new Kata().transpose(${text|lines})",
+        "count": (
+            "new Kata().count(java.util.Set.of(${words}), "
+            "java.util.Arrays.stream(${weights}).boxed().toList())"
+        ),
+    }
 
 
 def test_a_class_made_only_with_arguments_offers_no_call() -> None:

@@ -46,3 +46,18 @@ def test_a_function_declaring_no_parameters_takes_the_inputs_in_order() -> None:
     calls = JAVASCRIPT.derive_calls([_case("transpose", lines=["A"])], stub, {})
     assert isinstance(calls, CallMap)
     assert calls.calls == {"transpose": "transpose(${lines})"}
+
+
+def test_rows_the_tracks_tests_pass_as_text_are_given_as_lines() -> None:
+    # ocr-numbers' and tournament's JavaScript tests pass one string of lines where the
+    # canonical data lists the rows: the array reached `text.split` (reference 0/17, 0/12).
+    stub = {"ocr.js": b"export const convert = () => {\n  throw new Error('x');\n};\n"}
+    tests = {"ocr.spec.js": b"test('zero', () => {\n  expect(convert(\n    ' _ \\n' + '| |'\n"}
+    cases = [_case("convert", rows=[" _ ", "| |"])]
+    calls = JAVASCRIPT.derive_calls(cases, stub, tests)
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"convert": "convert(${rows|lines})"}
+    listed = {"ocr.spec.js": b"expect(convert([' _ ', '| |'])).toEqual('0');\n"}
+    calls = JAVASCRIPT.derive_calls(cases, stub, listed)
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"convert": "convert(${rows})"}

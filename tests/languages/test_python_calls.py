@@ -3,6 +3,8 @@ properties, the tests say which errors count."""
 
 from __future__ import annotations
 
+import pytest
+
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -46,3 +48,24 @@ def test_what_no_stub_function_performs_is_a_reason_not_a_guess() -> None:
 def test_a_language_without_a_rule_says_so() -> None:
     reason = get_language("cpp").derive_calls([_case("leapYear", year=1)], {}, {})
     assert reason == "no rule derives cpp calls from its track's tests yet"
+
+
+@pytest.mark.parametrize(
+    ("test", "joined"),
+    [
+        ('    text = "A1"\n    assert transpose(text) == "A\\n1"', True),
+        ('    assert transpose("\\n".join(["A", "B"])) == "AB"', True),
+        ('    assert transpose("AB" + "\\n" + "C") == "AC\\nB"', True),
+        ('    assert transpose(["A", "B"]) == ["AB"]', False),
+        ('    text = ["A"]\n    assert transpose(text) == ["A"]', False),
+    ],
+)
+def test_rows_the_tracks_tests_pass_as_text_are_joined_as_lines(test: str, joined: bool) -> None:
+    # transpose's Python tests call `transpose(text)` with `text = "A1"` where the canonical
+    # data lists the rows: the list reached `.splitlines()` and the reference scored 0/12.
+    stub = {"transpose.py": b"def transpose(lines):\n    pass\n"}
+    tests = {"transpose_test.py": f"def test_it():\n{test}\n".encode()}
+    calls = PYTHON.derive_calls([_case("transpose", lines=["AB", "C"])], stub, tests)
+    assert isinstance(calls, CallMap)
+    call = 'transpose("\\n".join(lines))' if joined else "transpose(lines)"
+    assert calls.calls == {"transpose": call}

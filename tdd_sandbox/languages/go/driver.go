@@ -39,13 +39,23 @@ func run(index int) (report string) {
 }
 
 // capture turns a call's results into a report: a last result of type error that is not nil
-// is the call's error; otherwise the other results are its value.
+// is the call's error, as is a last bool that is false; otherwise the other results are
+// its value.
 func capture(results ...any) string {
 	if n := len(results); n > 0 {
 		if err, ok := results[n-1].(error); ok {
 			return `{"error":` + quote(err.Error()) + `,"error_type":"error"}`
 		}
 		if n > 1 && results[n-1] == nil {
+			results = results[:n-1]
+		}
+	}
+	// The comma-ok idiom, (value, ok): false is the call's error, true leaves the value.
+	if n := len(results); n > 1 {
+		if ok, isBool := results[n-1].(bool); isBool {
+			if !ok {
+				return `{"error":"not ok","error_type":"not ok"}`
+			}
 			results = results[:n-1]
 		}
 	}

@@ -20,12 +20,15 @@ _METHOD = re.compile(
     r"(?:<[^>]*>\s*)?[\w<>\[\],.? ]+?\s+(\w+)\s*\(([^)]*)\)\s*(?:throws\s+[\w., ]+)?\{",
     re.MULTILINE,
 )
+_COLLECTION = re.compile(r"(List|Collection|Iterable|Set)<(\w+)>")
+_BOXED = frozenset({"Integer", "Double"})  # an int[] or double[] boxes to them
 _KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "return", "new", "else"})
 
 
 def derive_java_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap | str:
     """The call mapping, or why there is none (the reference's proof confirms it)."""
-    methods: dict[str, tuple[str, bool, list[str]]] = {}  # name -> (class, static, params)
+    # name -> (class, static, parameter names, their types)
+    methods: dict[str, tuple[str, bool, list[str], list[str]]] = {}
     for path, data in sorted(stub.items()):
         pure = PurePosixPath(path)
         if pure.suffix != ".java" or pure.parts[:2] == ("src", "test"):
@@ -43,15 +46,39 @@ def derive_java_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
                     methods = {n: m for n, m in methods.items() if m[0] != owner}
                     break
                 continue
-            names = [p.split()[-1] for p in split_parameters(params)]
-            methods[name] = (owner, "static" in modifiers.split(), names)
+            declared = [p.split() for p in split_parameters(params)]
+            names = [p[-1] for p in declared]
+            types = ["".join(w for w in p[:-1] if w != "final") for p in declared]
+            methods[name] = (owner, "static" in modifiers.split(), names, types)
     chosen = choose_functions(cases, {n: m[2] for n, m in methods.items()}, lambda p: [p])
     if isinstance(chosen, str):
         return chosen
     calls = {}
     for prop, call in chosen.items():
-        owner, static, _ = methods[call.function]
+        owner, static, names, types = methods[call.function]
         target = owner if static else f"new {owner}()"
-        arguments = ", ".join("${" + a + "}" for a in call.arguments)
+        example = next(case.input for case in cases if case.property == prop)
+        arguments = ", ".join(
+            _argument(a, type_, example.get(a))
+            for a, type_ in zip(call.arguments, types, strict=True)
+        )
         calls[prop] = f"{target}.{call.function}({arguments})"
     return CallMap(calls=calls)
+
+
+def _argument(name: str, declared: str, example: object) -> str:
+    """The input `name` as the parameter's declared type takes it: the data's lists are
+    written as arrays, so a `List` or `Set` parameter is made of one (boxed where its
+    elements are numbers), and a `String` given a list of strings takes them as lines."""
+    given = "${" + name + "}"
+    if not isinstance(example, list):
+        return given
+    if match := _COLLECTION.fullmatch(declared):
+        whole, element = match[1], match[2]
+        if element in _BOXED:
+            return f"java.util.Arrays.stream({given}).boxed().toList()"
+        if element == "String":
+            return f"java.util.{'Set' if whole == 'Set' else 'List'}.of({given})"
+    if declared == "String" and all(isinstance(item, str) for item in example):
+        return "${" + name + "|lines}"
+    return given

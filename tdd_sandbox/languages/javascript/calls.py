@@ -2,7 +2,8 @@
 stub's exported function of its name (`export const isLeap = (year) => ...` or `export function
 isLeap(year)`), or, for a kata of one property, its one exported function (leap's `isLeap` for
 leapYear); one that declares no parameters (the track's stubs often do not) takes the inputs
-in order. The setup imports it from its module beside the driver."""
+in order. The setup imports it from its module beside the driver. Rows the track's tests pass
+as one string of lines (`convert(' _ \n' + ...)`) are given so."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ _EXPORTED = re.compile(
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
 
 
-def derive_javascript_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap | str:
+def derive_javascript_calls(
+    cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+) -> CallMap | str:
     """The call mapping, or why there is none (the reference's proof confirms it)."""
     functions: dict[str, tuple[str, list[str]]] = {}
     for path, data in sorted(stub.items()):
@@ -45,8 +48,23 @@ def derive_javascript_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) ->
         f'import {{ {", ".join(names)} }} from "./{path}";'
         for path, names in by_module(chosen, modules).items()
     )
-    calls = {
-        prop: f"{c.function}({', '.join('${' + a + '}' for a in c.arguments)})"
-        for prop, c in chosen.items()
-    }
+    text = b"\n".join(tests.values()).decode("utf-8", "replace")
+    calls = {}
+    for prop, call in chosen.items():
+        example = next(case.input for case in cases if case.property == prop)
+        as_text = len(call.arguments) == 1 and _passes_text(call.function, text)
+        arguments = [
+            "${" + a + ("|lines}" if as_text and _is_rows(example.get(a)) else "}")
+            for a in call.arguments
+        ]
+        calls[prop] = f"{call.function}({', '.join(arguments)})"
     return CallMap(setup=setup, calls=calls)
+
+
+def _passes_text(function: str, tests: str) -> bool:
+    """Whether the track's tests call `function` with a string of their own (a literal)."""
+    return re.search(rf"(?<![\w$.]){re.escape(function)}\(\s*['\"`]", tests) is not None
+
+
+def _is_rows(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)

@@ -76,8 +76,7 @@ class JavaScript(JavaScriptRunner, Defaults):
         self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
     ) -> CallMap | str:
         """The stub's exported functions perform the properties (`calls.py`)."""
-        del tests  # the stub's signatures say all a call needs
-        return derive_javascript_calls(cases, stub)
+        return derive_javascript_calls(cases, stub, tests)
 
     def track_test(self, path: str, data: bytes) -> tuple[str, bytes]:
         """A Jest spec becomes a `node --test` file under test/ (`track.py`)."""

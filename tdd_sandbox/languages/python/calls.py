@@ -1,6 +1,7 @@
 """Calls read off Exercism's Python track, for a data suite: each canonical property is the
 stub's function of its snake_case name, given the case's inputs; the errors that count are
-the ones the track's tests expect (`assertRaises(ValueError)`)."""
+the ones the track's tests expect (`assertRaises(ValueError)`). Rows the track's tests pass as
+one string of lines are joined so."""
 
 from __future__ import annotations
 
@@ -32,7 +33,14 @@ def derive_python_calls(
     for call in chosen.values():
         if not all(a.isidentifier() and not keyword.iskeyword(a) for a in call.arguments):
             return f"an input of {call.function} is not a name Python can bind"
-    calls = {prop: f"{c.function}({', '.join(c.arguments)})" for prop, c in chosen.items()}
+    calls = {}
+    for prop, call in chosen.items():
+        arguments = list(call.arguments)
+        example = next(case.input for case in cases if case.property == prop)
+        rows = example.get(arguments[0]) if len(arguments) == 1 else None
+        if _is_rows(rows) and _passes_text(call.function, tests):
+            arguments = [f'"\\n".join({arguments[0]})']
+        calls[prop] = f"{call.function}({', '.join(arguments)})"
     modules = {name: module for name, (module, _) in functions.items()}
     setup = "\n".join(
         f"from {module} import {', '.join(names)}"
@@ -40,6 +48,55 @@ def derive_python_calls(
     )
     errors = {m.decode() for data in tests.values() for m in _RAISES.findall(data)}
     return CallMap(setup=setup, calls=calls, errors=frozenset(errors))
+
+
+def _passes_text(function: str, tests: Mapping[str, bytes]) -> bool:
+    """Whether the track's tests call `function` with a string of their own as its first
+    argument: a literal, a sum or f-string of them, or one `join`ed, directly or through a
+    name the test assigned it to (transpose's `text = "A1"`, `"\\n".join(lines)`)."""
+    for data in tests.values():
+        try:
+            tree = parse_python(data)
+        except (SyntaxError, ValueError):
+            continue
+        for test in ast.walk(tree):
+            if not isinstance(test, ast.FunctionDef):
+                continue
+            bound = {
+                target.id: node.value
+                for node in ast.walk(test)
+                if isinstance(node, ast.Assign)
+                for target in node.targets
+                if isinstance(target, ast.Name)
+            }
+            for node in ast.walk(test):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == function
+                    and node.args
+                ):
+                    given = node.args[0]
+                    if isinstance(given, ast.Name):
+                        given = bound.get(given.id, given)
+                    if _is_text(given):
+                        return True
+    return False
+
+
+def _is_text(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _is_text(node.left) or _is_text(node.right)
+    func = node.func if isinstance(node, ast.Call) else None
+    return isinstance(func, ast.Attribute) and func.attr == "join" and _is_text(func.value)
+
+
+def _is_rows(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
 def _functions(stub: Mapping[str, bytes]) -> dict[str, tuple[str, list[str]]]:

@@ -1,0 +1,33 @@
+"""The host side every compiled pack's driver shares: calls written with the case's inputs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tdd_sandbox.errors import UsageError
+from tdd_sandbox.languages.driving import render_call
+from tdd_sandbox.vocabulary.cases import Case
+
+
+def _case(**given: object) -> Case:
+    return Case("c1", "c1", "transpose", given, [])
+
+
+def test_each_input_is_written_as_a_literal() -> None:
+    call = render_call("t(${rows}, ${n})", _case(rows=["AB", "C"], n=2), json.dumps)
+    assert call == 't(["AB", "C"], 2)'
+
+
+def test_rows_given_as_lines_are_one_string() -> None:
+    # transpose's Java track takes the rows as one string of lines; the array did not compile.
+    call = render_call("t(${rows|lines})", _case(rows=["AB", "C"]), json.dumps)
+    assert call == 't("AB\\nC")'
+    assert render_call("t(${rows|lines})", _case(rows=[]), json.dumps) == 't("")'
+
+
+@pytest.mark.parametrize("given", [{"rows": [1, 2]}, {"rows": "AB"}, {"other": ["AB"]}])
+def test_what_cannot_be_lines_is_a_usage_error(given: dict[str, object]) -> None:
+    with pytest.raises(UsageError):
+        render_call("t(${rows|lines})", _case(**given), json.dumps)
