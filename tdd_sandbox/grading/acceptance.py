@@ -193,7 +193,7 @@ def _grade_one(
             CaseStatus.WRONG,
             f"expected {_show(case.expected)}, got {seen.error_type}: {seen.error[:120]!r}",
         )
-    if not plain_equal(case.expected, _as_lines(case.expected, seen.value)):
+    if not plain_equal(case.expected, _as_expected(case.expected, seen.value)):
         return CaseResult(
             case.id, CaseStatus.WRONG, f"expected {_show(case.expected)}, got {_show(seen.value)}"
         )
@@ -222,13 +222,17 @@ def plain_equal(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)  # same type here: str or None
 
 
-def _as_lines(expected: Any, value: Any) -> Any:
-    """A string answer where a list of lines is expected, as its lines (one final newline
-    dropped; the empty string none): tracks return a song or a table as one string where
-    the canonical data lists its lines. Anything else as it came."""
+def _as_expected(expected: Any, value: Any) -> Any:
+    """An answer in the shape a track gives it, read in the canonical data's: a string where
+    a list of lines is expected as its lines (one final newline dropped; the empty string
+    none), since tracks return a song or a table as one text; a list where a record is
+    expected as its fields in the record's order (a tuple: two-bucket's `(moves, goal,
+    other)`). Anything else as it came."""
     lines = isinstance(expected, list) and all(isinstance(item, str) for item in expected)
     if lines and isinstance(value, str):
         return value.removesuffix("\n").split("\n") if value else []
+    if isinstance(expected, dict) and isinstance(value, list) and len(value) == len(expected):
+        return dict(zip(expected, value, strict=True))
     return value
 
 

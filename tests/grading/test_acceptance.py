@@ -154,6 +154,24 @@ def test_a_string_answer_where_lines_are_expected_is_read_as_its_lines(
     assert none.results[0].status is CaseStatus.PASSED
 
 
+@pytest.mark.parametrize(
+    ("value", "status"),
+    [
+        ([4, "one", 5], CaseStatus.PASSED),
+        (["one", 4, 5], CaseStatus.WRONG),
+        ([4, "one"], CaseStatus.WRONG),
+        ({"moves": 4, "goalBucket": "one", "otherBucket": 5}, CaseStatus.PASSED),
+    ],
+)
+def test_a_tuple_answer_where_a_record_is_expected_is_read_in_the_records_order(
+    value: Any, status: CaseStatus
+) -> None:
+    # two-bucket's Python track returns (moves, goal bucket, other bucket), the canonical
+    # record's fields in its order: the reference scored 0/9.
+    record = _case({"moves": 4, "goalBucket": "one", "otherBucket": 5})
+    assert grade([record], {"c": Observed(value=value)}).results[0].status is status
+
+
 def test_the_report_says_why_it_is_low() -> None:
     cases = [Case(str(i), str(i), "p", {}, i) for i in range(3)]
     report = grade(cases, {"0": Observed(value=0), "1": Observed(value=5)})
