@@ -57,6 +57,7 @@ def import_command(
         for note in report.notes:
             echo(note)
     data: dict[str, list[bool]] = {}
+    proved: dict[str, list[bool]] = {}
     if prove_suites and report.written:
         settings = load_settings(default_config(config, None))
         with open_checker(settings, for_scores="katas import", progress=progress) as checker:
@@ -69,13 +70,17 @@ def import_command(
                 for line in [n for n in report.notes if n.startswith(head)] + proof.lines:
                     echo(line)
                 failed = failed or not proof.ok
+                proved.setdefault(proof.language, []).append(proof.ok)
                 data.setdefault(proof.language, []).append(
                     proof.ok and has_calls(proof.kata_dir, proof.language)
                 )
     echo(f"{len(report.written)} katas in {out}")
-    if data:
-        counts = ", ".join(f"{name} {sum(got)}/{len(got)}" for name, got in sorted(data.items()))
-        echo(f"judged as data: {sum(sum(got) for got in data.values())} ({counts})")
+    for what, tally in (("proved", proved), ("judged as data", data)):
+        if tally:
+            counts = ", ".join(
+                f"{name} {sum(got)}/{len(got)}" for name, got in sorted(tally.items())
+            )
+            echo(f"{what}: {sum(sum(got) for got in tally.values())} ({counts})")
     return 1 if failed else 0
 
 
