@@ -25,7 +25,8 @@ def choose_functions(
     unnamed: bool = False,
 ) -> dict[str, Chosen] | str:
     """Per property, the stub's function of one of its `names` (how the track spells the
-    property), or, for a kata of one property, the stub's one function; its parameters take
+    property), or, for a kata of one property, the stub's one function, or its one function
+    that takes as many parameters as the property gives inputs; its parameters take
     the inputs of the same names, or as many in the canonical order (the reference's proof
     confirms the order, or the track's tests judge instead). With `unnamed`, a function that
     declares no parameters takes every input in that order (JavaScript's stubs leave them
@@ -35,8 +36,8 @@ def choose_functions(
     for prop in properties:
         tried = list(names(prop))
         name = next((n for n in tried if n in functions), None)
-        if name is None and len(properties) == 1 and len(functions) == 1:
-            name = next(iter(functions))
+        if name is None and len(properties) == 1:
+            name = _by_arity(functions, [case.input for case in cases])
         if name is None:
             return f"no function of the stub performs the property {prop} ({', '.join(tried)})"
         params = list(functions[name])
@@ -52,6 +53,18 @@ def choose_functions(
             return f"{name} takes {len(params)} arguments where {prop} gives {len(keys)}"
         chosen[prop] = Chosen(name, tuple(arguments))
     return chosen
+
+
+def _by_arity(
+    functions: Mapping[str, Sequence[str]], given: list[Mapping[str, object]]
+) -> str | None:
+    """The stub's one function, or its one function of the cases' arity (Java's twelve-days
+    sings `verse(n)`, `verses(start, end)` or the song: recite is `verses`)."""
+    if len(functions) == 1:
+        return next(iter(functions))
+    arity = {len(inputs) for inputs in given}
+    fitting = [name for name, params in functions.items() if {len(params)} == arity]
+    return fitting[0] if len(fitting) == 1 else None
 
 
 def by_module(chosen: Mapping[str, Chosen], modules: Mapping[str, str]) -> dict[str, list[str]]:
