@@ -41,7 +41,7 @@ Tokenize = Callable[[str], list[Token]]
 
 
 _NUMBER = re.compile(r"(?:\d|\.\d)(?:[\w.']|[eE][+-])*")
-_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_WORD = re.compile(r"(?:[^\W\d]|\$)[\w$]*")  # any letter: JavaScript and Java names may be `本`
 _OPS = re.compile(r"==|!=|:=|::|->|=>|<=|>=|&&|\|\||[^\s\w]")
 
 

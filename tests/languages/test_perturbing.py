@@ -69,6 +69,16 @@ def test_a_changed_value_keeps_its_type_so_the_test_still_compiles(
     assert _perturb(language, before + "\n") == after + "\n"
 
 
+@pytest.mark.parametrize("language", ["rust", "go", "javascript", "java", "cpp"])
+def test_a_letter_beyond_ascii_outside_a_literal_is_read_as_a_word(language: str) -> None:
+    # A name that begins beyond ASCII (JavaScript's parallel-letter-frequency counts `{本: 1}`)
+    # met no token pattern: the tokenizer's assertion ended a whole `katas import` of
+    # aider's set, twelve minutes in.
+    text = "assertEquals(øre, f({本: 1}));\nassertEquals(2, f(3));\n"
+    perturbed = _perturb(language, text)
+    assert "assertEquals(øre, f({本: 1}));" in perturbed
+
+
 def test_only_the_lines_given_change_and_a_repeated_message_changes_with_its_value() -> None:
     text = STEPS["go"].test_file(2)
     new = added_lines(STEPS["go"].test_file(1), text)
