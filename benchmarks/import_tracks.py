@@ -2,7 +2,7 @@
 prove, how many of those are judged as data (problem-specifications' cases compared on the
 host), and the seconds per kata of the whole import, proofs included.
 
-Usage: python benchmarks/import_tracks.py SOURCE... [--jobs 2]
+Usage: python benchmarks/import_tracks.py SOURCE... [--jobs 2] [--why]
 
 SOURCE: a track's `exercises/practice` folder (or aider's polyglot-benchmark's
 `<language>/exercises/practice`), and problem-specifications' `exercises` beside them for
@@ -31,6 +31,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sources", nargs="+", type=Path)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--why", action="store_true", help="print each kata's proof lines")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tdd-tracks-") as tmp:
         started = time.perf_counter()
@@ -42,6 +43,8 @@ def main() -> int:
                 lambda lang, kata: prove_import(checker, get_language(lang), kata),
                 jobs=args.jobs,
             ):
+                if args.why:
+                    print("\n".join(proof.lines), flush=True)
                 row = tally.setdefault(proof.language, [0, 0, 0])
                 row[0] += 1
                 row[1] += proof.ok
