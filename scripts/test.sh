@@ -27,4 +27,9 @@ tier() {
 }
 DOCKER_HOST=unix:///nonexistent/docker.sock \
   tier "the Docker-free tier, no engine reachable" -n auto -m "not docker and not real_model" "$@"
-tier "Docker and real-model tests" -m "docker or real_model" "$@"
+# The Docker tests wait on their sandboxes (a limit, a build, an engine call) more than on
+# this machine: two modules at once, each module on one worker (its fixtures stay shared).
+# A real model and a Ray cluster each need the whole machine, so they run alone after.
+tier "Docker tests, two modules at once" -n 2 --dist loadfile \
+  -m "docker and not real_model and not alone" "$@"
+tier "real-model and cluster tests, alone" -m "real_model or alone" "$@"

@@ -71,9 +71,12 @@ def provider(
         runtime=sandbox_runtime,
         flood_limit="2m",
     )
-    with DockerSandboxProvider(settings, run_id="pytest", client=docker_client) as made:
+    # One run id per pytest worker: the Docker tier runs two modules at once, and each
+    # test's check for containers left behind must see its own worker's alone.
+    run_id = f"pytest-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    with DockerSandboxProvider(settings, run_id=run_id, client=docker_client) as made:
         yield made
-    assert_no_containers(docker_client, "pytest")
+    assert_no_containers(docker_client, run_id)
 
 
 def assert_no_containers(client: docker.DockerClient, run_id: str) -> None:

@@ -30,7 +30,8 @@ from tests.helpers.solutions import SOLUTIONS
 ray = pytest.importorskip("ray")
 from ray.cluster_utils import Cluster  # noqa: E402 - only once Ray is known to be there
 
-pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
+# A cluster of three Ray nodes takes this machine's two cores: nothing runs beside it.
+pytestmark = [pytest.mark.docker, pytest.mark.alone, pytest.mark.usefixtures("images")]
 ROOT = Path(__file__).resolve().parents[2]
 KATAS = ("fizzbuzz", "roman-numerals")
 LANGUAGES = ["python", "go"]
