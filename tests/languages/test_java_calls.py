@@ -71,10 +71,15 @@ def test_a_list_or_a_string_of_lines_is_made_of_the_cases_array() -> None:
     }
 
 
-def test_a_class_made_only_with_arguments_offers_no_call() -> None:
+def test_a_class_made_with_arguments_takes_the_first_inputs_in_its_constructor() -> None:
+    # Today's Java track makes `new Hamming(left, right)` and asks `getHammingDistance()`:
+    # the class was dropped, and the kata judged by its tests (2 of six of today's).
     source = (
-        b"class Account {\n    Account(int opening) {\n    }\n\n"
-        b"    int balance() {\n        return 0;\n    }\n}\n"
+        b"class Hamming {\n    Hamming(String leftStrand, String rightStrand) {\n    }\n\n"
+        b"    int getHammingDistance() {\n        return 0;\n    }\n}\n"
     )
-    reason = JAVA.derive_calls([_case("balance")], {"src/main/java/Account.java": source}, {})
-    assert reason == "no function of the stub performs the property balance (balance)"
+    cases = [_case("distance", strand1="A", strand2="G")]
+    calls = JAVA.derive_calls(cases, {"src/main/java/Hamming.java": source}, {})
+    assert calls == CallMap(
+        calls={"distance": "new Hamming(${strand1}, ${strand2}).getHammingDistance()"}
+    )

@@ -29,6 +29,7 @@ def derive_java_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
     """The call mapping, or why there is none (the reference's proof confirms it)."""
     # name -> (class, static, parameter names, their types)
     methods: dict[str, tuple[str, bool, list[str], list[str]]] = {}
+    made: dict[str, tuple[list[str], list[str]]] = {}  # class -> its constructor's parameters
     for path, data in sorted(stub.items()):
         pure = PurePosixPath(path)
         if pure.suffix != ".java" or pure.parts[:2] == ("src", "test"):
@@ -41,29 +42,41 @@ def derive_java_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
             modifiers, name, params = match[1], match[2], match[3]
             if name in _KEYWORDS or "private" in modifiers:
                 continue
-            if name == owner:  # a constructor: one that takes arguments leaves no `new` to write
-                if params.strip():
-                    methods = {n: m for n, m in methods.items() if m[0] != owner}
-                    break
+            names, types = _parameters(params)
+            if name == owner:  # a constructor: one without arguments is preferred
+                if owner not in made or not names:
+                    made[owner] = (names, types)
                 continue
-            declared = [p.split() for p in split_parameters(params)]
-            names = [p[-1] for p in declared]
-            types = ["".join(w for w in p[:-1] if w != "final") for p in declared]
             methods[name] = (owner, "static" in modifiers.split(), names, types)
-    chosen = choose_functions(cases, {n: m[2] for n, m in methods.items()}, lambda p: [p])
+    # A method on an instance takes the constructor's parameters first (`new Hamming(a,
+    # b).getHammingDistance()`, today's Java track).
+    signatures = {
+        name: (made.get(owner, ([], []))[0] if not static else []) + params
+        for name, (owner, static, params, _) in methods.items()
+    }
+    chosen = choose_functions(cases, signatures, lambda p: [p])
     if isinstance(chosen, str):
         return chosen
     calls = {}
     for prop, call in chosen.items():
         owner, static, names, types = methods[call.function]
-        target = owner if static else f"new {owner}()"
+        first = [] if static else made.get(owner, ([], []))[1]
         example = next(case.input for case in cases if case.property == prop)
-        arguments = ", ".join(
+        arguments = [
             _argument(a, type_, example.get(a))
-            for a, type_ in zip(call.arguments, types, strict=True)
-        )
-        calls[prop] = f"{target}.{call.function}({arguments})"
+            for a, type_ in zip(call.arguments, first + types, strict=True)
+        ]
+        made_with = ", ".join(arguments[: len(first)])
+        target = owner if static else f"new {owner}({made_with})"
+        calls[prop] = f"{target}.{call.function}({', '.join(arguments[len(first) :])})"
     return CallMap(calls=calls)
+
+
+def _parameters(params: str) -> tuple[list[str], list[str]]:
+    """A parameter list's names and their types (`final` left out)."""
+    declared = [p.split() for p in split_parameters(params)]
+    names = [p[-1] for p in declared]
+    return names, ["".join(w for w in p[:-1] if w != "final") for p in declared]
 
 
 def _argument(name: str, declared: str, example: object) -> str:
