@@ -67,6 +67,11 @@ def _by_arity(
     return fitting[0] if len(fitting) == 1 else None
 
 
+def is_rows(value: object) -> bool:
+    """Whether an input is a list of strings: rows a track may take as one text of lines."""
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
 def by_module(chosen: Mapping[str, Chosen], modules: Mapping[str, str]) -> dict[str, list[str]]:
     """The chosen functions grouped by the module (`modules`: function -> module) a setup
     imports them from, each group sorted, the modules in order."""

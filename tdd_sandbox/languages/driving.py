@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.languages.deriving import is_rows
 from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 from tdd_sandbox.vocabulary.files import TOOL_CONFIG
 
@@ -153,7 +154,7 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
             raise UsageError(f"case {case.id!r} has no input {name!r} for the call {template!r}")
         value = case.input[name]
         if match.group(2):
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            if not is_rows(value):
                 raise UsageError(f"case {case.id!r}: input {name!r} is not a list of lines")
             value = "\n".join(value)
         return literal(value)

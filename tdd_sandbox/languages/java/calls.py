@@ -59,7 +59,7 @@ def derive_java_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
         return chosen
     calls = {}
     for prop, call in chosen.items():
-        owner, static, names, types = methods[call.function]
+        owner, static, _, types = methods[call.function]
         first = [] if static else made.get(owner, ([], []))[1]
         example = next(case.input for case in cases if case.property == prop)
         arguments = [

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
-from tdd_sandbox.languages.deriving import by_module, choose_functions
+from tdd_sandbox.languages.deriving import by_module, choose_functions, is_rows
 from tdd_sandbox.languages.javascript.reader import read_javascript
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -54,7 +54,7 @@ def derive_javascript_calls(
         example = next(case.input for case in cases if case.property == prop)
         as_text = len(call.arguments) == 1 and _passes_text(call.function, text)
         arguments = [
-            "${" + a + ("|lines}" if as_text and _is_rows(example.get(a)) else "}")
+            "${" + a + ("|lines}" if as_text and is_rows(example.get(a)) else "}")
             for a in call.arguments
         ]
         calls[prop] = f"{call.function}({', '.join(arguments)})"
@@ -64,7 +64,3 @@ def derive_javascript_calls(
 def _passes_text(function: str, tests: str) -> bool:
     """Whether the track's tests call `function` with a string of their own (a literal)."""
     return re.search(rf"(?<![\w$.]){re.escape(function)}\(\s*['\"`]", tests) is not None
-
-
-def _is_rows(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(item, str) for item in value)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
-from tdd_sandbox.languages.deriving import by_module, choose_functions
+from tdd_sandbox.languages.deriving import by_module, choose_functions, is_rows
 from tdd_sandbox.languages.python.reader import parse_python
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -38,7 +38,7 @@ def derive_python_calls(
         arguments = list(call.arguments)
         example = next(case.input for case in cases if case.property == prop)
         rows = example.get(arguments[0]) if len(arguments) == 1 else None
-        if _is_rows(rows) and _passes_text(call.function, tests):
+        if is_rows(rows) and _passes_text(call.function, tests):
             arguments = [f'"\\n".join({arguments[0]})']
         calls[prop] = f"{call.function}({', '.join(arguments)})"
     modules = {name: module for name, (module, _) in functions.items()}
@@ -93,10 +93,6 @@ def _is_text(node: ast.expr) -> bool:
         return _is_text(node.left) or _is_text(node.right)
     func = node.func if isinstance(node, ast.Call) else None
     return isinstance(func, ast.Attribute) and func.attr == "join" and _is_text(func.value)
-
-
-def _is_rows(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
 def _functions(stub: Mapping[str, bytes]) -> dict[str, tuple[str, list[str]]]:
