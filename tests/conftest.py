@@ -20,7 +20,7 @@ from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.labels import LABEL
 from tdd_sandbox.settings import ImageSettings, SandboxSettings
-from tdd_sandbox.settings.sandbox import OciRuntime
+from tdd_sandbox.settings.sandbox import Isolation, OciRuntime
 
 
 @pytest.fixture(scope="session")
@@ -53,9 +53,22 @@ def sandbox_runtime(request: pytest.FixtureRequest) -> OciRuntime:
     return runtime
 
 
+ISOLATIONS: tuple[Isolation, ...] = get_args(Isolation)
+"""What makes a check fresh (`sandbox.isolation`): the residue and conformance suites run on
+each."""
+ON_EVERY_ISOLATION = pytest.mark.parametrize("sandbox_isolation", ISOLATIONS, indirect=True)
+
+
+@pytest.fixture
+def sandbox_isolation(request: pytest.FixtureRequest) -> Isolation:
+    """What makes the test's checks fresh: the default unless the test runs on each."""
+    isolation: Isolation = getattr(request, "param", SandboxSettings().isolation)
+    return isolation
+
+
 @pytest.fixture
 def provider(
-    docker_client: docker.DockerClient, sandbox_runtime: OciRuntime
+    docker_client: docker.DockerClient, sandbox_runtime: OciRuntime, sandbox_isolation: Isolation
 ) -> Iterator[DockerSandboxProvider]:
     """A provider with short limits; every container it made is gone afterwards.
 
@@ -69,6 +82,7 @@ def provider(
         pids=128,
         warm=0,
         runtime=sandbox_runtime,
+        isolation=sandbox_isolation,
         flood_limit="2m",
     )
     # One run id per pytest worker: the Docker tier runs two modules at once, and each

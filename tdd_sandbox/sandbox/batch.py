@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from tdd_sandbox.sandbox import supervisor
+from tdd_sandbox.sandbox import namespaces, supervisor
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.sandbox.stream import CappedText, Ending
 from tdd_sandbox.settings import SandboxSettings, parse_memory
@@ -24,9 +24,14 @@ class Run:
     duration_s: float
 
 
+_SETUP_S = 10.0
+"""Time the sandbox's own setup may take before a batch's first command begins (fresh
+namespaces, under load): not the command's to spend."""
+
+
 class BatchDeadline:
     """When a batch's running command runs out of time: `timeout` after the latest `begin`
-    line on its stdout."""
+    line on its stdout (before the first, `_SETUP_S` more)."""
 
     def __init__(self, out: CappedText, nonce: str, timeout: float) -> None:
         self._out, self._nonce, self._timeout = out, nonce, timeout
@@ -41,7 +46,7 @@ class BatchDeadline:
             while f"\n@@{self._nonce} begin {self._begun + 1}\n" in text:
                 self._begun += 1
                 self._at = time.monotonic()
-        return self._at + self._timeout
+        return self._at + self._timeout + (_SETUP_S if self._begun < 0 else 0.0)
 
 
 def batch_results(
@@ -54,6 +59,8 @@ def batch_results(
     limit, flood = parse_memory(settings.output_limit), parse_memory(settings.flood_limit)
     if run.ending is not Ending.EOF or run.code != 0 or run.out.truncated or run.err.truncated:
         return None
+    if namespaces.oom_kills(run.err.text(), nonce):
+        return None  # counted for the whole batch: each command alone says whose it was
     parts = supervisor.split_batch(run.out.text(), run.err.text(), nonce, count)
     if parts is None or any(len(p.stdout) + len(p.stderr) > flood for p in parts):
         return None

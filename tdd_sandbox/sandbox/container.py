@@ -7,10 +7,12 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from docker import APIClient
+from docker import APIClient, DockerClient
+from docker.models.containers import _create_container_args  # type: ignore[attr-defined]
 from docker.types import LogConfig, Ulimit
 
 from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.sandbox import seccomp
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, hijacked, short_error
 from tdd_sandbox.sandbox.labels import CREATED_LABEL, LABEL, OWNER_LABEL, RUN_LABEL, owner_id
 from tdd_sandbox.sandbox.stream import CappedText, pump
@@ -75,8 +77,17 @@ BASE_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC"}
 host's environment (API keys included) never reaches it."""
 
 
+IDLE = ["sleep", "infinity"]
+"""The main process of a container whose checks run in fresh namespaces: its snapshots
+arrive by exec, one check at a time (`namespaces.SHIP`)."""
+
+
 def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> dict[str, Any]:
     """Keyword arguments for `containers.create` that start an idle hardened container."""
+    warm = settings.isolation == "namespace"
+    security = ["no-new-privileges:true"]
+    if warm and settings.runtime == "runc":
+        security.append(seccomp.security_option())
     memory = parse_memory(settings.memory)
     fsize = parse_memory(settings.fsize)
     ulimits = [
@@ -91,11 +102,11 @@ def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> 
         memory += SENTRY_MEMORY
     return {
         "image": image,
-        "command": list(SHIP_COMMAND),
+        "command": list(IDLE if warm else SHIP_COMMAND),
         "user": SHIPPER_USER,
         # Stdin open until the one attach that brings the snapshot closes it (`detach=False`
         # is how the SDK asks for StdinOnce; the container still starts detached).
-        "stdin_open": True,
+        "stdin_open": not warm,
         "working_dir": "/work",
         "environment": sandbox_environment(settings.env),
         "labels": {
@@ -108,7 +119,7 @@ def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> 
         "runtime": settings.runtime,
         "network_mode": "none",
         "cap_drop": ["ALL"],
-        "security_opt": ["no-new-privileges:true"],
+        "security_opt": security,
         "read_only": True,
         "tmpfs": {
             # The snapshot, owned by the keeper: commands can read it but change nothing in
@@ -132,6 +143,28 @@ def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> 
         "stop_signal": "SIGKILL",
         "detach": False,
     }
+
+
+def create_container(
+    client: DockerClient, options: dict[str, Any], settings: SandboxSettings
+) -> str:
+    """Create a container from `container_options`; its id.
+
+    Under runc with `isolation: namespace`, the engine's masks over `/proc` are lifted for
+    the container: a command cannot mount the fresh `/proc` of its pid namespace over a
+    `/proc` with parts hidden (the kernel calls that "too revealing"). Nothing but our own
+    tools runs in the container's `/proc`; each command masks its own again
+    (`namespaces.SETUP`) before any code runs.
+
+    Raises:
+        docker.errors.APIError: the engine refused it.
+    """
+    # docker-py's own translation of `containers.create` arguments, so that the host config
+    # can carry the two fields its keyword arguments have no name for.
+    args = _create_container_args({**options, "version": client.api.api_version})
+    if settings.isolation == "namespace" and settings.runtime == "runc":
+        args["host_config"].update(MaskedPaths=[], ReadonlyPaths=[])
+    return str(client.api.create_container(**args)["Id"])
 
 
 def sandbox_environment(extra: Mapping[str, str]) -> dict[str, str]:

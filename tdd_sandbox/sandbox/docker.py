@@ -12,14 +12,11 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol
 
-import docker
-import docker.errors
 from typing_extensions import override
 
 from tdd_sandbox.errors import SandboxUnavailable
-from tdd_sandbox.sandbox import supervisor
+from tdd_sandbox.sandbox import namespaces, supervisor
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult, Sandbox
 from tdd_sandbox.sandbox.batch import BatchDeadline, Run, batch_results
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, feed, hijacked, short_error
@@ -30,39 +27,12 @@ from tdd_sandbox.sandbox.container import (
     SEALED_USER,
     ship,
 )
+from tdd_sandbox.sandbox.pool import Containers
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
-from tdd_sandbox.settings import SandboxSettings, parse_memory
+from tdd_sandbox.settings import parse_memory
 
 _KILL_GRACE_S = 5.0
-
-
-class Containers(Protocol):
-    """What a sandbox asks of the provider that made it (`docker_provider.py`): a fresh
-    container to hold its snapshot, and its destruction."""
-
-    client: docker.DockerClient
-    settings: SandboxSettings
-
-    def take_container(self, image: str) -> str:
-        """A started container of `image`, for this sandbox alone."""
-        ...
-
-    def destroy(self, container: str) -> None:
-        """Remove `container` and forget it."""
-        ...
-
-    def retire(self, container: str) -> None:
-        """Remove a used `container` off the caller's path, and forget it."""
-        ...
-
-    def engine_alive(self) -> bool:
-        """Whether the engine still answers."""
-        ...
-
-    def prewarm(self, image: str) -> None:
-        """Start a container of `image` ahead of need."""
-        ...
 
 
 class DockerSandbox(Sandbox):
@@ -78,6 +48,7 @@ class DockerSandbox(Sandbox):
         self._container: str | None = None
         self._closed = False
         self._shell = GUARDED_SHELL if provider.settings.runtime == "runc" else "sh"
+        self._warm = provider.settings.isolation == "namespace"
 
     @property
     @override
@@ -95,13 +66,21 @@ class DockerSandbox(Sandbox):
         Raises:
             SandboxUnavailable: no container could be started or the snapshot not unpacked.
         """
-        container = self._provider.take_container(self._image)
-        try:
-            ship(self._provider.client.api, container, self._archive, self._provider.settings)
-        except BaseException:
-            self._provider.destroy(container)
-            raise
-        self._container = container
+        for attempt in range(2):
+            container = self._provider.take_container(self._image)
+            try:
+                if not self._warm:
+                    ship(self._provider.client.api, container, self._archive,
+                         self._provider.settings)  # fmt: skip
+                elif not namespaces.ship(self._provider.client.api, container, self._archive,
+                                         self._provider.settings, last=attempt > 0):  # fmt: skip
+                    self._provider.destroy(container)  # not clean: never serves a check
+                    continue
+            except BaseException:
+                self._provider.destroy(container)
+                raise
+            self._container = container
+            return
 
     @override
     def exec(
@@ -116,7 +95,9 @@ class DockerSandbox(Sandbox):
     ) -> ExecResult:
         nonce = secrets.token_hex(8)
         argv = supervisor.wrap(nonce, list(command), collect or "", shell=self._shell)
-        run = self._run(argv, timeout_s, env=env, stdin=stdin, sealed=sealed)
+        user = SEALED_USER if sealed else SANDBOX_USER
+        run = self._run(self._fresh(nonce, argv, user), timeout_s, env=env, stdin=stdin, user=user)
+        ooms = namespaces.oom_kills(run.err.text(), nonce)
         stderr, report = supervisor.extract(run.err.text(), nonce)
         if report is None and run.ending is Ending.EOF:
             # The supervisor itself was killed (by the command, or the OOM killer):
@@ -129,7 +110,7 @@ class DockerSandbox(Sandbox):
             duration_s=run.duration_s,
             timed_out=run.ending is Ending.TIMEOUT,
             flooded=run.ending is Ending.FLOOD,
-            oom_killed=report is not None and report.oom_kills > 0,
+            oom_killed=ooms > 0 or (report is not None and report.oom_kills > 0),
             output_truncated=run.out.truncated or run.err.truncated,
             leftover_processes=report.leftovers if report is not None else (),
             collected=report.collected if report is not None else None,
@@ -147,13 +128,19 @@ class DockerSandbox(Sandbox):
             return super().exec_each(commands, timeout_s=timeout_s)
         nonce = secrets.token_hex(8)
         argv = supervisor.wrap_batch(nonce, commands, shell=self._shell)
-        run = self._run(argv, timeout_s, batch=(nonce, count))
+        run = self._run(self._fresh(nonce, argv, SANDBOX_USER), timeout_s, batch=(nonce, count))
         parts = batch_results(run, nonce, count, self._provider.settings)
         if parts is None:
             if run.ending is Ending.EOF:
                 self._stop_everything()
             return super().exec_each(commands, timeout_s=timeout_s)
         return parts
+
+    def _fresh(self, nonce: str, argv: list[str], user: str) -> list[str]:
+        """`argv` in namespaces of its own when the container serves check after check."""
+        if not self._warm:
+            return argv
+        return namespaces.enter(nonce, argv, user, self._provider.settings.runtime)
 
     def _run(
         self,
@@ -162,7 +149,7 @@ class DockerSandbox(Sandbox):
         *,
         env: Mapping[str, str] | None = None,
         stdin: bytes | None = None,
-        sealed: bool = False,
+        user: str = SANDBOX_USER,
         batch: tuple[str, int] | None = None,
     ) -> Run:
         """One exec of `argv`, read to its end, its deadline or its flood; what it runs is
@@ -186,7 +173,6 @@ class DockerSandbox(Sandbox):
         if batch is not None:
             deadline = BatchDeadline(out, batch[0], timeout)
         try:
-            user = SEALED_USER if sealed else SANDBOX_USER
             exec_id = self._create_exec(argv, env, user=user, attach_stdin=stdin is not None)
             with hijacked(api.exec_start(exec_id, socket=True)) as raw:
                 if stdin is not None:
@@ -289,6 +275,10 @@ class DockerSandbox(Sandbox):
         if self._closed:
             return
         self._closed = True
+        if self._container is not None and self._warm:
+            self._provider.release(self._image, self._container)
+            self._container = None
+            return
         if self._container is not None:
             self._provider.retire(self._container)
             self._container = None

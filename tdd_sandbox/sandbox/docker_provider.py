@@ -12,9 +12,10 @@ import docker.errors
 from typing_extensions import override
 
 from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.sandbox import namespaces
 from tdd_sandbox.sandbox.base import SandboxProvider
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect, short_error
-from tdd_sandbox.sandbox.container import container_options
+from tdd_sandbox.sandbox.container import SANDBOX_USER, container_options, create_container
 from tdd_sandbox.sandbox.docker import DockerSandbox
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings
@@ -79,7 +80,7 @@ class DockerSandboxProvider(SandboxProvider):
         options = container_options(image, self.settings, run_id=self.run_id)
         container: str | None = None
         try:
-            container = str(self.client.containers.create(**options).id)
+            container = create_container(self.client, options, self.settings)
             with self._lock:
                 self._live.add(container)
             self.client.api.start(container)
@@ -119,6 +120,36 @@ class DockerSandboxProvider(SandboxProvider):
                 self._reaper.submit(self.destroy, container)
                 return
         self.destroy(container)
+
+    def release(self, image: str, container: str) -> None:
+        """Empty a used container in the background (`namespaces.WIPE`) and hand it to the
+        next check of `image`, which waits for the wipe rather than start a container; one
+        that cannot be emptied, or that the pool has no room for, is removed. Never raises."""
+        with self._lock:
+            queue = self._ready.setdefault(image, [])
+            if not self._closed and len(queue) < max(self.settings.warm, 1):
+                wiped: Future[str] = Future()
+                queue.append(wiped)
+                self._reaper.submit(self._wipe, container, wiped)
+                return
+            if not self._closed:
+                self._reaper.submit(self.destroy, container)
+                return
+        self.destroy(container)
+
+    def _wipe(self, container: str, wiped: Future[str]) -> None:
+        api = self.client.api
+        try:
+            exec_id = api.exec_create(container, namespaces.WIPE, user=SANDBOX_USER)["Id"]
+            api.exec_start(exec_id)
+            clean = api.exec_inspect(exec_id)["ExitCode"] == 0
+        except ENGINE_ERRORS:
+            clean = False
+        if clean:
+            wiped.set_result(container)
+            return
+        self.destroy(container)
+        wiped.set_exception(SandboxUnavailable("a used sandbox could not be emptied"))
 
     def engine_alive(self) -> bool:
         """Whether the engine still answers."""

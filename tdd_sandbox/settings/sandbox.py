@@ -50,6 +50,10 @@ class Section(BaseModel):
 OciRuntime = Literal["runc", "runsc"]
 """The OCI runtimes a sandbox may start under."""
 
+Isolation = Literal["container", "namespace"]
+"""What makes each check's environment fresh: a container of its own, or new namespaces in a
+warm container."""
+
 
 class SandboxSettings(Section):
     """Limits of every container a gate runs in."""
@@ -63,6 +67,15 @@ class SandboxSettings(Section):
     (gVisor), whose application kernel stands between model code and the host's kernel, so a
     kernel or runc flaw is not a way out. `runsc` must be registered with the engine
     (`scripts/setup.sh` does it for the engine it starts; `tdd-sandbox doctor` checks)."""
+    isolation: Isolation = "container"
+    """What each check gets that nothing ran in before. `container`: a container of its own,
+    destroyed after it. `namespace`: a warm container that serves one check at a time and is
+    emptied and checked between them, each command of a check in new user, mount, pid, IPC,
+    UTS and network namespaces with its own `/proc`, no `/sys` and no capability (about half
+    a second of the engine's CPU less per check). Under runc the container then runs with a
+    system-call profile that also allows `unshare` and `mount` (`sandbox/seccomp.py` says
+    which and why) and with `/proc` unmasked for the commands to mount their own, which they
+    mask again before any code runs."""
     fake_gate_s: float = Field(0.0, ge=0)
     """How long each gate check of the fake backend takes."""
     timeout_s: float = Field(120.0, gt=0)

@@ -12,9 +12,9 @@ from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox.base import ExecResult, Sandbox
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
-from tests.conftest import ON_EVERY_RUNTIME
+from tests.conftest import ON_EVERY_ISOLATION, ON_EVERY_RUNTIME
 
-pytestmark = [pytest.mark.docker, ON_EVERY_RUNTIME]
+pytestmark = [pytest.mark.docker, ON_EVERY_RUNTIME, ON_EVERY_ISOLATION]
 
 SNAPSHOT = Snapshot({"hello.txt": b"hello\n", "pkg/data.txt": b"data\n"})
 OpenSandbox = Callable[[Snapshot], Sandbox]

@@ -9,18 +9,20 @@ import docker
 import pytest
 
 from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.sandbox.container import KEEPER_USER
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.labels import LABEL
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings
-from tdd_sandbox.settings.sandbox import OciRuntime
-from tests.conftest import ON_EVERY_RUNTIME
+from tdd_sandbox.settings.sandbox import Isolation, OciRuntime
+from tests.conftest import ON_EVERY_ISOLATION, ON_EVERY_RUNTIME
 
 pytestmark = [pytest.mark.docker, ON_EVERY_RUNTIME]
 
 SNAPSHOT = Snapshot({"hello.txt": b"hello\n"})
 
 
+@ON_EVERY_ISOLATION
 def test_a_dead_container_is_replaced_with_the_same_snapshot(
     provider: DockerSandboxProvider, images: dict[str, str], docker_client: docker.DockerClient
 ) -> None:
@@ -33,6 +35,7 @@ def test_a_dead_container_is_replaced_with_the_same_snapshot(
         assert box.container_id not in (None, first)
 
 
+@ON_EVERY_ISOLATION
 def test_a_sealed_command_cannot_read_a_sealable_file_nor_give_itself_the_right(
     provider: DockerSandboxProvider, images: dict[str, str]
 ) -> None:
@@ -57,6 +60,7 @@ def test_a_sealed_command_cannot_read_a_sealable_file_nor_give_itself_the_right(
         assert box.exec(["cat", "hello.txt"]).stdout == "hello\n"
 
 
+@ON_EVERY_ISOLATION
 def test_a_sealable_file_is_sealable_in_the_container_that_replaces_a_dead_one(
     provider: DockerSandboxProvider, images: dict[str, str], docker_client: docker.DockerClient
 ) -> None:
@@ -75,7 +79,7 @@ def test_a_sealable_file_is_sealable_in_the_container_that_replaces_a_dead_one(
 def test_warm_pool_hands_out_fresh_containers_and_close_removes_all(
     docker_client: docker.DockerClient, images: dict[str, str], sandbox_runtime: OciRuntime
 ) -> None:
-    settings = SandboxSettings(warm=2, runtime=sandbox_runtime)
+    settings = SandboxSettings(warm=2, runtime=sandbox_runtime, isolation="container")
     with DockerSandboxProvider(settings, run_id="pytest-warm", client=docker_client) as made:
         made.prewarm(images["python"])
         seen = set()
@@ -90,6 +94,24 @@ def test_warm_pool_hands_out_fresh_containers_and_close_removes_all(
     assert left == []
 
 
+def test_a_warm_container_serves_check_after_check_and_close_removes_all(
+    docker_client: docker.DockerClient, images: dict[str, str], sandbox_runtime: OciRuntime
+) -> None:
+    settings = SandboxSettings(warm=1, runtime=sandbox_runtime, isolation="namespace")
+    with DockerSandboxProvider(settings, run_id="pytest-reuse", client=docker_client) as made:
+        made.prewarm(images["python"])
+        seen = set()
+        for text in (b"one\n", b"two\n", b"three\n"):
+            with made.open(images["python"], Snapshot({"hello.txt": text})) as box:
+                assert box.exec(["cat", "hello.txt"]).stdout == text.decode()
+                seen.add(box.container_id)
+        assert len(seen) == 1  # emptied and checked between checks (test_residue.py)
+    left = docker_client.containers.list(
+        all=True, filters={"label": [LABEL, f"{LABEL}.run=pytest-reuse"]}
+    )
+    assert left == []
+
+
 def _exists(client: docker.DockerClient, container: str) -> bool:
     return bool(client.api.containers(all=True, filters={"id": container}))
 
@@ -97,7 +119,7 @@ def _exists(client: docker.DockerClient, container: str) -> bool:
 def test_a_closed_sandbox_s_container_is_removed_off_its_path_and_before_the_provider_ends(
     docker_client: docker.DockerClient, images: dict[str, str], sandbox_runtime: OciRuntime
 ) -> None:
-    settings = SandboxSettings(warm=0, runtime=sandbox_runtime)
+    settings = SandboxSettings(warm=0, runtime=sandbox_runtime, isolation="container")
     with DockerSandboxProvider(settings, run_id="pytest-retire", client=docker_client) as made:
         box = made.open(images["python"], SNAPSHOT)
         first = box.container_id
@@ -136,7 +158,7 @@ def test_a_removal_the_engine_refuses_once_is_tried_again_and_none_is_left(
         remove(container, **kwargs)
 
     monkeypatch.setattr(docker_client.api, "remove_container", refuse_each_first)
-    settings = SandboxSettings(warm=0, runtime=sandbox_runtime)
+    settings = SandboxSettings(warm=0, runtime=sandbox_runtime, isolation="container")
     with DockerSandboxProvider(settings, run_id="pytest-refused", client=docker_client) as made:
         retired = made.open(images["python"], SNAPSHOT)
         first = retired.container_id
@@ -165,6 +187,7 @@ def execs(docker_client: docker.DockerClient, monkeypatch: pytest.MonkeyPatch) -
     return made
 
 
+@pytest.mark.parametrize("sandbox_isolation", ["container"], indirect=True)
 def test_the_snapshot_is_unpacked_by_the_main_process_with_no_exec_of_its_own(
     provider: DockerSandboxProvider, images: dict[str, str], execs: list[object]
 ) -> None:
@@ -179,10 +202,16 @@ def test_the_snapshot_is_unpacked_by_the_main_process_with_no_exec_of_its_own(
         box.close()
 
 
+@ON_EVERY_ISOLATION
 def test_a_snapshot_that_does_not_fit_is_refused_with_the_reason(
-    docker_client: docker.DockerClient, images: dict[str, str], sandbox_runtime: OciRuntime
+    docker_client: docker.DockerClient,
+    images: dict[str, str],
+    sandbox_runtime: OciRuntime,
+    sandbox_isolation: Isolation,
 ) -> None:
-    settings = SandboxSettings(warm=0, work_size="1m", runtime=sandbox_runtime)
+    settings = SandboxSettings(
+        warm=0, work_size="1m", runtime=sandbox_runtime, isolation=sandbox_isolation
+    )
     big = Snapshot({"big.bin": b"x" * (3 << 20)})
     refused = r"unpacking the repo .*big\.bin.*sandbox\.work_size"
     with (
@@ -196,6 +225,7 @@ def test_a_snapshot_that_does_not_fit_is_refused_with_the_reason(
     assert left == []
 
 
+@ON_EVERY_ISOLATION
 def test_the_snapshot_travels_uncompressed_on_an_exec_never_by_the_engines_copy(
     provider: DockerSandboxProvider,
     images: dict[str, str],
@@ -219,12 +249,17 @@ def test_the_snapshot_travels_uncompressed_on_an_exec_never_by_the_engines_copy(
         assert box.exec(["cat", "pkg/deep/data.txt"]).stdout == "data\n"
         box.exec(["sh", "-c", "echo made > /tmp/out"])
         assert box.read_file("/tmp/out") == b"made\n"
-        owners = box.exec(["find", "/work", "-printf", "%u %p\\n"]).stdout.split("\n")
+        # As the keeper sees them in the container (a command in namespaces of its own
+        # sees every user but its own as nobody).
+        find = ["find", "/work", "-printf", "%u %p\\n"]
+        found = docker_client.api.exec_create(box.container_id, find, user=KEEPER_USER)["Id"]
+        owners = docker_client.api.exec_start(found).decode().split("\n")
     assert called == []
     # Unpacked by the keeper (no capability, not root), so nothing it wrote is root's.
     assert {line.split()[0] for line in owners if line} == {"keeper"}
 
 
+@ON_EVERY_ISOLATION
 def test_each_command_of_a_batch_has_its_own_time(
     provider: DockerSandboxProvider, images: dict[str, str], execs: list[object]
 ) -> None:
@@ -232,9 +267,10 @@ def test_each_command_of_a_batch_has_its_own_time(
     and is taken all the same (one exec: no command ran again alone)."""
     box = provider.open(images["python"], SNAPSHOT)
     try:
+        before = len(execs)  # in namespaces of their own, the snapshot came by exec
         results = box.exec_each([["sleep", "0.6"]] * 3, timeout_s=1)
+        assert len(execs) == before + 1
     finally:
         box.close()
     assert [r.exit_code for r in results] == [0, 0, 0]
     assert not any(r.timed_out for r in results)
-    assert len(execs) == 1

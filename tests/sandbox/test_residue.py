@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import pytest
 
+from tdd_sandbox.sandbox import namespaces
 from tdd_sandbox.sandbox.base import Sandbox
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
-from tests.conftest import ON_EVERY_RUNTIME
+from tdd_sandbox.settings.sandbox import Isolation
+from tests.conftest import ON_EVERY_ISOLATION, ON_EVERY_RUNTIME
 
 pytestmark = [pytest.mark.docker, ON_EVERY_RUNTIME]
 
@@ -71,20 +73,58 @@ def _found(box: Sandbox, attacks: list[str]) -> set[str]:
     return {name for name in attacks if box.exec(["sh", "-c", LOOK[name]]).exit_code == 0}
 
 
-def test_nothing_a_check_leaves_reaches_the_next(
+def _plant(box: Sandbox, attacks: list[str]) -> None:
+    for name in attacks:
+        planted = box.exec(["sh", "-c", PLANT[name]])
+        assert planted.exit_code == 0, (name, planted.stderr[-500:])
+        if name in SWEPT:
+            assert planted.leftover_processes, name  # found and killed
+
+
+@pytest.mark.parametrize("sandbox_isolation", ["container"], indirect=True)
+def test_every_attack_reaches_a_naive_reuse(
     provider: DockerSandboxProvider, images: dict[str, str]
 ) -> None:
+    """The same container, its commands in no namespaces of their own: every plant but the
+    swept ones is still there for the next command, so each attack below is real."""
     attacks = sorted(PLANT)
     with provider.open(images["python"], SNAPSHOT) as reused:
-        for name in attacks:
-            planted = reused.exec(["sh", "-c", PLANT[name]])
-            assert planted.exit_code == 0, (name, planted.stderr[-500:])
-            if name in SWEPT:
-                assert planted.leftover_processes, name  # found and killed
-        # The same container again: every plant but the swept ones is still there.
+        _plant(reused, attacks)
         assert _found(reused, attacks) == set(attacks) - SWEPT
         for name in SWEPT:  # whose look does find them while their command runs
             during = reused.exec(["sh", "-c", f"{PLANT[name]}\nsleep 0.2\n{LOOK[name]}"])
             assert during.exit_code == 0, name
-    with provider.open(images["python"], SNAPSHOT) as fresh:
-        assert _found(fresh, attacks) == set()
+
+
+@ON_EVERY_ISOLATION
+def test_nothing_a_check_leaves_reaches_the_next(
+    provider: DockerSandboxProvider, images: dict[str, str], sandbox_isolation: Isolation
+) -> None:
+    attacks = sorted(PLANT)
+    with provider.open(images["python"], SNAPSHOT) as first:
+        _plant(first, attacks)
+        used = first.container_id
+        if sandbox_isolation == "namespace":
+            # Each command has namespaces of its own: only files reach the next command.
+            assert _found(first, attacks) == {"tmp", "home_cache"}
+    with provider.open(images["python"], SNAPSHOT) as second:
+        if sandbox_isolation == "namespace":
+            assert second.container_id == used  # the same container serves the next check
+        assert _found(second, attacks) == set()
+
+
+@pytest.mark.parametrize("sandbox_isolation", ["namespace"], indirect=True)
+@pytest.mark.parametrize("residue", ["echo x > /tmp/late", "setsid sleep 300 &"])
+def test_a_container_left_unclean_serves_no_check(
+    provider: DockerSandboxProvider, images: dict[str, str], residue: str
+) -> None:
+    """What a wipe missed (put there behind its back, as a process that outlived it would)
+    keeps the container from taking the next snapshot."""
+    image = images["python"]
+    with provider.open(image, SNAPSHOT) as first:
+        used = first.container_id
+    assert provider.take_container(image) == used  # wiped, and handed back
+    api = provider.client.api
+    api.exec_start(api.exec_create(used, ["sh", "-c", residue], user="10001")["Id"])
+    assert not namespaces.ship(api, used, SNAPSHOT.to_tar(), provider.settings, last=False)
+    provider.destroy(used)

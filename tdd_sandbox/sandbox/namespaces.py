@@ -1,0 +1,184 @@
+"""Fresh namespaces for every command, inside a warm container that serves check after check.
+
+A container costs the engine about half a second of CPU to create, start and remove; new
+namespaces cost a command a few milliseconds. So with `sandbox.isolation: namespace` a
+container is started once and serves one check at a time, and each command of a check runs
+in new user, mount, pid, IPC, UTS and network namespaces (util-linux's `unshare`, in every
+image, and measured faster than bubblewrap would be to install: see `benchmarks/
+container_start.py`). Inside them it gets its own `/proc` (its processes alone, the host's
+files masked as the engine masks them), an empty read-only `/sys` (no cgroup counters to
+read another check's traces in), a fresh `/dev/shm`, its own System V IPC and abstract
+sockets, and a loopback interface of its own. Then it drops every capability it had in its
+namespace, may not gain one (`no_new_privs`), and may not make a user namespace, before the
+supervisor runs the code as the namespace's pid 1: when that exits, the kernel kills every
+process left in it.
+
+Between checks, the work tree and `/tmp` are emptied, every process of the sandbox user
+killed, and the container's cleanliness checked before the next snapshot goes in: a
+container that is not clean is destroyed (`WIPE`, `SHIP`).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from docker import APIClient
+
+from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS, feed, hijacked, short_error
+from tdd_sandbox.sandbox.container import GUARDED_DIR, GUARDED_SHELL, SHIPPED, SHIPPER_USER
+from tdd_sandbox.sandbox.stream import CappedText, pump
+from tdd_sandbox.settings import SandboxSettings
+from tdd_sandbox.settings.sandbox import OciRuntime
+
+_SHIP_S = 60.0
+
+_PROC_FILES = "kcore keys latency_stats timer_list timer_stats sched_debug sysrq-trigger"
+"""Host files of `/proc` hidden behind /dev/null, as the engine hides them in a container."""
+_PROC_DIRS = "acpi scsi irq bus fs asound driver"
+"""Host folders of `/proc` hidden behind an empty read-only tmpfs."""
+
+SETUP = rf"""
+fail() {{ echo "tdd-sandbox: could not make fresh namespaces: $1" >&2; exit 125; }}
+mount -t tmpfs -o size=16m,mode=1777,nosuid,nodev,noexec tdd-shm /dev/shm || fail /dev/shm
+mount -t tmpfs -o ro,size=4k,mode=555,nosuid,nodev,noexec tdd-sys /sys || fail /sys
+for f in {_PROC_FILES}; do
+  if [ -e "/proc/$f" ]; then mount --bind /dev/null "/proc/$f" || fail "/proc/$f"; fi
+done
+for d in {_PROC_DIRS}; do
+  if [ -d "/proc/$d" ]; then
+    mount -t tmpfs -o ro,size=4k,nosuid,nodev,noexec tdd-mask "/proc/$d" || fail "/proc/$d"
+  fi
+done
+# One more user namespace, the code's own (below); none of its own, where it would hold every
+# capability. gVisor has no such limit: there its kernel is what stands in the way.
+if [ -e /proc/sys/user/max_user_namespaces ]; then
+  echo 1 > /proc/sys/user/max_user_namespaces || fail "the user namespace limit"
+  mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys || fail /proc/sys
+fi
+# Loopback up where it is down (runc; gVisor brings it up): runners that talk to themselves
+# on 127.0.0.1 keep working, and nothing else is on this network. SIOCGIFFLAGS, then
+# SIOCSIFFLAGS with IFF_UP|IFF_RUNNING; perl is in every Debian (perl-base is essential).
+perl -e 'socket(my $s, 2, 2, 0) or die; my $r = pack("Z16 s x22", "lo", 0);
+  ioctl($s, 0x8913, $r) or die; my $f = unpack("x16 s", $r); exit 0 if $f & 1;
+  $r = pack("Z16 s x22", "lo", $f | 0x41); ioctl($s, 0x8914, $r) or die' || fail loopback
+# The code runs as the sandbox user of a user namespace inside this one: every mount above is
+# locked under it, and it starts with no capability (it is not root there; its execve clears
+# them) and can gain none (no_new_privs). Under runc its bounding set is emptied too, with
+# the capabilities kept for that one step (gVisor has no ambient capabilities to keep them by;
+# there a bounding set bounds nothing the code could reach).
+g=$1; bounded=$2; shift 2
+if [ "$bounded" = 1 ]; then
+  exec unshare --user --map-user=10001 --map-group="$g" --keep-caps \
+    setpriv --no-new-privs --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- "$@"
+fi
+exec unshare --user --map-user=10001 --map-group="$g" \
+  setpriv --no-new-privs --inh-caps=-all --ambient-caps=-all -- "$@"
+"""
+"""Runs as root of the new user namespace (the sandbox user outside it), as pid 1 of the new
+pid namespace, with `/proc` already fresh; its first argument is the group the code runs as,
+the rest the supervisor's argv, which it runs as the sandbox user with nothing."""
+
+ENTER = r"""
+n=$1; g=$2; bounded=$3; shift 3
+count_oom() {
+  o=0
+  for f in /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events; do
+    if [ -r "$f" ]; then
+      while read -r k v; do if [ "$k" = oom_kill ]; then o=$v; fi; done < "$f"
+    fi
+  done
+}
+count_oom; before=$o
+unshare --user --map-root-user --mount --pid --ipc --uts --net --fork \
+  --mount-proc --propagation private sh -c "$0" tdd-setup "$g" "$bounded" "$@"
+rc=$?
+count_oom; after=$o
+printf '\n@@%s ns oom=%s\n' "$n" "$((after - before))" >&2
+exit "$rc"
+"""
+"""Runs in the container as the sandbox user, outside the command's namespaces: it counts the
+cgroup's OOM kills around the command (which cannot see the counter), and its line comes
+after everything the command printed."""
+
+WIPE = [
+    "sh",
+    "-c",
+    "kill -9 -1; kill -9 -1; cd /tmp || exit 1\n"
+    "for f in * .[!.]* ..?*; do\n"
+    f'  case "$f" in {GUARDED_DIR.removeprefix("/tmp/")}) continue ;; esac\n'
+    '  if [ -e "$f" ] || [ -L "$f" ]; then chmod -R u+rwX -- "$f" 2>/dev/null; '
+    'rm -rf -- "$f" || exit 1; fi\n'
+    "done\n",
+]
+"""Run as the sandbox user after a check: kills what it left and empties /tmp."""
+
+SHIP = [
+    "sh",
+    "-c",
+    # Clean means: no process of the sandbox user, nothing in /tmp but the guarded folder.
+    "for d in /proc/[0-9]*; do\n"
+    '  while read -r k u rest; do if [ "$k" = Uid: ]; then\n'
+    '    [ "$u" = 10001 ] && { echo "tdd-dirty process"; exit 3; }; break; fi\n'
+    '  done < "$d/status" 2>/dev/null\n'
+    "done\n"
+    "for f in /tmp/* /tmp/.[!.]* /tmp/..?*; do\n"
+    f'  case "$f" in {GUARDED_DIR}) continue ;; esac\n'
+    '  if [ -e "$f" ] || [ -L "$f" ]; then echo "tdd-dirty $f"; exit 3; fi\n'
+    "done\n"
+    "{ find /work -mindepth 1 -delete && tar -x -m --no-same-owner -C /work -f - && "
+    f"{{ [ -x {GUARDED_SHELL} ] || {{ mkdir -m 711 {GUARDED_DIR} && "
+    f'cp "$(command -v sh)" {GUARDED_SHELL} && chmod 711 {GUARDED_SHELL}; }}; }}; }} 2>&1\n'
+    f'echo "{SHIPPED}$?"\n',
+]
+"""Run as the keeper before a check: checks the container is clean, then unpacks the snapshot
+from stdin into the emptied work tree and prints tar's status after `SHIPPED`."""
+
+
+def enter(nonce: str, argv: list[str], user: str, runtime: OciRuntime) -> list[str]:
+    """The argv that runs `argv` (the supervisor's) in fresh namespaces as `user` (uid:gid,
+    as the exec runs) under `runtime`; `nonce` tags the line that reports the OOM kills."""
+    bounded = "1" if runtime == "runc" else "0"
+    return ["sh", "-c", ENTER, SETUP, nonce, user.split(":")[1], bounded, *argv]
+
+
+def oom_kills(stderr: str, nonce: str) -> int:
+    """The OOM kills `ENTER` counted around a command (0 when it did not report: the command
+    ran in no namespaces of its own). The last such line is `ENTER`'s: a command can print
+    the same line, but only before it."""
+    found = re.findall(rf"\n@@{re.escape(nonce)} ns oom=(-?\d+)\n", stderr)
+    return max(0, int(found[-1])) if found else 0
+
+
+def ship(
+    api: APIClient, container: str, archive: bytes, settings: SandboxSettings, *, last: bool
+) -> bool:
+    """Unpack a snapshot's tar `archive` into the emptied work tree of a warm `container`
+    (`SHIP`); False when the container is not clean (a process or a file of the last check
+    is still there), and nothing was unpacked.
+
+    Raises:
+        SandboxUnavailable: the archive could not be sent or unpacked, or (`last`) the
+            container was not clean either.
+    """
+    out, err = CappedText(4096), CappedText(4096)
+    deadline = time.monotonic() + _SHIP_S
+    try:
+        exec_id = api.exec_create(container, SHIP, user=SHIPPER_USER, stdin=True)["Id"]
+        with hijacked(api.exec_start(exec_id, socket=True)) as raw:
+            feed(raw, archive, deadline=deadline)
+            pump(raw, out, err, deadline=deadline, flood_limit=1 << 20)
+    except ENGINE_ERRORS as exc:
+        raise SandboxUnavailable(
+            f"could not copy the repo into the sandbox: {short_error(exc)}"
+        ) from None
+    lines = (out.text() + err.text()).splitlines() or ["no answer"]
+    if lines[-1] == f"{SHIPPED}0":
+        return True
+    if lines[-1].startswith("tdd-dirty") and not last:
+        return False
+    raise SandboxUnavailable(
+        f"unpacking the repo in the sandbox failed: {lines[0]} (if the repo is larger than "
+        f"sandbox.work_size, {settings.work_size}, raise it)"
+    )

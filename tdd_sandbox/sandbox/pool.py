@@ -1,0 +1,42 @@
+"""What a Docker sandbox asks of the provider that made it: the pool of containers."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import docker
+
+from tdd_sandbox.settings import SandboxSettings
+
+
+class Containers(Protocol):
+    """What a sandbox asks of the provider that made it (`docker_provider.py`): a fresh
+    container to hold its snapshot, and its destruction."""
+
+    client: docker.DockerClient
+    settings: SandboxSettings
+
+    def take_container(self, image: str) -> str:
+        """A started container of `image`, for this sandbox alone."""
+        ...
+
+    def destroy(self, container: str) -> None:
+        """Remove `container` and forget it."""
+        ...
+
+    def retire(self, container: str) -> None:
+        """Remove a used `container` off the caller's path, and forget it."""
+        ...
+
+    def release(self, image: str, container: str) -> None:
+        """Empty a used container of `image` off the caller's path and make it ready for the
+        next check (`isolation: namespace`); one that cannot be emptied is removed."""
+        ...
+
+    def engine_alive(self) -> bool:
+        """Whether the engine still answers."""
+        ...
+
+    def prewarm(self, image: str) -> None:
+        """Start a container of `image` ahead of need."""
+        ...
