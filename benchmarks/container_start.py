@@ -8,6 +8,13 @@ engine, the runtime and the container together), and those of one more supervise
 cycles, CPU seconds are what a step really costs: `loop_overhead.py` prints how many
 containers and execs a cycle asks for.
 
+Then a check's start in each design (`sandbox.isolation`), as a run meets it: N checks one
+after another from a warm provider, each opened with its snapshot, given one command (`true`)
+and closed. `start` is open to the command's result; `cpu/check` the machine's busy CPU
+seconds over all N checks (the warm pool's starts, removals and wipes included, waited for at
+the end) per check. `container`: a container per check; `namespace`: a warm container
+emptied between checks, each command in fresh namespaces.
+
 Usage: python benchmarks/container_start.py [--runs 10] [--runtimes runc,runsc]
 """
 
@@ -18,6 +25,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -80,6 +88,39 @@ def main() -> None:
         row = (statistics.median(seen[name][figure]) for figure in figures)
         print(f"{name:<8}" + "".join(f"{value:>12.2f}" for value in row))
     print("start: created and started; first: + snapshot shipped + a first command")
+    print()
+    print(f"a check's start, warm, {args.runs} checks one after another")
+    print(f"{'runtime':<8}{'isolation':>12}{'start':>12}{'cpu/check':>12}")
+    for name in runtimes:
+        for isolation in ("container", "namespace"):
+            start, cpu = checks(client, image, name, isolation, args.runs)
+            print(f"{name:<8}{isolation:>12}{start:>12.3f}{cpu:>12.3f}")
+
+
+def checks(client: Any, image: str, runtime: str, isolation: str, runs: int) -> tuple[float, float]:
+    """Median start of a check and busy CPU seconds per check, over `runs` checks."""
+    settings = SandboxSettings.model_validate({"runtime": runtime, "isolation": isolation})
+    starts = []
+    provider = DockerSandboxProvider(settings, run_id="bench-check", client=client)
+    try:
+        provider.prewarm(image)
+        provider.take_container(image)  # waits for the pool's first start: not a check's
+        provider.close()
+        provider = DockerSandboxProvider(settings, run_id="bench-check", client=client)
+        provider.prewarm(image)
+        time.sleep(3)  # the pool filled, as between a run's checks
+        cpu = busy_and_stolen()[0]
+        for _ in range(runs):
+            clock = time.perf_counter()
+            box = provider.open(image, SNAPSHOT)
+            assert box.exec(["true"]).exit_code == 0
+            starts.append(time.perf_counter() - clock)
+            box.close()
+        provider.close()  # waits for the removals and wipes still under way
+        used = busy_and_stolen()[0] - cpu
+    finally:
+        provider.close()
+    return statistics.median(starts), used / runs
 
 
 if __name__ == "__main__":

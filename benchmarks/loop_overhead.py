@@ -13,10 +13,13 @@ the cycles' wall time the hypervisor gave to other guests. `boxes` and `execs` a
 containers and the commands' execs the engine was asked for per cycle: each costs a runtime
 process (`benchmarks/container_start.py` prints their CPU cost).
 
-The `fake` row runs the same Python cycles on the fake checker (no container, no gate run):
-the harness's own share of a cycle, apart from Docker.
+Each language is measured once per `sandbox.isolation` (`container`: a container per check;
+`namespace`: a warm container, each command in fresh namespaces), one after the other in the
+same run. The `fake` row runs the same Python cycles on the fake checker (no container, no
+gate run): the harness's own share of a cycle, apart from Docker.
 
 Usage: python benchmarks/loop_overhead.py [--repeats 3] [--only fake]
+    [--isolation container namespace]
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ from tests.helpers.runs import KATAS, scripted_settings  # noqa: E402
 ROWS = ("python", "rust", "fake")
 
 
-def one_run(row: str, *, every_file: bool) -> dict[str, float]:
+def one_run(row: str, *, every_file: bool, isolation: str = "container") -> dict[str, float]:
     """One scripted run's figures per cycle: seconds, gate seconds, prompt tokens, busy CPU
     seconds, the share of time stolen, containers and execs; and its start-up seconds."""
     language = "python" if row == "fake" else row
@@ -58,8 +61,7 @@ def one_run(row: str, *, every_file: bool) -> dict[str, float]:
         overrides: dict[str, Any] = (
             {"llm": {"base_url": fake.base_url, "context_chars": 10**9}} if every_file else {}
         )
-        if row == "fake":
-            overrides["sandbox"] = {"type": "fake"}
+        overrides["sandbox"] = {"type": "fake"} if row == "fake" else {"isolation": isolation}
         settings = scripted_settings(fake.base_url, language, **overrides)
         # The counterfactual: no file is left out of the prompt and nothing is cut.
         hidden = frozenset() if every_file else context._NOT_CONTEXT
@@ -115,17 +117,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", choices=ROWS, help="measure one row")
+    parser.add_argument(
+        "--isolation", nargs="+", choices=("container", "namespace"),
+        default=["container", "namespace"], help="the designs to measure, in this order",
+    )  # fmt: skip
     args = parser.parse_args()
     print(f"loop overhead, instant scripted model, median of {args.repeats} runs")
     print(
-        f"{'kata':<8}{'start s':>9}{'s/cycle':>9}{'gates s':>9}"
+        f"{'kata':<20}{'start s':>9}{'s/cycle':>9}{'gates s':>9}"
         f"{'tokens':>8}{'all-files':>11}{'ratio':>7}{'cpu s':>7}{'floor':>7}{'steal':>7}"
         f"{'boxes':>7}{'execs':>7}"
     )
     cores = os.cpu_count() or 1
-    for language in [args.only] if args.only else ROWS:
-        runs = [one_run(language, every_file=False) for _ in range(args.repeats)]
-        full = one_run(language, every_file=True)
+    rows = [
+        (language, isolation)
+        for language in ([args.only] if args.only else ROWS)
+        for isolation in (["-"] if language == "fake" else args.isolation)
+    ]
+    full: dict[str, float] = {}
+    for language, isolation in rows:
+        runs = [
+            one_run(language, every_file=False, isolation=isolation) for _ in range(args.repeats)
+        ]
+        if isolation in ("-", args.isolation[0]):  # what a prompt holds: not the sandbox's
+            full = one_run(language, every_file=True, isolation=isolation)
         start = statistics.median(r["start_s"] for r in runs)
         cycle = statistics.median(r["cycle_s"] for r in runs)
         gates = statistics.median(r["gates_s"] for r in runs)
@@ -136,7 +151,7 @@ def main() -> None:
         box = statistics.median(r["containers"] for r in runs)
         execs = statistics.median(r["execs"] for r in runs)
         print(
-            f"{language:<8}{start:>9.2f}{cycle:>9.2f}{gates:>9.2f}{tokens:>8.0f}"
+            f"{language + ' ' + isolation:<20}{start:>9.2f}{cycle:>9.2f}{gates:>9.2f}{tokens:>8.0f}"
             f"{full['prompt_tokens']:>11.0f}{ratio:>7.2f}{cpu:>7.2f}{cpu / cores:>7.2f}"
             f"{steal:>7.0%}{box:>7.1f}{execs:>7.1f}"
         )

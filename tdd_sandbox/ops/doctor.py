@@ -3,7 +3,6 @@ the Docker engine, the images, free disk, and each role's model endpoint."""
 
 from __future__ import annotations
 
-import contextlib
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -11,12 +10,13 @@ from pathlib import Path
 
 import docker
 
-from tdd_sandbox.errors import TddSandboxError
+from tdd_sandbox.errors import SandboxUnavailable, TddSandboxError
 from tdd_sandbox.images.builder import image_exists, plan_image
 from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.llm.endpoint import Endpoint, resolve_endpoint
-from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect, short_error
-from tdd_sandbox.sandbox.container import container_options
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect
+from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
+from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.sandbox.versions import read_versions, registered_runtimes, runc_unpatched
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.roles import Role
@@ -154,22 +154,20 @@ def _runtime(client: docker.DockerClient, settings: Settings, image: str | None)
 
 
 def _start_under(client: docker.DockerClient, settings: Settings, image: str) -> str:
-    """Why a container of `image` with every hardening flag does not start under the
-    configured runtime ("" when it does). Removed whether or not it started."""
-    options = container_options(image, settings.sandbox, run_id="doctor")
-    options.update(command=["true"], detach=True)
-    container = None
+    """Why a sandbox of `image`, with every hardening flag and the configured isolation, does
+    not run a command under the configured runtime ("" when it does). Removed either way."""
+    sandbox = settings.sandbox.model_copy(update={"warm": 0})
     try:
-        container = client.containers.create(**options)
-        container.start()
-        code = container.wait(timeout=60)["StatusCode"]
-    except ENGINE_ERRORS as exc:
-        return short_error(exc)
-    finally:
-        if container is not None:
-            with contextlib.suppress(*ENGINE_ERRORS):
-                container.remove(force=True)
-    return "" if code == 0 else f"`true` exited with {code}"
+        with (
+            DockerSandboxProvider(sandbox, run_id="doctor", client=client) as provider,
+            provider.open(image, Snapshot({"doctor.txt": b"ok\n"})) as box,
+        ):
+            result = box.exec(["cat", "doctor.txt"], timeout_s=60)
+    except SandboxUnavailable as exc:
+        return str(exc)
+    if result.ok and result.stdout == "ok\n":
+        return ""
+    return f"`cat` exited with {result.exit_code}: {result.stderr.strip()[-200:]}"
 
 
 def _images(client: docker.DockerClient, settings: Settings) -> tuple[list[Check], str | None]:

@@ -39,10 +39,22 @@ _PROC_FILES = "kcore keys latency_stats timer_list timer_stats sched_debug sysrq
 _PROC_DIRS = "acpi scsi irq bus fs asound driver"
 """Host folders of `/proc` hidden behind an empty read-only tmpfs."""
 
+_REFUSED = "tdd-sandbox: could not make fresh namespaces: "
+
 SETUP = rf"""
-fail() {{ echo "tdd-sandbox: could not make fresh namespaces: $1" >&2; exit 125; }}
+fail() {{ echo "{_REFUSED}$1" >&2; exit 125; }}
+g=$1; host=$2; shift 2
 mount -t tmpfs -o size=16m,mode=1777,nosuid,nodev,noexec tdd-shm /dev/shm || fail /dev/shm
 mount -t tmpfs -o ro,size=4k,mode=555,nosuid,nodev,noexec tdd-sys /sys || fail /sys
+# The code runs as the sandbox user of a user namespace inside this one: every mount made here
+# is locked under it, and it starts with no capability (it is not root there, and its execve
+# clears them) and can gain none (no_new_privs, set on every process of the container).
+if [ "$host" != 1 ]; then
+  # gVisor: its /proc holds none of the host's files, its loopback is up, and its kernel,
+  # not a limit on user namespaces, stands between the code and the host's. Each process
+  # costs gVisor ~10 ms: none is started that is not needed.
+  exec unshare --user --map-user=10001 --map-group="$g" -- "$@"
+fi
 for f in {_PROC_FILES}; do
   if [ -e "/proc/$f" ]; then mount --bind /dev/null "/proc/$f" || fail "/proc/$f"; fi
 done
@@ -51,37 +63,28 @@ for d in {_PROC_DIRS}; do
     mount -t tmpfs -o ro,size=4k,nosuid,nodev,noexec tdd-mask "/proc/$d" || fail "/proc/$d"
   fi
 done
-# One more user namespace, the code's own (below); none of its own, where it would hold every
-# capability. gVisor has no such limit: there its kernel is what stands in the way.
-if [ -e /proc/sys/user/max_user_namespaces ]; then
-  echo 1 > /proc/sys/user/max_user_namespaces || fail "the user namespace limit"
-  mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys || fail /proc/sys
-fi
-# Loopback up where it is down (runc; gVisor brings it up): runners that talk to themselves
-# on 127.0.0.1 keep working, and nothing else is on this network. SIOCGIFFLAGS, then
-# SIOCSIFFLAGS with IFF_UP|IFF_RUNNING; perl is in every Debian (perl-base is essential).
+# One more user namespace, the code's own (below), and none of the code's, where it would
+# hold every capability.
+echo 1 > /proc/sys/user/max_user_namespaces || fail "the user namespace limit"
+mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys || fail /proc/sys
+# Loopback up (SIOCGIFFLAGS, then SIOCSIFFLAGS with IFF_UP|IFF_RUNNING): runners that talk
+# to themselves on 127.0.0.1 keep working, and nothing else is on this network. perl is in
+# every Debian (perl-base is essential).
 perl -e 'socket(my $s, 2, 2, 0) or die; my $r = pack("Z16 s x22", "lo", 0);
   ioctl($s, 0x8913, $r) or die; my $f = unpack("x16 s", $r); exit 0 if $f & 1;
   $r = pack("Z16 s x22", "lo", $f | 0x41); ioctl($s, 0x8914, $r) or die' || fail loopback
-# The code runs as the sandbox user of a user namespace inside this one: every mount above is
-# locked under it, and it starts with no capability (it is not root there; its execve clears
-# them) and can gain none (no_new_privs). Under runc its bounding set is emptied too, with
-# the capabilities kept for that one step (gVisor has no ambient capabilities to keep them by;
-# there a bounding set bounds nothing the code could reach).
-g=$1; bounded=$2; shift 2
-if [ "$bounded" = 1 ]; then
-  exec unshare --user --map-user=10001 --map-group="$g" --keep-caps \
-    setpriv --no-new-privs --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- "$@"
-fi
-exec unshare --user --map-user=10001 --map-group="$g" \
-  setpriv --no-new-privs --inh-caps=-all --ambient-caps=-all -- "$@"
+# The code's bounding set emptied too, with the capabilities kept for that one step (gVisor
+# has no ambient capabilities to keep them by).
+exec unshare --user --map-user=10001 --map-group="$g" --keep-caps \
+  setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- "$@"
 """
 """Runs as root of the new user namespace (the sandbox user outside it), as pid 1 of the new
-pid namespace, with `/proc` already fresh; its first argument is the group the code runs as,
-the rest the supervisor's argv, which it runs as the sandbox user with nothing."""
+pid namespace, with `/proc` already fresh; its arguments: the group the code runs as, 1 on
+the host's kernel (runc), and the supervisor's argv, which it runs as the sandbox user with
+nothing."""
 
 ENTER = r"""
-n=$1; g=$2; bounded=$3; shift 3
+n=$1; g=$2; host=$3; shift 3
 count_oom() {
   o=0
   for f in /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events; do
@@ -92,7 +95,7 @@ count_oom() {
 }
 count_oom; before=$o
 unshare --user --map-root-user --mount --pid --ipc --uts --net --fork \
-  --mount-proc --propagation private sh -c "$0" tdd-setup "$g" "$bounded" "$@"
+  --mount-proc --propagation private sh -c "$0" tdd-setup "$g" "$host" "$@"
 rc=$?
 count_oom; after=$o
 printf '\n@@%s ns oom=%s\n' "$n" "$((after - before))" >&2
@@ -139,8 +142,8 @@ from stdin into the emptied work tree and prints tar's status after `SHIPPED`.""
 def enter(nonce: str, argv: list[str], user: str, runtime: OciRuntime) -> list[str]:
     """The argv that runs `argv` (the supervisor's) in fresh namespaces as `user` (uid:gid,
     as the exec runs) under `runtime`; `nonce` tags the line that reports the OOM kills."""
-    bounded = "1" if runtime == "runc" else "0"
-    return ["sh", "-c", ENTER, SETUP, nonce, user.split(":")[1], bounded, *argv]
+    host = "1" if runtime == "runc" else "0"
+    return ["sh", "-c", ENTER, SETUP, nonce, user.split(":")[1], host, *argv]
 
 
 def oom_kills(stderr: str, nonce: str) -> int:
@@ -182,3 +185,16 @@ def ship(
         f"unpacking the repo in the sandbox failed: {lines[0]} (if the repo is larger than "
         f"sandbox.work_size, {settings.work_size}, raise it)"
     )
+
+
+def refusal(stderr: str) -> str | None:
+    """Why a command's fresh namespaces could not be made, from its stderr when its supervisor
+    never reported (no code ran then); None when nothing says so. Said once, with the fix."""
+    for line in stderr.splitlines():
+        if line.startswith((_REFUSED, "unshare: ", "setpriv: ")):
+            return (
+                f"{line.removeprefix('tdd-sandbox: ')} (the engine, its seccomp or AppArmor "
+                "profile, or the kernel refuses unprivileged user namespaces: set "
+                "sandbox.isolation: container)"
+            )
+    return None

@@ -67,7 +67,7 @@ class SandboxSettings(Section):
     (gVisor), whose application kernel stands between model code and the host's kernel, so a
     kernel or runc flaw is not a way out. `runsc` must be registered with the engine
     (`scripts/setup.sh` does it for the engine it starts; `tdd-sandbox doctor` checks)."""
-    isolation: Isolation = "container"
+    isolation: Isolation = "namespace"
     """What each check gets that nothing ran in before. `container`: a container of its own,
     destroyed after it. `namespace`: a warm container that serves one check at a time and is
     emptied and checked between them, each command of a check in new user, mount, pid, IPC,
@@ -103,9 +103,10 @@ class SandboxSettings(Section):
     `LANGUAGE`, `LC_*`. Only these reach it: never the host environment, never a variable
     that steers a toolchain (`PYTHON*`, `PYTEST_*`, `RUST*`, `CARGO*`, `LD_*`...)."""
     warm: int = Field(3, ge=0, le=16)
-    """Fresh containers kept started ahead of need, so a gate costs little more than its
-    command. Each serves one snapshot and is then destroyed: none is reused across attempts.
-    Three, because the pool refills only when a sandbox closes (a start would compete with
+    """Containers kept started ahead of need, so a gate costs little more than its command.
+    With `isolation: container` each serves one snapshot and is then destroyed; with
+    `namespace` each serves check after check, one at a time, emptied between them. Three,
+    because the pool refills only when a sandbox closes (a start would compete with
     the command for the CPU), a container takes ~0.4 s to start, and a code change opens two
     at once (its gates and its probe): with fewer, a check that follows another at once (a
     fast model, a replay, a second racer) waits for one."""

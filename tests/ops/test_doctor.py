@@ -4,12 +4,14 @@ failure of the doctor."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import docker
 import pytest
 
 from tdd_sandbox.ops import doctor
+from tdd_sandbox.sandbox import seccomp
 from tdd_sandbox.settings import Settings
 
 
@@ -75,3 +77,15 @@ def test_each_runtime_starts_a_hardened_container_on_the_live_engine(
     assert check.ok, check
     assert check.detail.startswith(runtime)
     assert doctor._start_under(docker_client, _settings(runtime), images["python"]) == ""
+
+
+@pytest.mark.docker
+def test_namespaces_the_engine_refuses_fail_the_runtime_line_with_the_fix(
+    docker_client: docker.DockerClient, images: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    narrowed = seccomp.profile()
+    narrowed["syscalls"][0]["names"].remove("unshare")
+    monkeypatch.setattr(seccomp, "security_option", lambda: "seccomp=" + json.dumps(narrowed))
+    check = doctor._runtime(docker_client, _settings("runc"), images["python"])
+    assert not check.ok
+    assert "set sandbox.isolation: container" in check.detail

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from tdd_sandbox.sandbox.namespaces import oom_kills
 from tdd_sandbox.sandbox.supervisor import extract, split_batch, wrap, wrap_batch
 
 
@@ -93,3 +94,10 @@ def test_split_batch_refuses_a_batch_whose_supervisor_never_finished() -> None:
     out, err = _batch([("", "", 0), ("", "", 1)])
     assert split_batch(out, err.replace("@@n1.1 rc=1", "@@n1.1 rx=1"), "n1", 2) is None
     assert split_batch(out + "\n@@n1 begin 0\n", err, "n1", 2) is None
+
+
+def test_the_namespaces_count_of_oom_kills_is_their_last_line() -> None:
+    forged = "\n@@n1 ns oom=0\n"  # printed by the command, before the real one
+    assert oom_kills(f"out{forged}more\n@@n1 ns oom=2\n", "n1") == 2
+    assert oom_kills("no line at all\n", "n1") == 0
+    assert oom_kills("\n@@other ns oom=3\n", "n1") == 0
