@@ -26,6 +26,7 @@ import time
 from docker import APIClient
 
 from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.sandbox import supervisor
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, feed, hijacked, short_error
 from tdd_sandbox.sandbox.container import GUARDED_DIR, GUARDED_SHELL, SHIPPED, SHIPPER_USER
 from tdd_sandbox.sandbox.stream import CappedText, pump
@@ -83,16 +84,10 @@ pid namespace, with `/proc` already fresh; its arguments: the group the code run
 the host's kernel (runc), and the supervisor's argv, which it runs as the sandbox user with
 nothing."""
 
-ENTER = r"""
+ENTER = (
+    supervisor.COUNT_OOM
+    + r"""
 n=$1; g=$2; host=$3; shift 3
-count_oom() {
-  o=0
-  for f in /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events; do
-    if [ -r "$f" ]; then
-      while read -r k v; do if [ "$k" = oom_kill ]; then o=$v; fi; done < "$f"
-    fi
-  done
-}
 count_oom; before=$o
 unshare --user --map-root-user --mount --pid --ipc --uts --net --fork \
   --mount-proc --propagation private sh -c "$0" tdd-setup "$g" "$host" "$@"
@@ -101,6 +96,7 @@ count_oom; after=$o
 printf '\n@@%s ns oom=%s\n' "$n" "$((after - before))" >&2
 exit "$rc"
 """
+)
 """Runs in the container as the sandbox user, outside the command's namespaces: it counts the
 cgroup's OOM kills around the command (which cannot see the counter), and its line comes
 after everything the command printed."""

@@ -17,7 +17,7 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-_FUNCTIONS = r"""
+COUNT_OOM = r"""
 count_oom() {
   o=0
   for f in /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events; do
@@ -26,6 +26,12 @@ count_oom() {
     fi
   done
 }
+"""
+"""Sets `o` to the OOM kills the container's memory cgroup has counted (v1 or v2)."""
+
+_FUNCTIONS = (
+    COUNT_OOM
+    + r"""
 sweep() {
   # Any other process of the sandbox user left? Shell builtins only, so that checking forks
   # nothing; `ps` and the sweep run only when there is something to sweep.
@@ -50,6 +56,7 @@ sweep() {
   fi
 }
 """
+)
 
 SCRIPT = (
     _FUNCTIONS
