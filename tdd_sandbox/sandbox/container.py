@@ -203,10 +203,15 @@ def ship(api: APIClient, container: str, archive: bytes, settings: SandboxSettin
     if not done():
         raise SandboxUnavailable("could not copy the repo into the sandbox: it stopped")
     lines = said()
-    if lines[-1] == f"{SHIPPED}0":
-        return
+    if lines[-1] != f"{SHIPPED}0":
+        raise unpack_failed(lines, settings)
+
+
+def unpack_failed(lines: list[str], settings: SandboxSettings) -> SandboxUnavailable:
+    """The error for a snapshot that did not unpack, from what the unpacking printed (tar's
+    first message, or its status line when there is none)."""
     problem = lines[0] if len(lines) > 1 else lines[-1]
-    raise SandboxUnavailable(
+    return SandboxUnavailable(
         f"unpacking the repo in the sandbox failed: {problem} (if the repo is larger than "
         f"sandbox.work_size, {settings.work_size}, raise it)"
     )

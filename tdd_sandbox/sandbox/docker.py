@@ -100,7 +100,7 @@ class DockerSandbox(Sandbox):
         ooms = namespaces.oom_kills(run.err.text(), nonce)
         stderr, report = supervisor.extract(run.err.text(), nonce)
         if report is None and run.ending is Ending.EOF:
-            if self._warm and (refused := namespaces.refusal(stderr)):
+            if self._warm and (refused := namespaces.refusal(run.err.text(), nonce)):
                 raise SandboxUnavailable(refused)  # no code ran: not a verdict
             # The supervisor itself was killed (by the command, or the OOM killer):
             # sweep whatever it could not.

@@ -28,7 +28,13 @@ from docker import APIClient
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox import supervisor
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, feed, hijacked, short_error
-from tdd_sandbox.sandbox.container import GUARDED_DIR, GUARDED_SHELL, SHIPPED, SHIPPER_USER
+from tdd_sandbox.sandbox.container import (
+    GUARDED_DIR,
+    GUARDED_SHELL,
+    SHIPPED,
+    SHIPPER_USER,
+    unpack_failed,
+)
 from tdd_sandbox.sandbox.stream import CappedText, pump
 from tdd_sandbox.settings import SandboxSettings
 from tdd_sandbox.settings.sandbox import OciRuntime
@@ -44,7 +50,7 @@ _REFUSED = "tdd-sandbox: could not make fresh namespaces: "
 
 SETUP = rf"""
 fail() {{ echo "{_REFUSED}$1" >&2; exit 125; }}
-g=$1; host=$2; shift 2
+n=$1; g=$2; host=$3; shift 3
 mount -t tmpfs -o size=16m,mode=1777,nosuid,nodev,noexec tdd-shm /dev/shm || fail /dev/shm
 mount -t tmpfs -o ro,size=4k,mode=555,nosuid,nodev,noexec tdd-sys /sys || fail /sys
 # The code runs as the sandbox user of a user namespace inside this one: every mount made here
@@ -54,6 +60,7 @@ if [ "$host" != 1 ]; then
   # gVisor: its /proc holds none of the host's files, its loopback is up, and its kernel,
   # not a limit on user namespaces, stands between the code and the host's. Each process
   # costs gVisor ~10 ms: none is started that is not needed.
+  printf '\n@@%s ns ready\n' "$n" >&2
   exec unshare --user --map-user=10001 --map-group="$g" -- "$@"
 fi
 for f in {_PROC_FILES}; do
@@ -76,6 +83,7 @@ perl -e 'socket(my $s, 2, 2, 0) or die; my $r = pack("Z16 s x22", "lo", 0);
   $r = pack("Z16 s x22", "lo", $f | 0x41); ioctl($s, 0x8914, $r) or die' || fail loopback
 # The code's bounding set emptied too, with the capabilities kept for that one step (gVisor
 # has no ambient capabilities to keep them by).
+printf '\n@@%s ns ready\n' "$n" >&2
 exec unshare --user --map-user=10001 --map-group="$g" --keep-caps \
   setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- "$@"
 """
@@ -90,7 +98,7 @@ ENTER = (
 n=$1; g=$2; host=$3; shift 3
 count_oom; before=$o
 unshare --user --map-root-user --mount --pid --ipc --uts --net --fork \
-  --mount-proc --propagation private sh -c "$0" tdd-setup "$g" "$host" "$@"
+  --mount-proc --propagation private sh -c "$0" tdd-setup "$n" "$g" "$host" "$@"
 rc=$?
 count_oom; after=$o
 printf '\n@@%s ns oom=%s\n' "$n" "$((after - before))" >&2
@@ -177,16 +185,18 @@ def ship(
         return True
     if lines[-1].startswith("tdd-dirty") and not last:
         return False
-    raise SandboxUnavailable(
-        f"unpacking the repo in the sandbox failed: {lines[0]} (if the repo is larger than "
-        f"sandbox.work_size, {settings.work_size}, raise it)"
-    )
+    raise unpack_failed(lines, settings)
 
 
-def refusal(stderr: str) -> str | None:
-    """Why a command's fresh namespaces could not be made, from its stderr when its supervisor
-    never reported (no code ran then); None when nothing says so. Said once, with the fix."""
-    for line in stderr.splitlines():
+def refusal(stderr: str, nonce: str) -> str | None:
+    """Why a command's fresh namespaces could not be made, from its raw stderr; None when
+    nothing says so, or when the setup got as far as the code (`SETUP`'s ready line, which
+    comes before anything the code prints): past that line every byte may be the code's.
+    Said once, with the fix."""
+    text, _, _ = stderr.partition(f"\n@@{nonce} ns ready\n")
+    if len(text) < len(stderr):
+        return None
+    for line in text.splitlines():
         if line.startswith((_REFUSED, "unshare: ", "setpriv: ")):
             return (
                 f"{line.removeprefix('tdd-sandbox: ')} (the engine, its seccomp or AppArmor "

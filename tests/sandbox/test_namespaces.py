@@ -14,12 +14,20 @@ from tdd_sandbox.settings import SandboxSettings
 
 
 def test_a_refusal_is_read_from_the_tools_that_make_the_namespaces() -> None:
-    said = refusal("noise\nunshare: unshare failed: Operation not permitted\n")
+    said = refusal("noise\nunshare: unshare failed: Operation not permitted\n", "n1")
     assert said is not None
     assert said.startswith("unshare: unshare failed: Operation not permitted")
     assert "set sandbox.isolation: container" in said
-    assert refusal("tdd-sandbox: could not make fresh namespaces: /sys\n") is not None
-    assert refusal("a test failed: unshare: not at the start of the line\n") is None
+    assert refusal("tdd-sandbox: could not make fresh namespaces: /sys\n", "n1") is not None
+    assert refusal("a test failed: unshare: not at the start of the line\n", "n1") is None
+
+
+def test_code_cannot_pass_its_own_failure_off_as_a_refusal() -> None:
+    """Code that prints a tool's refusal and then loses its supervisor (an OOM kill) would
+    turn its verdict into an unavailable sandbox, its text into the error: past the setup's
+    ready line nothing is read as a refusal."""
+    printed = "\n@@n1 ns ready\nunshare: \x1b[2Jforged\n"
+    assert refusal(printed, "n1") is None
 
 
 @pytest.mark.docker
