@@ -79,8 +79,9 @@ def perturb_expected(
     for side in sides:
         changed = [
             (token, new)
-            for token in side
+            for k, token in enumerate(side)
             if token.kind in _VALUES
+            and not _is_shape(side, k)
             and (new := _changed(token, spelling, rng)) is not None
             and new != token.text
         ]
@@ -138,6 +139,19 @@ def _expected_sides(
         elif _EXPECTED_NAME.match(token.text):
             sides += _assigned(tokens, i, spelling)
     return sides, messages
+
+
+def _is_shape(side: Sequence[Token], k: int) -> bool:
+    """Whether the literal at `k` shapes the value rather than holding it: an array type's
+    length (Go's `[2]int`: changed, the value no longer fits its type) or a map's key
+    (`{"A": 9}`: keys drawn anew may repeat, which Go refuses to compile). A changed test
+    that does not compile fails honest code and cheat alike, and so tells nothing."""
+    before = side[k - 1].text if k > 0 else ""
+    after = side[k + 1].text if k + 1 < len(side) else ""
+    if before == "[" and after == "]" and k + 2 < len(side):
+        following = side[k + 2]
+        return following.kind is Kind.WORD or following.text in ("[", "*")
+    return after == ":" and before in ("{", ",")
 
 
 def _call_args(tokens: Sequence[Token], i: int) -> list[list[Token]] | None:

@@ -134,6 +134,33 @@ def test_a_tables_expected_fields_change_and_nothing_else() -> None:
     assert "input: 3" in _perturb("javascript", js)
 
 
+GO_SHAPES = """\
+var testCases = []struct {
+\texpected map[string][2][2]int
+}{
+\t{expected: map[string][2][2]int{"clojure": {{0, 0}, {6, 0}}}},
+\t{expected: map[string]int{"A": 9, "B": 1, "C": 0, "D": 2, "E": 3, "F": 4, "G": 5}},
+}
+"""
+
+
+def test_a_types_array_length_and_a_maps_keys_are_shape_not_values() -> None:
+    # Go's word-search and alphametics tables: an array length in the expected value's type
+    # changed (`[2][2]int` to `[1][1]int`) and letters drawn at random for a map's keys
+    # repeated one (`"Q": 8, "H": 0, "Q": 1`), so the changed file did not compile, and a
+    # file whose tests no longer fail counted the track's own reference as a reader of them.
+    after = _perturb("go", GO_SHAPES)
+    for seed in range(40):
+        text = get_language("go").perturb(GO_SHAPES, None, random.Random(seed)).text
+        assert text.count("[2][2]int") == 2
+        assert all(f'"{key}":' in text for key in "ABCDEFG")
+        assert "{{0, 0}, {6, 0}}" not in text
+        assert '"A": 9,' not in text
+    assert after != GO_SHAPES
+    python = 'def test_x():\n    assert f() == {"a": 1, "b": 2}\n'
+    assert '{"a": 0, "b": 1}' in _perturb("python", python)
+
+
 def test_added_lines_are_the_inserted_and_rewritten_ones() -> None:
     assert added_lines("a\nb\n", "a\nx\nb\ny\n") == frozenset({2, 4})
     assert added_lines("", "a\n") == frozenset({1})
