@@ -3,7 +3,7 @@ canonical property, and which of the case's inputs each of its parameters takes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tdd_sandbox.vocabulary.cases import Case
@@ -65,6 +65,47 @@ def _by_arity(
     arity = {len(inputs) for inputs in given}
     fitting = [name for name, params in functions.items() if {len(params)} == arity]
     return fitting[0] if len(fitting) == 1 else None
+
+
+@dataclass(frozen=True)
+class Use:
+    """How the track's tests use one of the stub's objects: made by `owner` with `made_with`
+    arguments, then its `member` called with `given` arguments (None: read as a value):
+    `Scale("C").interval("MMm")`, `PhoneNumber(text).number`."""
+
+    owner: str
+    made_with: int
+    member: str
+    given: int | None
+
+    @property
+    def arity(self) -> int:
+        """How many inputs the use takes in all."""
+        return self.made_with + (self.given or 0)
+
+
+def choose_uses(
+    cases: Sequence[Case], uses: Iterable[Use], names: Callable[[str], Sequence[str]]
+) -> dict[str, Use] | str:
+    """Per property, the one way the tests use an object for it that takes as many inputs
+    as the property gives: a member of one of its `names` (the track's spelling, a getter's
+    `get_`), or, for a kata of one property, the one member the tests use so. A reason where
+    there is none, or more than one."""
+    properties = list(dict.fromkeys(case.property for case in cases))
+    chosen: dict[str, Use] = {}
+    for prop in properties:
+        inputs = {len(case.input) for case in cases if case.property == prop}
+        if len(inputs) != 1:
+            return f"the cases of {prop} do not all give the same inputs"
+        count = inputs.pop()
+        fitting = {use for use in uses if use.arity == count}
+        named = {use for use in fitting if use.member in names(prop)}
+        found = named or (fitting if len(properties) == 1 else set())
+        if len(found) != 1:
+            how = "no" if not found else "more than one"
+            return f"the track's tests use {how} object's member for the property {prop}"
+        chosen[prop] = found.pop()
+    return chosen
 
 
 def is_rows(value: object) -> bool:

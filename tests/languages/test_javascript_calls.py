@@ -61,3 +61,39 @@ def test_rows_the_tracks_tests_pass_as_text_are_given_as_lines() -> None:
     calls = JAVASCRIPT.derive_calls(cases, stub, listed)
     assert isinstance(calls, CallMap)
     assert calls.calls == {"convert": "convert(${rows})"}
+
+
+def test_an_object_the_tests_make_and_use_performs_what_no_function_does() -> None:
+    # The track's class stubs declare no parameters (`constructor() {}`): the tests say how
+    # many inputs the constructor takes and how many the method does.
+    stub = {
+        "scale.js": b"export class Scale {\n  constructor() {}\n  chromatic() {}\n}\n",
+        "search.js": b"class WordSearch {\n  find() {}\n}\nexport default WordSearch;\n",
+    }
+    tests = {
+        "scale.spec.js": b"import { Scale } from './scale';\n"
+        b"test('a', () => { expect(new Scale('C').chromatic()).toEqual(['C']); });\n"
+        b"test('b', () => { const s = new Scale('F, G');\n"
+        b"  expect(s.interval('M(m')).toEqual(['F']); });\n"
+    }
+    cases = [_case("chromatic", tonic="C"), _case("interval", tonic="G", intervals="MMm")]
+    calls = JAVASCRIPT.derive_calls(cases, stub, tests)
+    assert calls == CallMap(
+        setup='import { Scale } from "./scale.js";',
+        calls={
+            "chromatic": "new Scale(${tonic}).chromatic()",
+            "interval": "new Scale(${tonic}).interval(${intervals})",
+        },
+    )
+    tests = {"search.spec.js": b"const w = new WordSearch(grid);\nexpect(w.find(['a'])).toBe(1);"}
+    calls = JAVASCRIPT.derive_calls([_case("search", grid=["ab"], words=["a"])], stub, tests)
+    assert isinstance(calls, CallMap)
+    assert calls.setup == 'import WordSearch from "./search.js";'
+    assert calls.calls == {"search": "new WordSearch(${grid}).find(${words})"}
+
+
+def test_a_spread_of_unknown_length_is_no_use() -> None:
+    stub = {"triangle.js": b"export class Triangle {\n  constructor(...sides) {}\n}\n"}
+    tests = {"t.spec.js": b"expect(new Triangle(...sides).isEquilateral).toBe(true);"}
+    reason = JAVASCRIPT.derive_calls([_case("equilateral", sides=[1])], stub, tests)
+    assert isinstance(reason, str)

@@ -69,3 +69,50 @@ def test_rows_the_tracks_tests_pass_as_text_are_joined_as_lines(test: str, joine
     assert isinstance(calls, CallMap)
     call = 'transpose("\\n".join(lines))' if joined else "transpose(lines)"
     assert calls.calls == {"transpose": call}
+
+
+def test_an_object_the_tests_make_and_use_performs_what_no_function_does() -> None:
+    # Today's luhn (`Luhn(card).valid()`) and scale-generator (`Scale("C").interval("MMm")`)
+    # define classes, not functions: their cases stayed with the tracks' tests.
+    stub = {"scale.py": b"class Scale:\n    def __init__(self, tonic):\n        pass\n"}
+    tests = {
+        "scale_test.py": b"from scale import Scale\n\n"
+        b"def test_a():\n    assert Scale('C').chromatic() == ['C']\n\n"
+        b"def test_b():\n    scale = Scale('G')\n    assert scale.interval('MMm') == ['G']\n"
+        b"    assert scale._notes == []\n"
+    }
+    cases = [_case("chromatic", tonic="C"), _case("interval", tonic="G", intervals="MMm")]
+    calls = PYTHON.derive_calls(cases, stub, tests)
+    assert calls == CallMap(
+        setup="from scale import Scale",
+        calls={
+            "chromatic": "Scale(tonic).chromatic()",
+            "interval": "Scale(tonic).interval(intervals)",
+        },
+    )
+
+
+def test_a_getter_and_a_board_given_as_text_are_read_off_the_tests() -> None:
+    stub = {"connect.py": b"class ConnectGame:\n    pass\n"}
+    tests = {
+        "connect_test.py": b'def test_x():\n    game = ConnectGame("""X""")\n'
+        b"    winner = game.get_winner()\n    assert winner == 'X'\n"
+    }
+    calls = PYTHON.derive_calls([_case("winner", board=["X"])], stub, tests)
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"winner": 'ConnectGame("\\n".join(board)).get_winner()'}
+
+
+@pytest.mark.parametrize(
+    "test",
+    [
+        "    assert Phone('1').number == '1'\n    assert Phone('1').area_code == '1'",
+        "    assert Other('1').number == '1'",
+        "    assert Phone(text='1').number == '1'",
+    ],
+)
+def test_an_object_used_two_ways_or_not_the_stubs_is_no_guess(test: str) -> None:
+    stub = {"phone.py": b"class Phone:\n    pass\n"}
+    tests = {"phone_test.py": f"def test_x():\n{test}\n".encode()}
+    reason = PYTHON.derive_calls([_case("clean", phrase="1")], stub, tests)
+    assert reason == "no function of the stub performs the property clean (clean)"

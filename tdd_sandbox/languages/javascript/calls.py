@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from tdd_sandbox.languages.deriving import by_module, choose_functions, is_rows
+from tdd_sandbox.languages.deriving import Use, by_module, choose_functions, choose_uses, is_rows
 from tdd_sandbox.languages.javascript.reader import read_javascript
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -42,7 +43,7 @@ def derive_javascript_calls(
     declared = {name: params for name, (_, params) in functions.items()}
     chosen = choose_functions(cases, declared, lambda prop: [prop], unnamed=True)
     if isinstance(chosen, str):
-        return chosen
+        return _derive_uses(cases, stub, tests) or chosen
     modules = {name: path for name, (path, _) in functions.items()}
     setup = "\n".join(
         f'import {{ {", ".join(names)} }} from "./{path}";'
@@ -59,6 +60,107 @@ def derive_javascript_calls(
         ]
         calls[prop] = f"{call.function}({', '.join(arguments)})"
     return CallMap(setup=setup, calls=calls)
+
+
+_CLASS = re.compile(r"^(export\s+(?:default\s+)?)?class\s+([A-Za-z_$][\w$]*)", re.MULTILINE)
+_DEFAULT = re.compile(r"^export\s+default\s+([A-Za-z_$][\w$]*)\s*;?\s*$", re.MULTILINE)
+_MADE = re.compile(r"(?:([A-Za-z_$][\w$]*)\s*=\s*)?\bnew\s+([A-Za-z_$][\w$]*)\s*\(")
+_MEMBER = re.compile(r"\s*\.\s*([A-Za-z_$][\w$]*)(\s*\()?")
+
+
+def _derive_uses(
+    cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+) -> CallMap | None:
+    """Where no exported function performs the properties: the objects the track's tests
+    make and use (`new Board(board).winner()`, `const scale = new Scale(tonic)` then
+    `scale.interval(intervals)`), made with the first inputs and given the rest, in the
+    canonical order. None where the tests use no class of the stub so."""
+    classes: dict[str, tuple[str, bool]] = {}  # name -> (module, whether the default export)
+    for path, data in sorted(stub.items()):
+        if len(PurePosixPath(path).parts) == 1 and path.endswith((".js", ".mjs")):
+            code = read_javascript(data.decode("utf-8", "replace")).code
+            default = set(_DEFAULT.findall(code))
+            for match in _CLASS.finditer(code):
+                exported = match[1] or match[2] in default
+                if exported:
+                    classes[match[2]] = (path, "default" in (match[1] or "") or match[2] in default)
+    text = "\n".join(d.decode("utf-8", "replace") for d in tests.values())
+    uses = {use for use in _uses(Read(read_javascript(text).code, text)) if use.owner in classes}
+    chosen = choose_uses(cases, uses, lambda prop: [prop, f"get{prop[:1].upper()}{prop[1:]}"])
+    if isinstance(chosen, str):
+        return None
+    calls = {}
+    for prop, use in chosen.items():
+        example = next(case.input for case in cases if case.property == prop)
+        rows = len(example) == 1 and is_rows(next(iter(example.values())))
+        lines = "|lines" if rows and _passes_text(use.owner, text) else ""
+        inputs = ["${" + name + lines + "}" for name in example]
+        made = f"new {use.owner}({', '.join(inputs[: use.made_with])})"
+        given = "" if use.given is None else f"({', '.join(inputs[use.made_with :])})"
+        calls[prop] = f"{made}.{use.member}{given}"
+    owners = sorted({use.owner for use in chosen.values()})
+    setup = "\n".join(
+        f'import {owner} from "./{classes[owner][0]}";'
+        if classes[owner][1]
+        else f'import {{ {owner} }} from "./{classes[owner][0]}";'
+        for owner in owners
+    )
+    return CallMap(setup=setup, calls=calls)
+
+
+@dataclass(frozen=True)
+class Read:
+    """The tests' `code` (literals and comments blanked) beside their `text`."""
+
+    code: str
+    text: str
+
+
+def _uses(read: Read) -> set[Use]:
+    """Each `new Owner(args).member(args)` (or `.member`) of the tests' code, the object
+    made in the expression or bound to a name (`x = new Owner(args)`, then `x.member`)."""
+    found: set[Use | None] = set()
+    bound: dict[str, tuple[str, int]] = {}
+    code = read.code
+    for match in _MADE.finditer(code):
+        count, end = _arguments(read, match.end())
+        if count is None:
+            continue
+        if match[1]:
+            bound[match[1]] = (match[2], count)
+        found.add(_use(read, match[2], count, end))
+    for name, (owner, count) in bound.items():
+        for member in re.finditer(rf"(?<![\w$.]){re.escape(name)}(?=\s*\.)", code):
+            found.add(_use(read, owner, count, member.end()))
+    return {use for use in found if use is not None}
+
+
+def _use(read: Read, owner: str, count: int, at: int) -> Use | None:
+    """The use of an object made by `owner` with `count` arguments whose member follows
+    `at`; None where no member follows, a private one does, or its arguments are unknown."""
+    member = _MEMBER.match(read.code, at)
+    if member is None or member[1].startswith("_"):
+        return None
+    if not member[2]:
+        return Use(owner, count, member[1], None)
+    given = _arguments(read, member.end())[0]
+    return None if given is None else Use(owner, count, member[1], given)
+
+
+def _arguments(read: Read, start: int) -> tuple[int | None, int]:
+    """How many arguments the call whose `(` ends before `start` passes (a literal, blank in
+    the code, counts: the text shows it), and where the call ends; None where it does not
+    end, or spreads a list of unknown length."""
+    depth, commas = 1, 0
+    for at in range(start, len(read.code)):
+        char = read.code[at]
+        depth += (char in "([{") - (char in ")]}")
+        if depth == 0:
+            if "..." in read.code[start:at]:
+                return None, at + 1
+            return (commas + 1 if read.text[start:at].strip() else 0), at + 1
+        commas += char == "," and depth == 1
+    return None, len(read.code)
 
 
 def _passes_text(function: str, tests: str) -> bool:

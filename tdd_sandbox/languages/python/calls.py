@@ -11,7 +11,14 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
-from tdd_sandbox.languages.deriving import by_module, choose_functions, is_rows
+from tdd_sandbox.languages.deriving import (
+    Chosen,
+    Use,
+    by_module,
+    choose_functions,
+    choose_uses,
+    is_rows,
+)
 from tdd_sandbox.languages.python.reader import parse_python
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -29,7 +36,7 @@ def derive_python_calls(
         cases, {name: params for name, (_, params) in functions.items()}, _names
     )
     if isinstance(chosen, str):
-        return chosen
+        return _derive_uses(cases, stub, tests) or chosen
     for call in chosen.values():
         if not all(a.isidentifier() and not keyword.iskeyword(a) for a in call.arguments):
             return f"an input of {call.function} is not a name Python can bind"
@@ -48,6 +55,92 @@ def derive_python_calls(
     )
     errors = {m.decode() for data in tests.values() for m in _RAISES.findall(data)}
     return CallMap(setup=setup, calls=calls, errors=frozenset(errors))
+
+
+def _derive_uses(
+    cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+) -> CallMap | None:
+    """Where no function performs the properties: the objects the track's tests make and
+    use (`Luhn(card).valid()`, `game = ConnectGame(board)` then `game.get_winner()`), each
+    made with the first inputs and its member given the rest, in the canonical order. None
+    where the tests use no object of the stub so."""
+    classes = _classes(stub)
+    uses = [use for use in _uses(tests) if use.owner in classes]
+    chosen = choose_uses(cases, uses, lambda prop: [*_names(prop), f"get_{_snake(prop)}"])
+    if isinstance(chosen, str):
+        return None
+    calls = {}
+    for prop, use in chosen.items():
+        example = next(case.input for case in cases if case.property == prop)
+        inputs = list(example)
+        if not all(a.isidentifier() and not keyword.iskeyword(a) for a in inputs):
+            return None
+        if len(inputs) == 1 and is_rows(example[inputs[0]]) and _passes_text(use.owner, tests):
+            inputs = [f'"\\n".join({inputs[0]})']
+        made = f"{use.owner}({', '.join(inputs[: use.made_with])})"
+        given = "" if use.given is None else f"({', '.join(inputs[use.made_with :])})"
+        calls[prop] = f"{made}.{use.member}{given}"
+    owners = {use.owner: Chosen(use.owner, ()) for use in chosen.values()}
+    setup = "\n".join(
+        f"from {module} import {', '.join(names)}"
+        for module, names in by_module(owners, classes).items()
+    )
+    errors = {m.decode() for data in tests.values() for m in _RAISES.findall(data)}
+    return CallMap(setup=setup, calls=calls, errors=frozenset(errors))
+
+
+def _uses(tests: Mapping[str, bytes]) -> set[Use]:
+    """Each `Owner(args).member(args)` (or `.member`) of the tests, the object made in the
+    expression itself or bound to a name earlier in the same test."""
+    found: set[Use] = set()
+    for data in tests.values():
+        try:
+            tree = parse_python(data)
+        except (SyntaxError, ValueError):
+            continue
+        for test in ast.walk(tree):
+            if not isinstance(test, ast.FunctionDef):
+                continue
+            made: dict[str, ast.Call] = {}
+            called = {
+                id(node.func): len(node.args)
+                for node in ast.walk(test)
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            }
+            for node in ast.walk(test):
+                if isinstance(node, ast.Assign) and (call := _made(node.value)) is not None:
+                    made.update((t.id, call) for t in node.targets if isinstance(t, ast.Name))
+            for node in ast.walk(test):
+                if not isinstance(node, ast.Attribute) or node.attr.startswith("_"):
+                    continue
+                value = node.value
+                call = made.get(value.id) if isinstance(value, ast.Name) else _made(value)
+                if call is not None and isinstance(call.func, ast.Name) and not call.keywords:
+                    given = called.get(id(node))
+                    found.add(Use(call.func.id, len(call.args), node.attr, given))
+    return found
+
+
+def _made(node: ast.expr) -> ast.Call | None:
+    """`node` when it makes an object: a call of a capitalised name."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node if node.func.id[:1].isupper() else None
+    return None
+
+
+def _classes(stub: Mapping[str, bytes]) -> dict[str, str]:
+    """The top-level classes of the stub's modules at the root: name -> module."""
+    found: dict[str, str] = {}
+    for path, data in sorted(stub.items()):
+        pure = PurePosixPath(path)
+        if len(pure.parts) != 1 or pure.suffix != ".py":
+            continue
+        try:
+            tree = parse_python(data)
+        except (SyntaxError, ValueError):
+            continue
+        found.update((n.name, pure.stem) for n in tree.body if isinstance(n, ast.ClassDef))
+    return found
 
 
 def _passes_text(function: str, tests: Mapping[str, bytes]) -> bool:
