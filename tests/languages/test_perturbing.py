@@ -164,3 +164,35 @@ def test_a_types_array_length_and_a_maps_keys_are_shape_not_values() -> None:
 def test_added_lines_are_the_inserted_and_rewritten_ones() -> None:
     assert added_lines("a\nb\n", "a\nx\nb\ny\n") == frozenset({2, 4})
     assert added_lines("", "a\n") == frozenset({1})
+
+
+GO_BENCHMARK = """\
+func TestRows(t *testing.T) {
+\tif !reflect.DeepEqual(m.Rows(), tc.rows) {
+\t\tt.Fatal()
+\t}
+}
+
+func BenchmarkRows(b *testing.B) {
+\tif len(rows) != 4 {
+\t\tb.Fatalf("rows: %v", rows)
+\t}
+}
+
+func TestCount(t *testing.T) {
+\tif got := Count("}"); got != 4 {
+\t\tt.Fatal()
+\t}
+}
+"""
+
+
+def test_a_go_benchmarks_values_are_no_tests_values() -> None:
+    # Go's matrix: the file's only comparison with a constant was in a benchmark, which
+    # `go test` does not run, so its tests passed as well after the change: the track's own
+    # reference was called a reader of its tests.
+    perturbed = get_language("go").perturb(GO_BENCHMARK, None, random.Random(7))
+    assert perturbed.lines == (14,)
+    assert "len(rows) != 4" in perturbed.text
+    lines = frozenset({8, 14})
+    assert get_language("go").perturb(GO_BENCHMARK, lines, random.Random(7)).lines == (14,)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.base import Defaults
@@ -13,11 +14,12 @@ from tdd_sandbox.languages.go.policy import check_go
 from tdd_sandbox.languages.go.reader import GO_LEXEMES, TOOLCHAIN, for_toolchain, module_path
 from tdd_sandbox.languages.go.runner import GoRunner
 from tdd_sandbox.languages.lexing import blank
-from tdd_sandbox.languages.perturbing import Expectations
+from tdd_sandbox.languages.perturbing import Expectations, Perturbed
 from tdd_sandbox.languages.tokens import lexer
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.violation import Violation
 
+_NOT_TESTS = re.compile(r"^func\s+(?:Benchmark|Example|Fuzz)\w*\s*\(", re.MULTILINE)
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 _RUNNER_CONFIG = frozenset({"go.mod", "go.sum", "go.work", "go.work.sum"})
 
@@ -31,6 +33,16 @@ import "testing"
 // TestScaffold only proves the toolchain runs; the kata's tests live beside it.
 func TestScaffold(t *testing.T) {}
 """
+
+
+def _closing(code: str, opening: int) -> int:
+    """Where the brace opened at `opening` closes (the end of `code` where it does not)."""
+    depth = 0
+    for at in range(max(opening, 0), len(code)):
+        depth += (code[at] == "{") - (code[at] == "}")
+        if depth == 0:
+            return at
+    return len(code)
 
 
 class Go(GoRunner, Defaults):
@@ -63,6 +75,22 @@ class Go(GoRunner, Defaults):
         "module kata, package kata in kata.go); tests are `func TestXxx(t *testing.T)` in "
         "*_test.go files of the same package. Code must pass gofmt and go vet."
     )
+
+    def perturb(self, text: str, lines: Collection[int] | None, rng: random.Random) -> Perturbed:
+        """The expected values on `lines` changed, never inside a benchmark, an example or a
+        fuzz target: `go test` runs none of them as a test, so a value changed there is seen
+        by no test, and every test passing still would prove nothing."""
+        code = blank(text, GO_LEXEMES)
+        skipped: set[int] = set()
+        for match in _NOT_TESTS.finditer(code):
+            body = code.find("{", match.end())
+            end = _closing(code, body)
+            first = code.count("\n", 0, match.start()) + 1
+            skipped.update(range(first, code.count("\n", 0, end) + 2))
+        if not skipped:
+            return super().perturb(text, lines, rng)
+        every = range(1, text.count("\n") + 2) if lines is None else lines
+        return super().perturb(text, frozenset(every) - skipped, rng)
 
     def is_test_path(self, path: str) -> bool:
         """`*_test.go` files, and anything under a `testdata/` folder (tests' fixtures)."""
