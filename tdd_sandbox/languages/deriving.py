@@ -108,6 +108,31 @@ def choose_uses(
     return chosen
 
 
+@dataclass(frozen=True)
+class Source:
+    """Tests as `code` (literals and comments blanked by the pack's reader, lengths kept)
+    beside their `text`."""
+
+    code: str
+    text: str
+
+
+def arguments_at(source: Source, start: int) -> tuple[int | None, int]:
+    """How many arguments the call whose `(` ends before `start` passes (a literal, blank in
+    the code, counts: the text shows it), and where the call ends; None where it does not
+    end, or spreads a list of unknown length (`...`)."""
+    depth, commas = 1, 0
+    for at in range(start, len(source.code)):
+        char = source.code[at]
+        depth += (char in "([{") - (char in ")]}")
+        if depth == 0:
+            if "..." in source.code[start:at]:
+                return None, at + 1
+            return (commas + 1 if source.text[start:at].strip() else 0), at + 1
+        commas += char == "," and depth == 1
+    return None, len(source.code)
+
+
 def is_rows(value: object) -> bool:
     """Whether an input is a list of strings: rows a track may take as one text of lines."""
     return isinstance(value, list) and all(isinstance(item, str) for item in value)

@@ -45,11 +45,6 @@ def test_what_no_stub_function_performs_is_a_reason_not_a_guess() -> None:
     assert reason == "the cases of twoFer do not all give the same inputs"
 
 
-def test_a_language_without_a_rule_says_so() -> None:
-    reason = get_language("cpp").derive_calls([_case("leapYear", year=1)], {}, {})
-    assert reason == "no rule derives cpp calls from its track's tests yet"
-
-
 @pytest.mark.parametrize(
     ("test", "joined"),
     [

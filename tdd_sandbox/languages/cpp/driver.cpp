@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 /*SETUP*/
 
@@ -41,6 +42,23 @@ inline std::string quote(std::string_view text) {
     }
   }
   return out + "\"";
+}
+
+// A list input as whatever sequence the call takes: the canonical data says "a list of
+// numbers", the track's signature says `std::vector<unsigned int>` or `std::vector<long>`.
+template <typename V>
+struct List {
+  V items;
+  template <typename C>
+    requires std::constructible_from<C, typename V::const_iterator, typename V::const_iterator>
+  operator C() const {
+    return C(items.begin(), items.end());
+  }
+};
+
+template <typename V>
+List<V> list(V items) {
+  return List<V>{std::move(items)};
 }
 
 template <typename T>

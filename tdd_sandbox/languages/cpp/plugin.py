@@ -4,10 +4,11 @@ results from the runner's XML report, checked against its console lines."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.base import Defaults
+from tdd_sandbox.languages.cpp.calls import derive_cpp_calls
 from tdd_sandbox.languages.cpp.driver import CppDriver
 from tdd_sandbox.languages.cpp.policy import check_cpp
 from tdd_sandbox.languages.cpp.reader import CPP_LEXEMES
@@ -15,6 +16,7 @@ from tdd_sandbox.languages.cpp.runner import CppRunner
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations
 from tdd_sandbox.languages.tokens import lexer
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.violation import Violation
 
 _RUNNER_CONFIG = re.compile(
@@ -77,6 +79,12 @@ class Cpp(CppRunner, Defaults):
     def scaffold(self) -> dict[str, str]:
         """An empty header and source file, and one toolchain test."""
         return {"kata.hpp": _HEADER, "kata.cpp": _CODE, "tests/scaffold_test.cpp": _SCAFFOLD_TEST}
+
+    def derive_calls(
+        self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+    ) -> CallMap | str:
+        """The namespace's calls the track's tests make perform the properties (`calls.py`)."""
+        return derive_cpp_calls(cases, stub, tests)
 
     def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
         """Beside a kata's own code (an Exercism stub's `leap.h`, `leap.cpp`) the empty

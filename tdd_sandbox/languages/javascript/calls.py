@@ -9,10 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from tdd_sandbox.languages.deriving import Use, by_module, choose_functions, choose_uses, is_rows
+from tdd_sandbox.languages.deriving import (
+    Source,
+    Use,
+    arguments_at,
+    by_module,
+    choose_functions,
+    choose_uses,
+    is_rows,
+)
 from tdd_sandbox.languages.javascript.reader import read_javascript
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -85,7 +92,7 @@ def _derive_uses(
                 if exported:
                     classes[match[2]] = (path, "default" in (match[1] or "") or match[2] in default)
     text = "\n".join(d.decode("utf-8", "replace") for d in tests.values())
-    uses = {use for use in _uses(Read(read_javascript(text).code, text)) if use.owner in classes}
+    uses = {use for use in _uses(Source(read_javascript(text).code, text)) if use.owner in classes}
     chosen = choose_uses(cases, uses, lambda prop: [prop, f"get{prop[:1].upper()}{prop[1:]}"])
     if isinstance(chosen, str):
         return None
@@ -108,22 +115,14 @@ def _derive_uses(
     return CallMap(setup=setup, calls=calls)
 
 
-@dataclass(frozen=True)
-class Read:
-    """The tests' `code` (literals and comments blanked) beside their `text`."""
-
-    code: str
-    text: str
-
-
-def _uses(read: Read) -> set[Use]:
+def _uses(read: Source) -> set[Use]:
     """Each `new Owner(args).member(args)` (or `.member`) of the tests' code, the object
     made in the expression or bound to a name (`x = new Owner(args)`, then `x.member`)."""
     found: set[Use | None] = set()
     bound: dict[str, tuple[str, int]] = {}
     code = read.code
     for match in _MADE.finditer(code):
-        count, end = _arguments(read, match.end())
+        count, end = arguments_at(read, match.end())
         if count is None:
             continue
         if match[1]:
@@ -135,7 +134,7 @@ def _uses(read: Read) -> set[Use]:
     return {use for use in found if use is not None}
 
 
-def _use(read: Read, owner: str, count: int, at: int) -> Use | None:
+def _use(read: Source, owner: str, count: int, at: int) -> Use | None:
     """The use of an object made by `owner` with `count` arguments whose member follows
     `at`; None where no member follows, a private one does, or its arguments are unknown."""
     member = _MEMBER.match(read.code, at)
@@ -143,24 +142,8 @@ def _use(read: Read, owner: str, count: int, at: int) -> Use | None:
         return None
     if not member[2]:
         return Use(owner, count, member[1], None)
-    given = _arguments(read, member.end())[0]
+    given = arguments_at(read, member.end())[0]
     return None if given is None else Use(owner, count, member[1], given)
-
-
-def _arguments(read: Read, start: int) -> tuple[int | None, int]:
-    """How many arguments the call whose `(` ends before `start` passes (a literal, blank in
-    the code, counts: the text shows it), and where the call ends; None where it does not
-    end, or spreads a list of unknown length."""
-    depth, commas = 1, 0
-    for at in range(start, len(read.code)):
-        char = read.code[at]
-        depth += (char in "([{") - (char in ")]}")
-        if depth == 0:
-            if "..." in read.code[start:at]:
-                return None, at + 1
-            return (commas + 1 if read.text[start:at].strip() else 0), at + 1
-        commas += char == "," and depth == 1
-    return None, len(read.code)
 
 
 def _passes_text(function: str, tests: str) -> bool:

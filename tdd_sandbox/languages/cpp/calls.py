@@ -1,0 +1,123 @@
+"""Calls read off Exercism's C++ track, for a data suite. Its stubs declare a namespace and
+nothing in it, so the calls come from the track's tests: a function of the namespace they
+call (`all_your_base::convert(2, digits, 10)`), or an object of it they make and use
+(`crypto_square::cipher("A").normalized_cipher_text()`), given the inputs in the canonical
+order. A list input converts to whatever sequence the function takes (`driver.cpp`'s
+`tdd_acceptance::list`). The reference's proof confirms the call, or the track's tests judge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath
+
+from tdd_sandbox.languages.cpp.reader import CPP_LEXEMES, cpp_text
+from tdd_sandbox.languages.deriving import (
+    Source,
+    Use,
+    arguments_at,
+    choose_functions,
+    choose_uses,
+)
+from tdd_sandbox.languages.lexing import blank
+from tdd_sandbox.vocabulary.cases import CallMap, Case
+
+_NAMESPACE = re.compile(r"\bnamespace\s+(\w+)")
+_CALLED = re.compile(r"(?<![\w:])(\w+)::(\w+)\s*([({])")
+_BOUND = re.compile(r"(?<![\w:])(\w+)::(\w+)\s+(\w+)\s*([({])")
+_MEMBER = re.compile(r"\s*\.\s*(\w+)(\s*\()?")
+_SUFFIXES = (".h", ".hpp")
+
+
+def derive_cpp_calls(
+    cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+) -> CallMap | str:
+    """The call mapping, or why there is none."""
+    headers = sorted(p for p in stub if len(PurePosixPath(p).parts) == 1 and p.endswith(_SUFFIXES))
+    spaces = {name for p in headers for name in _NAMESPACE.findall(_code(stub[p]).code)} - {"std"}
+    if not spaces:
+        return "the stub declares no namespace whose calls the track's tests show"
+    source = _code(b"\n".join(tests.values()))
+    functions, uses = _calls(source, spaces)
+    setup = "\n".join(f'#include "{path}"' for path in headers)
+    single = {name: arity for name, arity in functions.items() if arity is not None}
+    chosen = choose_functions(
+        cases, {name: [f"_{k}" for k in range(arity)] for name, arity in single.items()},
+        lambda prop: [f"{space}::{n}" for space in sorted(spaces) for n in _names(prop)],
+    )  # fmt: skip
+    if not isinstance(chosen, str):
+        calls = {
+            prop: f"{call.function}({', '.join(_inputs(cases, prop))})"
+            for prop, call in chosen.items()
+        }
+        return CallMap(setup=setup, calls=calls)
+    picked = choose_uses(cases, uses, _names)
+    if isinstance(picked, str):
+        return chosen
+    calls = {}
+    for prop, use in picked.items():
+        inputs = _inputs(cases, prop)
+        given = "" if use.given is None else f"({', '.join(inputs[use.made_with :])})"
+        calls[prop] = f"{use.owner}({', '.join(inputs[: use.made_with])}).{use.member}{given}"
+    return CallMap(setup=setup, calls=calls)
+
+
+def _calls(source: Source, spaces: set[str]) -> tuple[dict[str, int | None], set[Use]]:
+    """The namespaces' functions the tests call, with the one arity they call each with
+    (None: several), and the objects of the namespaces the tests make and use: in the
+    expression (`ns::cipher(text).size()`) or bound to a name (`ns::clock c(8, 0);`)."""
+    functions: dict[str, int | None] = {}
+    makers: set[str] = set()  # what the tests call a member of is no function of data
+    uses: set[Use] = set()
+    code = source.code
+    for match in _CALLED.finditer(code):
+        if match[1] not in spaces:
+            continue
+        count, end = arguments_at(source, match.end())
+        if count is None:
+            continue
+        name = f"{match[1]}::{match[2]}"
+        if member := _MEMBER.match(code, end):
+            uses.add(_use(source, name, count, member))
+            makers.add(name)
+        elif match[3] == "(":
+            functions[name] = count if functions.get(name, count) == count else None
+    for match in _BOUND.finditer(code):
+        if match[1] not in spaces:
+            continue
+        count, _ = arguments_at(source, match.end())
+        if count is None:
+            continue
+        owner = f"{match[1]}::{match[2]}"
+        for member in re.finditer(rf"(?<![\w.]){match[3]}{_MEMBER.pattern}", code):
+            uses.add(_use(source, owner, count, member))
+    return {n: a for n, a in functions.items() if n not in makers}, uses
+
+
+def _use(source: Source, owner: str, count: int, member: re.Match[str]) -> Use:
+    given = arguments_at(source, member.end())[0] if member[2] else None
+    return Use(owner, count, member[1], given)
+
+
+def _inputs(cases: Sequence[Case], prop: str) -> list[str]:
+    """The property's inputs as placeholders, a list one converted to the sequence the call
+    takes."""
+    example = next(case.input for case in cases if case.property == prop)
+    return [
+        f"tdd_acceptance::list({'${' + name + '}'})"
+        if isinstance(value, list)
+        else "${" + name + "}"
+        for name, value in example.items()
+    ]
+
+
+def _names(prop: str) -> list[str]:
+    """How the C++ track spells a property: snake_case (`isValid` -> `is_valid`)."""
+    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", prop).lower()
+    return list(dict.fromkeys((snake, prop)))
+
+
+def _code(data: bytes) -> Source:
+    text = cpp_text(data.decode("utf-8", "replace"))
+    return Source(blank(text, CPP_LEXEMES), text)

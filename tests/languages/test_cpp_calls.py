@@ -1,0 +1,59 @@
+"""Calls read off Exercism's C++ track: its stubs declare an empty namespace, so the calls
+are the ones its tests make."""
+
+from __future__ import annotations
+
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.vocabulary.cases import CallMap, Case
+
+CPP = get_language("cpp")
+STUB = {
+    "all_your_base.h": b"#pragma once\nnamespace all_your_base {\n}  // namespace all_your_base\n",
+    "all_your_base.cpp": b'#include "all_your_base.h"\n',
+}
+
+
+def _case(prop: str, **given: object) -> Case:
+    return Case(id=f"{prop}-{len(given)}", description="", property=prop, input=given, expected=0)
+
+
+def test_a_function_of_the_namespace_the_tests_call_performs_the_property() -> None:
+    tests = {
+        "all_your_base_test.cpp": b'#include "all_your_base.h"\nTEST_CASE("x") {\n'
+        b"  std::vector<unsigned int> in{1, 0};\n"
+        b"  auto out = all_your_base::convert(2, in, 10);\n"
+        b'  REQUIRE(std::string("a, b") == all_your_base::name("x(, y"));\n}\n'
+    }
+    cases = [_case("rebase", inputBase=2, digits=[1, 0], outputBase=10)]
+    calls = CPP.derive_calls(cases, STUB, tests)
+    assert calls == CallMap(
+        setup='#include "all_your_base.h"',
+        calls={
+            "rebase": "all_your_base::convert(${inputBase}, "
+            "tdd_acceptance::list(${digits}), ${outputBase})"
+        },
+    )
+
+
+def test_an_object_the_tests_make_and_use_performs_the_property() -> None:
+    stub = {"crypto_square.h": b"namespace crypto_square {}\n"}
+    made = b'REQUIRE("" == crypto_square::cipher("").normalized_cipher_text());\n'
+    bound = (
+        b'crypto_square::cipher square("A");\nREQUIRE("a" == square.normalized_cipher_text());\n'
+    )
+    for tests in (made, bound):
+        calls = CPP.derive_calls([_case("ciphertext", plaintext="A")], stub, {"t.cpp": tests})
+        assert isinstance(calls, CallMap)
+        assert calls.calls == {
+            "ciphertext": "crypto_square::cipher(${plaintext}).normalized_cipher_text()"
+        }
+
+
+def test_no_namespace_or_no_call_of_it_is_a_reason_not_a_guess() -> None:
+    cases = [_case("leapYear", year=1)]
+    assert CPP.derive_calls(cases, {"leap.h": b"#pragma once\n"}, {}) == (
+        "the stub declares no namespace whose calls the track's tests show"
+    )
+    tests = {"t.cpp": b"REQUIRE(other::is_leap_year(1));\nREQUIRE(leap::is_leap(1, 2) == 3);\n"}
+    reason = CPP.derive_calls(cases, {"leap.h": b"namespace leap {}\n"}, tests)
+    assert reason == "leap::is_leap takes 2 arguments where leapYear gives 1"
