@@ -12,7 +12,7 @@ import pytest
 from tdd_sandbox.acceptance.scorer import run_acceptance
 from tdd_sandbox.acceptance.suite import Suite, load_suite
 from tdd_sandbox.execution.docker_checker import DockerChecker
-from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
+from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus, flatten_cases
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.settings import load_settings
 from tests.helpers.cheats import CHEATS, Cheat
@@ -225,4 +225,54 @@ def test_a_go_comma_ok_that_is_false_is_the_calls_error(
         "n=4": CaseStatus.PASSED,
         "n=3": CaseStatus.PASSED,
         "n=5": CaseStatus.WRONG,  # not ok where a value was expected
+    }, report.why()
+
+
+CPP_WEIGH = """\
+#pragma once
+#include <string>
+#include <vector>
+
+namespace weigh {
+// Takes what the C++ track's signatures take, not what the canonical data's JSON is.
+inline unsigned long weigh(const std::vector<unsigned int>& digits, char letter,
+                           std::string_view word) {
+  unsigned long sum = static_cast<unsigned long>(letter) + word.size();
+  for (unsigned int digit : digits) sum += digit;
+  return sum;
+}
+}  // namespace weigh
+"""
+
+
+def test_cpp_lists_and_strings_convert_to_what_the_function_takes(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # C++'s calls are read off the track's tests, whose functions take `std::vector<unsigned>`
+    # or a `char` where the canonical data has a list of numbers or a string: the driver's
+    # `std::vector<int>` and `std::string` did not compile (all-your-base, diamond).
+    tests = {"weigh_test.cpp": b"REQUIRE(66 == weigh::weigh({1}, 'A', \"x\"));\n"}
+    stub = {"weigh.h": b"namespace weigh {}\n"}
+    folder = tmp_path / "weigh" / "acceptance"
+    folder.mkdir(parents=True)
+    cases = [
+        {"description": "one", "property": "weigh", "expected": 68,
+         "input": {"digits": [1, 0], "letter": "A", "word": "xy"}},
+        {"description": "none", "property": "weigh", "expected": 66,
+         "input": {"digits": [], "letter": "B", "word": ""}},
+        {"description": "two letters", "property": "weigh", "expected": 66,
+         "input": {"digits": [], "letter": "BC", "word": ""}},
+    ]  # fmt: skip
+    (folder / "canonical-data.json").write_text(json.dumps({"cases": cases}))
+    calls = get_language("cpp").derive_calls(
+        flatten_cases({"cases": cases}, source="-"), stub, tests
+    )
+    assert not isinstance(calls, str), calls
+    (folder / "calls.yaml").write_text(json.dumps({"cpp": calls.model_dump(exclude_defaults=True)}))
+    report = _score(checker, "cpp", {"weigh.h": CPP_WEIGH}, load_suite(tmp_path / "weigh"))
+    statuses = {r.id: r.status for r in report.results}
+    assert statuses == {
+        "one": CaseStatus.PASSED,
+        "none": CaseStatus.PASSED,
+        "two letters": CaseStatus.NO_RESULT,  # no char holds two: not an answer
     }, report.why()

@@ -45,7 +45,8 @@ def test_an_object_the_tests_make_and_use_performs_the_property() -> None:
         calls = CPP.derive_calls([_case("ciphertext", plaintext="A")], stub, {"t.cpp": tests})
         assert isinstance(calls, CallMap)
         assert calls.calls == {
-            "ciphertext": "crypto_square::cipher(${plaintext}).normalized_cipher_text()"
+            "ciphertext": "crypto_square::cipher(tdd_acceptance::text(${plaintext}))"
+            ".normalized_cipher_text()"
         }
 
 

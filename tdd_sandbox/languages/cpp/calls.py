@@ -2,8 +2,8 @@
 nothing in it, so the calls come from the track's tests: a function of the namespace they
 call (`all_your_base::convert(2, digits, 10)`), or an object of it they make and use
 (`crypto_square::cipher("A").normalized_cipher_text()`), given the inputs in the canonical
-order. A list input converts to whatever sequence the function takes (`driver.cpp`'s
-`tdd_acceptance::list`). The reference's proof confirms the call, or the track's tests judge.
+order. A list input converts to whatever sequence the function takes, a string to its text
+or its one character (`driver.cpp`'s `tdd_acceptance::list` and `text`). The reference's proof confirms the call, or the track's tests judge.
 """
 
 from __future__ import annotations
@@ -101,15 +101,15 @@ def _use(source: Source, owner: str, count: int, member: re.Match[str]) -> Use:
 
 
 def _inputs(cases: Sequence[Case], prop: str) -> list[str]:
-    """The property's inputs as placeholders, a list one converted to the sequence the call
-    takes."""
+    """The property's inputs as placeholders, a list converted to the sequence the call
+    takes and a string to the text or character it takes."""
     example = next(case.input for case in cases if case.property == prop)
-    return [
-        f"tdd_acceptance::list({'${' + name + '}'})"
-        if isinstance(value, list)
-        else "${" + name + "}"
-        for name, value in example.items()
-    ]
+    helpers = {list: "tdd_acceptance::list", str: "tdd_acceptance::text"}
+    placed = []
+    for name, value in example.items():
+        helper = helpers.get(type(value))
+        placed.append(f"{helper}(${{{name}}})" if helper else f"${{{name}}}")
+    return placed
 
 
 def _names(prop: str) -> list[str]:

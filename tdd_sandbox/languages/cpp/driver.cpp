@@ -61,6 +61,20 @@ List<V> list(V items) {
   return List<V>{std::move(items)};
 }
 
+// A string input as the text or the one character the call takes (diamond's `rows('A')`):
+// the canonical data has no characters, only strings.
+struct Text {
+  std::string value;
+  operator std::string() const { return value; }
+  operator std::string_view() const { return value; }
+  operator char() const {
+    if (value.size() != 1) throw NotPlain{"a string of more than one byte is no char"};
+    return value[0];
+  }
+};
+
+inline Text text(std::string value) { return Text{std::move(value)}; }
+
 template <typename T>
 std::string plain(const T& value);
 
