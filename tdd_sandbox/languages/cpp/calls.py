@@ -104,11 +104,10 @@ def _inputs(cases: Sequence[Case], prop: str) -> list[str]:
     """The property's inputs as placeholders, a list converted to the sequence the call
     takes and a string to the text or character it takes."""
     example = next(case.input for case in cases if case.property == prop)
-    helpers = {list: "tdd_acceptance::list", str: "tdd_acceptance::text"}
     placed = []
     for name, value in example.items():
-        helper = helpers.get(type(value))
-        placed.append(f"{helper}(${{{name}}})" if helper else f"${{{name}}}")
+        helper = "list" if isinstance(value, list) else "text" if isinstance(value, str) else ""
+        placed.append(f"tdd_acceptance::{helper}(${{{name}}})" if helper else f"${{{name}}}")
     return placed
 
 
