@@ -222,3 +222,29 @@ def test_a_track_s_go_mod_asks_for_the_image_s_go_at_most(
     data, note = GO.track_project("go.mod", go_mod)
     assert data == expected
     assert bool(note) is said
+
+
+@pytest.mark.parametrize(
+    ("path", "head", "collected"),
+    [
+        ("bonus_test.go", "//go:build bonus\n// +build bonus\n\n", False),
+        ("bonus_test.go", "// Package doc.\n\n//go:build !bonus\n", True),
+        ("both_test.go", "//go:build linux && (amd64 || arm64 || riscv64)\n", True),
+        ("old_test.go", "//go:build go1.2 && !windows\n", True),
+        ("new_test.go", "//go:build go1.99\n", False),
+        ("win_test.go", "//go:build windows || (bonus && linux)\n", False),
+        ("kata_windows_test.go", "", False),
+        ("kata_linux_test.go", "", True),
+        ("late_test.go", "package kata\n//go:build never\n", True),
+        ("odd_test.go", "//go:build linux &&\n", False),
+    ],
+)
+def test_a_test_file_go_test_does_not_build_defines_no_expected_test(
+    path: str, head: str, collected: bool
+) -> None:
+    # Go's two-bucket keeps a bonus test behind `//go:build bonus`, which `go test` without
+    # the tag never builds: the proof waited for it ("expected test did not run").
+    package = "" if "package" in head else "package kata\n"
+    body = f'{head}{package}\nimport "testing"\n\nfunc TestIt(t *testing.T) {{}}\n'
+    files = {"go.mod": b"module kata\n\ngo 1.24\n", path: body.encode()}
+    assert GO.expected_tests(files) == ({"kata::TestIt"} if collected else set())

@@ -3,7 +3,8 @@ nothing in it, so the calls come from the track's tests: a function of the names
 call (`all_your_base::convert(2, digits, 10)`), or an object of it they make and use
 (`crypto_square::cipher("A").normalized_cipher_text()`), given the inputs in the canonical
 order. A list input converts to whatever sequence the function takes, a string to its text
-or its one character (`driver.cpp`'s `tdd_acceptance::list` and `text`). The reference's proof confirms the call, or the track's tests judge.
+or its one character (`driver.cpp`'s `tdd_acceptance::list` and `text`). The reference's
+proof confirms the call, or the track's tests judge.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from tdd_sandbox.languages.base import RunnerDefaults
+from tdd_sandbox.languages.go.constraints import builds
 from tdd_sandbox.languages.go.guard import (
     GUARD,
     GUARDED_BUILD,
@@ -86,7 +87,9 @@ class GoRunner(RunnerDefaults):
         return [p for p in super().sealed_tests(paths) if p.endswith("_test.go")]
 
     def expected_tests(self, files: Mapping[str, bytes]) -> frozenset[str]:
-        """Test functions of every `*_test.go` that `./...` reaches, as `<import path>::<name>`."""
+        """Test functions of every `*_test.go` that `./...` reaches and the go command builds
+        (its `//go:build` line and name's suffix: `constraints.py`), as
+        `<import path>::<name>`."""
         module = module_path(files)
         found: set[str] = set()
         for path, data in files.items():
@@ -95,8 +98,11 @@ class GoRunner(RunnerDefaults):
                 _IGNORED_DIR.search(part) for part in pure.parts[:-1]
             ):
                 continue
+            text = data.decode("utf-8", "replace")
+            if not builds(path, text):
+                continue
             package = "/".join([module, *pure.parts[:-1]])
-            code = blank(data.decode("utf-8", "replace"), GO_LEXEMES)
+            code = blank(text, GO_LEXEMES)
             found.update(f"{package}::{name}" for name in _TEST_FUNC.findall(code))
         return frozenset(found)
 
