@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from tdd_sandbox.languages.rust import RUST
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import TestStatus
@@ -148,3 +150,57 @@ def test_a_feature_this_rust_calls_unstable_is_named_a_newer_rust_s() -> None:
     assert observed == {}
     assert problem.startswith("did not compile: error[E0658]: use of unstable library feature")
     assert problem.endswith(f"({note})")
+
+
+RUST_FEATURES = """\
+#[cfg(feature = "io")]
+use std::io::Read;
+
+#[test]
+fn plain() {}
+
+#[test]
+#[ignore]
+#[cfg(feature = "exponentials")]
+fn exponential() {}
+
+#[cfg(all(feature = "advanced", not(windows)))]
+#[test]
+fn covariant() {}
+
+#[cfg(any(unix, feature = "nope"))]
+#[test]
+fn on_unix() {}
+
+mod outer {
+    #[cfg(feature = "io")]
+    mod io {
+        #[test]
+        fn reads() {}
+    }
+
+    #[test]
+    fn kept() {}
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("features", "expected"),
+    [
+        ("", {"plain", "on_unix", "outer::kept"}),
+        (
+            '[features]\ndefault = ["io"]\nio = []\n',
+            {"plain", "on_unix", "outer::kept", "outer::io::reads"},
+        ),
+    ],
+)
+def test_a_test_cargo_does_not_compile_by_default_is_no_expected_test(
+    features: str, expected: set[str]
+) -> None:
+    # Rust's wordy, doubly-linked-list and xorcism keep tests behind features that are not
+    # on by default (`#[cfg(feature = "exponentials")]`): `cargo test` never compiles them,
+    # and the proof waited for them ("expected test did not run").
+    manifest = f'[package]\nname = "kata"\nversion = "0.1.0"\n{features}'
+    files = {"Cargo.toml": manifest.encode(), "tests/kata.rs": RUST_FEATURES.encode()}
+    assert RUST.expected_tests(files) == {f"kata::{name}" for name in expected}

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.base import RunnerDefaults
+from tdd_sandbox.languages.rust.cfg import compiled, default_features
 from tdd_sandbox.languages.rust.guard import (
     CARGO_SENTINELS,
     GUARD,
@@ -51,10 +52,12 @@ _RESULT = re.compile(r"^test (.+?)(?: - should panic)? \.\.\. (ok|FAILED|ignored
 _SUMMARY = re.compile(r"^test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored")
 
 
-_TEST_FN = re.compile(r"#\[test\]\s*(?:#\[[^\]]*\]\s*)*(?:pub\s+)?(?:async\s+)?fn\s+(\w+)")
+# An item's outer attributes come with it: `#[cfg(...)]` may leave it out of the build.
+_TEST_FN = re.compile(r"((?:#\[[^\]]*\]\s*)+)(?:pub\s+)?(?:async\s+)?fn\s+(\w+)")
+_IS_TEST = re.compile(r"#\[\s*test\s*\]")
 
 
-_MOD_OPEN = re.compile(r"\bmod\s+(\w+)\s*\{")
+_MOD_OPEN = re.compile(r"((?:#\[[^\]]*\]\s*)*)\bmod\s+(\w+)\s*\{")
 
 
 class RustRunner(RunnerDefaults):
@@ -82,14 +85,16 @@ class RustRunner(RunnerDefaults):
         return ("sh", "-c", 'exec rustfmt --edition 2021 --quiet < "$1"', "format", path)
 
     def expected_tests(self, files: Mapping[str, bytes]) -> frozenset[str]:
-        """`#[test]` functions in `tests/*.rs`, as `<binary>::<module path>::<name>`."""
+        """`#[test]` functions in `tests/*.rs` that `cargo test` compiles (with the crate's
+        default features), as `<binary>::<module path>::<name>`."""
+        features = default_features(files)
         found: set[str] = set()
         for path, data in files.items():
             pure = PurePosixPath(path)
             if len(pure.parts) != 2 or pure.parts[0] != "tests" or pure.suffix != ".rs":
                 continue
             text = data.decode("utf-8", "replace")
-            found.update(f"{pure.stem}::{name}" for name in _test_names(text))
+            found.update(f"{pure.stem}::{name}" for name in _test_names(text, features))
         return frozenset(found)
 
     def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
@@ -194,17 +199,22 @@ def _binary_name(source: str) -> str:
     return re.sub(r"-[0-9a-f]{16}$", "", stem)
 
 
-def _test_names(text: str) -> Iterable[str]:
-    """Test function names with their inline module path, from a brace-depth scan."""
+def _test_names(text: str, features: frozenset[str]) -> Iterable[str]:
+    """Test function names with their inline module path, from a brace-depth scan; an item
+    `#[cfg]` leaves out of the build with `features` (`cfg.py`) defines none."""
     text = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.DOTALL)
-    modules: list[tuple[str, int]] = []
+    modules: list[tuple[str, int, bool]] = []  # name, depth, compiled
     depth = 0
     position = 0
     events = sorted(
-        [(m.start(), "mod", m.group(1)) for m in _MOD_OPEN.finditer(text)]
-        + [(m.start(), "test", m.group(1)) for m in _TEST_FN.finditer(text)]
+        [(m.end(1), "mod", m.group(2), m.group(1)) for m in _MOD_OPEN.finditer(text)]
+        + [
+            (m.end(1), "test", m.group(2), m.group(1))
+            for m in _TEST_FN.finditer(text)
+            if _IS_TEST.search(m.group(1))
+        ]
     )
-    for start, kind, name in events:
+    for start, kind, name, attributes in events:
         for char in text[position:start]:
             if char == "{":
                 depth += 1
@@ -213,7 +223,8 @@ def _test_names(text: str) -> Iterable[str]:
                 while modules and modules[-1][1] > depth:
                     modules.pop()
         position = start
+        built = compiled(attributes, features) and all(m[2] for m in modules)
         if kind == "mod":
-            modules.append((name, depth + 1))
-        else:
-            yield "::".join([*(m for m, _ in modules), name])
+            modules.append((name, depth + 1, built))
+        elif built:
+            yield "::".join([*(m for m, _, _ in modules), name])
