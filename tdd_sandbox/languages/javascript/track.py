@@ -4,9 +4,10 @@ Babel resolves), and the pack runs node's runner under its guard. The spec's tex
 with four changes made where its code is (never inside a string or a comment): the globals
 imported from the image's module of them, whose `expect` is Jest's own; the spec's own import
 of them (`@jest/globals`, as today's track writes, or `vitest`; ES or CommonJS) left out, so
-that each is declared once; `xtest`, `xit` and
-`xdescribe` made `test`, `it` and `describe` (a hidden suite runs every test, as Rust's
-`#[ignore]` is lifted); and each relative import rebased to where the file goes, `.js` added."""
+that each is declared once; `xtest`, `xit` and `xdescribe` (pending) and `test.skip`,
+`it.skip` and `describe.skip` (skipped, as the track does with a slow test) made `test`,
+`it` and `describe` (a hidden suite runs every test, as Rust's `#[ignore]` is lifted); and
+each relative import rebased to where the file goes, `.js` added."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ GLOBALS = "/opt/js/jest-globals.mjs"
 TEST_FOLDER = "test"
 
 _SPEC = re.compile(r"\.spec(\.[cm]?js)$")
-_SKIPPED = re.compile(r"(?<![\w$.])x(test|it|describe)(?=\s*[(.])")
+_SKIPPED = re.compile(
+    r"(?<![\w$.])(?:x(test|it|describe)(?=\s*[(.])|(test|it|describe)\s*\.\s*skip(?=\s*\())"
+)
 _RELATIVE = re.compile(
     r"""(\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])(\.\.?/[^'"\n]*)\2"""
 )
@@ -60,7 +63,7 @@ def from_spec(path: str, text: str) -> tuple[str, str]:
         return f"{lead}{quote}{moved}{quote}"
 
     rebased = _in_code(_RELATIVE, rebase, _in_code(_OWN_IMPORT, lambda _: "", text))
-    return target, _HEADER + _in_code(_SKIPPED, lambda m: m.group(1), rebased)
+    return target, _HEADER + _in_code(_SKIPPED, lambda m: m.group(1) or m.group(2), rebased)
 
 
 def _in_code(pattern: re.Pattern[str], change: Callable[[re.Match[str]], str], text: str) -> str:
