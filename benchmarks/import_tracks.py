@@ -19,7 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tdd_sandbox.acceptance.proof import prove_import, prove_katas
+from tdd_sandbox.acceptance.proof import prove_import
+from tdd_sandbox.acceptance.proof_pool import prove_katas
 from tdd_sandbox.acceptance.suite import has_calls
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.katas.importer import import_katas

@@ -6,7 +6,6 @@ measures nothing; one the reference fails measures the suite. A stub may pass so
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +20,6 @@ from tdd_sandbox.grading.verdicts import failing_summary
 from tdd_sandbox.katas.calls import write_calls
 from tdd_sandbox.katas.importer import set_aside_stub
 from tdd_sandbox.katas.kata import allow_rules, load_kata
-from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.languages.driving import implementation_files
 from tdd_sandbox.repo.scaffolding import starting_files
@@ -73,7 +71,10 @@ class Proof:
         elif self.reference.rate < 1.0:
             why = self.reference.why()
         else:
-            why = "the stub passes every case"
+            why = (  # a refactoring exercise's start: its suite cannot tell work from none
+                "the stub already passes every case (a refactoring exercise): a run would score "
+                f"100% without writing a line, so {self.kata} is not scored in {self.language}"
+            )
         return f"{head}: not proved ({shown}): {why}"
 
 
@@ -158,46 +159,6 @@ def prove_import(checker: Checker, language: Language, kata_dir: Path) -> tuple[
             f"left out of the score: {', '.join(passed[:5])}{', ...' if len(passed) > 5 else ''}"
         )
     return proof.ok, lines
-
-
-@dataclass(frozen=True)
-class KataProof:
-    """How one kata's proof in one language went, for people (see `prove_import`)."""
-
-    kata_dir: Path
-    language: str
-    ok: bool
-    lines: list[str]
-
-
-def prove_katas(
-    kata_dirs: Iterable[Path],
-    prove_one: Callable[[str, Path], tuple[bool, list[str]]],
-    *,
-    jobs: int,
-) -> Iterator[KataProof]:
-    """Prove each kata in every language it has a suite for (`prove_one(language, kata)`,
-    e.g. `prove_import` on a checker), `jobs` katas at once and each kata's languages in
-    turn (they share its kata.md, which a proof may write). Yielded in the katas' order,
-    each as soon as it and those before it are done."""
-
-    def prove_kata(kata_dir: Path) -> list[KataProof]:
-        return [
-            KataProof(kata_dir, name, *prove_one(name, kata_dir))
-            for name in LANGUAGES
-            if (kata_dir / "acceptance" / name).is_dir()
-        ]
-
-    # A proof waits on its sandboxes far more than on this machine: a second kata fills
-    # the wait (JavaScript's import took 38% less time with two in flight than one).
-    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="import")
-    try:
-        for proofs in pool.map(prove_kata, kata_dirs):
-            yield from proofs
-    finally:
-        # Interrupted (Ctrl-C, or a sandbox that failed): the katas not started never are,
-        # and only those in flight are waited for.
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _prove_start(checker: Checker, language: Language, kata_dir: Path, lines: list[str]) -> Proof:

@@ -42,7 +42,8 @@ def import_command(
 
     Exits 1 when an exercise could not be imported or proved (the others still are).
     """
-    from tdd_sandbox.acceptance.proof import prove_import, prove_katas
+    from tdd_sandbox.acceptance.proof import prove_import
+    from tdd_sandbox.acceptance.proof_pool import prove_katas
     from tdd_sandbox.acceptance.suite import has_calls
     from tdd_sandbox.execution.checkers import open_checker
     from tdd_sandbox.katas.importer import import_katas

@@ -8,7 +8,8 @@ import threading
 import time
 from pathlib import Path
 
-from tdd_sandbox.acceptance.proof import Proof, prove_katas
+from tdd_sandbox.acceptance.proof import Proof
+from tdd_sandbox.acceptance.proof_pool import prove_katas
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 
 
@@ -32,8 +33,10 @@ def test_a_stub_that_passes_some_cases_proves_the_suite() -> None:
 def test_a_stub_that_passes_every_case_does_not() -> None:
     proof = Proof("ledger", "go", _report(3, 3), _report(3, 3))
     assert not proof.suite_proved
-    assert proof.describe().endswith(
-        "not proved (reference 3/3, stub 3/3): the stub passes every case"
+    assert proof.describe() == (
+        "ledger (go): not proved (reference 3/3, stub 3/3): the stub already passes every case "
+        "(a refactoring exercise): a run would score 100% without writing a line, so ledger "
+        "is not scored in go"
     )
 
 
