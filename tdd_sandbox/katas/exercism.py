@@ -118,10 +118,11 @@ def read_exercise(folder: Path) -> Exercise:
         }
     stub = {path: _read(folder, path) for path in dict.fromkeys(stub_paths)}
     notes = []
-    for path in language.project_files:
-        if path in stub:
-            stub[path], note = language.track_project(path, stub[path])
-            notes.append(note)
+    for files in (stub, reference):  # the example's manifest names the crates it uses
+        for path in language.project_files:
+            if path in files:
+                files[path], note = language.track_project(path, files[path])
+                notes.append(note)
     return Exercise(
         slug=folder.name,
         title=_title(folder.name),

@@ -9,6 +9,7 @@ from pathlib import PurePosixPath
 from tdd_sandbox.languages.base import Defaults
 from tdd_sandbox.languages.perturbing import Expectations
 from tdd_sandbox.languages.rust.calls import derive_rust_calls
+from tdd_sandbox.languages.rust.crates import for_image
 from tdd_sandbox.languages.rust.driver import RustDriver
 from tdd_sandbox.languages.rust.policy import check_rust
 from tdd_sandbox.languages.rust.reader import RUST_LEXEMES, TOOLCHAIN
@@ -88,6 +89,11 @@ class Rust(RustRunner, Defaults):
         """The crate's public functions perform the properties (`calls.py`)."""
         del tests  # the stub's signatures say all a call needs
         return derive_rust_calls(cases, stub)
+
+    def track_project(self, path: str, data: bytes) -> tuple[bytes, str]:
+        """A manifest whose dependencies the image cannot meet asks for the image's versions
+        (`crates.py`)."""
+        return for_image(data) if PurePosixPath(path).name == "Cargo.toml" else (data, "")
 
     def hidden_test(self, path: str, data: bytes) -> bytes:
         """The hidden suite runs every test: Exercism's Rust files ignore all but the first."""
