@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import platform
 import re
+from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.go.reader import TOOLCHAIN
@@ -63,18 +64,21 @@ def _satisfied(expression: str) -> bool:
 
 
 def _either(tokens: list[str]) -> tuple[bool, list[str]]:
-    value, tokens = _both(tokens)
-    while tokens and tokens[0] == "||":
-        right, tokens = _both(tokens[1:])
-        value = value or right
-    return value, tokens
+    return _joined(tokens, "||", _both)
 
 
 def _both(tokens: list[str]) -> tuple[bool, list[str]]:
-    value, tokens = _one(tokens)
-    while tokens and tokens[0] == "&&":
-        right, tokens = _one(tokens[1:])
-        value = value and right
+    return _joined(tokens, "&&", _one)
+
+
+def _joined(
+    tokens: list[str], operator: str, operand: Callable[[list[str]], tuple[bool, list[str]]]
+) -> tuple[bool, list[str]]:
+    """Operands joined by `operator` (`||` or `&&`), left to right."""
+    value, tokens = operand(tokens)
+    while tokens and tokens[0] == operator:
+        right, tokens = operand(tokens[1:])
+        value = (value or right) if operator == "||" else (value and right)
     return value, tokens
 
 

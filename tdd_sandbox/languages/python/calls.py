@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import keyword
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.deriving import (
@@ -93,32 +93,35 @@ def _uses(tests: Mapping[str, bytes]) -> set[Use]:
     """Each `Owner(args).member(args)` (or `.member`) of the tests, the object made in the
     expression itself or bound to a name earlier in the same test."""
     found: set[Use] = set()
+    for test in _test_functions(tests):
+        made: dict[str, ast.Call] = {}
+        called = {
+            id(node.func): len(node.args)
+            for node in ast.walk(test)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        }
+        for node in ast.walk(test):
+            if isinstance(node, ast.Assign) and (call := _made(node.value)) is not None:
+                made.update((t.id, call) for t in node.targets if isinstance(t, ast.Name))
+        for node in ast.walk(test):
+            if not isinstance(node, ast.Attribute) or node.attr.startswith("_"):
+                continue
+            value = node.value
+            call = made.get(value.id) if isinstance(value, ast.Name) else _made(value)
+            if call is not None and isinstance(call.func, ast.Name) and not call.keywords:
+                given = called.get(id(node))
+                found.add(Use(call.func.id, len(call.args), node.attr, given))
+    return found
+
+
+def _test_functions(tests: Mapping[str, bytes]) -> Iterator[ast.FunctionDef]:
+    """Every function of the test files that parse (a test, or a helper a test calls)."""
     for data in tests.values():
         try:
             tree = parse_python(data)
         except (SyntaxError, ValueError):
             continue
-        for test in ast.walk(tree):
-            if not isinstance(test, ast.FunctionDef):
-                continue
-            made: dict[str, ast.Call] = {}
-            called = {
-                id(node.func): len(node.args)
-                for node in ast.walk(test)
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            }
-            for node in ast.walk(test):
-                if isinstance(node, ast.Assign) and (call := _made(node.value)) is not None:
-                    made.update((t.id, call) for t in node.targets if isinstance(t, ast.Name))
-            for node in ast.walk(test):
-                if not isinstance(node, ast.Attribute) or node.attr.startswith("_"):
-                    continue
-                value = node.value
-                call = made.get(value.id) if isinstance(value, ast.Name) else _made(value)
-                if call is not None and isinstance(call.func, ast.Name) and not call.keywords:
-                    given = called.get(id(node))
-                    found.add(Use(call.func.id, len(call.args), node.attr, given))
-    return found
+        yield from (node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef))
 
 
 def _made(node: ast.expr) -> ast.Call | None:
@@ -131,49 +134,47 @@ def _made(node: ast.expr) -> ast.Call | None:
 def _classes(stub: Mapping[str, bytes]) -> dict[str, str]:
     """The top-level classes of the stub's modules at the root: name -> module."""
     found: dict[str, str] = {}
+    for module, tree in _modules(stub):
+        found.update((n.name, module) for n in tree.body if isinstance(n, ast.ClassDef))
+    return found
+
+
+def _modules(stub: Mapping[str, bytes]) -> Iterator[tuple[str, ast.Module]]:
+    """The stub's modules at the root that parse, by name, in path order."""
     for path, data in sorted(stub.items()):
         pure = PurePosixPath(path)
         if len(pure.parts) != 1 or pure.suffix != ".py":
             continue
         try:
-            tree = parse_python(data)
+            yield pure.stem, parse_python(data)
         except (SyntaxError, ValueError):
             continue
-        found.update((n.name, pure.stem) for n in tree.body if isinstance(n, ast.ClassDef))
-    return found
 
 
 def _passes_text(function: str, tests: Mapping[str, bytes]) -> bool:
     """Whether the track's tests call `function` with a string of their own as its first
     argument: a literal, a sum or f-string of them, or one `join`ed, directly or through a
     name the test assigned it to (transpose's `text = "A1"`, `"\\n".join(lines)`)."""
-    for data in tests.values():
-        try:
-            tree = parse_python(data)
-        except (SyntaxError, ValueError):
-            continue
-        for test in ast.walk(tree):
-            if not isinstance(test, ast.FunctionDef):
-                continue
-            bound = {
-                target.id: node.value
-                for node in ast.walk(test)
-                if isinstance(node, ast.Assign)
-                for target in node.targets
-                if isinstance(target, ast.Name)
-            }
-            for node in ast.walk(test):
-                if (
-                    isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Name)
-                    and node.func.id == function
-                    and node.args
-                ):
-                    given = node.args[0]
-                    if isinstance(given, ast.Name):
-                        given = bound.get(given.id, given)
-                    if _is_text(given):
-                        return True
+    for test in _test_functions(tests):
+        bound = {
+            target.id: node.value
+            for node in ast.walk(test)
+            if isinstance(node, ast.Assign)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        for node in ast.walk(test):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == function
+                and node.args
+            ):
+                given = node.args[0]
+                if isinstance(given, ast.Name):
+                    given = bound.get(given.id, given)
+                if _is_text(given):
+                    return True
     return False
 
 
@@ -192,18 +193,11 @@ def _functions(stub: Mapping[str, bytes]) -> dict[str, tuple[str, list[str]]]:
     """The top-level functions of the stub's modules at the root: name -> (module, the
     parameters a call passes by position)."""
     found: dict[str, tuple[str, list[str]]] = {}
-    for path, data in sorted(stub.items()):
-        pure = PurePosixPath(path)
-        if len(pure.parts) != 1 or pure.suffix != ".py":
-            continue
-        try:
-            tree = parse_python(data)
-        except (SyntaxError, ValueError):
-            continue
+    for module, tree in _modules(stub):
         for node in tree.body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 arguments = node.args.posonlyargs + node.args.args
-                found[node.name] = (pure.stem, [a.arg for a in arguments])
+                found[node.name] = (module, [a.arg for a in arguments])
     return found
 
 
