@@ -139,6 +139,8 @@ def test_where_messages_do_not_count_any_error_of_the_kinds_is_the_answer() -> N
         ("On the first day\nOn the second day\n", CaseStatus.PASSED),
         ("On the first day\nOn the second day", CaseStatus.PASSED),
         ("On the first day\nOn the second day\n\n", CaseStatus.WRONG),
+        ("On the first day\n\nOn the second day\n", CaseStatus.PASSED),
+        ("\nOn the first day\nOn the second day", CaseStatus.WRONG),
         ("On the first day On the second day", CaseStatus.WRONG),
         (["On the first day", "On the second day"], CaseStatus.PASSED),
     ],
@@ -152,6 +154,11 @@ def test_a_string_answer_where_lines_are_expected_is_read_as_its_lines(
     assert grade([lines], {"c": Observed(value=value)}).results[0].status is status
     none = grade([_case([])], {"c": Observed(value="")})  # transpose of nothing, in Java
     assert none.results[0].status is CaseStatus.PASSED
+    # Verses a track separates with a blank line (twelve-days) where the data lists none;
+    # where the data has its blank lines, they count.
+    verses = _case(["a", "", "b"])
+    assert grade([verses], {"c": Observed(value="a\nb")}).results[0].status is CaseStatus.WRONG
+    assert grade([verses], {"c": Observed(value="a\n\nb")}).results[0].status is CaseStatus.PASSED
 
 
 @pytest.mark.parametrize(
