@@ -172,6 +172,10 @@ fn covariant() {}
 #[test]
 fn on_unix() {}
 
+#[cfg(all(target_pointer_width = "64", target_os = "linux", not(target_os = "windows")))]
+#[test]
+fn on_linux() {}
+
 mod outer {
     #[cfg(feature = "io")]
     mod io {
@@ -188,10 +192,10 @@ mod outer {
 @pytest.mark.parametrize(
     ("features", "expected"),
     [
-        ("", {"plain", "on_unix", "outer::kept"}),
+        ("", {"plain", "on_unix", "on_linux", "outer::kept"}),
         (
             '[features]\ndefault = ["io"]\nio = []\n',
-            {"plain", "on_unix", "outer::kept", "outer::io::reads"},
+            {"plain", "on_unix", "on_linux", "outer::kept", "outer::io::reads"},
         ),
     ],
 )

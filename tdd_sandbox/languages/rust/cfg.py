@@ -5,6 +5,7 @@ expected test."""
 
 from __future__ import annotations
 
+import platform
 import re
 import tomllib
 from collections.abc import Mapping
@@ -16,6 +17,9 @@ _SET_VALUES = {
     "target_os": "linux",
     "target_family": "unix",
     "target_env": "gnu",
+    "target_arch": platform.machine().lower(),  # the images run on the host's architecture
+    "target_pointer_width": "64",
+    "target_endian": "little",
     "panic": "unwind",
 }
 
