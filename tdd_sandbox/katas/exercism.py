@@ -54,7 +54,8 @@ def find_exercises(sources: list[Path]) -> list[Path]:
         if not children:
             raise UsageError(
                 f"{source} holds no Exercism exercise (.meta/config.json, or "
-                "canonical-data.json / description.md): pass exercises/practice or one exercise"
+                "canonical-data.json / description.md / instructions.md): pass "
+                "exercises/practice or one exercise"
             )
         found.extend(children)
     return found
@@ -62,7 +63,8 @@ def find_exercises(sources: list[Path]) -> list[Path]:
 
 def _is_exercise(folder: Path) -> bool:
     return (folder / ".meta" / "config.json").is_file() or any(
-        (folder / name).is_file() for name in ("canonical-data.json", "description.md")
+        (folder / name).is_file()
+        for name in ("canonical-data.json", "description.md", "instructions.md")
     )
 
 
@@ -185,7 +187,11 @@ def _included(folder: Path) -> dict[str, bool] | None:
 
 
 def _read_specification(folder: Path) -> Exercise:
-    description = folder / "description.md"
+    # Older specifications give a description.md; today's most often an introduction.md and
+    # an instructions.md, shown in that order as a track's .docs are.
+    docs = [folder / "description.md"]
+    if not docs[0].is_file():
+        docs = [folder / "introduction.md", folder / "instructions.md"]
     title = _title(folder.name)
     if (meta := folder / "metadata.toml").is_file():
         try:
@@ -196,9 +202,9 @@ def _read_specification(folder: Path) -> Exercise:
     return Exercise(
         slug=folder.name,
         title=title,
-        instructions=_demote(description.read_text(encoding="utf-8"))
-        if description.is_file()
-        else "",
+        instructions="\n\n".join(
+            _demote(p.read_text(encoding="utf-8")) for p in docs if p.is_file()
+        ),
         canonical=canonical.read_bytes() if canonical.is_file() else None,
     )
 

@@ -94,7 +94,9 @@ def write_kata(exercises: list[Exercise], out: Path, notes: list[str] | None = N
     instructions = next((e.instructions for e in exercises if e.language and e.instructions), "")
     instructions = instructions or next((e.instructions for e in exercises if e.instructions), "")
     if not instructions and not (target / "kata.md").is_file():
-        raise ImportProblem("no instructions (.docs/instructions.md or description.md)")
+        raise ImportProblem(
+            "no instructions (.docs/instructions.md, instructions.md or description.md)"
+        )
     title = next((e.title for e in exercises if e.language is None), exercises[0].title)
     out.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{slug}-", dir=out))

@@ -237,3 +237,21 @@ def test_a_cpp_or_java_stub_starts_without_the_scaffolds_empty_kata(tmp_path: Pa
         "src/main/java/YearBeforeCalendarException.java",
         "src/test/java/ScaffoldTest.java",
     ]
+
+
+def test_a_specification_laid_out_as_today_imports_with_its_introduction(tmp_path: Path) -> None:
+    # 61 of today's 151 problem-specifications exercises (raindrops, grains, luhn...) give
+    # `introduction.md` and `instructions.md`, no `description.md`: each was "not imported:
+    # no instructions" unless a track came with it.
+    spec = tmp_path / "specs" / "raindrops"
+    spec.mkdir(parents=True)
+    (spec / "introduction.md").write_text("# Introduction\n\nRain makes sounds.\n")
+    (spec / "instructions.md").write_text("# Instructions\n\nSay Pling for 3.\n")
+    (spec / "metadata.toml").write_text('title = "Raindrops"\n')
+    cases = {"cases": [{"uuid": "1", "description": "one", "property": "convert",
+                        "input": {"number": 1}, "expected": "1"}]}  # fmt: skip
+    (spec / "canonical-data.json").write_text(json.dumps(cases))
+    report = import_katas([tmp_path / "specs"], tmp_path / "out")
+    assert report.problems == []
+    text = (tmp_path / "out" / "raindrops" / "kata.md").read_text()
+    assert text.index("Rain makes sounds.") < text.index("Say Pling for 3.")
