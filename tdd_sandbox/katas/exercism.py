@@ -1,6 +1,7 @@
 """Exercism's layouts, read: a track's practice exercise (`.docs/`, `.meta/config.json`
 naming the solution, test and example files, the stub) and a problem-specifications exercise
-(`description.md`, `metadata.toml`, `canonical-data.json`). Nothing here writes."""
+(`description.md`, or today's `introduction.md` and `instructions.md`; `metadata.toml`,
+`canonical-data.json`). Nothing here writes."""
 
 from __future__ import annotations
 
