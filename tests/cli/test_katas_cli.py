@@ -708,10 +708,13 @@ def test_with_canonical_data_an_imported_kata_is_judged_as_data(tmp_path: Path) 
     assert "leap (javascript): a data suite of 3 cases" in result.stdout
     assert "(leapYear: leap::is_leap_year(${year}))" in result.stdout
     assert "(leapYear: new Leap().isLeapYear(${year}))" in result.stdout
-    assert "leap (cpp): judged by its track's tests: no rule derives cpp calls" in result.stdout
-    tallies = "(cpp {}/1, go 1/1, java 1/1, javascript 1/1, python 1/1, rust 1/1)"
-    assert f"proved: 6 {tallies.format(1)}" in result.stdout
-    assert f"judged as data: 5 {tallies.format(0)}" in result.stdout
+    # C++'s stub declares an empty namespace: the call is the one its tests make.
+    [cpp] = [line for line in result.stdout.splitlines() if "(cpp): a data suite" in line]
+    assert "(leapYear: leap::is_leap_year(${year}))" in cpp
+    assert "leap (cpp): judged as data: the reference passes every case" in result.stdout
+    tallies = "(cpp 1/1, go 1/1, java 1/1, javascript 1/1, python 1/1, rust 1/1)"
+    assert f"proved: 6 {tallies}" in result.stdout
+    assert f"judged as data: 6 {tallies}" in result.stdout
     repo = tmp_path / "repo"
     made = run_cli("init", str(repo), "--kata", str(out / "leap" / "kata.md"))
     assert made.returncode == 0, made.stderr
