@@ -83,6 +83,13 @@ class Use:
         """How many inputs the use takes in all."""
         return self.made_with + (self.given or 0)
 
+    def spelled(self, inputs: Sequence[str], maker: str = "") -> str:
+        """The use as a call template: the object made (`maker`: JavaScript's `new `) with
+        the first inputs, its member given the rest, or read."""
+        made = f"{maker}{self.owner}({', '.join(inputs[: self.made_with])})"
+        given = "" if self.given is None else f"({', '.join(inputs[self.made_with :])})"
+        return f"{made}.{self.member}{given}"
+
 
 def choose_uses(
     cases: Sequence[Case], uses: Iterable[Use], names: Callable[[str], Sequence[str]]

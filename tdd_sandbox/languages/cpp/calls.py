@@ -56,11 +56,7 @@ def derive_cpp_calls(
     picked = choose_uses(cases, uses, _names)
     if isinstance(picked, str):
         return chosen
-    calls = {}
-    for prop, use in picked.items():
-        inputs = _inputs(cases, prop)
-        given = "" if use.given is None else f"({', '.join(inputs[use.made_with :])})"
-        calls[prop] = f"{use.owner}({', '.join(inputs[: use.made_with])}).{use.member}{given}"
+    calls = {prop: use.spelled(_inputs(cases, prop)) for prop, use in picked.items()}
     return CallMap(setup=setup, calls=calls)
 
 

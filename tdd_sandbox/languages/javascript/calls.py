@@ -102,9 +102,7 @@ def _derive_uses(
         rows = len(example) == 1 and is_rows(next(iter(example.values())))
         lines = "|lines" if rows and _passes_text(use.owner, text) else ""
         inputs = ["${" + name + lines + "}" for name in example]
-        made = f"new {use.owner}({', '.join(inputs[: use.made_with])})"
-        given = "" if use.given is None else f"({', '.join(inputs[use.made_with :])})"
-        calls[prop] = f"{made}.{use.member}{given}"
+        calls[prop] = use.spelled(inputs, "new ")
     owners = sorted({use.owner for use in chosen.values()})
     setup = "\n".join(
         f'import {owner} from "./{classes[owner][0]}";'

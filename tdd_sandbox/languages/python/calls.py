@@ -77,9 +77,7 @@ def _derive_uses(
             return None
         if len(inputs) == 1 and is_rows(example[inputs[0]]) and _passes_text(use.owner, tests):
             inputs = [f'"\\n".join({inputs[0]})']
-        made = f"{use.owner}({', '.join(inputs[: use.made_with])})"
-        given = "" if use.given is None else f"({', '.join(inputs[use.made_with :])})"
-        calls[prop] = f"{made}.{use.member}{given}"
+        calls[prop] = use.spelled(inputs)
     owners = {use.owner: Chosen(use.owner, ()) for use in chosen.values()}
     setup = "\n".join(
         f"from {module} import {', '.join(names)}"
