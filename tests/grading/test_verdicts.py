@@ -179,3 +179,39 @@ def test_the_policy_gate_judges_a_whole_tree_as_the_loop_judges_a_change() -> No
     nested = {"src/lib.rs": b"pub fn f() {\n    /* a /* b */ */\n}\n"}
     unreadable = policy_gate(get_language("rust"), nested)
     assert (unreadable.passed, unreadable.tamper) == (False, None)
+
+
+@pytest.mark.parametrize(
+    ("language", "path", "old", "hidden"),
+    [
+        ("go", "kata_test.go",
+         'package kata\n\nimport "testing"\n\nfunc TestOld(t *testing.T) {}\n',
+         '//go:build never\n\npackage kata\n\nimport "testing"\n\nfunc TestOld(t *testing.T) {}\n'),
+        ("rust", "tests/kata.rs", "#[test]\nfn old() {}\n",
+         '#[cfg(feature = "never")]\n#[test]\nfn old() {}\n'),
+    ],
+)  # fmt: skip
+def test_a_tester_that_turns_old_tests_off_behind_a_tag_is_refused(
+    language: str, path: str, old: str, hidden: str
+) -> None:
+    # The attacker: old tests behind a build tag or a cfg feature nobody sets are not built,
+    # so they are no longer expected; hiding a hard test so is removing it.
+    pack = get_language(language)
+    config = (
+        {"go.mod": b"module kata\n\ngo 1.24\n"}
+        if language == "go"
+        else {"Cargo.toml": b'[package]\nname = "kata"\nversion = "0.1.0"\n'}
+    )
+    before = {**config, path: old.encode()}
+    base = Baseline(before, pack.expected_tests(before), pack.expected_tests(before))
+    assert base.expected
+    new_test = (
+        "kata_new_test.go",
+        'package kata\n\nimport "testing"\n\nfunc TestNew(t *testing.T) {}\n',
+    )
+    if language == "rust":
+        new_test = ("tests/new.rs", "#[test]\nfn new() {}\n")
+    after = {**config, path: hidden.encode(), new_test[0]: new_test[1].encode()}
+    [added] = pack.expected_tests(after) - base.expected
+    with pytest.raises(VerdictError, match="removed or renamed"):
+        check_red(base, after, _report((added, TestStatus.FAILED)), pack)
