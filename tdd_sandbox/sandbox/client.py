@@ -77,3 +77,14 @@ def hijacked(sock: Any) -> Iterator[Any]:
             raw.close()
         with contextlib.suppress(OSError):
             sock.close()
+
+
+def wait_exit(api: Any, exec_id: str, grace_s: float = 5.0) -> int | None:
+    """An exec's exit status once its stream has ended (None if it has none `grace_s` on)."""
+    deadline = time.monotonic() + grace_s
+    while True:
+        info = api.exec_inspect(exec_id)
+        if not info["Running"] or time.monotonic() > deadline:
+            code = info["ExitCode"]
+            return int(code) if code is not None else None
+        time.sleep(0.002)  # the stream has ended: the exit is a moment away at most

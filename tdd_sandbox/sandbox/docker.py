@@ -1,10 +1,9 @@
 """The Docker backend: hardened containers on a local or remote engine (`DOCKER_HOST`).
 
-Each sandbox is one fresh container holding one snapshot. The snapshot arrives as a tar on
-the stdin of `tar -x` inside the container, so no host path is ever mounted and a remote
-engine needs nothing from this machine's disk. Containers are started ahead of need (the
-warm pool) and destroyed after use: none is ever reused for a second snapshot, so nothing a
-command leaves behind can reach another attempt.
+Each sandbox holds one snapshot in one container, as a tar on the stdin of `tar -x` inside it:
+no host path is ever mounted. With `isolation: container` the container is fresh and removed
+after use; with `namespace` a warm one serves check after check, each command in namespaces of
+its own, started by the container's command servers (`namespaces.py`, `server.py`).
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from typing_extensions import override
 
@@ -19,7 +19,7 @@ from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox import namespaces, supervisor
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult, Sandbox
 from tdd_sandbox.sandbox.batch import BatchDeadline, Run, batch_results
-from tdd_sandbox.sandbox.client import ENGINE_ERRORS, feed, hijacked, short_error
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS, feed, hijacked, short_error, wait_exit
 from tdd_sandbox.sandbox.container import (
     GUARDED_SHELL,
     KEEPER_USER,
@@ -28,11 +28,12 @@ from tdd_sandbox.sandbox.container import (
     ship,
 )
 from tdd_sandbox.sandbox.pool import Containers
+from tdd_sandbox.sandbox.server import CommandServer
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
 from tdd_sandbox.settings import parse_memory
 
-_KILL_GRACE_S = 5.0
+_T = TypeVar("_T")
 
 
 class DockerSandbox(Sandbox):
@@ -72,8 +73,9 @@ class DockerSandbox(Sandbox):
                 if not self._warm:
                     ship(self._provider.client.api, container, self._archive,
                          self._provider.settings)  # fmt: skip
-                elif not namespaces.ship(self._provider.client.api, container, self._archive,
-                                         self._provider.settings, last=attempt > 0):  # fmt: skip
+                elif not namespaces.ship(
+                    self._provider, container, self._archive, last=attempt > 0
+                ):
                     self._provider.destroy(container)  # not clean: never serves a check
                     continue
             except BaseException:
@@ -174,51 +176,58 @@ class DockerSandbox(Sandbox):
         deadline: float | Callable[[], float] = started + timeout
         if batch is not None:
             deadline = BatchDeadline(out, batch[0], timeout)
+        flood = parse_memory(settings.flood_limit) * share
+        code: int | None = None
         try:
-            exec_id = self._create_exec(argv, env, user=user, attach_stdin=stdin is not None)
-            with hijacked(api.exec_start(exec_id, socket=True)) as raw:
-                if stdin is not None:
-                    feed(raw, stdin, deadline=started + timeout)
-                ending = pump(
-                    raw,
-                    out,
-                    err,
-                    deadline=deadline,
-                    flood_limit=parse_memory(settings.flood_limit) * share,
+            if self._warm:
+                served = self._server(user).run(
+                    argv, out, err, env=env, stdin=stdin, deadline=deadline, flood_limit=flood
                 )
+                ending, code = served.ending, served.code
+            else:
+                exec_id = self._create_exec(argv, env, user=user, attach_stdin=stdin is not None)
+                with hijacked(api.exec_start(exec_id, socket=True)) as raw:
+                    if stdin is not None:
+                        feed(raw, stdin, deadline=started + timeout)
+                    ending = pump(raw, out, err, deadline=deadline, flood_limit=flood)
             duration = time.monotonic() - started
             if ending is not Ending.EOF:
                 self._stop_everything()
-            code = self._wait_exit(exec_id) if self._container is not None else None
+            elif not self._warm:
+                code = (
+                    wait_exit(self._provider.client.api, exec_id)
+                    if self._container is not None
+                    else None
+                )
         except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(f"the sandbox stopped answering: {short_error(exc)}") from None
         return Run(ending, out, err, code if ending is Ending.EOF else None, duration)
 
+    def _server(self, user: str) -> CommandServer:
+        """The container's server for `user` (see `_in_container`)."""
+        return self._in_container(lambda box: self._provider.server(box, user))
+
     def _create_exec(
-        self,
-        argv: list[str],
-        env: Mapping[str, str] | None,
-        *,
-        user: str,
-        attach_stdin: bool = False,
+        self, argv: list[str], env: Mapping[str, str] | None, *, user: str, attach_stdin: bool
     ) -> str:
-        """An exec of `argv` as `user`; a container that can no longer take one
-        (it died, or every pid is held) is replaced by a fresh one with the same snapshot."""
+        """An exec of `argv` as `user` (see `_in_container`)."""
         api = self._provider.client.api
+        return self._in_container(
+            lambda box: str(
+                api.exec_create(box, argv, user=user, workdir=WORKDIR,
+                                environment=dict(env or {}), stdin=attach_stdin)["Id"]
+            )
+        )  # fmt: skip
+
+    def _in_container(self, make: Callable[[str], _T]) -> _T:
+        """`make` given the container; a container that can no longer start a process (it
+        died, or every pid is held) is replaced by a fresh one with the same snapshot."""
         for attempt in range(2):
             if self._container is None:
                 self.start()
+            assert self._container is not None
             try:
-                return str(
-                    api.exec_create(
-                        self._container,
-                        argv,
-                        user=user,
-                        workdir=WORKDIR,
-                        environment=dict(env or {}),
-                        stdin=attach_stdin,
-                    )["Id"]
-                )
+                return make(self._container)
             except ENGINE_ERRORS as exc:
                 if attempt or not self._provider.engine_alive():
                     raise SandboxUnavailable(
@@ -237,31 +246,24 @@ class DockerSandbox(Sandbox):
                 self._container, ["head", "-c", str(max_bytes), "--", path], user=KEEPER_USER
             )["Id"]
             stdout, _ = api.exec_start(exec_id, demux=True)
-            code = self._wait_exit(exec_id)
+            code = wait_exit(self._provider.client.api, exec_id)
         except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(
                 f"could not read {path} in the sandbox: {short_error(exc)}"
             ) from None
         return (stdout or b"") if code == 0 else None
 
-    def _wait_exit(self, exec_id: str) -> int | None:
-        api = self._provider.client.api
-        deadline = time.monotonic() + _KILL_GRACE_S
-        while True:
-            info = api.exec_inspect(exec_id)
-            if not info["Running"] or time.monotonic() > deadline:
-                code = info["ExitCode"]
-                return int(code) if code is not None else None
-            time.sleep(0.002)  # the stream has ended: the exit is a moment away at most
-
     def _stop_everything(self) -> None:
         """Kill every process of the sandbox user; if even that fails, the whole container."""
         api = self._provider.client.api
         assert self._container is not None
+        # The sweep kills the container's servers of that user too: the next command starts
+        # a new one.
+        self._provider.drop_servers(self._container)
         try:
             exec_id = api.exec_create(self._container, supervisor.SWEEP, user=SANDBOX_USER)["Id"]
             api.exec_start(exec_id)
-            if self._wait_exit(exec_id) == 0:
+            if wait_exit(self._provider.client.api, exec_id) == 0:
                 return
         except ENGINE_ERRORS:
             pass

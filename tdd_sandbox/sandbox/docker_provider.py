@@ -15,8 +15,14 @@ from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox import namespaces
 from tdd_sandbox.sandbox.base import SandboxProvider
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect, short_error
-from tdd_sandbox.sandbox.container import SANDBOX_USER, container_options, create_container
+from tdd_sandbox.sandbox.container import (
+    SANDBOX_USER,
+    SEALED_USER,
+    container_options,
+    create_container,
+)
 from tdd_sandbox.sandbox.docker import DockerSandbox
+from tdd_sandbox.sandbox.server import CommandServer
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings
 
@@ -40,6 +46,8 @@ class DockerSandboxProvider(SandboxProvider):
         self._lock = threading.Lock()
         self._ready: dict[str, list[Future[str]]] = {}
         self._live: set[str] = set()
+        # Each warm container's command servers, by user: they live as long as it does.
+        self._servers: dict[str, dict[str, CommandServer]] = {}
         self._starter = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tdd-warm")
         # Removing a used container takes the engine tens of milliseconds: done off the path
         # of the check that used it (nothing can reach it any more in the meantime).
@@ -92,12 +100,46 @@ class DockerSandboxProvider(SandboxProvider):
             ) from None
         return container
 
+    def server(self, container: str, user: str) -> CommandServer:
+        """The command server of `container` that runs commands as `user`, started if it has
+        none that is alive.
+
+        Raises:
+            docker.errors.APIError, OSError: the engine could not start one.
+        """
+        with self._lock:
+            found = self._servers.get(container, {}).get(user)
+        if found is not None and found.alive:
+            return found
+        if found is not None:
+            found.close()
+        started = CommandServer(self.client.api, container, user)
+        with self._lock:
+            self._servers.setdefault(container, {})[user] = started
+        return started
+
+    def spared(self, container: str) -> list[int]:
+        """The pids of `container`'s live servers that run as the sandbox user: the only
+        processes of that user a clean container holds."""
+        with self._lock:
+            servers = list(self._servers.get(container, {}).values())
+        sandbox_uids = {SANDBOX_USER.split(":")[0], SEALED_USER.split(":")[0]}
+        return [s.pid for s in servers if s.alive and s.user.split(":")[0] in sandbox_uids]
+
+    def drop_servers(self, container: str) -> None:
+        """Forget `container`'s servers (they were killed, or it goes), closing their streams."""
+        with self._lock:
+            servers = self._servers.pop(container, {})
+        for server in servers.values():
+            server.close()
+
     def destroy(self, container: str) -> None:
         """Remove a container at once (killing what runs in it). Never raises.
 
         A removal the engine refuses is tried again: under gVisor, a container busy with a
         flood can miss the engine's kill deadline once. One that still stands stays listed, so
         that `close` tries it again (and `gc` finds it by its labels after that)."""
+        self.drop_servers(container)
         for pause in (0.0, *_REMOVAL_PAUSES):
             time.sleep(pause)
             try:
@@ -138,11 +180,8 @@ class DockerSandboxProvider(SandboxProvider):
         self.destroy(container)
 
     def _wipe(self, container: str, wiped: Future[str]) -> None:
-        api = self.client.api
         try:
-            exec_id = api.exec_create(container, namespaces.WIPE, user=SANDBOX_USER)["Id"]
-            api.exec_start(exec_id)
-            clean = api.exec_inspect(exec_id)["ExitCode"] == 0
+            clean = namespaces.wipe(self.server(container, SANDBOX_USER), self.spared(container))
         except ENGINE_ERRORS:
             clean = False
         if clean:

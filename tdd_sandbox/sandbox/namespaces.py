@@ -13,21 +13,22 @@ namespace, may not gain one (`no_new_privs`), and may not make a user namespace,
 supervisor runs the code as the namespace's pid 1: when that exits, the kernel kills every
 process left in it.
 
-Between checks, the work tree and `/tmp` are emptied, every process of the sandbox user
-killed, and the container's cleanliness checked before the next snapshot goes in: a
-container that is not clean is destroyed (`WIPE`, `SHIP`).
+Commands reach the container through its command servers (`server.py`), one exec per user
+for the container's life, not an exec each. Between checks, the work tree and `/tmp` are
+emptied, every process of the sandbox user but those servers killed, and the container's
+cleanliness checked before the next snapshot goes in: a container that is not clean is
+destroyed (`WIPE`, `SHIP`).
 """
 
 from __future__ import annotations
 
 import re
 import time
-
-from docker import APIClient
+from collections.abc import Sequence
 
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox import supervisor
-from tdd_sandbox.sandbox.client import ENGINE_ERRORS, feed, hijacked, short_error
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS, short_error
 from tdd_sandbox.sandbox.container import (
     GUARDED_DIR,
     GUARDED_SHELL,
@@ -35,8 +36,9 @@ from tdd_sandbox.sandbox.container import (
     SHIPPER_USER,
     unpack_failed,
 )
-from tdd_sandbox.sandbox.stream import CappedText, pump
-from tdd_sandbox.settings import SandboxSettings
+from tdd_sandbox.sandbox.pool import Containers
+from tdd_sandbox.sandbox.server import CommandServer
+from tdd_sandbox.sandbox.stream import CappedText
 from tdd_sandbox.settings.sandbox import OciRuntime
 
 _SHIP_S = 60.0
@@ -109,27 +111,40 @@ exit "$rc"
 cgroup's OOM kills around the command (which cannot see the counter), and its line comes
 after everything the command printed."""
 
+_OTHERS = (
+    # Every process of the sandbox user but this shell and the servers named as arguments
+    # (`server.CommandServer`): shell builtins only, so that listing them forks nothing.
+    'spare=" $$ $* "; others=""\n'
+    "for d in /proc/[0-9]*; do\n"
+    '  p=${d#/proc/}; case "$spare" in *" $p "*) continue ;; esac\n'
+    '  while read -r k u rest; do if [ "$k" = Uid: ]; then\n'
+    '    [ "$u" = 10001 ] && others="$others $p"; break; fi\n'
+    '  done < "$d/status" 2>/dev/null\n'
+    "done\n"
+)
+
 WIPE = [
     "sh",
     "-c",
-    "kill -9 -1; kill -9 -1; cd /tmp || exit 1\n"
+    "for round in 1 2; do\n" + _OTHERS + '  [ -n "$others" ] && kill -9 $others 2>/dev/null\n'
+    "done\n"
+    "cd /tmp || exit 1\n"
     "for f in * .[!.]* ..?*; do\n"
     f'  case "$f" in {GUARDED_DIR.removeprefix("/tmp/")}) continue ;; esac\n'
     '  if [ -e "$f" ] || [ -L "$f" ]; then chmod -R u+rwX -- "$f" 2>/dev/null; '
     'rm -rf -- "$f" || exit 1; fi\n'
     "done\n",
+    "tdd-wipe",
 ]
-"""Run as the sandbox user after a check: kills what it left and empties /tmp."""
+"""Run as the sandbox user after a check, the pids of the container's servers after it: kills
+what the check left and empties /tmp."""
 
 SHIP = [
     "sh",
     "-c",
-    # Clean means: no process of the sandbox user, nothing in /tmp but the guarded folder.
-    "for d in /proc/[0-9]*; do\n"
-    '  while read -r k u rest; do if [ "$k" = Uid: ]; then\n'
-    '    [ "$u" = 10001 ] && { echo "tdd-dirty process"; exit 3; }; break; fi\n'
-    '  done < "$d/status" 2>/dev/null\n'
-    "done\n"
+    # Clean means: no process of the sandbox user but the servers, nothing in /tmp but the
+    # guarded folder.
+    _OTHERS + '[ -n "$others" ] && { echo "tdd-dirty process"; exit 3; }\n'
     "for f in /tmp/* /tmp/.[!.]* /tmp/..?*; do\n"
     f'  case "$f" in {GUARDED_DIR}) continue ;; esac\n'
     '  if [ -e "$f" ] || [ -L "$f" ]; then echo "tdd-dirty $f"; exit 3; fi\n'
@@ -138,9 +153,11 @@ SHIP = [
     f"{{ [ -x {GUARDED_SHELL} ] || {{ mkdir -m 711 {GUARDED_DIR} && "
     f'cp "$(command -v sh)" {GUARDED_SHELL} && chmod 711 {GUARDED_SHELL}; }}; }}; }} 2>&1\n'
     f'echo "{SHIPPED}$?"\n',
+    "tdd-ship",
 ]
-"""Run as the keeper before a check: checks the container is clean, then unpacks the snapshot
-from stdin into the emptied work tree and prints tar's status after `SHIPPED`."""
+"""Run as the keeper before a check, the pids of the container's servers after it: checks the
+container is clean, then unpacks the snapshot from stdin into the emptied work tree and prints
+tar's status after `SHIPPED`."""
 
 
 def enter(nonce: str, argv: list[str], user: str, runtime: OciRuntime) -> list[str]:
@@ -158,34 +175,42 @@ def oom_kills(stderr: str, nonce: str) -> int:
     return max(0, int(found[-1])) if found else 0
 
 
-def ship(
-    api: APIClient, container: str, archive: bytes, settings: SandboxSettings, *, last: bool
-) -> bool:
+def ship(provider: Containers, container: str, archive: bytes, *, last: bool) -> bool:
     """Unpack a snapshot's tar `archive` into the emptied work tree of a warm `container`
-    (`SHIP`); False when the container is not clean (a process or a file of the last check
-    is still there), and nothing was unpacked.
+    (`SHIP`, run by its keeper's server); False when the container is not clean (a process
+    other than its servers, or a file of the last check, is still there), and nothing was
+    unpacked.
 
     Raises:
         SandboxUnavailable: the archive could not be sent or unpacked, or (`last`) the
             container was not clean either.
     """
     out, err = CappedText(4096), CappedText(4096)
-    deadline = time.monotonic() + _SHIP_S
     try:
-        exec_id = api.exec_create(container, SHIP, user=SHIPPER_USER, stdin=True)["Id"]
-        with hijacked(api.exec_start(exec_id, socket=True)) as raw:
-            feed(raw, archive, deadline=deadline)
-            pump(raw, out, err, deadline=deadline, flood_limit=1 << 20)
+        spare = [str(pid) for pid in provider.spared(container)]
+        served = provider.server(container, SHIPPER_USER).run(
+            [*SHIP, *spare], out, err, env=None, stdin=archive,
+            deadline=time.monotonic() + _SHIP_S, flood_limit=1 << 20,
+        )  # fmt: skip
     except ENGINE_ERRORS as exc:
         raise SandboxUnavailable(
             f"could not copy the repo into the sandbox: {short_error(exc)}"
         ) from None
     lines = (out.text() + err.text()).splitlines() or ["no answer"]
-    if lines[-1] == f"{SHIPPED}0":
+    if served.code is not None and lines[-1] == f"{SHIPPED}0":
         return True
-    if lines[-1].startswith("tdd-dirty") and not last:
+    if served.code is not None and lines[-1].startswith("tdd-dirty") and not last:
         return False
-    raise unpack_failed(lines, settings)
+    raise unpack_failed(lines, provider.settings)
+
+
+def wipe(server: CommandServer, spare: Sequence[int]) -> bool:
+    """Empty a used container (`WIPE`, run by its sandbox user's `server`, sparing the
+    servers `spare`); whether it is clean now."""
+    out, err = CappedText(4096), CappedText(4096)
+    served = server.run([*WIPE, *map(str, spare)], out, err, env=None, stdin=None,
+                        deadline=time.monotonic() + _SHIP_S, flood_limit=1 << 20)  # fmt: skip
+    return served.code == 0
 
 
 def refusal(stderr: str, nonce: str) -> str | None:

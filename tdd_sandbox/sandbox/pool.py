@@ -6,6 +6,7 @@ from typing import Protocol
 
 import docker
 
+from tdd_sandbox.sandbox.server import CommandServer
 from tdd_sandbox.settings import SandboxSettings
 
 
@@ -31,6 +32,18 @@ class Containers(Protocol):
     def release(self, image: str, container: str) -> None:
         """Empty a used container of `image` off the caller's path and make it ready for the
         next check (`isolation: namespace`); one that cannot be emptied is removed."""
+        ...
+
+    def server(self, container: str, user: str) -> CommandServer:
+        """`container`'s command server for `user`, started if it has no live one."""
+        ...
+
+    def spared(self, container: str) -> list[int]:
+        """The pids of `container`'s servers that run as the sandbox user."""
+        ...
+
+    def drop_servers(self, container: str) -> None:
+        """Forget `container`'s servers (they were killed), closing their streams."""
         ...
 
     def engine_alive(self) -> bool:

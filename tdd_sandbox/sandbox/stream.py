@@ -44,6 +44,40 @@ class CappedText:
         while self._tail_size - len(self._tail[0]) >= self._tail_limit:
             self._tail_size -= len(self._tail.popleft())
 
+    def tail(self, size: int) -> bytes:
+        """The last `size` bytes kept (fewer when fewer are), without joining the rest."""
+        parts: list[bytes] = []
+        got = 0
+        for chunk in reversed(self._tail):
+            parts.append(chunk)
+            got += len(chunk)
+            if got >= size:
+                break
+        data = b"".join(reversed(parts))
+        if got < size:
+            data = bytes(self._head) + data
+        return data[-size:] if size else b""
+
+    def endswith(self, suffix: bytes) -> bool:
+        """Whether the stream so far ends with `suffix`."""
+        return self.tail(len(suffix)) == suffix
+
+    def trim(self, size: int) -> None:
+        """Take the last `size` bytes off (a server's end line, which is not the command's)."""
+        size = min(size, self.total)
+        self.total -= size
+        while size and self._tail:
+            last = self._tail.pop()
+            self._tail_size -= len(last)
+            if len(last) > size:
+                self._tail.append(last[:-size])
+                self._tail_size += len(last) - size
+                size = 0
+            else:
+                size -= len(last)
+        if size:
+            del self._head[-size:]
+
     @property
     def kept(self) -> int:
         """How many bytes `text` keeps."""

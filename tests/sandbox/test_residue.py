@@ -126,5 +126,5 @@ def test_a_container_left_unclean_serves_no_check(
     assert provider.take_container(image) == used  # wiped, and handed back
     api = provider.client.api
     api.exec_start(api.exec_create(used, ["sh", "-c", residue], user="10001")["Id"])
-    assert not namespaces.ship(api, used, SNAPSHOT.to_tar(), provider.settings, last=False)
+    assert not namespaces.ship(provider, used, SNAPSHOT.to_tar(), last=False)
     provider.destroy(used)

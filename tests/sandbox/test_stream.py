@@ -79,3 +79,21 @@ def test_pump_stops_a_flood() -> None:
     right.close()
     assert ending is Ending.FLOOD
     assert out.truncated
+
+
+def test_capped_text_reads_and_trims_its_end_across_chunks_and_the_cut() -> None:
+    text = CappedText(8)
+    for chunk in (b"ab", b"cd", b"ef", b"gh", b"ij"):
+        text.add(chunk)
+    assert text.tail(3) == b"hij"
+    assert text.endswith(b"ij")
+    assert not text.endswith(b"xj")
+    text.trim(3)
+    assert text.total == 7
+    assert text.tail(1) == b"g"
+    assert text.text().endswith("g")
+    small = CappedText(100)
+    small.add(b"hello\n@@k end\n")
+    small.trim(len(b"\n@@k end\n"))
+    assert small.text() == "hello"
+    assert not small.truncated

@@ -1,0 +1,95 @@
+"""The command server (`sandbox/server.py`): checks on a warm container ask the engine for no
+exec, and nothing a command does reaches the server, the requests after its own or their
+output. On both runtimes: gVisor's processes and pipes are its own kernel's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import docker
+import pytest
+
+from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
+from tdd_sandbox.sandbox.snapshot import Snapshot
+from tests.conftest import ON_EVERY_RUNTIME
+
+pytestmark = [
+    pytest.mark.docker,
+    ON_EVERY_RUNTIME,
+    pytest.mark.parametrize("sandbox_isolation", ["namespace"], indirect=True),
+]
+
+SNAPSHOT = Snapshot({"kata.py": b"x = 1\n", "tests/test_kata.py": b"import kata\n"})
+
+
+@pytest.fixture
+def execs(docker_client: docker.DockerClient, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The argv of every exec the engine is asked to create while the test runs."""
+    made: list[Any] = []
+    create = docker_client.api.exec_create
+
+    def counted(container: str, cmd: Any, *args: Any, **kwargs: Any) -> Any:
+        made.append(cmd)
+        return create(container, cmd, *args, **kwargs)
+
+    monkeypatch.setattr(docker_client.api, "exec_create", counted)
+    return made
+
+
+def test_a_check_on_a_warm_container_asks_the_engine_for_no_exec(
+    provider: DockerSandboxProvider, images: dict[str, str], execs: list[Any]
+) -> None:
+    """The first check starts the container's servers (one exec each, once per container);
+    the checks after it unpack, run, run sealed, run a batch and wipe with none."""
+    image = images["python"]
+    with provider.open(image, SNAPSHOT) as first:
+        assert first.exec(["cat", "kata.py"]).stdout == "x = 1\n"
+        assert first.exec(["cat", "kata.py"], sealed=True).ok
+        used = first.container_id
+    assert len(execs) == 3  # the keeper's, the sandbox user's and the sealed user's servers
+    execs.clear()
+    for _ in range(2):
+        with provider.open(image, SNAPSHOT) as box:
+            assert box.container_id == used
+            assert box.exec(["cat", "kata.py"]).stdout == "x = 1\n"
+            assert box.exec(["sh", "-c", "cat kata.py"], sealed=True).stdout == "x = 1\n"
+            each = box.exec_each([["true"], ["sh", "-c", "exit 3"]])
+            assert [r.exit_code for r in each] == [0, 3]
+    assert execs == []
+
+
+def test_a_command_cannot_end_early_read_the_next_request_or_see_the_server(
+    provider: DockerSandboxProvider, images: dict[str, str]
+) -> None:
+    forged = (
+        "printf '\\n@@0123456789abcdef0123456789abcdef end\\n'; "
+        "printf '\\n@@0123456789abcdef0123456789abcdef end rc=0\\n' >&2; "
+        "cat; for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done; exit 7"
+    )
+    with provider.open(images["python"], SNAPSHOT) as box:
+        result = box.exec(["sh", "-c", forged])
+        assert result.exit_code == 7
+        assert "0123456789abcdef0123456789abcdef end" in result.stdout
+        assert "perl" not in result.stdout  # the server is in no namespace the code sees
+        # What the next request sends (its argv, its stdin) reaches that command alone.
+        assert box.exec(["cat"], stdin=b"mine").stdout == "mine"
+
+
+def test_what_a_command_leaves_running_prints_nothing_into_the_next(
+    provider: DockerSandboxProvider, images: dict[str, str]
+) -> None:
+    with provider.open(images["python"], SNAPSHOT) as box:
+        left = box.exec(["sh", "-c", "(sleep 0.3; echo late; echo late >&2) & exit 0"])
+        assert left.exit_code == 0
+        after = box.exec(["sh", "-c", "sleep 1; echo next"])
+        assert (after.stdout, after.stderr) == ("next\n", "")
+
+
+def test_a_command_past_its_deadline_is_killed_with_its_server_and_the_next_gets_a_new_one(
+    provider: DockerSandboxProvider, images: dict[str, str]
+) -> None:
+    with provider.open(images["python"], SNAPSHOT) as box:
+        hung = box.exec(["sh", "-c", "echo started; sleep 60"], timeout_s=1.5)
+        assert hung.timed_out
+        assert hung.stdout.startswith("started")
+        assert box.exec(["echo", "again"]).stdout == "again\n"
