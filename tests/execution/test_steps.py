@@ -9,15 +9,21 @@ from tdd_sandbox.vocabulary.results import GateKind
 
 FORMAT, LINT, BUILD, TEST = GateKind.FORMAT, GateKind.LINT, GateKind.BUILD, GateKind.TEST
 RUST, PYTHON = get_language("rust"), get_language("python")
+JAVASCRIPT = get_language("javascript")
+TYPECHECK = GateKind.TYPECHECK
 
 
 def test_a_language_whose_readers_are_cheap_runs_every_gate_in_one_sandbox() -> None:
-    assert split_lanes(PYTHON, None, None) == (frozenset(g.kind for g in PYTHON.gates()),)
+    every = frozenset(g.kind for g in JAVASCRIPT.gates())
+    assert split_lanes(JAVASCRIPT, None, None) == (every,)
     assert split_lanes(PYTHON, None, frozenset({TEST})) == (frozenset({TEST}),)
 
 
 def test_a_costly_reader_runs_with_the_other_readers_beside_the_build_and_tests() -> None:
     assert split_lanes(RUST, None, None) == (frozenset({FORMAT, LINT}), frozenset({BUILD, TEST}))
+    # mypy (a quarter second) beside the compile and pytest.
+    readers = frozenset({FORMAT, LINT, TYPECHECK})
+    assert split_lanes(PYTHON, None, None) == (readers, frozenset({BUILD, TEST}))
 
 
 def test_without_a_costly_reader_a_check_stays_in_one_sandbox() -> None:
