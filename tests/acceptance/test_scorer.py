@@ -276,3 +276,98 @@ def test_cpp_lists_and_strings_convert_to_what_the_function_takes(
         "none": CaseStatus.PASSED,
         "two letters": CaseStatus.NO_RESULT,  # no char holds two: not an answer
     }, report.why()
+
+
+CPP_GARDEN = """\
+#pragma once
+#include <string_view>
+#include <vector>
+namespace garden {
+enum class Plants { grass, red_clover, violets };
+inline std::vector<Plants> plants(std::string_view row) {
+  std::vector<Plants> found;
+  for (char c : row) {
+    if (c == 'G') found.push_back(Plants::grass);
+    if (c == 'C') found.push_back(Plants::red_clover);
+    if (c == 'V') found.push_back(Plants::violets);
+    if (c == 'X') found.push_back(static_cast<Plants>(7));
+  }
+  return found;
+}
+}  // namespace garden
+"""
+
+
+def _enum_suite(tmp_path: Path, language: str, calls: object) -> Suite:
+    folder = tmp_path / "garden" / "acceptance"
+    folder.mkdir(parents=True)
+    cases = [
+        {"description": "two", "property": "plants", "input": {"row": "GC"},
+         "expected": ["grass", "red clover"]},
+        {"description": "wrong", "property": "plants", "input": {"row": "V"},
+         "expected": ["grass"]},
+        {"description": "unnamed", "property": "plants", "input": {"row": "X"},
+         "expected": ["grass"]},
+    ]  # fmt: skip
+    (folder / "canonical-data.json").write_text(json.dumps({"cases": cases}))
+    (folder / "calls.yaml").write_text(json.dumps({language: calls}))
+    return load_suite(tmp_path / "garden")
+
+
+def test_an_enumeration_the_tests_name_reads_as_the_data_spells_it_in_cpp(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # The C++ track's tests register their enumerations with Catch2 to print them
+    # (kindergarten-garden, perfect-numbers, sublist): before, every such answer was "a value
+    # of a type of its own is not plain data".
+    tests = {
+        "garden_test.cpp": b"CATCH_REGISTER_ENUM(garden::Plants, garden::Plants::grass,\n"
+        b"    garden::Plants::red_clover, garden::Plants::violets)\n"
+        b'REQUIRE(garden::plants("G") == std::vector{garden::Plants::grass});\n'
+    }
+    cases = [{"description": "-", "property": "plants", "input": {"row": "G"}, "expected": []}]
+    calls = get_language("cpp").derive_calls(
+        flatten_cases({"cases": cases}, source="-"), {"garden.h": b"namespace garden {}\n"}, tests
+    )
+    assert not isinstance(calls, str), calls
+    suite = _enum_suite(tmp_path, "cpp", calls.model_dump(exclude_defaults=True))
+    report = _score(checker, "cpp", {"garden.h": CPP_GARDEN}, suite)
+    statuses = {r.id: r.status for r in report.results}
+    assert statuses == {
+        "two": CaseStatus.PASSED,
+        "wrong": CaseStatus.WRONG,
+        "unnamed": CaseStatus.NO_RESULT,  # a constant the tests do not name: not an answer
+    }, report.why()
+
+
+JAVA_GARDEN = """\
+import java.util.ArrayList;
+import java.util.List;
+
+public class Kata {
+  public enum Plant { GRASS, RED_CLOVER, VIOLETS }
+
+  public static List<Plant> plants(String row) {
+    List<Plant> found = new ArrayList<>();
+    for (char c : row.toCharArray()) {
+      found.add(c == 'G' ? Plant.GRASS : c == 'C' ? Plant.RED_CLOVER : Plant.VIOLETS);
+    }
+    return found;
+  }
+}
+"""
+
+
+def test_an_enumeration_reads_as_the_data_spells_it_in_java(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # Java's kindergarten-garden and state-of-tic-tac-toe answer with an enum
+    # (`Plant.RADISHES`, `GameState.WIN`): before, "a Plant is not plain data".
+    suite = _enum_suite(tmp_path, "java", {"calls": {"plants": "Kata.plants(${row})"}})
+    report = _score(checker, "java", {"src/Kata.java": JAVA_GARDEN}, suite)
+    statuses = {r.id: r.status for r in report.results}
+    assert statuses == {
+        "two": CaseStatus.PASSED,
+        "wrong": CaseStatus.WRONG,
+        "unnamed": CaseStatus.WRONG,  # VIOLETS: every constant of Java's is named
+    }, report.why()

@@ -58,3 +58,19 @@ def test_no_namespace_or_no_call_of_it_is_a_reason_not_a_guess() -> None:
     tests = {"t.cpp": b"REQUIRE(other::is_leap_year(1));\nREQUIRE(leap::is_leap(1, 2) == 3);\n"}
     reason = CPP.derive_calls(cases, {"leap.h": b"namespace leap {}\n"}, tests)
     assert reason == "leap::is_leap takes 2 arguments where leapYear gives 1"
+
+
+def test_an_enumeration_the_tests_register_gets_its_constants_names() -> None:
+    tests = {
+        "garden_test.cpp": b"CATCH_REGISTER_ENUM(garden::Plants,\n    garden::Plants::grass,\n"
+        b"    garden::Plants::red_clover)\n"
+        b"// CATCH_REGISTER_ENUM(garden::Other, garden::Other::commented_out)\n"
+        b'REQUIRE(garden::plants("G")[0] == garden::Plants::grass);\n'
+    }
+    calls = CPP.derive_calls(
+        [_case("plants", row="G")], {"garden.h": b"namespace garden {}\n"}, tests
+    )
+    assert isinstance(calls, CallMap)
+    assert "struct Names<::garden::Plants>" in calls.setup
+    assert 'if (value == ::garden::Plants::red_clover) return "red clover";' in calls.setup
+    assert "Other" not in calls.setup

@@ -29,6 +29,7 @@ _CALLED = re.compile(r"(?<![\w:])(\w+)::(\w+)\s*([({])")
 _BOUND = re.compile(r"(?<![\w:])(\w+)::(\w+)\s+(\w+)\s*([({])")
 _MEMBER = re.compile(r"\s*\.\s*(\w+)(\s*\()?")
 _SUFFIXES = (".h", ".hpp")
+_REGISTERED = re.compile(r"\bCATCH_REGISTER_ENUM\s*\(([\w:,\s]*)\)")
 
 
 def derive_cpp_calls(
@@ -41,7 +42,7 @@ def derive_cpp_calls(
         return "the stub declares no namespace whose calls the track's tests show"
     source = _code(b"\n".join(tests.values()))
     functions, uses = _calls(source, spaces)
-    setup = "\n".join(f'#include "{path}"' for path in headers)
+    setup = "\n".join([*(f'#include "{path}"' for path in headers), *_named(source)])
     single = {name: arity for name, arity in functions.items() if arity is not None}
     chosen = choose_functions(
         cases, {name: [f"_{k}" for k in range(arity)] for name, arity in single.items()},
@@ -90,6 +91,27 @@ def _calls(source: Source, spaces: set[str]) -> tuple[dict[str, int | None], set
         for member in re.finditer(rf"(?<![\w.]){match[3]}{_MEMBER.pattern}", code):
             uses.add(_use(source, owner, count, member))
     return {n: a for n, a in functions.items() if n not in makers}, uses
+
+
+def _named(source: Source) -> list[str]:
+    """The names of the enumerations the tests register with Catch2 to print them
+    (`CATCH_REGISTER_ENUM(ns::Plants, ns::Plants::clover, ...)`), for the driver to read
+    their constants as the data spells them: the name in lower case, words apart."""
+    named = []
+    for match in _REGISTERED.finditer(source.code):
+        kind, *constants = [item.strip() for item in match[1].split(",")]
+        if not constants or not all(re.fullmatch(r"\w+(::\w+)*", i) for i in (kind, *constants)):
+            continue
+        arms = "".join(
+            f'    if (value == ::{c}) return "{c.rsplit("::", 1)[-1].lower().replace("_", " ")}";\n'
+            for c in constants
+        )
+        named.append(
+            f"namespace tdd_acceptance {{\ntemplate <>\nstruct Names<::{kind}> {{\n"
+            f"  static constexpr bool known = true;\n  static const char* of(::{kind} value) {{\n"
+            f"{arms}    return nullptr;\n  }}\n}};\n}}  // namespace tdd_acceptance"
+        )
+    return named
 
 
 def _use(source: Source, owner: str, count: int, member: re.Match[str]) -> Use:

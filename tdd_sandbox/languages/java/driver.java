@@ -40,6 +40,12 @@ public final class TddAcceptance {
     return type.getName().startsWith("java.util.");
   }
 
+  // An enumeration's constant reads as the data spells such values: its name in lower case,
+  // words apart (`Plant.RADISHES`: "radishes", `FULL_HOUSE`: "full house").
+  static String spelled(String name) {
+    return name.toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+  }
+
   static String plain(Object value, int depth) {
     if (depth > 32) {
       throw new NotPlain("a value nested too deep");
@@ -93,6 +99,9 @@ public final class TddAcceptance {
         out.append(plain(entry.getValue(), depth + 1));
       }
       return out.append('}').toString();
+    }
+    if (value instanceof Enum<?> constant) {
+      return quote(spelled(constant.name()));
     }
     throw new NotPlain("a " + type.getSimpleName() + " is not plain data");
   }
