@@ -36,6 +36,31 @@ def test_other_parameter_names_take_the_inputs_in_order_and_the_tests_name_the_e
     assert calls.errors == frozenset({"ValueError"})
 
 
+HELPER = b"""
+    def assertRaisesWithMessage(self, exception):
+        return self.assertRaisesRegex(exception, r".+")
+"""
+
+
+@pytest.mark.parametrize(
+    ("raised", "counted"),
+    [(b"ValueError", frozenset({"ValueError"})), (b"Exception", frozenset())],
+)
+def test_a_tracks_own_raises_helper_names_the_errors_not_its_parameter(
+    raised: bytes, counted: frozenset[str]
+) -> None:
+    # two-bucket's tests: `assertRaisesWithMessage(ValueError)`, and the helper's own
+    # `assertRaisesRegex(exception, ...)` made "exception" the one kind that counted, so the
+    # reference's ValueError was a wrong answer. Bowling's `Exception` is any error.
+    stub = {"two_bucket.py": b"def measure(size, goal):\n    pass\n"}
+    test = b"with self.assertRaisesWithMessage(" + raised + b"):\n    measure(1, 2)\n"
+    calls = PYTHON.derive_calls(
+        [_case("measure", size=1, goal=2)], stub, {"two_bucket_test.py": test + HELPER}
+    )
+    assert isinstance(calls, CallMap)
+    assert calls.errors == counted
+
+
 def test_what_no_stub_function_performs_is_a_reason_not_a_guess() -> None:
     stub = {"bank.py": b"class BankAccount:\n    def open(self):\n        pass\n"}
     reason = PYTHON.derive_calls([_case("open")], stub, {})

@@ -22,7 +22,11 @@ from tdd_sandbox.languages.deriving import (
 from tdd_sandbox.languages.python.reader import parse_python
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_RAISES = re.compile(rb"assertRaises(?:Regex)?\(\s*(\w+)")
+_RAISES = re.compile(rb"assertRaises\w*\(\s*([A-Z]\w*)")
+"""The error classes the tests expect, as `assertRaises(ValueError)` or a helper of the track's
+(`assertRaisesWithMessage(ValueError)`) names them: a class, not the helper's own parameter
+(`assertRaisesRegex(exception, ...)`)."""
+_ANY = frozenset({"Exception", "BaseException"})
 
 
 def derive_python_calls(
@@ -53,8 +57,14 @@ def derive_python_calls(
         f"from {module} import {', '.join(names)}"
         for module, names in by_module(chosen, modules).items()
     )
-    errors = {m.decode() for data in tests.values() for m in _RAISES.findall(data)}
-    return CallMap(setup=setup, calls=calls, errors=frozenset(errors))
+    return CallMap(setup=setup, calls=calls, errors=_errors(tests))
+
+
+def _errors(tests: Mapping[str, bytes]) -> frozenset[str]:
+    """The error kinds that count: the classes the tests expect, or any where they expect
+    `Exception` itself, which every error of the code's is (an empty set: any)."""
+    found = frozenset(m.decode() for data in tests.values() for m in _RAISES.findall(data))
+    return frozenset() if found & _ANY else found
 
 
 def _derive_uses(
@@ -83,8 +93,7 @@ def _derive_uses(
         f"from {module} import {', '.join(names)}"
         for module, names in by_module(owners, classes).items()
     )
-    errors = {m.decode() for data in tests.values() for m in _RAISES.findall(data)}
-    return CallMap(setup=setup, calls=calls, errors=frozenset(errors))
+    return CallMap(setup=setup, calls=calls, errors=_errors(tests))
 
 
 def _uses(tests: Mapping[str, bytes]) -> set[Use]:
