@@ -23,6 +23,9 @@ def test_the_one_method_on_a_new_instance_performs_the_one_property() -> None:
     assert calls == CallMap(calls={"leapYear": "new Leap().isLeapYear(${year})"})
 
 
+MUTABLE_LIST = "java.util.stream.Collectors.toCollection(java.util.ArrayList::new)"
+
+
 def test_a_static_method_of_the_propertys_name_is_called_on_its_class() -> None:
     source = (
         b"import java.util.List;\n\nclass Converter {\n"
@@ -34,7 +37,7 @@ def test_a_static_method_of_the_propertys_name_is_called_on_its_class() -> None:
     cases = [_case("convert", inputBase=2, digits=[1], outputBase=10)]
     calls = JAVA.derive_calls(cases, stub, {})
     assert isinstance(calls, CallMap)
-    digits = "java.util.Arrays.stream(${digits}).boxed().toList()"
+    digits = f"java.util.Arrays.stream(${{digits}}).boxed().collect({MUTABLE_LIST})"
     assert calls.calls == {
         "convert": f"Converter.convert(${{inputBase}}, {digits}, ${{outputBase}})"
     }
@@ -60,13 +63,17 @@ def test_a_list_or_a_string_of_lines_is_made_of_the_cases_array() -> None:
     ]
     calls = JAVA.derive_calls(cases, {"src/main/java/Kata.java": source}, {})
     assert isinstance(calls, CallMap)
+    # Collections the code may change, as the tests' `Arrays.asList`: change's reference
+    # sorts its coins in place, which threw on the `List.of` before.
     assert calls.calls == {
-        "cost": "new Kata().cost(java.util.Arrays.stream(${books}).boxed().toList())",
-        "parse": "new Kata().parse(java.util.List.of(${rows}))",
+        "cost": (
+            f"new Kata().cost(java.util.Arrays.stream(${{books}}).boxed().collect({MUTABLE_LIST}))"
+        ),
+        "parse": "new Kata().parse(new java.util.ArrayList<>(java.util.Arrays.asList(${rows})))",
         "transpose": "new Kata().transpose(${text|lines})",
         "count": (
-            "new Kata().count(java.util.Set.of(${words}), "
-            "java.util.Arrays.stream(${weights}).boxed().toList())"
+            "new Kata().count(new java.util.HashSet<>(java.util.Arrays.asList(${words})), "
+            f"java.util.Arrays.stream(${{weights}}).boxed().collect({MUTABLE_LIST}))"
         ),
     }
 

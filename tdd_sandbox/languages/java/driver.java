@@ -88,10 +88,15 @@ public final class TddAcceptance {
     if (value instanceof Map<?, ?> map && jdk(type)) {
       Map<String, Object> sorted = new TreeMap<>();
       for (Map.Entry<?, ?> entry : map.entrySet()) {
-        if (entry.getKey() == null || entry.getKey().getClass() != String.class) {
+        // A character is a string of one, as a value is (alphametics' Map<Character, Integer>).
+        Object key = entry.getKey();
+        if (key == null || (key.getClass() != String.class && key.getClass() != Character.class)) {
           throw new NotPlain("a map whose keys are not strings");
         }
-        sorted.put((String) entry.getKey(), entry.getValue());
+        if (sorted.containsKey(key.toString())) {
+          throw new NotPlain("a map with two keys of the same name");
+        }
+        sorted.put(key.toString(), entry.getValue());
       }
       StringBuilder out = new StringBuilder("{");
       for (Map.Entry<String, Object> entry : sorted.entrySet()) {
