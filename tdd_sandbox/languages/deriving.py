@@ -45,14 +45,32 @@ def choose_functions(
         keys = list(dict.fromkeys(key for inputs in given for key in inputs))
         if any(set(inputs) != set(keys) for inputs in given):
             return f"the cases of {prop} do not all give the same inputs"
+        flat = _fields(keys, given)
         if set(params) == set(keys):
             arguments = params
         elif len(params) == len(keys) or (unnamed and not params):
             arguments = keys
+        elif len(params) == len(flat):
+            arguments = flat
         else:
             return f"{name} takes {len(params)} arguments where {prop} gives {len(keys)}"
         chosen[prop] = Chosen(name, tuple(arguments))
     return chosen
+
+
+def _fields(keys: Sequence[str], given: Sequence[Mapping[str, object]]) -> list[str]:
+    """The inputs with each record (an input that is a map of the same fields in every
+    case) taken field by field, in order: affine-cipher's `key: {a, b}` is `key.a, key.b`
+    where the track's `encode(text, a, b)` takes them apart."""
+    flat: list[str] = []
+    for key in keys:
+        values = [inputs[key] for inputs in given]
+        fields = [tuple(v) if isinstance(v, dict) else None for v in values]
+        if fields[0] and all(f == fields[0] for f in fields):
+            flat.extend(f"{key}.{field}" for field in fields[0])
+        else:
+            flat.append(key)
+    return flat
 
 
 def _by_arity(

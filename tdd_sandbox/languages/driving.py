@@ -19,7 +19,7 @@ DRIVER_DIR = ".tdd/acceptance"
 """Where the driver and the inputs go in the sandbox's snapshot: a path no agent may write."""
 RESULTS = "/tmp/tdd-acceptance/out"
 """Where a compiled language's driver script collects every case's framed line."""
-_PLACEHOLDER = re.compile(r"\$\{(\w+)(\|lines)?\}")
+_PLACEHOLDER = re.compile(r"\$\{(\w+(?:\.\w+)*)(\|lines)?\}")
 
 # The shell that a compiled language's driver script shares, run as
 # `sh -c SCRIPT acceptance <nonce> <cases> <seconds per case>`: its build, whose failure is
@@ -140,7 +140,8 @@ def case_script(setup: str, build: str | None, run: str) -> str:
 
 
 def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str:
-    """`template` with each `${name}` replaced by the case's input `name` as a literal, and
+    """`template` with each `${name}` replaced by the case's input `name` as a literal (a
+    field of a record input as `${name.field}`), and
     each `${name|lines}` by its list of strings as one string of lines (a track that takes
     a grid or a table as text where the canonical data lists its rows).
 
@@ -150,9 +151,13 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
 
     def replace(match: re.Match[str]) -> str:
         name = match.group(1)
-        if name not in case.input:
-            raise UsageError(f"case {case.id!r} has no input {name!r} for the call {template!r}")
-        value = case.input[name]
+        value: Any = case.input
+        for part in name.split("."):  # `${key.a}`: the field `a` of the input `key`
+            if not isinstance(value, dict) or part not in value:
+                raise UsageError(
+                    f"case {case.id!r} has no input {name!r} for the call {template!r}"
+                )
+            value = value[part]
         if match.group(2):
             if not is_rows(value):
                 raise UsageError(f"case {case.id!r}: input {name!r} is not a list of lines")

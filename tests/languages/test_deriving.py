@@ -26,3 +26,14 @@ def test_two_functions_of_that_arity_choose_none() -> None:
     functions = {"verses": ["start", "end"], "between": ["a", "b"]}
     chosen = choose_functions(_cases("recite", startVerse=1, endVerse=3), functions, _same)
     assert chosen == "no function of the stub performs the property recite (recite)"
+
+
+def test_a_record_input_is_taken_field_by_field_where_the_function_takes_them_apart() -> None:
+    # affine-cipher's `key: {a, b}`: Python's `encode(plain_text, a, b)` and Java's took one
+    # argument more than the data gives ("encode takes 3 arguments where encode gives 2").
+    functions = {"encode": ["plain_text", "a", "b"]}
+    chosen = choose_functions(_cases("encode", phrase="x", key={"a": 5, "b": 7}), functions, _same)
+    assert chosen == {"encode": Chosen("encode", ("phrase", "key.a", "key.b"))}
+    other = [*_cases("encode", phrase="x", key={"a": 5, "b": 7}), Case("c2", "c2", "encode",
+             {"phrase": "y", "key": {"a": 1}}, "")]  # fmt: skip
+    assert isinstance(choose_functions(other, functions, _same), str)  # fields differ: no guess

@@ -31,3 +31,12 @@ def test_rows_given_as_lines_are_one_string() -> None:
 def test_what_cannot_be_lines_is_a_usage_error(given: dict[str, object]) -> None:
     with pytest.raises(UsageError):
         render_call("t(${rows|lines})", _case(**given), json.dumps)
+
+
+def test_a_field_of_a_record_input_is_written_alone() -> None:
+    case = Case("c1", "c1", "encode", {"phrase": "x", "key": {"a": 5, "b": 7}}, "")
+    assert render_call("e(${phrase}, ${key.a}, ${key.b})", case, json.dumps) == 'e("x", 5, 7)'
+    with pytest.raises(UsageError):
+        render_call("e(${key.c})", case, json.dumps)
+    with pytest.raises(UsageError):
+        render_call("e(${phrase.a})", case, json.dumps)

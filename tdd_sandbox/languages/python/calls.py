@@ -42,11 +42,13 @@ def derive_python_calls(
     if isinstance(chosen, str):
         return _derive_uses(cases, stub, tests) or chosen
     for call in chosen.values():
-        if not all(a.isidentifier() and not keyword.iskeyword(a) for a in call.arguments):
+        names = [a.partition(".")[0] for a in call.arguments]
+        if not all(a.isidentifier() and not keyword.iskeyword(a) for a in names):
             return f"an input of {call.function} is not a name Python can bind"
     calls = {}
     for prop, call in chosen.items():
-        arguments = list(call.arguments)
+        # A record's field (`key.a`) is the field of the input bound to its name.
+        arguments = [re.sub(r"\.(\w+)", r'["\1"]', a) for a in call.arguments]
         example = next(case.input for case in cases if case.property == prop)
         rows = example.get(arguments[0]) if len(arguments) == 1 else None
         if is_rows(rows) and _passes_text(call.function, tests):
