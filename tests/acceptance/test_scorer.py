@@ -371,3 +371,48 @@ def test_an_enumeration_reads_as_the_data_spells_it_in_java(
         "wrong": CaseStatus.WRONG,
         "unnamed": CaseStatus.WRONG,  # VIOLETS: every constant of Java's is named
     }, report.why()
+
+
+JAVA_COUNTS = """\
+import java.util.HashMap;
+import java.util.Map;
+
+public class Kata {
+  public static Map<Character, Integer> counts(String word) {
+    Map<Character, Integer> found = new HashMap<>();
+    for (char c : word.toCharArray()) {
+      found.merge(c, 1, Integer::sum);
+    }
+    return found;
+  }
+
+  public static Map<Object, Integer> both(String word) {
+    Map<Object, Integer> found = new HashMap<>();
+    found.put(word.charAt(0), 1);
+    found.put(String.valueOf(word.charAt(0)), 2);
+    return found;
+  }
+}
+"""
+
+
+def test_a_map_keyed_by_characters_reads_as_one_keyed_by_strings_in_java(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # Java's alphametics answers a Map<Character, Integer>: before, "a map whose keys are not
+    # strings". Two keys that read the same are no answer.
+    folder = tmp_path / "counts" / "acceptance"
+    folder.mkdir(parents=True)
+    cases = [
+        {"description": "aab", "property": "counts", "input": {"word": "aab"},
+         "expected": {"a": 2, "b": 1}},
+        {"description": "clash", "property": "both", "input": {"word": "a"},
+         "expected": {"a": 2}},
+    ]  # fmt: skip
+    (folder / "canonical-data.json").write_text(json.dumps({"cases": cases}))
+    calls = {"java": {"calls": {"counts": "Kata.counts(${word})", "both": "Kata.both(${word})"}}}
+    (folder / "calls.yaml").write_text(json.dumps(calls))
+    suite = load_suite(tmp_path / "counts")
+    report = _score(checker, "java", {"src/Kata.java": JAVA_COUNTS}, suite)
+    statuses = {r.id: r.status for r in report.results}
+    assert statuses == {"aab": CaseStatus.PASSED, "clash": CaseStatus.NO_RESULT}, report.why()
