@@ -8,6 +8,7 @@ its own, started by the container's command servers (`namespaces.py`, `server.py
 
 from __future__ import annotations
 
+import functools
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -28,7 +29,7 @@ from tdd_sandbox.sandbox.container import (
     ship,
 )
 from tdd_sandbox.sandbox.pool import Containers
-from tdd_sandbox.sandbox.server import CommandServer
+from tdd_sandbox.sandbox.server import CommandServer, serve
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
 from tdd_sandbox.settings import parse_memory
@@ -180,9 +181,9 @@ class DockerSandbox(Sandbox):
         code: int | None = None
         try:
             if self._warm:
-                served = self._server(user).run(
-                    argv, out, err, env=env, stdin=stdin, deadline=deadline, flood_limit=flood
-                )
+                how = {"env": env, "stdin": stdin, "deadline": deadline, "flood_limit": flood}
+                by = functools.partial(self._server, user)
+                served = serve(by, self._forget_servers, argv, out, err, **how)
                 ending, code = served.ending, served.code
             else:
                 exec_id = self._create_exec(argv, env, user=user, attach_stdin=stdin is not None)
@@ -268,6 +269,10 @@ class DockerSandbox(Sandbox):
         except ENGINE_ERRORS:
             pass
         self._discard_container()
+
+    def _forget_servers(self) -> None:
+        if self._container is not None:
+            self._provider.drop_servers(self._container)
 
     def _discard_container(self) -> None:
         if self._container is not None:

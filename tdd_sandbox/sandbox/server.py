@@ -168,3 +168,33 @@ class CommandServer:
         self.alive = False
         with contextlib.suppress(OSError):
             self._hijacked.__exit__(None, None, None)
+
+
+def serve(
+    server: Callable[[], CommandServer],
+    forget: Callable[[], None],
+    argv: Sequence[str],
+    out: CappedText,
+    err: CappedText,
+    **how: Any,
+) -> Served:
+    """`argv` run by `server()` (`CommandServer.run`'s `how`); a server found gone before the
+    command began (killed while it idled, as an OOM kill in a check beside it may do: the
+    request could not be sent, or its stream ended with nothing of the command on it) is
+    forgotten and the command sent once more to a new one. Nothing ran: no verdict is lost.
+
+    Raises:
+        OSError: the new server could not be reached either.
+    """
+    for attempt in range(2):
+        try:
+            served = server().run(argv, out, err, **how)
+        except OSError:
+            if attempt:
+                raise
+        else:
+            began = served.code is not None or served.ending is not Ending.EOF
+            if began or out.total or err.total or attempt:
+                return served
+        forget()
+    raise AssertionError("unreachable")

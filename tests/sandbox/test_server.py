@@ -93,3 +93,21 @@ def test_a_command_past_its_deadline_is_killed_with_its_server_and_the_next_gets
         assert hung.timed_out
         assert hung.stdout.startswith("started")
         assert box.exec(["echo", "again"]).stdout == "again\n"
+
+
+def test_a_server_killed_while_it_idles_is_replaced_and_the_command_still_runs(
+    provider: DockerSandboxProvider, images: dict[str, str], docker_client: docker.DockerClient
+) -> None:
+    """As the OOM killer may pick an idle server while a check beside it fills the memory:
+    nothing of the next command had run, so it runs on a new server, not as a failure."""
+    with provider.open(images["python"], SNAPSHOT) as box:
+        assert box.exec(["true"], sealed=True).ok
+        assert box.exec(["true"]).ok
+        container = box.container_id
+        assert container is not None
+        api = docker_client.api
+        for pid in provider.spared(container):
+            killer = api.exec_create(container, ["kill", "-9", str(pid)], user="10001:10001")
+            api.exec_start(killer["Id"])
+        assert box.exec(["echo", "sealed"], sealed=True).stdout == "sealed\n"
+        assert box.exec(["echo", "open"]).stdout == "open\n"
