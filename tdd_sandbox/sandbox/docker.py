@@ -1,15 +1,12 @@
-"""The Docker backend: hardened containers on a local or remote engine (`DOCKER_HOST`).
-
-Each sandbox holds one snapshot in one container, as a tar on the stdin of `tar -x` inside it:
-no host path is ever mounted. With `isolation: container` the container is fresh and removed
-after use; with `namespace` a warm one serves check after check, each command in namespaces of
-its own, started by the container's command servers (`namespaces.py`, `server.py`).
-"""
+"""The Docker backend: hardened containers on a local or remote engine (`DOCKER_HOST`), each
+holding one snapshot (a tar on the stdin of `tar -x`: no host path is mounted), fresh per check
+(`isolation: container`) or warm, each command in namespaces of its own (`namespaces.py`)."""
 
 from __future__ import annotations
 
 import functools
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
@@ -51,6 +48,7 @@ class DockerSandbox(Sandbox):
         self._closed = False
         self._shell = GUARDED_SHELL if provider.settings.runtime == "runc" else "sh"
         self._warm = provider.settings.isolation == "namespace"
+        self._closing = threading.Lock()
 
     @property
     @override
@@ -125,9 +123,8 @@ class DockerSandbox(Sandbox):
     def exec_each(
         self, commands: Sequence[Sequence[str]], *, timeout_s: float | None = None
     ) -> list[ExecResult]:
-        """The commands in one exec (`supervisor.BATCH`), each with its own report. A batch
-        that does not end as planned (a limit hit, its supervisor killed, a report missing)
-        is not taken: each command then runs again on its own, as `exec` runs it."""
+        """The commands in one run (`supervisor.BATCH`), each with its own report; a batch
+        that does not end as planned is not taken: each then runs again on its own."""
         count = len(commands)
         if count < 2:
             return super().exec_each(commands, timeout_s=timeout_s)
@@ -182,8 +179,8 @@ class DockerSandbox(Sandbox):
         try:
             if self._warm:
                 how = {"env": env, "stdin": stdin, "deadline": deadline, "flood_limit": flood}
-                by = functools.partial(self._server, user)
-                served = serve(by, self._forget_servers, argv, out, err, **how)
+                by, forget = functools.partial(self._server, user), self._stop_everything
+                served = serve(by, forget, argv, out, err, **how)
                 ending, code = served.ending, served.code
             else:
                 exec_id = self._create_exec(argv, env, user=user, attach_stdin=stdin is not None)
@@ -194,19 +191,21 @@ class DockerSandbox(Sandbox):
             duration = time.monotonic() - started
             if ending is not Ending.EOF:
                 self._stop_everything()
-            elif not self._warm:
-                code = (
-                    wait_exit(self._provider.client.api, exec_id)
-                    if self._container is not None
-                    else None
-                )
+            elif not self._warm and self._container is not None:
+                code = wait_exit(api, exec_id)
         except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(f"the sandbox stopped answering: {short_error(exc)}") from None
         return Run(ending, out, err, code if ending is Ending.EOF else None, duration)
 
     def _server(self, user: str) -> CommandServer:
-        """The container's server for `user` (see `_in_container`)."""
-        return self._in_container(lambda box: self._provider.server(box, user))
+        """The container's server for `user`, marked busy in step with `close` (from another
+        thread: it either stops what the server runs, or comes first and nothing is sent)."""
+        server = self._in_container(lambda box: self._provider.server(box, user))
+        with self._closing:
+            if self._closed:
+                raise SandboxUnavailable("the sandbox was closed")
+            server.busy = True
+        return server
 
     def _create_exec(
         self, argv: list[str], env: Mapping[str, str] | None, *, user: str, attach_stdin: bool
@@ -224,6 +223,8 @@ class DockerSandbox(Sandbox):
         """`make` given the container; a container that can no longer start a process (it
         died, or every pid is held) is replaced by a fresh one with the same snapshot."""
         for attempt in range(2):
+            if self._closed:
+                raise SandboxUnavailable("the sandbox was closed")
             if self._container is None:
                 self.start()
             assert self._container is not None
@@ -247,17 +248,17 @@ class DockerSandbox(Sandbox):
                 self._container, ["head", "-c", str(max_bytes), "--", path], user=KEEPER_USER
             )["Id"]
             stdout, _ = api.exec_start(exec_id, demux=True)
-            code = wait_exit(self._provider.client.api, exec_id)
+            code = wait_exit(api, exec_id)
         except ENGINE_ERRORS as exc:
-            raise SandboxUnavailable(
-                f"could not read {path} in the sandbox: {short_error(exc)}"
-            ) from None
+            why = short_error(exc)
+            raise SandboxUnavailable(f"could not read {path} in the sandbox: {why}") from None
         return (stdout or b"") if code == 0 else None
 
     def _stop_everything(self) -> None:
         """Kill every process of the sandbox user; if even that fails, the whole container."""
         api = self._provider.client.api
-        assert self._container is not None
+        if self._container is None:
+            return  # closed meanwhile: its container was stopped or emptied then
         # The sweep kills the container's servers of that user too: the next command starts
         # a new one.
         self._provider.drop_servers(self._container)
@@ -270,10 +271,6 @@ class DockerSandbox(Sandbox):
             pass
         self._discard_container()
 
-    def _forget_servers(self) -> None:
-        if self._container is not None:
-            self._provider.drop_servers(self._container)
-
     def _discard_container(self) -> None:
         if self._container is not None:
             self._provider.destroy(self._container)
@@ -281,12 +278,17 @@ class DockerSandbox(Sandbox):
 
     @override
     def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
+        with self._closing:
+            if self._closed:
+                return
+            self._closed = True
+            busy = self._container is not None and self._provider.busy(self._container)
         if self._container is not None and self._warm:
-            self._provider.release(self._image, self._container)
-            self._container = None
+            if busy:
+                self._stop_everything()  # a cancelled attempt's command: not left running
+            if self._container is not None:
+                self._provider.release(self._image, self._container)
+                self._container = None
             return
         if self._container is not None:
             self._provider.retire(self._container)

@@ -126,6 +126,12 @@ class DockerSandboxProvider(SandboxProvider):
         sandbox_uids = {SANDBOX_USER.split(":")[0], SEALED_USER.split(":")[0]}
         return [s.pid for s in servers if s.alive and s.user.split(":")[0] in sandbox_uids]
 
+    def busy(self, container: str) -> bool:
+        """Whether a command is running on one of `container`'s servers."""
+        with self._lock:
+            servers = list(self._servers.get(container, {}).values())
+        return any(server.alive and server.busy for server in servers)
+
     def drop_servers(self, container: str) -> None:
         """Forget `container`'s servers (they were killed, or it goes), closing their streams."""
         with self._lock:

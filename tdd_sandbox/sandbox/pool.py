@@ -42,6 +42,10 @@ class Containers(Protocol):
         """The pids of `container`'s servers that run as the sandbox user."""
         ...
 
+    def busy(self, container: str) -> bool:
+        """Whether a command is running on one of `container`'s servers."""
+        ...
+
     def drop_servers(self, container: str) -> None:
         """Forget `container`'s servers (they were killed), closing their streams."""
         ...

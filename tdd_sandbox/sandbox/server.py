@@ -113,6 +113,8 @@ class CommandServer:
             raise OSError(f"the command server did not start: {err.text()[-200:]!r}")
         self.pid = int(found.group(1))
         self.alive = True
+        self.busy = False
+        """Whether a command of its is running (the caller is reading its output)."""
 
     def run(
         self,
@@ -139,6 +141,7 @@ class CommandServer:
             data = item.encode()
             request += f"{len(data)}\n".encode() + data
         request += stdin or b""
+        self.busy = True
         # The server reads a whole request before it starts the command: only a server that
         # no longer reads (its container frozen) makes this wait, and not for ever.
         self._raw.settimeout(_START_S)
@@ -157,6 +160,7 @@ class CommandServer:
         if ending is not Ending.EOF or not ended():
             self.alive = False
             return Served(Ending.EOF if ending is Ending.EOF else ending, None)
+        self.busy = False
         found = end_err.search(err.tail(64))
         assert found is not None
         out.trim(len(end_out))

@@ -4,11 +4,14 @@ output. On both runtimes: gVisor's processes and pipes are its own kernel's."""
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 import docker
 import pytest
 
+from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tests.conftest import ON_EVERY_RUNTIME
@@ -111,3 +114,29 @@ def test_a_server_killed_while_it_idles_is_replaced_and_the_command_still_runs(
             api.exec_start(killer["Id"])
         assert box.exec(["echo", "sealed"], sealed=True).stdout == "sealed\n"
         assert box.exec(["echo", "open"]).stdout == "open\n"
+
+
+def test_a_sandbox_closed_while_its_command_runs_stops_the_command_at_once(
+    provider: DockerSandboxProvider, images: dict[str, str]
+) -> None:
+    """A cancelled attempt's sandbox is closed from another thread while its command runs:
+    the command must stop then, not hold the server the container's wipe is queued on."""
+    box = provider.open(images["python"], SNAPSHOT)
+    ended: list[object] = []
+
+    def run() -> None:
+        try:
+            ended.append(box.exec(["sh", "-c", "sleep 60"]))
+        except SandboxUnavailable as exc:
+            ended.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    time.sleep(1.5)
+    closed = time.monotonic()
+    box.close()
+    worker.join(20)
+    assert not worker.is_alive(), "the command outlived its sandbox"
+    assert time.monotonic() - closed < 20
+    with provider.open(images["python"], SNAPSHOT) as after:
+        assert after.exec(["echo", "ok"]).stdout == "ok\n"
