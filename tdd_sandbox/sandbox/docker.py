@@ -178,9 +178,9 @@ class DockerSandbox(Sandbox):
         code: int | None = None
         try:
             if self._warm:
-                how = {"env": env, "stdin": stdin, "deadline": deadline, "flood_limit": flood}
-                by, forget = functools.partial(self._server, user), self._stop_everything
-                served = serve(by, forget, argv, out, err, **how)
+                by = functools.partial(self._server, user)
+                served = serve(by, self._stop_everything, argv, out, err, env=env, stdin=stdin,
+                               deadline=deadline, flood_limit=flood)  # fmt: skip
                 ending, code = served.ending, served.code
             else:
                 exec_id = self._create_exec(argv, env, user=user, attach_stdin=stdin is not None)
@@ -265,7 +265,7 @@ class DockerSandbox(Sandbox):
         try:
             exec_id = api.exec_create(self._container, supervisor.SWEEP, user=SANDBOX_USER)["Id"]
             api.exec_start(exec_id)
-            if wait_exit(self._provider.client.api, exec_id) == 0:
+            if wait_exit(api, exec_id) == 0:
                 return
         except ENGINE_ERRORS:
             pass

@@ -95,8 +95,7 @@ class CommandServer:
             docker.errors.APIError, OSError: the engine could not start it, or it did not
                 say it was ready (the caller treats that as any failed exec).
         """
-        self._api = api
-        self.container, self.user = container, user
+        self.user = user
         hello = secrets.token_hex(8)
         exec_id = api.exec_create(
             container, ["perl", "-e", SERVER, hello], user=user, workdir=WORKDIR, stdin=True
@@ -180,9 +179,13 @@ def serve(
     argv: Sequence[str],
     out: CappedText,
     err: CappedText,
-    **how: Any,
+    *,
+    env: Mapping[str, str] | None,
+    stdin: bytes | None,
+    deadline: float | Callable[[], float],
+    flood_limit: int,
 ) -> Served:
-    """`argv` run by `server()` (`CommandServer.run`'s `how`); a server found gone before the
+    """`argv` run by `server()` (see `CommandServer.run`); a server found gone before the
     command began (killed while it idled, as an OOM kill in a check beside it may do: the
     request could not be sent, or its stream ended with nothing of the command on it) is
     forgotten and the command sent once more to a new one. Nothing ran: no verdict is lost.
@@ -192,7 +195,8 @@ def serve(
     """
     for attempt in range(2):
         try:
-            served = server().run(argv, out, err, **how)
+            served = server().run(argv, out, err, env=env, stdin=stdin, deadline=deadline,
+                                  flood_limit=flood_limit)  # fmt: skip
         except OSError:
             if attempt:
                 raise

@@ -161,20 +161,6 @@ def test_a_removal_the_engine_refuses_once_is_tried_again_and_none_is_left(
     assert not _exists(docker_client, second)
 
 
-@pytest.fixture
-def execs(docker_client: docker.DockerClient, monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """The arguments of every exec the engine is asked to create from now on."""
-    made: list[object] = []
-    create = docker_client.api.exec_create
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        made.append(args)
-        return create(*args, **kwargs)
-
-    monkeypatch.setattr(docker_client.api, "exec_create", counted)
-    return made
-
-
 @pytest.mark.parametrize("sandbox_isolation", ["container"], indirect=True)
 def test_the_snapshot_is_unpacked_by_the_main_process_with_no_exec_of_its_own(
     provider: DockerSandboxProvider, images: dict[str, str], execs: list[object]

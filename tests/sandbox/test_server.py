@@ -4,6 +4,7 @@ output. On both runtimes: gVisor's processes and pipes are its own kernel's."""
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from typing import Any
@@ -23,20 +24,6 @@ pytestmark = [
 ]
 
 SNAPSHOT = Snapshot({"kata.py": b"x = 1\n", "tests/test_kata.py": b"import kata\n"})
-
-
-@pytest.fixture
-def execs(docker_client: docker.DockerClient, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """The argv of every exec the engine is asked to create while the test runs."""
-    made: list[Any] = []
-    create = docker_client.api.exec_create
-
-    def counted(container: str, cmd: Any, *args: Any, **kwargs: Any) -> Any:
-        made.append(cmd)
-        return create(container, cmd, *args, **kwargs)
-
-    monkeypatch.setattr(docker_client.api, "exec_create", counted)
-    return made
 
 
 def test_a_check_on_a_warm_container_asks_the_engine_for_no_exec(
@@ -61,18 +48,30 @@ def test_a_check_on_a_warm_container_asks_the_engine_for_no_exec(
     assert execs == []
 
 
+FORGED_KEY = "0123456789abcdef0123456789abcdef"
+FORGED = (
+    f"printf '\\n@@{FORGED_KEY} end\\n'; printf '\\n@@{FORGED_KEY} end rc=0\\n' >&2; "
+    "cat; for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done; sleep 1; exit 7"
+)
+
+
+def test_a_server_whose_key_the_code_could_know_is_fooled_by_a_forged_end(
+    provider: DockerSandboxProvider, images: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The attack is real: with the key fixed (a naive server's constant marker), the code's
+    own end line ends its command early with the exit status it chose."""
+    monkeypatch.setattr(secrets, "token_hex", lambda _size: FORGED_KEY)
+    with provider.open(images["python"], SNAPSHOT) as box:
+        assert box.exec(["sh", "-c", FORGED]).exit_code == 0
+
+
 def test_a_command_cannot_end_early_read_the_next_request_or_see_the_server(
     provider: DockerSandboxProvider, images: dict[str, str]
 ) -> None:
-    forged = (
-        "printf '\\n@@0123456789abcdef0123456789abcdef end\\n'; "
-        "printf '\\n@@0123456789abcdef0123456789abcdef end rc=0\\n' >&2; "
-        "cat; for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done; exit 7"
-    )
     with provider.open(images["python"], SNAPSHOT) as box:
-        result = box.exec(["sh", "-c", forged])
+        result = box.exec(["sh", "-c", FORGED])
         assert result.exit_code == 7
-        assert "0123456789abcdef0123456789abcdef end" in result.stdout
+        assert f"{FORGED_KEY} end" in result.stdout
         assert "perl" not in result.stdout  # the server is in no namespace the code sees
         # What the next request sends (its argv, its stdin) reaches that command alone.
         assert box.exec(["cat"], stdin=b"mine").stdout == "mine"
