@@ -62,7 +62,7 @@ class DockerChecker(Checker):
                 self._images[language.name] = ensure_image(
                     self.client, language.name, self.settings.images, self.progress
                 )
-                self.provider.prewarm(self._images[language.name])
+                self.provider.prewarm(self._images[language.name], preload=language.preload)
             return self._images[language.name]
 
     @override

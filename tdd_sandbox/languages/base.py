@@ -55,6 +55,7 @@ class RunnerDefaults(ABC):
     """The gates as (kind, shell script) pairs, in running order, for `gates()`."""
     sentinel_reports: SentinelReports | None = None
     """Where the runner's output reports the guard's sentinels, for `readable`."""
+    preload: tuple[str, ...] = ()
 
     @abstractmethod
     def is_test_path(self, path: str) -> bool:

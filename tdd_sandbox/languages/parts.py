@@ -92,6 +92,9 @@ class Runner(Protocol):
     collects: str
     """What counts as a test, as the runner collects it: told to a tester whose new test
     was not found."""
+    preload: tuple[str, ...]
+    """The modules a warm interpreter imports once per container for the runner's
+    `python3 -I -B -c` commands (`sandbox/zygote.py`); empty: none is started."""
     readers_apart: frozenset[GateKind]
     """The gates that only read the code (format, lint, typecheck) and cost more than a
     second container (about 0.2 s of the engine's CPU to start and remove): a lint that

@@ -116,8 +116,9 @@ class SandboxProvider(Closing, ABC):
             SandboxUnavailable: the backend cannot start one.
         """
 
-    def prewarm(self, image: str) -> None:
-        """Start sandboxes of `image` ahead of need, where the backend can."""
+    def prewarm(self, image: str, *, preload: tuple[str, ...] = ()) -> None:
+        """Start sandboxes of `image` ahead of need, where the backend can; `preload`: the
+        modules a warm interpreter there imports, where the backend has one."""
 
     @abstractmethod
     def close(self) -> None:

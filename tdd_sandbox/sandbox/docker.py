@@ -95,16 +95,17 @@ class DockerSandbox(Sandbox):
         sealed: bool = False,
     ) -> ExecResult:
         nonce = secrets.token_hex(8)
-        argv = supervisor.wrap(nonce, list(command), collect or "", shell=self._shell)
         user = SEALED_USER if sealed else SANDBOX_USER
-        run = self._run(self._fresh(nonce, argv, user), timeout_s, env=env, stdin=stdin, user=user)
+        warm = self._provider.zygote(self._container, user)
+        argv = supervisor.wrap(nonce, command, collect or "", shell=self._shell, warm=warm)
+        run = self._run(self._fresh(nonce, argv, user, warm), timeout_s, env=env, stdin=stdin,
+                        user=user)  # fmt: skip
         ooms = namespaces.oom_kills(run.err.text(), nonce)
         stderr, report = supervisor.extract(run.err.text(), nonce)
         if report is None and run.ending is Ending.EOF:
             if self._warm and (refused := namespaces.refusal(run.err.text(), nonce)):
                 raise SandboxUnavailable(refused)  # no code ran: not a verdict
-            # The supervisor itself was killed (by the command, or the OOM killer):
-            # sweep whatever it could not.
+            # The supervisor was killed (by the command or the OOM killer): sweep what it could not.
             self._stop_everything()
         return ExecResult(
             exit_code=run.code,
@@ -128,9 +129,10 @@ class DockerSandbox(Sandbox):
         count = len(commands)
         if count < 2:
             return super().exec_each(commands, timeout_s=timeout_s)
-        nonce = secrets.token_hex(8)
-        argv = supervisor.wrap_batch(nonce, commands, shell=self._shell)
-        run = self._run(self._fresh(nonce, argv, SANDBOX_USER), timeout_s, batch=(nonce, count))
+        nonce, warm = secrets.token_hex(8), self._provider.zygote(self._container, SANDBOX_USER)
+        argv = supervisor.wrap_batch(nonce, commands, shell=self._shell, warm=warm)
+        run = self._run(self._fresh(nonce, argv, SANDBOX_USER, warm), timeout_s,
+                        batch=(nonce, count))  # fmt: skip
         parts = batch_results(run, nonce, count, self._provider.settings)
         if parts is None:
             if run.ending is Ending.EOF:
@@ -138,11 +140,11 @@ class DockerSandbox(Sandbox):
             return super().exec_each(commands, timeout_s=timeout_s)
         return parts
 
-    def _fresh(self, nonce: str, argv: list[str], user: str) -> list[str]:
+    def _fresh(self, nonce: str, argv: list[str], user: str, warm: str = "") -> list[str]:
         """`argv` in namespaces of its own when the container serves check after check."""
         if not self._warm:
             return argv
-        return namespaces.enter(nonce, argv, user, self._provider.settings.runtime)
+        return namespaces.enter(nonce, argv, user, self._provider.settings.runtime, zygote=warm)
 
     def _run(
         self,
@@ -259,8 +261,7 @@ class DockerSandbox(Sandbox):
         api = self._provider.client.api
         if self._container is None:
             return  # closed meanwhile: its container was stopped or emptied then
-        # The sweep kills the container's servers of that user too: the next command starts
-        # a new one.
+        # The sweep kills the servers of that user too: the next command starts new ones.
         self._provider.drop_servers(self._container)
         try:
             exec_id = api.exec_create(self._container, supervisor.SWEEP, user=SANDBOX_USER)["Id"]

@@ -12,7 +12,7 @@ import docker.errors
 from typing_extensions import override
 
 from tdd_sandbox.errors import SandboxUnavailable
-from tdd_sandbox.sandbox import namespaces
+from tdd_sandbox.sandbox import namespaces, zygote
 from tdd_sandbox.sandbox.base import SandboxProvider
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect, short_error
 from tdd_sandbox.sandbox.container import (
@@ -25,6 +25,9 @@ from tdd_sandbox.sandbox.docker import DockerSandbox
 from tdd_sandbox.sandbox.server import CommandServer
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings
+
+_SANDBOX_USERS = (SANDBOX_USER, SEALED_USER)
+"""The users that run a check's commands: each gets a warm interpreter where the image has one."""
 
 _REMOVAL_PAUSES = (0.2, 0.5, 1.0)
 """The waits before each new try at a removal the engine refused (none after the last)."""
@@ -48,6 +51,9 @@ class DockerSandboxProvider(SandboxProvider):
         self._live: set[str] = set()
         # Each warm container's command servers, by user: they live as long as it does.
         self._servers: dict[str, dict[str, CommandServer]] = {}
+        # What each image's warm interpreters import (`zygote.py`), and each container's image.
+        self._preload: dict[str, tuple[str, ...]] = {}
+        self._images: dict[str, str] = {}
         self._starter = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tdd-warm")
         # Removing a used container takes the engine tens of milliseconds: done off the path
         # of the check that used it (nothing can reach it any more in the meantime).
@@ -61,8 +67,11 @@ class DockerSandboxProvider(SandboxProvider):
         return sandbox
 
     @override
-    def prewarm(self, image: str) -> None:
+    def prewarm(self, image: str, *, preload: tuple[str, ...] = ()) -> None:
+        """Start warm containers of `image`; with `preload` (first call only), each warm
+        container's sandbox users get a warm interpreter that imports those modules."""
         with self._lock:
+            self._preload.setdefault(image, preload)
             queue = self._ready.setdefault(image, [])
             while len(queue) < self.settings.warm and not self._closed:
                 queue.append(self._starter.submit(self._start_container, image))
@@ -91,7 +100,12 @@ class DockerSandboxProvider(SandboxProvider):
             container = create_container(self.client, options, self.settings)
             with self._lock:
                 self._live.add(container)
+                self._images[container] = image
             self.client.api.start(container)
+            if self._warm_interpreters() and self._preload.get(image):
+                # Their interpreters import while the container waits for its check.
+                for user in _SANDBOX_USERS:
+                    self.server(container, user)
         except ENGINE_ERRORS as exc:
             if container is not None:
                 self.destroy(container)
@@ -113,10 +127,20 @@ class DockerSandboxProvider(SandboxProvider):
             return found
         if found is not None:
             found.close()
-        started = CommandServer(self.client.api, container, user)
+        with self._lock:
+            preload = self._preload.get(self._images.get(container, ""), ())
+        group = user.split(":")[1]
+        wanted = preload and user in _SANDBOX_USERS and self._warm_interpreters()
+        warm = zygote.start(group, preload) if wanted else ()
+        started = CommandServer(self.client.api, container, user, zygote=warm)
         with self._lock:
             self._servers.setdefault(container, {})[user] = started
         return started
+
+    def _warm_interpreters(self) -> bool:
+        # A warm interpreter joins a check's namespaces with setns, which gVisor's kernel
+        # does not do for user namespaces (EINVAL): under runsc every command starts its own.
+        return self.settings.isolation == "namespace" and self.settings.runtime == "runc"
 
     def spared(self, container: str) -> list[int]:
         """The pids of `container`'s live servers that run as the sandbox user: the only
@@ -124,7 +148,15 @@ class DockerSandboxProvider(SandboxProvider):
         with self._lock:
             servers = list(self._servers.get(container, {}).values())
         sandbox_uids = {SANDBOX_USER.split(":")[0], SEALED_USER.split(":")[0]}
-        return [s.pid for s in servers if s.alive and s.user.split(":")[0] in sandbox_uids]
+        alive = [s for s in servers if s.alive and s.user.split(":")[0] in sandbox_uids]
+        return [pid for s in alive for pid in (s.pid, s.zygote) if pid is not None]
+
+    def zygote(self, container: str | None, user: str) -> str:
+        """The socket name of the warm interpreter that serves `user` in `container`, or ""
+        when it has none (yet)."""
+        with self._lock:
+            found = self._servers.get(container or "", {}).get(user)
+        return zygote.name(user.split(":")[1]) if found and found.zygote and found.alive else ""
 
     def busy(self, container: str) -> bool:
         """Whether a command is running on one of `container`'s servers."""
@@ -159,6 +191,7 @@ class DockerSandboxProvider(SandboxProvider):
             return
         with self._lock:
             self._live.discard(container)
+            self._images.pop(container, None)
 
     def retire(self, container: str) -> None:
         """Remove a used container in the background (at once once the provider closes).

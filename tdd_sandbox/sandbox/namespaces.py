@@ -97,10 +97,17 @@ nothing."""
 ENTER = (
     supervisor.COUNT_OOM
     + r"""
-n=$1; g=$2; host=$3; shift 3
+n=$1; g=$2; host=$3; z=$4; shift 4
 count_oom; before=$o
-unshare --user --map-root-user --mount --pid --ipc --uts --net --fork \
+set -- unshare --user --map-root-user --mount --pid --ipc --uts --net --fork \
   --mount-proc --propagation private sh -c "$0" tdd-setup "$n" "$g" "$host" "$@"
+# A warm interpreter's socket (zygote.py) is reached only from the container's own network
+# namespace, so the connection is made here and handed down as fd 3, to `zygote.CLIENT`
+# (AF_UNIX, SOCK_STREAM; $^F: fd 3 stays open across exec). Plain perl: its modules cost 20 ms.
+[ -n "$z" ] && set -- perl -e '$^F = 3; my ($z, $s) = shift;
+  socket($s, 1, 1, 0) && fileno($s) == 3 && connect($s, pack("S", 1) . "\0$z");
+  exec { $ARGV[0] } @ARGV' "$z" "$@"
+"$@"
 rc=$?
 count_oom; after=$o
 printf '\n@@%s ns oom=%s\n' "$n" "$((after - before))" >&2
@@ -160,11 +167,14 @@ container is clean, then unpacks the snapshot from stdin into the emptied work t
 tar's status after `SHIPPED`."""
 
 
-def enter(nonce: str, argv: list[str], user: str, runtime: OciRuntime) -> list[str]:
+def enter(
+    nonce: str, argv: list[str], user: str, runtime: OciRuntime, *, zygote: str = ""
+) -> list[str]:
     """The argv that runs `argv` (the supervisor's) in fresh namespaces as `user` (uid:gid,
-    as the exec runs) under `runtime`; `nonce` tags the line that reports the OOM kills."""
+    as the exec runs) under `runtime`, with a connection to the warm interpreter named
+    `zygote` (if any) as fd 3; `nonce` tags the line that reports the OOM kills."""
     host = "1" if runtime == "runc" else "0"
-    return ["sh", "-c", ENTER, SETUP, nonce, user.split(":")[1], host, *argv]
+    return ["sh", "-c", ENTER, SETUP, nonce, user.split(":")[1], host, zygote, *argv]
 
 
 def oom_kills(stderr: str, nonce: str) -> int:

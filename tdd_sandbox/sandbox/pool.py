@@ -39,7 +39,12 @@ class Containers(Protocol):
         ...
 
     def spared(self, container: str) -> list[int]:
-        """The pids of `container`'s servers that run as the sandbox user."""
+        """The pids of `container`'s servers that run as the sandbox user, and of their warm
+        interpreters."""
+        ...
+
+    def zygote(self, container: str | None, user: str) -> str:
+        """The socket name of `user`'s warm interpreter in `container` ("" for none)."""
         ...
 
     def busy(self, container: str) -> bool:

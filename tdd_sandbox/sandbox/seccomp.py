@@ -7,7 +7,9 @@ beyond what ordinary code needs:
 - `unshare`: new user, mount, pid, IPC, UTS and network namespaces for each command;
 - `mount`, `umount2` and the newer mount calls (`fsopen`, `fsconfig`, `fsmount`,
   `move_mount`, `open_tree`, `mount_setattr`, which util-linux's `mount` tries first): the
-  command's own `/proc`, `/dev/shm` and the masks over `/sys` and `/proc`'s host files.
+  command's own `/proc`, `/dev/shm` and the masks over `/sys` and `/proc`'s host files;
+- `setns`: a warm interpreter's fork (`zygote.py`) joins a command's namespaces; it needs the
+  capabilities that only the user namespace's owner outside it holds, and the code has none.
 
 They take effect only inside a user namespace the command made, with capabilities there
 alone; before the code runs, the command drops every one of them (`setpriv`) and lowers its
@@ -18,7 +20,7 @@ without the host's (runsc applies no OCI profile of its own by default).
 Everything else is an allowlist: an unknown call fails with EPERM. Left out, as the engine's
 default leaves them out: kernel modules, kexec, `bpf`, `perf_event_open`, keyrings,
 `userfaultfd`, clock setting, swap, reboot, quotas, handles to files by id, NUMA policy,
-`setns`, `pivot_root`, `chroot`; and `io_uring`, a large attack surface that no runner needs.
+`pivot_root`, `chroot`; and `io_uring`, a large attack surface that no runner needs.
 """
 
 from __future__ import annotations
@@ -81,9 +83,10 @@ mq_open mq_unlink mq_timedsend mq_timedreceive mq_notify mq_getsetattr
 """
 
 NAMESPACES = """
-unshare mount umount2 fsopen fsconfig fsmount move_mount open_tree mount_setattr
+unshare mount umount2 fsopen fsconfig fsmount move_mount open_tree mount_setattr setns
 """
-"""The calls beyond the ordinary that a command needs to make its fresh namespaces."""
+"""The calls beyond the ordinary that a command needs to make its fresh namespaces (and a
+warm interpreter's fork to join them)."""
 
 _PERSONALITIES = (0x0, 0x8, 0x20000, 0xFFFFFFFF)
 """`personality` values a runtime asks for (Linux, its 32-bit view, querying): no others."""

@@ -45,7 +45,20 @@ sub take { my ($n, $b) = (shift, '');
   return $b }
 sub field { my $l = <STDIN>; POSIX::_exit(0) unless defined $l;
   $l =~ /\A(\d+)\n\z/ or POSIX::_exit(2); return take($1) }
-syswrite STDERR, "\n\@\@$ARGV[0] ready $$\n";
+my ($hello, @zygote) = @ARGV;
+my $warm = 0;
+if (@zygote) {
+  # The warm interpreter (zygote.py), told this server's pid: it goes when the server goes.
+  # Never reaped here: its pid stays taken while the server lives, so no process of a check
+  # can ever hold the pid the host spares.
+  $warm = fork;
+  if (defined $warm && $warm == 0) {
+    open(STDIN, '<', '/dev/null'); open(STDOUT, '>', '/dev/null'); open(STDERR, '>', '/dev/null');
+    exec { $zygote[0] } @zygote, getppid(); POSIX::_exit(127);
+  }
+  $warm ||= 0;
+}
+syswrite STDERR, "\n\@\@$hello ready $$ $warm\n";
 while (defined(my $head = <STDIN>)) {
   my ($key, $argc, $envc, $size) = $head =~ /\A(\w+) (\d+) (\d+) (\d+)\n\z/ or POSIX::_exit(2);
   my @argv = map { field() } 1 .. $argc;
@@ -68,7 +81,8 @@ while (defined(my $head = <STDIN>)) {
   syswrite STDERR, "\n\@\@$key end rc=$rc\n";
 }
 """
-"""The server, given a nonce for its ready line. A request is a head line (`key argc envc
+"""The server, given a nonce for its ready line and, for a warm interpreter, its argv (the
+server's pid goes after it). A request is a head line (`key argc envc
 size`), then each argument and each `NAME=value` as a line with its length and its bytes, then
 `size` bytes of the command's stdin."""
 
@@ -88,8 +102,10 @@ class Served:
 class CommandServer:
     """One server exec in a container, as one user; runs one command at a time."""
 
-    def __init__(self, api: APIClient, container: str, user: str) -> None:
-        """Start the server.
+    def __init__(
+        self, api: APIClient, container: str, user: str, *, zygote: Sequence[str] = ()
+    ) -> None:
+        """Start the server, and with it the warm interpreter `zygote` (an argv) if any.
 
         Raises:
             docker.errors.APIError, OSError: the engine could not start it, or it did not
@@ -97,13 +113,12 @@ class CommandServer:
         """
         self.user = user
         hello = secrets.token_hex(8)
-        exec_id = api.exec_create(
-            container, ["perl", "-e", SERVER, hello], user=user, workdir=WORKDIR, stdin=True
-        )["Id"]
+        argv = ["perl", "-e", SERVER, hello, *zygote]
+        exec_id = api.exec_create(container, argv, user=user, workdir=WORKDIR, stdin=True)["Id"]
         self._hijacked = hijacked(api.exec_start(exec_id, socket=True))
         self._raw: Any = self._hijacked.__enter__()
         out, err = CappedText(4096), CappedText(4096)
-        ready = re.compile(rf"\n@@{hello} ready (\d+)\n")
+        ready = re.compile(rf"\n@@{hello} ready (\d+) (\d+)\n")
         pump(self._raw, out, err, deadline=time.monotonic() + _START_S, flood_limit=1 << 16,
              until=lambda: ready.search(err.text()) is not None)  # fmt: skip
         found = ready.search(err.text())
@@ -111,6 +126,8 @@ class CommandServer:
             self.close()
             raise OSError(f"the command server did not start: {err.text()[-200:]!r}")
         self.pid = int(found.group(1))
+        self.zygote = int(found.group(2)) or None
+        """The warm interpreter's pid (None without one): it lives as long as the server."""
         self.alive = True
         self.busy = False
         """Whether a command of its is running (the caller is reading its output)."""

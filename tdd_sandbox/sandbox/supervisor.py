@@ -17,6 +17,8 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from tdd_sandbox.sandbox import zygote
+
 COUNT_OOM = r"""
 count_oom() {
   o=0
@@ -135,27 +137,32 @@ class Part:
     report: Report
 
 
-def wrap(nonce: str, command: list[str], collect: str = "", *, shell: str = "sh") -> list[str]:
+def wrap(
+    nonce: str, command: Sequence[str], collect: str = "", *, shell: str = "sh", warm: str = ""
+) -> list[str]:
     """The argv that runs `command` under the supervisor; `collect` names a file to hand back
     with the report, which saves a second round trip for a small results file. The
-    supervisor, and a command that is a shell script, run in `shell`."""
-    return [shell, "-c", SCRIPT, "tdd-supervisor", nonce, collect, *_in(shell, command)]
+    supervisor, and a command that is a shell script, run in `shell`; an interpreter's
+    command, in the warm interpreter named `warm` if there is one (`zygote.py`)."""
+    return [shell, "-c", SCRIPT, "tdd-supervisor", nonce, collect, *_in(shell, command, warm)]
 
 
-def wrap_batch(nonce: str, commands: Sequence[Sequence[str]], *, shell: str = "sh") -> list[str]:
+def wrap_batch(
+    nonce: str, commands: Sequence[Sequence[str]], *, shell: str = "sh", warm: str = ""
+) -> list[str]:
     """The argv that runs each of `commands` in turn under the supervisor (`BATCH`); each is
     handed over as shell-quoted words, which the supervisor turns back into its arguments."""
-    words = (shlex.join(_in(shell, c)) for c in commands)
+    words = (shlex.join(_in(shell, c, warm)) for c in commands)
     return [shell, "-c", BATCH, "tdd-supervisor", nonce, *words]
 
 
-def _in(shell: str, command: Sequence[str]) -> list[str]:
+def _in(shell: str, command: Sequence[str], warm: str) -> list[str]:
     # The tools' own scripts (a guard reading a runner's exit status, a driver framing its
     # results) outlive the code they run, as the supervisor does: the same shell keeps them
     # out of that code's reach.
     if command and command[0] == "sh":
         return [shell, *command[1:]]
-    return list(command)
+    return zygote.served(command, warm)
 
 
 def split_batch(stdout: str, stderr: str, nonce: str, count: int) -> list[Part] | None:

@@ -7,7 +7,7 @@ from tdd_sandbox.sandbox.seccomp import NAMESPACES, allowed_calls, profile, secu
 NEVER = {
     "bpf", "perf_event_open", "init_module", "finit_module", "delete_module", "kexec_load",
     "kexec_file_load", "keyctl", "add_key", "request_key", "userfaultfd", "io_uring_setup",
-    "open_by_handle_at", "name_to_handle_at", "setns", "pivot_root", "chroot", "reboot",
+    "open_by_handle_at", "name_to_handle_at", "pivot_root", "chroot", "reboot",
     "swapon", "settimeofday", "clock_settime", "acct", "mbind", "set_mempolicy", "quotactl",
 }  # fmt: skip
 
