@@ -31,6 +31,8 @@ _SANDBOX_USERS = (SANDBOX_USER, SEALED_USER)
 
 _REMOVAL_PAUSES = (0.2, 0.5, 1.0)
 """The waits before each new try at a removal the engine refused (none after the last)."""
+_REMOVAL_WAIT_S = 30.0
+"""How long a removal already under way may take before this one is tried again."""
 
 
 class DockerSandboxProvider(SandboxProvider):
@@ -184,7 +186,9 @@ class DockerSandboxProvider(SandboxProvider):
                 self.client.api.remove_container(container, force=True)
             except docker.errors.NotFound:
                 break  # gone, by this call or another
-            except ENGINE_ERRORS:
+            except ENGINE_ERRORS as exc:
+                if "already in progress" in str(exc) and self._removed(container):
+                    break  # another call's removal (gVisor under load takes seconds)
                 continue
             break
         else:
@@ -192,6 +196,19 @@ class DockerSandboxProvider(SandboxProvider):
         with self._lock:
             self._live.discard(container)
             self._images.pop(container, None)
+
+    def _removed(self, container: str) -> bool:
+        """Whether `container`, being removed by another call, is gone within a while."""
+        deadline = time.monotonic() + _REMOVAL_WAIT_S
+        while time.monotonic() < deadline:
+            try:
+                self.client.api.inspect_container(container)
+            except docker.errors.NotFound:
+                return True
+            except ENGINE_ERRORS:
+                return False
+            time.sleep(0.1)
+        return False
 
     def retire(self, container: str) -> None:
         """Remove a used container in the background (at once once the provider closes).

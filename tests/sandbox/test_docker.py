@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -159,6 +160,35 @@ def test_a_removal_the_engine_refuses_once_is_tried_again_and_none_is_left(
     assert refused == [first, second]
     assert not _exists(docker_client, first)
     assert not _exists(docker_client, second)
+
+
+def test_a_removal_already_under_way_is_waited_for_and_the_container_is_gone_after(
+    docker_client: docker.DockerClient,
+    images: dict[str, str],
+    sandbox_runtime: OciRuntime,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Seen in CI under gVisor and load: the engine answers a removal with "already in
+    # progress" (another call's, taking seconds), the retries ran out before it ended, and
+    # the container was still there when its test checked.
+    remove = docker_client.api.remove_container
+    slow: list[threading.Thread] = []
+
+    def under_way(container: str, **kwargs: Any) -> None:
+        if not slow:
+            slow.append(threading.Timer(2.5, remove, args=(container,), kwargs=kwargs))
+            slow[0].start()
+        if slow[0].is_alive():
+            raise docker.errors.APIError(f"removal of container {container} is already in progress")
+        remove(container, **kwargs)
+
+    monkeypatch.setattr(docker_client.api, "remove_container", under_way)
+    settings = SandboxSettings(warm=0, runtime=sandbox_runtime, isolation="container")
+    with DockerSandboxProvider(settings, run_id="pytest-removing", client=docker_client) as made:
+        container = made.take_container(images["python"])
+        made.destroy(container)
+        assert not _exists(docker_client, container)
+    slow[0].join()
 
 
 @pytest.mark.parametrize("sandbox_isolation", ["container"], indirect=True)
