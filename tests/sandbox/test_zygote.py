@@ -117,7 +117,7 @@ def test_a_served_command_sees_what_its_own_process_would_have(
     assert warm == cold
     assert warm["reach"] != "connected"
     assert not warm["zygote seen"]
-    assert warm["argv"][0] == "-c"
+    assert warm["argv"] == ["-c"]
     assert warm["stdin"] == "in"
     assert warm["fds"] == ["0", "1", "2", "3", "4"]  # streams, the probe's socket, the listing
 
