@@ -15,12 +15,17 @@ seconds over all N checks (the warm pool's starts, removals and wipes included, 
 the end) per check. `container`: a container per check; `namespace`: a warm container
 emptied between checks, each command in fresh namespaces.
 
+Last, what a Python check's commands cost with and without the warm interpreter that forks
+them (`sandbox/zygote.py`, runc, namespace): the guarded pytest of a one-test kata, and the
+readers' batch (ruff twice, mypy), median of N, one check after another.
+
 Usage: python benchmarks/container_start.py [--runs 10] [--runtimes runc,runsc]
 """
 
 from __future__ import annotations
 
 import argparse
+import secrets
 import statistics
 import sys
 import time
@@ -31,10 +36,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.cpu import busy_and_stolen
 from tdd_sandbox.images.builder import ensure_image
+from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import ImageSettings, SandboxSettings
+from tdd_sandbox.vocabulary.results import GateKind
 
 SNAPSHOT = Snapshot({"kata.py": b"x = 1\n", "tests/test_kata.py": b"def test_x(): pass\n"})
 
@@ -95,6 +102,47 @@ def main() -> None:
         for isolation in ("container", "namespace"):
             start, cpu = checks(client, image, name, isolation, args.runs)
             print(f"{name:<8}{isolation:>12}{start:>12.3f}{cpu:>12.3f}")
+    print()
+    print(f"a Python check's commands, runc, namespace, median of {args.runs}")
+    print(f"{'interpreter':<12}{'pytest':>12}{'readers':>12}")
+    for label, preload in (("fresh", ()), ("warm", LANGUAGES["python"].preload)):
+        pytest_s, readers_s = python_commands(client, image, preload, args.runs)
+        print(f"{label:<12}{pytest_s:>12.3f}{readers_s:>12.3f}")
+
+
+def python_commands(
+    client: Any, image: str, preload: tuple[str, ...], runs: int
+) -> tuple[float, float]:
+    """Median seconds of the guarded pytest and of the readers' batch on a one-test kata."""
+    python = LANGUAGES["python"]
+    files = {
+        "kata.py": b"def f() -> int:\n    return 1\n",
+        "tests/test_kata.py": (
+            b"from kata import f\n\n\ndef test_f() -> None:\n    assert f() == 1\n"
+        ),
+    }
+    gates = {gate.kind: gate.command for gate in python.gates()}
+    test = python.guard(gates[GateKind.TEST], secrets.token_hex(8))
+    assert test is not None
+    sealed = python.sealed_input(files, python.sealed_tests(files))
+    readers = [gates[GateKind.FORMAT], gates[GateKind.LINT], gates[GateKind.TYPECHECK]]
+    timed: dict[str, list[float]] = {"pytest": [], "readers": []}
+    with DockerSandboxProvider(
+        SandboxSettings(warm=1), run_id="bench-python", client=client
+    ) as made:
+        made.prewarm(image, preload=preload)
+        made.take_container(image)  # the first start and its interpreters' imports: not a check's
+        made.prewarm(image)
+        time.sleep(3)
+        for _ in range(runs):
+            with made.open(image, Snapshot(files)) as box:
+                clock = time.perf_counter()
+                assert box.exec(list(test), stdin=sealed, sealed=True).exit_code is not None
+                timed["pytest"].append(time.perf_counter() - clock)
+                clock = time.perf_counter()
+                assert all(r.exit_code == 0 for r in box.exec_each(readers))
+                timed["readers"].append(time.perf_counter() - clock)
+    return statistics.median(timed["pytest"]), statistics.median(timed["readers"])
 
 
 def checks(client: Any, image: str, runtime: str, isolation: str, runs: int) -> tuple[float, float]:
