@@ -53,9 +53,12 @@ class DockerSandboxProvider(SandboxProvider):
         self._live: set[str] = set()
         # Each warm container's command servers, by user: they live as long as it does.
         self._servers: dict[str, dict[str, CommandServer]] = {}
-        # What each image's warm interpreters import (`zygote.py`), and each container's image.
+        # What each image's warm interpreters import (`zygote.py`), each container's image, and
+        # the containers that serve a second check: only those get warm interpreters, whose
+        # imports cost more CPU (0.5 s each) than one check's commands save.
         self._preload: dict[str, tuple[str, ...]] = {}
         self._images: dict[str, str] = {}
+        self._reused: set[str] = set()
         self._starter = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tdd-warm")
         # Removing a used container takes the engine tens of milliseconds: done off the path
         # of the check that used it (nothing can reach it any more in the meantime).
@@ -104,10 +107,6 @@ class DockerSandboxProvider(SandboxProvider):
                 self._live.add(container)
                 self._images[container] = image
             self.client.api.start(container)
-            if self._warm_interpreters() and self._preload.get(image):
-                # Their interpreters import while the container waits for its check.
-                for user in _SANDBOX_USERS:
-                    self.server(container, user)
         except ENGINE_ERRORS as exc:
             if container is not None:
                 self.destroy(container)
@@ -131,8 +130,9 @@ class DockerSandboxProvider(SandboxProvider):
             found.close()
         with self._lock:
             preload = self._preload.get(self._images.get(container, ""), ())
+            reused = container in self._reused
         group = user.split(":")[1]
-        wanted = preload and user in _SANDBOX_USERS and self._warm_interpreters()
+        wanted = preload and reused and user in _SANDBOX_USERS and self._warm_interpreters()
         warm = zygote.start(group, preload) if wanted else ()
         started = CommandServer(self.client.api, container, user, zygote=warm)
         with self._lock:
@@ -196,6 +196,7 @@ class DockerSandboxProvider(SandboxProvider):
         with self._lock:
             self._live.discard(container)
             self._images.pop(container, None)
+            self._reused.discard(container)
 
     def _removed(self, container: str) -> bool:
         """Whether `container`, being removed by another call, is gone within a while."""
@@ -237,6 +238,7 @@ class DockerSandboxProvider(SandboxProvider):
 
     def _wipe(self, container: str, wiped: Future[str]) -> None:
         try:
+            self._warm_up(container)
             clean = namespaces.wipe(self.server(container, SANDBOX_USER), self.spared(container))
         except ENGINE_ERRORS:
             clean = False
@@ -245,6 +247,23 @@ class DockerSandboxProvider(SandboxProvider):
             return
         self.destroy(container)
         wiped.set_exception(SandboxUnavailable("a used sandbox could not be emptied"))
+
+    def _warm_up(self, container: str) -> None:
+        """Before a container's second check, its sandbox users' servers are replaced by
+        servers with warm interpreters (the wipe then kills the old ones)."""
+        with self._lock:
+            image = self._images.get(container, "")
+            if container in self._reused or not self._preload.get(image):
+                return
+            if not self._warm_interpreters():
+                return
+            self._reused.add(container)
+            servers = self._servers.get(container, {})
+            old = [servers.pop(user) for user in _SANDBOX_USERS if user in servers]
+        for server in old:
+            server.close()
+        for user in _SANDBOX_USERS:
+            self.server(container, user)
 
     def engine_alive(self) -> bool:
         """Whether the engine still answers."""
@@ -263,5 +282,7 @@ class DockerSandboxProvider(SandboxProvider):
         self._reaper.shutdown(wait=True)
         with self._lock:
             leftovers = list(self._live)
-        for container in leftovers:
-            self.destroy(container)
+        # All at once: a run stopped by a signal has two seconds, and each removal under load
+        # takes a few tenths of one.
+        with ThreadPoolExecutor(max_workers=4, thread_name_prefix="tdd-remove") as removing:
+            list(removing.map(self.destroy, leftovers))

@@ -70,7 +70,9 @@ def receive(conn):
     if len(head) != 4 or len(fds) != 9:
         refuse(conn, "a request without its streams and namespaces")
     size, data = int.from_bytes(head, "big"), b""
-    while len(data) < min(size, 1 << 22):
+    if size > 1 << 22:  # more than any argv and environment the kernel would pass
+        refuse(conn, "a request too large")
+    while len(data) < size:
         part = conn.recv(size - len(data))
         if not part:
             os._exit(0)
