@@ -242,13 +242,12 @@ class DockerSandbox(Sandbox):
 
     @override
     def read_file(self, path: str, *, max_bytes: int = 8 * 1024 * 1024) -> bytes | None:
-        if self._container is None:
-            self.start()
-        api = self._provider.client.api
+        api, argv = self._provider.client.api, ["head", "-c", str(max_bytes), "--", path]
+        # Through `_in_container`: a sandbox closed meanwhile (a cancelled attempt) starts none.
+        exec_id = self._in_container(
+            lambda box: str(api.exec_create(box, argv, user=KEEPER_USER)["Id"])
+        )
         try:
-            exec_id = api.exec_create(
-                self._container, ["head", "-c", str(max_bytes), "--", path], user=KEEPER_USER
-            )["Id"]
             stdout, _ = api.exec_start(exec_id, demux=True)
             code = wait_exit(api, exec_id)
         except ENGINE_ERRORS as exc:
@@ -285,11 +284,10 @@ class DockerSandbox(Sandbox):
             self._closed = True
             busy = self._container is not None and self._provider.busy(self._container)
         if self._container is not None and self._warm:
-            if busy:
-                self._stop_everything()  # a cancelled attempt's command: not left running
-            if self._container is not None:
-                self._provider.release(self._image, self._container)
-                self._container = None
+            if busy:  # a cancelled attempt's command: the wipe's new server kills it and its
+                self._provider.drop_servers(self._container)  # server, off this path
+            self._provider.release(self._image, self._container)
+            self._container = None
             return
         if self._container is not None:
             self._provider.retire(self._container)
