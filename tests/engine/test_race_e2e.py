@@ -7,6 +7,7 @@ the same repository is refused.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -132,6 +133,18 @@ def _owned_by(client: docker.DockerClient, pid: int) -> list[str]:
     ]  # fmt: skip
 
 
+def _killed(client: docker.DockerClient, run: subprocess.Popen[str]) -> list[str]:
+    """Kill `run` if it still runs; the containers it left, named and then removed, so that
+    a test that fails (a run that hung and was killed) leaves none behind it."""
+    run.kill()
+    run.wait()
+    left = _owned_by(client, run.pid)
+    for container in left:
+        with contextlib.suppress(docker.errors.APIError):
+            client.api.remove_container(container, force=True)
+    return left
+
+
 def _settled(client: docker.DockerClient, pid: int) -> None:
     """Wait until the engine has finished what a killed run asked of it: a container it was
     creating when it died appears after the kill (seen under load in CI: the real gc then
@@ -214,8 +227,8 @@ def test_gc_beside_a_live_run_and_a_second_run_leave_it_alone_and_sigterm_cleans
         run.send_signal(signal.SIGTERM)
         assert run.wait(timeout=60) == 130
     finally:
-        run.kill()
-    assert _owned_by(docker_client, run.pid) == []
+        left = _killed(docker_client, run)
+    assert left == []
     assert git(repo, "branch", "--list", "tdd/*") == ""
     assert git(repo, "worktree", "list").count("\n") == 1
 
@@ -247,8 +260,8 @@ def test_sighup_cleans_up_and_the_records_count_the_commits_made(
             # Cleaning up after three hanging attempts takes longer on a loaded machine.
             assert run.wait(timeout=180) == 130
         finally:
-            run.kill()
-    assert _owned_by(docker_client, run.pid) == []
+            left = _killed(docker_client, run)
+    assert left == []
     assert git(repo, "worktree", "list").count("\n") == 1
     runs = sorted((repo / ".tdd" / "runs").iterdir())
     summary = json.loads((runs[-1] / "summary.json").read_text())
