@@ -132,7 +132,7 @@ class DockerSandboxProvider(SandboxProvider):
             preload = self._preload.get(self._images.get(container, ""), ())
             reused = container in self._reused
         group = user.split(":")[1]
-        wanted = preload and reused and user in _SANDBOX_USERS and self._warm_interpreters()
+        wanted = preload and reused and user in _SANDBOX_USERS  # reused: `_warm_up` checked
         warm = zygote.start(group, preload) if wanted else ()
         started = CommandServer(self.client.api, container, user, zygote=warm)
         with self._lock:
