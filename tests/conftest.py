@@ -25,9 +25,12 @@ from tdd_sandbox.settings.sandbox import Isolation, OciRuntime
 
 @pytest.fixture(scope="session")
 def docker_client() -> docker.DockerClient:
-    """A live engine, or a skip (outside CI) / failure (in CI)."""
+    """A live engine, or a skip (outside CI) / failure (in CI).
+
+    Its calls wait up to a minute: an engine killing a fork bomb under gVisor beside another
+    test module held a container listing past 10 s in CI, and the test failed for it."""
     try:
-        return connect(timeout_s=10)
+        return connect(timeout_s=60)
     except PrerequisiteError as exc:
         if os.environ.get("CI"):
             pytest.fail(f"CI must run the Docker tests: {exc}")
