@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import docker
 import pytest
@@ -48,6 +49,8 @@ refuses a fork past the process limit where runc's pids cgroup stalls the bomb u
 deadline. So does any attack that may end out of memory on runc (a flood that Node buffers
 without bound: CI saw gVisor end that sandbox mid-write, "WaitPID failed: EOF"). What must
 hold holds on both: never green, ended within the limit, host untouched."""
+EXHAUSTING = frozenset({"fork_bomb"})
+"""The attacks that take every process their sandbox may have (`exhausts`)."""
 NOT_GREEN = frozenset({GateStatus.OOM, GateStatus.FAILED, GateStatus.TIMEOUT, GateStatus.ERROR})
 CANARY = "sk-canary-4f1d9a"
 FINE_PY = "\n\ndef test_fine() -> None:\n    assert True\n"
@@ -470,8 +473,9 @@ def _attack_class(attack: str) -> str:
     return next((name for name, members in ATTACK_CLASSES.items() if attack in members), attack)
 
 
-def _attack_cases() -> list[tuple[str, str, str]]:
-    """Every attack on runc; under runsc, `ON_GVISOR`, which must stand for every class."""
+def _attack_cases() -> list[Any]:
+    """Every attack on runc; under runsc, `ON_GVISOR`, which must stand for every class. A
+    fork bomb takes every process of its sandbox (`exhausts`)."""
     everything = [
         (lang, attack) for lang, arsenal in ARSENALS.items() for attack in arsenal.attacks
     ]
@@ -480,8 +484,10 @@ def _attack_cases() -> list[tuple[str, str, str]]:
     if missing or unknown:
         raise ValueError(f"runsc lacks attack classes {missing} or names unknown ones {unknown}")
     cases = [(lang, attack, "runc") for lang, attack in everything]
-    return cases + [
-        (lang, attack, "runsc") for lang, attack in everything if (lang, attack) in ON_GVISOR
+    cases += [(lang, attack, "runsc") for lang, attack in everything if (lang, attack) in ON_GVISOR]
+    exhausting = [pytest.mark.exhausts]
+    return [
+        pytest.param(*case, marks=exhausting if case[1] in EXHAUSTING else ()) for case in cases
     ]
 
 

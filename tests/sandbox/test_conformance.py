@@ -128,6 +128,7 @@ def test_read_file(open_sandbox: OpenSandbox) -> None:
     assert box.read_file("/tmp/big", max_bytes=100) == b"\0" * 100
 
 
+@pytest.mark.exhausts
 def test_a_fork_bomb_ends_classified(open_sandbox: OpenSandbox) -> None:
     box = open_sandbox(SNAPSHOT)
     started = time.monotonic()
@@ -147,6 +148,7 @@ while True:
 """
 
 
+@pytest.mark.exhausts
 def test_a_command_holding_every_pid_ends_and_the_sandbox_stays_usable(
     open_sandbox: OpenSandbox,
 ) -> None:
@@ -173,6 +175,7 @@ print(made)
 """
 
 
+@pytest.mark.exhausts
 def test_the_code_holds_no_more_processes_than_the_limit(
     open_sandbox: OpenSandbox, provider: DockerSandboxProvider
 ) -> None:
