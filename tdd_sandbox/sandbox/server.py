@@ -24,6 +24,8 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
+import socket
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -112,6 +114,13 @@ class CommandServer:
                 say it was ready (the caller treats that as any failed exec).
         """
         self.user = user
+        # A close from another thread while a command's output is read only shuts the stream
+        # down (which wakes the reader); the reader closes it. Closing a descriptor another
+        # thread is about to wait on frees its number for the next socket opened, and the wait
+        # then went to that socket: a stopped race's reader waited out a 900 s deadline.
+        self._closing = threading.Lock()
+        self._reading = False
+        self._closed = False
         hello = secrets.token_hex(8)
         argv = ["perl", "-e", SERVER, hello, *zygote]
         exec_id = api.exec_create(container, argv, user=user, workdir=WORKDIR, stdin=True)["Id"]
@@ -158,21 +167,32 @@ class CommandServer:
             request += f"{len(data)}\n".encode() + data
         request += stdin or b""
         self.busy = True
-        # The server reads a whole request before it starts the command: only a server that
-        # no longer reads (its container frozen) makes this wait, and not for ever.
-        self._raw.settimeout(_START_S)
-        try:
-            self._raw.sendall(bytes(request))
-        finally:
-            self._raw.settimeout(None)
         end_out = f"\n@@{key} end\n".encode()
         end_err = re.compile(rb"\n@@" + key.encode() + rb" end rc=(\d+)\n\Z")
 
         def ended() -> bool:
             return out.endswith(end_out) and end_err.search(err.tail(64)) is not None
 
-        ending = pump(self._raw, out, err, deadline=deadline, flood_limit=flood_limit,
-                      until=ended)  # fmt: skip
+        with self._closing:
+            if self._closed:
+                raise OSError("the command server was closed")
+            self._reading = True
+        try:
+            # The server reads a whole request before it starts the command: only a server
+            # that no longer reads (its container frozen) makes this wait, and not for ever.
+            self._raw.settimeout(_START_S)
+            try:
+                self._raw.sendall(bytes(request))
+            finally:
+                self._raw.settimeout(None)
+            ending = pump(self._raw, out, err, deadline=deadline, flood_limit=flood_limit,
+                          until=ended)  # fmt: skip
+        finally:
+            with self._closing:
+                self._reading = False
+                closed = self._closed
+            if closed:
+                self._release()
         if ending is not Ending.EOF or not ended():
             self.alive = False
             return Served(Ending.EOF if ending is Ending.EOF else ending, None)
@@ -184,8 +204,20 @@ class CommandServer:
         return Served(Ending.EOF, int(found.group(1)))
 
     def close(self) -> None:
-        """End the server's stream (the server exits at the end of its input)."""
+        """End the server's stream (the server exits at the end of its input). Called from
+        another thread while a command runs, it wakes that command's reader, which ends as at
+        the end of the stream and closes it."""
         self.alive = False
+        with self._closing:
+            self._closed = True
+            reading = self._reading
+        if reading:
+            with contextlib.suppress(OSError):
+                self._raw.shutdown(socket.SHUT_RDWR)
+            return
+        self._release()
+
+    def _release(self) -> None:
         with contextlib.suppress(OSError):
             self._hijacked.__exit__(None, None, None)
 

@@ -5,6 +5,7 @@ output. On both runtimes: gVisor's processes and pipes are its own kernel's."""
 from __future__ import annotations
 
 import secrets
+import socket
 import threading
 import time
 from typing import Any
@@ -13,8 +14,10 @@ import docker
 import pytest
 
 from tdd_sandbox.errors import SandboxUnavailable
+from tdd_sandbox.sandbox.container import SANDBOX_USER
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
+from tdd_sandbox.sandbox.stream import CappedText, Ending
 from tests.conftest import ON_EVERY_RUNTIME
 
 pytestmark = [
@@ -139,3 +142,63 @@ def test_a_sandbox_closed_while_its_command_runs_stops_the_command_at_once(
     assert time.monotonic() - closed < 20
     with provider.open(images["python"], SNAPSHOT) as after:
         assert after.exec(["echo", "ok"]).stdout == "ok\n"
+
+
+class _Preempted:
+    """A server's stream as its reader sees it, the reader held between naming the descriptor
+    to wait on and waiting on it (where a loaded machine may preempt it) until the closing
+    thread has done its part."""
+
+    def __init__(self, raw: Any) -> None:
+        self._raw = raw
+        self.named = threading.Event()
+        self.resume = threading.Event()
+
+    def fileno(self) -> int:
+        number = int(self._raw.fileno())
+        if not self.named.is_set():
+            self.named.set()
+            self.resume.wait(10)
+        return number
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._raw, name)
+
+
+def test_a_server_closed_from_another_thread_never_hands_its_reader_another_socket(
+    provider: DockerSandboxProvider, images: dict[str, str]
+) -> None:
+    """A stopped race closes a cancelled attempt's server while its reader waits. Closing the
+    descriptor there freed its number for the next socket opened, and a reader about to wait
+    on it waited on that socket instead, out to its 900 s deadline (a run that ignored
+    Ctrl-C, under load). The reader must see the end of its own stream at once."""
+    with provider.open(images["python"], SNAPSHOT) as box:
+        assert box.exec(["true"]).ok
+        assert box.container_id is not None
+        server = provider.server(box.container_id, SANDBOX_USER)
+        stream = _Preempted(server._raw)
+        server._raw = stream
+        endings: list[object] = []
+        started = time.monotonic()
+
+        def read() -> None:
+            out, err = CappedText(1 << 16), CappedText(1 << 16)
+            try:
+                served = server.run(["sleep", "30"], out, err, env=None, stdin=None,
+                                    deadline=started + 8, flood_limit=1 << 20)  # fmt: skip
+                endings.append(served.ending)
+            except OSError as exc:
+                endings.append(exc)
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        assert stream.named.wait(20)
+        server.close()
+        others = [socket.socketpair() for _ in range(4)]  # the numbers a close frees
+        stream.resume.set()
+        reader.join(20)
+        for pair in others:
+            for end in pair:
+                end.close()
+    assert endings == [Ending.EOF]
+    assert time.monotonic() - started < 6, "the reader waited on another socket"
