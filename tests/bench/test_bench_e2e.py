@@ -21,7 +21,9 @@ from tests.helpers.solutions import SOLUTIONS
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 KATAS = Path(__file__).resolve().parents[2] / "katas"
-NAMES = ["fizzbuzz", "roman-numerals", "string-calculator"]
+NAMES = ["fizzbuzz", "roman-numerals"]
+"""Two katas, two repeats: each figure across katas and across repeats, at a third less of CI's
+time than three katas (a job is a whole run in the sandbox, and each is replayed)."""
 VOLATILE = {"wall_time_s", "model_time_s", "gate_time_s", "tokens", "reason"}
 
 
@@ -72,20 +74,20 @@ def test_bench_ranks_models_resumes_replays_and_merges_shards(tmp_path: Path) ->
     assert (good["model"], bad["model"], down["model"]) == ("good", "bad", "down")
     assert good["acceptance_pass_rate"] == 1.0
     assert bad["acceptance_pass_rate"] < 0.5
-    assert good["green_commits"] == 6
-    assert (good["completed"], good["scored_jobs"]) == (6, 6)
-    assert down["infrastructure_failures"] == 6
+    assert good["green_commits"] == 4
+    assert (good["completed"], good["scored_jobs"]) == (4, 4)
+    assert down["infrastructure_failures"] == 4
     assert down["scored_jobs"] == 0
     assert down["acceptance_pass_rate"] is None  # lost jobs never count as model failures
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
-    assert len(rows) == 18
+    assert len(rows) == 12
     for row in rows:
         assert {"model", "kata", "language", "repeat", "status", "acceptance_pass_rate"} <= set(row)
     board = (out / "leaderboard.md").read_text()
     assert "| 1 | good | auto | 100%" in board
     # Acceptance by kata: per case, so the weak model keeps the few cases it gets right.
-    assert "| bad | 8% | 8% | 11% |" in board
-    assert good["red_events"] == good["green_commits"] == 6
+    assert "| bad | 8% | 8% |" in board
+    assert good["red_events"] == good["green_commits"] == 4
 
     # Replay the recorded runs with no endpoint at all, as two shards, then merge them.
     replay_settings = load_settings(overrides={"bench": {"models": _models("good", "bad")}})
