@@ -29,7 +29,8 @@ DOCKER_HOST=unix:///nonexistent/docker.sock \
   tier "the Docker-free tier, no engine reachable" -n auto -m "not docker and not real_model" "$@"
 # The Docker tests wait on their sandboxes (a limit, a build, an engine call) more than on
 # this machine: two modules at once, each module on one worker (its fixtures stay shared).
-# A real model and a Ray cluster each need the whole machine, so they run alone after.
+# A real model, a Ray cluster and a gVisor sandbox that takes every process it may have
+# (tests/conftest.py) each need the whole machine, so they run alone after.
 tier "Docker tests, two modules at once" -n 2 --dist loadfile \
   -m "docker and not real_model and not alone" "$@"
-tier "real-model and cluster tests, alone" -m "real_model or alone" "$@"
+tier "real-model, cluster and gVisor exhaustion tests, alone" -m "real_model or alone" "$@"
