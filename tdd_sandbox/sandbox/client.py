@@ -60,16 +60,79 @@ def _raw_socket(sock: Any) -> Any:
     return getattr(sock, "_sock", sock)
 
 
+class Attached:
+    """An attached stream's connection: its socket, and the bytes of the stream that the HTTP
+    client had already read with the engine's answer.
+
+    The client reads the `101 UPGRADED` answer through a buffer, which takes whatever else
+    has come in the same read: on a loaded machine, the command's first output. Read from the
+    socket beneath alone, those bytes were lost (a command server's ready line, the start of
+    a frame). `recv` hands them out first; `buffered` says some are waiting, which `select`
+    on the socket cannot see.
+    """
+
+    def __init__(self, sock: Any, early: bytes = b"") -> None:
+        self.sock = sock
+        self._early = early
+
+    def buffered(self) -> bool:
+        """Whether `recv` has bytes without reading the socket."""
+        return bool(self._early)
+
+    def recv(self, size: int) -> bytes:
+        """Up to `size` bytes: those read with the answer first, then the socket's."""
+        if self._early:
+            chunk, self._early = self._early[:size], self._early[size:]
+            return chunk
+        data: bytes = self.sock.recv(size)
+        return data
+
+    def fileno(self) -> int:
+        """The socket's descriptor (for `select`)."""
+        number: int = self.sock.fileno()
+        return number
+
+    def sendall(self, data: bytes) -> None:
+        """Write all of `data` (the command's stdin)."""
+        self.sock.sendall(data)
+
+    def shutdown(self, how: int) -> None:
+        """Shut the socket down (`socket.SHUT_WR` ends the command's stdin)."""
+        self.sock.shutdown(how)
+
+    def settimeout(self, timeout: float | None) -> None:
+        """The socket's timeout for `sendall` (None: blocking)."""
+        self.sock.settimeout(timeout)
+
+
+def _early(sock: Any, raw: Any) -> bytes:
+    """What the response's buffer holds past the engine's answer, taken without waiting: one
+    read at most, of what the buffer holds (at most its size) or else of what has come."""
+    response = getattr(sock, "_response", None)
+    buffer = getattr(getattr(getattr(response, "raw", None), "_fp", None), "fp", None)
+    if buffer is None or not hasattr(buffer, "read1"):
+        return b""
+    timeout = raw.gettimeout()
+    raw.setblocking(False)
+    try:
+        return bytes(buffer.read1(65536) or b"")
+    except OSError:
+        return b""
+    finally:
+        raw.settimeout(timeout)
+
+
 @contextlib.contextmanager
-def hijacked(sock: Any) -> Iterator[Any]:
-    """The raw socket of an attached exec, shut down for good on exit.
+def hijacked(sock: Any) -> Iterator[Attached]:
+    """The connection of an attached exec or container (see `Attached`), shut down for good
+    on exit.
 
     Closing only docker-py's wrapper can hand the still-attached connection back to the
     HTTP pool, where the next request would read the old command's output and hang.
     """
     raw = _raw_socket(sock)
     try:
-        yield raw
+        yield Attached(raw, _early(sock, raw))
     finally:
         with contextlib.suppress(OSError):
             raw.shutdown(socket.SHUT_RDWR)

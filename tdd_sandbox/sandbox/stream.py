@@ -109,6 +109,7 @@ class Ending(enum.Enum):
 class _Socket(Protocol):
     def recv(self, size: int, /) -> bytes: ...
     def fileno(self) -> int: ...
+    def buffered(self) -> bool: ...
 
 
 def pump(
@@ -128,8 +129,7 @@ def pump(
         remaining = (deadline() if callable(deadline) else deadline) - time.monotonic()
         if remaining <= 0:
             return Ending.TIMEOUT
-        ready, _, _ = select.select([sock], [], [], remaining)
-        if not ready:
+        if not sock.buffered() and not select.select([sock], [], [], remaining)[0]:
             return Ending.TIMEOUT
         try:
             chunk = sock.recv(65536)

@@ -5,6 +5,7 @@ import struct
 import threading
 import time
 
+from tdd_sandbox.sandbox.client import Attached
 from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
 
 
@@ -44,7 +45,7 @@ def test_pump_demultiplexes_until_eof() -> None:
     right.sendall(_frame(1, b"out") + _frame(2, b"err") + _frame(1, b"put"))
     right.close()
     out, err = CappedText(100), CappedText(100)
-    ending = pump(left, out, err, deadline=time.monotonic() + 5, flood_limit=1000)
+    ending = pump(Attached(left), out, err, deadline=time.monotonic() + 5, flood_limit=1000)
     assert ending is Ending.EOF
     assert (out.text(), err.text()) == ("output", "err")
 
@@ -52,7 +53,9 @@ def test_pump_demultiplexes_until_eof() -> None:
 def test_pump_stops_at_deadline() -> None:
     left, right = socket.socketpair()
     started = time.monotonic()
-    ending = pump(left, CappedText(10), CappedText(10), deadline=started + 0.2, flood_limit=1000)
+    ending = pump(
+        Attached(left), CappedText(10), CappedText(10), deadline=started + 0.2, flood_limit=1000
+    )
     assert ending is Ending.TIMEOUT
     assert time.monotonic() - started < 2
     right.close()
@@ -72,7 +75,9 @@ def test_pump_stops_a_flood() -> None:
     writer = threading.Thread(target=flood)
     writer.start()
     out = CappedText(100)
-    ending = pump(left, out, CappedText(100), deadline=time.monotonic() + 10, flood_limit=100_000)
+    ending = pump(
+        Attached(left), out, CappedText(100), deadline=time.monotonic() + 10, flood_limit=100_000
+    )
     stop.set()
     left.close()
     writer.join()
