@@ -98,6 +98,11 @@ CASES = {
                                 CHEAT[("javascript", "patch assert at import")].files,
                                 TamperKind.SENTINEL),
 }  # fmt: skip
+ALSO = {"rust-forge-stdout": TamperKind.CHANNEL}
+"""Cases caught by another check when the threads run in another order: libtest runs a
+binary's tests on several threads, and when the sentinels have ended, in the report and the
+log alike, before the forging test prints, what gives it away is the log, which has no line
+for the test it forged (CI saw both)."""
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +147,7 @@ def test_a_forged_green_is_caught_by_the_guard(checker: DockerChecker, case: str
     guarded = _test_gate(checker, language, files)
     assert guarded.status is GateStatus.ERROR, guarded.reason
     assert guarded.tamper is not None, guarded.reason
-    assert guarded.tamper.kind is kind, guarded.reason
+    assert guarded.tamper.kind in (kind, ALSO.get(case, kind)), guarded.reason
 
 
 @pytest.mark.parametrize("name", sorted(RED))
