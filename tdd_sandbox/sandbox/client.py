@@ -35,6 +35,11 @@ def connect(timeout_s: float = 30.0) -> docker.DockerClient:
     return client
 
 
+def timed_out(exc: BaseException) -> bool:
+    """Whether an engine call failed for the client's patience alone, not the engine's answer."""
+    return isinstance(exc, requests.exceptions.Timeout)
+
+
 def short_error(exc: BaseException) -> str:
     """The first line of an engine error, cut short for a one-line message."""
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -3,19 +3,19 @@ warm pool of fresh ones started ahead of need (none is ever reused for a second 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import docker
 import docker.errors
-import requests.exceptions
 from typing_extensions import override
 
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox import namespaces, zygote
 from tdd_sandbox.sandbox.base import SandboxProvider
-from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect, short_error
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect, short_error, timed_out
 from tdd_sandbox.sandbox.container import (
     SANDBOX_USER,
     SEALED_USER,
@@ -55,11 +55,10 @@ class DockerSandboxProvider(SandboxProvider):
         # Each warm container's command servers, by user: they live as long as it does.
         self._servers: dict[str, dict[str, CommandServer]] = {}
         # What each image's warm interpreters import (`zygote.py`), each container's image, and
-        # the containers that serve a second check: only those get warm interpreters, whose
-        # imports cost more CPU (0.5 s each) than one check's commands save.
+        # the containers whose servers start them (`_warm_up`).
         self._preload: dict[str, tuple[str, ...]] = {}
         self._images: dict[str, str] = {}
-        self._reused: set[str] = set()
+        self._warmed: set[str] = set()
         self._starter = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tdd-warm")
         # Removing a used container takes the engine tens of milliseconds: done off the path
         # of the check that used it (nothing can reach it any more in the meantime).
@@ -80,7 +79,7 @@ class DockerSandboxProvider(SandboxProvider):
             self._preload.setdefault(image, preload)
             queue = self._ready.setdefault(image, [])
             while len(queue) < self.settings.warm and not self._closed:
-                queue.append(self._starter.submit(self._start_container, image))
+                queue.append(self._starter.submit(self._start_container, image, warm=True))
 
     def take_container(self, image: str) -> str:
         """A started container of `image`: a warm one if ready, else a new one. The pool is
@@ -99,7 +98,7 @@ class DockerSandboxProvider(SandboxProvider):
                 pass  # a warm start failed; try once more in the foreground
         return self._start_container(image)
 
-    def _start_container(self, image: str) -> str:
+    def _start_container(self, image: str, *, warm: bool = False) -> str:
         options = container_options(image, self.settings, run_id=self.run_id)
         container: str | None = None
         try:
@@ -114,6 +113,9 @@ class DockerSandboxProvider(SandboxProvider):
             raise SandboxUnavailable(
                 f"could not start a sandbox from {image}: {short_error(exc)}"
             ) from None
+        with contextlib.suppress(*ENGINE_ERRORS):
+            if warm:  # failing, the check starts its servers itself
+                self._warm_up(container)
         return container
 
     def server(self, container: str, user: str) -> CommandServer:
@@ -131,9 +133,9 @@ class DockerSandboxProvider(SandboxProvider):
             found.close()
         with self._lock:
             preload = self._preload.get(self._images.get(container, ""), ())
-            reused = container in self._reused
+            warmed = container in self._warmed
         group = user.split(":")[1]
-        wanted = preload and reused and user in _SANDBOX_USERS  # reused: `_warm_up` checked
+        wanted = preload and warmed and user in _SANDBOX_USERS  # `_warm_up` checked
         warm = zygote.start(group, preload) if wanted else ()
         started = CommandServer(self.client.api, container, user, zygote=warm)
         with self._lock:
@@ -191,7 +193,7 @@ class DockerSandboxProvider(SandboxProvider):
                 # Another call's removal, or this one's, which the engine goes on with after
                 # the client gave up waiting: gVisor under load takes seconds, and a busy
                 # engine answered a fork bomb's removal after the tests' 10 s (CI).
-                under_way = "already in progress" in str(exc) or _timed_out(exc)
+                under_way = "already in progress" in str(exc) or timed_out(exc)
                 if under_way and self._removed(container):
                     break
                 continue
@@ -201,7 +203,7 @@ class DockerSandboxProvider(SandboxProvider):
         with self._lock:
             self._live.discard(container)
             self._images.pop(container, None)
-            self._reused.discard(container)
+            self._warmed.discard(container)
 
     def _removed(self, container: str) -> bool:
         """Whether `container`, being removed by another call, is gone within a while."""
@@ -212,7 +214,7 @@ class DockerSandboxProvider(SandboxProvider):
             except docker.errors.NotFound:
                 return True
             except ENGINE_ERRORS as exc:
-                if not _timed_out(exc):
+                if not timed_out(exc):
                     return False  # a busy engine is asked again, a broken one is not
             time.sleep(0.1)
         return False
@@ -255,15 +257,17 @@ class DockerSandboxProvider(SandboxProvider):
         wiped.set_exception(SandboxUnavailable("a used sandbox could not be emptied"))
 
     def _warm_up(self, container: str) -> None:
-        """Before a container's second check, its sandbox users' servers are replaced by
-        servers with warm interpreters (the wipe then kills the old ones)."""
+        """A container's sandbox users' servers, with warm interpreters: as a container of the
+        pool starts, off the path of any check; for one started for a check that found none
+        ready, only before its second (the old servers replaced, the wipe kills them), as the
+        imports cost more CPU (0.2 s each) than one check's commands save."""
         with self._lock:
             image = self._images.get(container, "")
-            if container in self._reused or not self._preload.get(image):
+            if container in self._warmed or not self._preload.get(image):
                 return
             if not self._warm_interpreters():
                 return
-            self._reused.add(container)
+            self._warmed.add(container)
             servers = self._servers.get(container, {})
             old = [servers.pop(user) for user in _SANDBOX_USERS if user in servers]
         for server in old:
@@ -292,8 +296,3 @@ class DockerSandboxProvider(SandboxProvider):
         # takes a few tenths of one.
         with ThreadPoolExecutor(max_workers=4, thread_name_prefix="tdd-remove") as removing:
             list(removing.map(self.destroy, leftovers))
-
-
-def _timed_out(exc: BaseException) -> bool:
-    """Whether an engine call failed for the client's patience alone, not the engine's answer."""
-    return isinstance(exc, requests.exceptions.Timeout)
