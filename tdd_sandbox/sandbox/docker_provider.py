@@ -113,8 +113,8 @@ class DockerSandboxProvider(SandboxProvider):
             raise SandboxUnavailable(
                 f"could not start a sandbox from {image}: {short_error(exc)}"
             ) from None
-        with contextlib.suppress(*ENGINE_ERRORS):
-            if warm:  # failing, the check starts its servers itself
+        if warm:
+            with contextlib.suppress(*ENGINE_ERRORS):  # failing, the check starts its servers
                 self._warm_up(container)
         return container
 
