@@ -98,7 +98,9 @@ class DockerChecker(Checker):
         """
         language = question.language
         override = self.settings.gates.get(language.name)
-        lanes = split_lanes(language, override, question.kinds)
+        # In a warm container a lane is fresh namespaces, not a container of its own.
+        per_container = self.settings.sandbox.isolation == "container"
+        lanes = split_lanes(language, override, question.kinds, lanes_cost_containers=per_container)
         if len(lanes) < 2:
             return self._check_lane(question, question.kinds, override, token)
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="tdd-lane") as pool:

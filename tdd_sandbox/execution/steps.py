@@ -33,18 +33,26 @@ READERS = frozenset({GateKind.FORMAT, GateKind.LINT, GateKind.TYPECHECK})
 
 
 def split_lanes(
-    language: Language, override: GateOverride | None, only: frozenset[GateKind] | None
+    language: Language,
+    override: GateOverride | None,
+    only: frozenset[GateKind] | None,
+    *,
+    lanes_cost_containers: bool = True,
 ) -> tuple[frozenset[GateKind], ...]:
-    """The gates to run as lanes that run at once, each in a sandbox of its own: when one of
-    the language's `readers_apart` is to run, the readers beside the build and the tests
-    (which run what the build made); else every gate in one lane. No lane is empty."""
+    """The gates to run as lanes that run at once, each in a sandbox of its own: the readers
+    (with a build that only reads, `build_reads_only`) beside the gates that run code. Where
+    each lane costs a container of its own (`isolation: container`), only when one of the
+    language's `readers_apart` is to run; in a warm container, where a lane is fresh
+    namespaces, whenever both are to run. Else every gate in one lane. No lane is empty."""
     planned = frozenset(gate.kind for gate in plan_gates(language, override))
     if only is not None:
         planned &= only
-    if not planned & language.readers_apart & READERS:
+    readers = READERS | {GateKind.BUILD} if language.build_reads_only else READERS
+    apart = language.readers_apart if lanes_cost_containers else readers
+    lanes = (planned & readers, planned - readers)
+    if not planned & apart & readers or not all(lanes):
         return (planned,) if planned else ()
-    lanes = (planned & READERS, planned - READERS)
-    return tuple(lane for lane in lanes if lane)
+    return lanes
 
 
 def with_sealable_tests(language: Language, snapshot: Snapshot) -> Snapshot:

@@ -49,6 +49,7 @@ class RunnerDefaults(ABC):
     source_suffixes: tuple[str, ...]
     results_path: str | None = None
     readers_apart: frozenset[GateKind] = frozenset()
+    build_reads_only: bool = False
     seals_tests: bool = False
     """Whether the tests are unreadable while the guarded test gate runs (`sealed_tests`)."""
     shell_gates: tuple[tuple[GateKind, str], ...] = ()

@@ -100,6 +100,9 @@ class Runner(Protocol):
     second container (about 0.2 s of the engine's CPU to start and remove): a lint that
     compiles the code. A check that runs one of them runs the readers in a sandbox of their
     own, beside the build and the tests (`execution.steps.split_lanes`)."""
+    build_reads_only: bool
+    """Whether the build gate only reads the code (a syntax check) and makes nothing the
+    tests run: it is then one of the readers, and may run beside the tests."""
 
     def gates(self) -> tuple[Gate, ...]:
         """The default gate commands, in running order."""

@@ -80,6 +80,9 @@ class PythonRunner(RunnerDefaults):
     # mypy takes as long as the compile and pytest together: beside them, a green check
     # takes 0.35 s less (an exec per command made a second lane cost more than it saved).
     readers_apart = frozenset({GateKind.TYPECHECK})
+    # The compile is a syntax check that writes nothing, and the guard loads the sealed tests
+    # from its input: pytest runs nothing the build made.
+    build_reads_only = True
     # What the guard, pytest's default plugins and mypy import: most of a test run's 0.3 s, and
     # of a type check's, is importing them (`sandbox/zygote.py`).
     preload: tuple[str, ...] = (
