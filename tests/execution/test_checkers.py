@@ -225,6 +225,32 @@ def test_a_costly_reader_runs_beside_the_build_and_tests_with_the_verdicts_of_on
     }
 
 
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_the_crate_s_own_test_harness_is_built_and_run_only_where_its_sources_can_hold_a_test() -> (
+    None
+):
+    good = "pub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n"
+    files = {path: text.encode() for path, text in RUST.scaffold().items()}
+    files |= {"src/lib.rs": good.encode(), "tests/adder.rs": RUST_TESTS.encode()}
+    unit = "\n#[cfg(test)]\nmod unit {\n    #[test]\n    fn own() {\n        panic!();\n    }\n}\n"
+    with_unit = files | {"src/lib.rs": (good + unit).encode()}
+    settings = load_settings(overrides={"sandbox": {"warm": 0, "timeout_s": 120}})
+    with open_checker(settings) as checker:
+        plain = checker.check(GateCheck(RUST, files)).report
+        own = checker.check(GateCheck(RUST, with_unit)).report
+    tests, own_tests = plain.gate(GateKind.TEST), own.gate(GateKind.TEST)
+    assert tests is not None
+    assert own_tests is not None
+    # No source outside tests/ can hold a test: the library's harness is neither built nor run.
+    assert "Running src/lib.rs" not in tests.result.stdout
+    assert {o.id.split("::")[-1] for o in tests.tests} == {"adds", "subtracts", "scaffold"}
+    assert [g.kind for g in plain.gates if not g.passed] == [GateKind.TEST]
+    # One that does: its unit test runs, and its failure fails the gate as before.
+    assert "Running src/lib.rs" in own_tests.result.stdout
+    assert {o.id.split("::")[-1]: o.status for o in own_tests.tests}["own"] is TestStatus.FAILED
+
+
 def test_a_checker_that_runs_no_code_is_refused_where_its_verdicts_would_be_scores() -> None:
     # The bench, `score` and `katas import` built Docker's checker directly, around the
     # registry; now every command opens the configured one, and scores refuse the fake.

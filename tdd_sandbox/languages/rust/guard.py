@@ -21,16 +21,30 @@ if [ ! -f "/tmp/crate/.tdd-guard-$n" ]; then
   : > "/tmp/crate/.tdd-guard-$n"
 fi
 cd /tmp/crate || exit 3
+set -- --all-targets
+if [ -f src/lib.rs ] && ls tests/*.rs > /dev/null 2>&1 \
+    && ! grep -qsE 'autotests|^[[:space:]]*\[lib\]' Cargo.toml \
+    && ! find . -path ./tests -prune -o -path ./target -prune -o -name '*.rs' -print0 \
+      | xargs -0r grep -lsE 'test|include' | grep -q .; then
+  set -- --lib --bins --examples --test '*'
+fi
 """
+# `PREPARE` leaves the targets to build as its arguments. A test harness of the crate's own
+# sources (src/lib.rs's and each binary's) costs a fifth of a build's CPU, and almost always
+# holds no test: it is built only where a source outside tests/ could define one or pull one
+# in (its text holds "test" or "include" anywhere), or where the manifest names its own
+# library or turns the test files' targets off. Else the targets are the library, binaries,
+# examples and the test files, and the test run builds and runs the test files alone.
 # Lint and build run on that same copy: cargo may write a lock file there (a crate without
 # one, or with one this cargo would regenerate, cannot build in the read-only snapshot), and
 # the test gate after them compiles nothing again.
-GUARDED_BUILD = PREPARE + "exec cargo --offline --color=never build --all-targets\n"
-GUARDED_LINT = PREPARE + "exec cargo --offline --color=never clippy --all-targets -- -D warnings\n"
+GUARDED_BUILD = PREPARE + 'exec cargo --offline --color=never build "$@"\n'
+GUARDED_LINT = PREPARE + 'exec cargo --offline --color=never clippy "$@" -- -D warnings\n'
 GUARD = (
     PREPARE
     + r"""
-if ! cargo --offline --color=never test --no-run --message-format=json-render-diagnostics \
+[ "$1" = --all-targets ] && set -- || set -- --test '*'
+if ! cargo --offline --color=never test --no-run --message-format=json-render-diagnostics "$@" \
     > "$out/build.json" 2> "$out/build.err"; then
   cat "$out/build.err"; exit 101
 fi
