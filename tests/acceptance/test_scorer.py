@@ -416,3 +416,59 @@ def test_a_map_keyed_by_characters_reads_as_one_keyed_by_strings_in_java(
     report = _score(checker, "java", {"src/Kata.java": JAVA_COUNTS}, suite)
     statuses = {r.id: r.status for r in report.results}
     assert statuses == {"aab": CaseStatus.PASSED, "clash": CaseStatus.NO_RESULT}, report.why()
+
+
+PY_TREE = """\
+import enum
+
+
+class Tree:
+    def __init__(self, properties, children=()):
+        self.properties = properties
+        self.children = list(children)
+        self._seen = True  # not public: not the data's
+
+
+class Mark(enum.Enum):
+    X = "x"
+
+
+def parse(text):
+    if text == "enum":
+        return Mark.X
+    if text == "str":
+        return type("Text", (str,), {})("(;A[b])")
+    leaf = Tree({"B": [text]})
+    return Tree({"A": ["b"]}, [leaf] if text else [])
+"""
+
+
+def test_an_object_of_the_code_s_own_class_reads_as_its_public_attributes_in_python(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # sgf-parsing's SgfTree: before, "returned a SgfTree, which is not plain data".
+    folder = tmp_path / "tree" / "acceptance"
+    folder.mkdir(parents=True)
+    tree = {"properties": {"A": ["b"]}, "children": [{"properties": {"B": ["c"]}, "children": []}]}
+    cases = [
+        ("nested", "c", tree),
+        ("wrong", "d", tree),
+        ("bare", "", {"properties": {"A": ["b"]}, "children": []}),
+        ("enum", "enum", "x"),  # a class of the standard library's: not the code's own
+        ("str", "str", "(;A[b])"),  # nor a subclass of a plain type
+    ]
+    document = {"cases": [
+        {"description": name, "property": "parse", "input": {"text": text}, "expected": expected}
+        for name, text, expected in cases
+    ]}  # fmt: skip
+    (folder / "canonical-data.json").write_text(json.dumps(document))
+    calls = "python: {setup: from tree import parse, calls: {parse: parse(text)}}\n"
+    (folder / "calls.yaml").write_text(calls)
+    report = _score(checker, "python", {"tree.py": PY_TREE}, load_suite(tmp_path / "tree"))
+    assert {r.id: r.status for r in report.results} == {
+        "nested": CaseStatus.PASSED,
+        "wrong": CaseStatus.WRONG,
+        "bare": CaseStatus.PASSED,
+        "enum": CaseStatus.NO_RESULT,
+        "str": CaseStatus.NO_RESULT,
+    }, report.why()

@@ -4,9 +4,10 @@ model's code, and is shipped there by the tool (the model never writes it).
 It reads the cases' inputs (never their expected values), imports the code under test once,
 then performs each case's call in a forked child with a time limit, so a case that hangs or
 crashes fails alone. Each result goes back as plain data only: exact `str`, `int`, `float`,
-`bool`, `None`, lists and string-keyed maps; anything else (a `str` subclass with its own
-`__eq__`, say) is reported as not plain. The model's code can rewrite anything in this
-process, but all it can forge is its own answers: the judging happens on the host.
+`bool`, `None`, lists and string-keyed maps, and an object of a class of the code's own as
+the map of its public attributes; anything else (a `str` subclass with its own `__eq__`, say)
+is reported as not plain. The model's code can rewrite anything in this process, but all it
+can forge is its own answers: the judging happens on the host.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-CALLS = "/work/.tdd/acceptance/calls.json"
+TREE = "/work/"
+CALLS = TREE + ".tdd/acceptance/calls.json"
 RESULTS = "/tmp/tdd-acceptance/results.json"
 VALUE_LIMIT = 64 * 1024
 
@@ -46,7 +48,23 @@ def plain(value: Any, depth: int = 0) -> Any:
         return [plain(item, depth + 1) for item in value]
     if kind is dict and all(type(key) is str for key in value):
         return {key: plain(item, depth + 1) for key, item in value.items()}
+    fields = getattr(value, "__dict__", None)
+    if type(fields) is dict and own_class(kind):
+        # An object of a class of the code's own (a tree, a record) reads as its public
+        # attributes, as a track's tests read it (`tree.children`): the data's map.
+        return {key: plain(item, depth + 1) for key, item in fields.items()
+                if type(key) is str and not key.startswith("_")}  # fmt: skip
     raise NotPlain(f"a {kind.__name__}")
+
+
+def own_class(kind: type) -> bool:
+    """Whether `kind` and each of its bases but `object` are the code's own: defined in a
+    module of the tree (a subclass of `str` or of an `Enum` is not plain data)."""
+    for base in kind.__mro__[:-1]:
+        module = sys.modules.get(base.__module__)
+        if not str(getattr(module, "__file__", None) or "").startswith(TREE):
+            return False
+    return True
 
 
 def compile_call(source: str) -> tuple[Any, Any]:
@@ -127,7 +145,7 @@ def main() -> None:
     Path(RESULTS).parent.mkdir(parents=True, exist_ok=True)
     # The code's own prints go to stderr; stdout stays the driver's.
     os.dup2(2, 1)
-    sys.path.insert(0, "/work")
+    sys.path.insert(0, TREE.rstrip("/"))
     namespace: dict[str, Any] = {"__name__": "tdd_acceptance"}
     document: dict[str, Any] = {"cases": {}}
     try:
