@@ -45,6 +45,28 @@ def test_a_reference_short_of_full_or_a_suite_of_nothing_does_not() -> None:
     assert not Proof("leap", "go", _report(0, 0), _report(0, 0)).suite_proved
 
 
+def test_the_cases_where_a_track_departs_from_the_data_are_named_where_the_rest_still_judge() -> (
+    None
+):
+    # go-counting's JavaScript reference returns `{error}` where the data throws: 7 of 11.
+    property_of = {f"c{i}": "territories" if i in (6, 7) else "territory" for i in range(11)}
+    proof = Proof("go-counting", "javascript", _report(7, 11), _report(0, 11))
+    assert proof.departures(property_of) == ["c7", "c8", "c9", "c10"]
+    # Half or more failing: not a departure on a few cases, and every case stays.
+    assert Proof("k", "go", _report(5, 10), _report(0, 10)).departures(property_of) == []
+    # A property none of whose cases the reference passes (list-ops' map with its function
+    # inputs) would go unjudged: every case stays.
+    lost = {f"c{i}": "a" if i < 9 else "map" for i in range(11)}
+    assert Proof("k", "python", _report(9, 11), _report(0, 11)).departures(lost) == []
+    # Nor one whose only cases the reference passes are cases the stub passes too.
+    stubbed = {f"c{i}": "a" if i else "b" for i in range(11)}
+    assert Proof("k", "go", _report(9, 11), _report(1, 11)).departures(stubbed) == []
+    assert Proof("k", "go", _report(9, 11), _report(0, 11)).departures(stubbed) == ["c9", "c10"]
+    # A reference that ran nothing, or a proved suite, departs nowhere.
+    assert Proof("k", "go", _report(0, 0), _report(0, 0)).departures({}) == []
+    assert Proof("k", "go", _report(3, 3), _report(0, 3)).departures(stubbed) == []
+
+
 def _kata(root: Path, name: str, *languages: str) -> Path:
     for language in languages:
         (root / name / "acceptance" / language).mkdir(parents=True)
