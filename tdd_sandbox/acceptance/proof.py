@@ -6,7 +6,7 @@ measures nothing; one the reference fails measures the suite. A stub may pass so
 from __future__ import annotations
 
 import shutil
-from collections.abc import Mapping
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +24,7 @@ from tdd_sandbox.katas.kata import allow_rules, load_kata
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.languages.driving import implementation_files
 from tdd_sandbox.repo.scaffolding import starting_files
+from tdd_sandbox.vocabulary.cases import Case
 from tdd_sandbox.vocabulary.results import GateKind
 
 
@@ -49,18 +50,21 @@ class Proof:
             and self.start.passed < self.start.total
         )
 
-    def departures(self, property_of: Mapping[str, str]) -> list[str]:
-        """The cases the reference fails, where the track's version of the exercise departs
-        from the data on a few and keeps to it elsewhere: the reference passes more than half
-        of them, and of each property (`property_of`: case id -> property) one that the stub
-        does not. Empty where it does not (every case then stays, and the suite is not
-        proved)."""
+    def departures(self, cases: Sequence[Case]) -> list[str]:
+        """The error cases the reference fails, where the track reports errors its own way
+        (go-counting's JavaScript returns `{error}` where the data throws) and keeps to the
+        data elsewhere: each case it fails expects an error, it passes more than half, and of
+        each property one that the stub does not. Empty where it does not (every case then
+        stays, and the suite is not proved): a value the track answers otherwise could leave
+        a property judged by its trivial cases alone (list-ops' `map` of an empty list)."""
         if self.reference is None or self.reference.problem or not self.reference.results:
             return []
+        errors = {case.id for case in cases if case.expects_error}
         failed = [r.id for r in self.reference.results if r.status is not CaseStatus.PASSED]
-        if len(failed) * 2 >= len(self.reference.results):
+        if len(failed) * 2 >= len(self.reference.results) or not set(failed) <= errors:
             return []
         stub = {r.id for r in self.start.results if r.status is CaseStatus.PASSED}
+        property_of = {case.id: case.property for case in cases}
         kept = {property_of.get(r.id) for r in self.reference.results
                 if r.status is CaseStatus.PASSED and r.id not in stub}  # fmt: skip
         return failed if set(property_of.values()) <= kept else []
@@ -216,9 +220,9 @@ def _confirm_calls(
     why = "no reference to confirm them" if proof.reference is None else proof.describe()
     suite = load_suite(kata_dir)
     calls, cases = suite.calls_for(language.name), suite.cases_for(language.name)
-    if departed := proof.departures({case.id: case.property for case in cases}):
-        # The track's own tests differ there (go-counting's JavaScript returns `{error}` where
-        # the data throws): those cases go, as its tests.toml's exclusions do, if the rest prove.
+    if departed := proof.departures(cases):
+        # The track's own tests differ there: those cases go, as its tests.toml's exclusions
+        # do, if the rest prove.
         write_calls(
             kata_dir,
             language.name,
@@ -228,7 +232,8 @@ def _confirm_calls(
         if kept.suite_proved:
             lines.append(
                 f"{head}: judged as data: the reference passes every case of the data suite but "
-                f"{len(departed)}, where the track departs from the data, left out: "
+                f"{len(departed)} error{'s' if len(departed) > 1 else ''} the track reports its "
+                "own way, left out: "
                 f"{', '.join(departed[:5])}{', ...' if len(departed) > 5 else ''}"
             )
             return kept
