@@ -32,9 +32,10 @@ fi
 # `PREPARE` leaves the targets to build as its arguments. A test harness of the crate's own
 # sources (src/lib.rs's and each binary's) costs a fifth of a build's CPU, and almost always
 # holds no test: it is built only where a source outside tests/ could define one or pull one
-# in (its text holds "test" or "include" anywhere), or where the manifest names its own
-# library or turns the test files' targets off. Else the targets are the library, binaries,
-# examples and the test files, and the test run builds and runs the test files alone.
+# in (its text holds "test" or "include" anywhere), where the manifest names its own library
+# or turns the test files' targets off, or where there is no src/lib.rs or no test file.
+# Else the targets are the library, binaries, examples and the test files, and the test run
+# builds and runs the test files alone.
 # Lint and build run on that same copy: cargo may write a lock file there (a crate without
 # one, or with one this cargo would regenerate, cannot build in the read-only snapshot), and
 # the test gate after them compiles nothing again.
