@@ -727,6 +727,20 @@ def test_with_canonical_data_an_imported_kata_is_judged_as_data(tmp_path: Path) 
     assert (document["judged"], document["passed"], document["total"]) == ("data", 2, 2)
 
 
+def _leap_data() -> dict[str, Any]:
+    """problem-specifications' leap, as the fixture has it, to change."""
+    data: dict[str, Any] = json.loads((SPECS / "leap" / "canonical-data.json").read_text())
+    return data
+
+
+def _leap_specs(tmp_path: Path, data: dict[str, Any]) -> Path:
+    """A copy of the leap specification with `data` as its canonical data."""
+    specs = tmp_path / "specs" / "leap"
+    shutil.copytree(SPECS / "leap", specs)
+    (specs / "canonical-data.json").write_text(json.dumps(data))
+    return specs
+
+
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
 def test_derived_calls_the_reference_does_not_pass_give_way_to_the_tracks_tests(
@@ -734,11 +748,9 @@ def test_derived_calls_the_reference_does_not_pass_give_way_to_the_tracks_tests(
 ) -> None:
     # Canonical data the track's reference disagrees with (a case changed upstream since the
     # track's tests were made) must not judge anyone: the track's tests do.
-    specs = tmp_path / "specs" / "leap"
-    shutil.copytree(SPECS / "leap", specs)
-    data = json.loads((specs / "canonical-data.json").read_text())
+    data = _leap_data()
     data["cases"][1]["expected"] = False  # 2000 is a leap year
-    (specs / "canonical-data.json").write_text(json.dumps(data))
+    specs = _leap_specs(tmp_path, data)
     out = tmp_path / "out"
     result = run_cli("katas", "import", str(PYTHON / "leap"), str(specs), "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
@@ -758,9 +770,7 @@ def test_an_error_the_track_reports_its_own_way_is_left_out_and_the_rest_judge(
     # `{error}` returned where the data throws): the whole kata fell back to its track's
     # tests, which run beside the code, for the sake of those few. A value answered otherwise
     # keeps every case (the test before this one).
-    specs = tmp_path / "specs" / "leap"
-    shutil.copytree(SPECS / "leap", specs)
-    data = json.loads((specs / "canonical-data.json").read_text())
+    data = _leap_data()
     more = [("ac227e82-ee82-4a09-9eb6-4f84331ffdb0", 1970, False),
             ("4fe9b84c-8e65-489e-970b-856d60b8b78e", 1996, True),
             ("78a7848f-9667-4192-ae53-87b30c9a02dd", 2100, {"error": "no"})]  # fmt: skip
@@ -769,7 +779,7 @@ def test_an_error_the_track_reports_its_own_way_is_left_out_and_the_rest_judge(
          "input": {"year": year}, "expected": expected}
         for uuid, year, expected in more
     ]  # fmt: skip
-    (specs / "canonical-data.json").write_text(json.dumps(data))
+    specs = _leap_specs(tmp_path, data)
     out = tmp_path / "out"
     result = run_cli("katas", "import", str(PYTHON / "leap"), str(specs), "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
@@ -790,11 +800,9 @@ def test_derived_calls_that_cannot_be_performed_give_way_to_the_tracks_tests(
     # Inputs a language cannot write as arguments (a list of maps, for Go: Exercism's
     # ledger and tree-building) raised out of the proof: the kata was not proved at all,
     # where its track's tests had proved it before the calls were derived.
-    specs = tmp_path / "specs" / "leap"
-    shutil.copytree(SPECS / "leap", specs)
-    data = json.loads((specs / "canonical-data.json").read_text())
+    data = _leap_data()
     data["cases"][0]["input"] = {"year": [{"in": 2015}]}
-    (specs / "canonical-data.json").write_text(json.dumps(data))
+    specs = _leap_specs(tmp_path, data)
     out = tmp_path / "out"
     result = run_cli("katas", "import", str(GO / "leap"), str(specs), "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
