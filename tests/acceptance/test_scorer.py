@@ -143,6 +143,25 @@ def test_rust_cases_fail_alone(checker: DockerChecker, tmp_path: Path) -> None:
     }
 
 
+RS_MANIFEST = '[package]\nname = "kata"\nedition = "2021"\n\n[dependencies]\nitertools = "0.13"\n'
+RS_SORTED = """\
+use itertools::Itertools;
+
+pub fn double(n: i64) -> i64 {
+    [n, n].iter().sorted().sum()
+}
+"""
+
+
+def test_a_rust_data_suite_builds_with_the_crates_the_kata_depends_on(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # Before, the driver's manifest had no dependencies: "can't find crate for `itertools`".
+    files = {"Cargo.toml": RS_MANIFEST, "src/lib.rs": RS_SORTED}
+    report = _score(checker, "rust", files, _suite(tmp_path, [(2, 4), (5, 10)], RS_CALLS))
+    assert [r.status for r in report.results] == [CaseStatus.PASSED] * 2, report.why()
+
+
 GO_CALLS = 'go: {calls: {double: "kata.Double(${n})"}, errors: [error], timeout_s: 2}\n'
 GO_DOUBLE = """\
 package kata

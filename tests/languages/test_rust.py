@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 
 from tdd_sandbox.languages.rust import RUST
 from tdd_sandbox.sandbox.base import ExecResult
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import TestStatus
 
 # Captured from `cargo test` 1.65 (the format is unchanged in 1.85, the image's toolchain now).
@@ -208,3 +211,35 @@ def test_a_test_cargo_does_not_compile_by_default_is_no_expected_test(
     manifest = f'[package]\nname = "kata"\nversion = "0.1.0"\n{features}'
     files = {"Cargo.toml": manifest.encode(), "tests/kata.rs": RUST_FEATURES.encode()}
     assert RUST.expected_tests(files) == {f"kata::{name}" for name in expected}
+
+
+def test_the_driver_links_the_crates_the_kata_depends_on_and_no_other_source() -> None:
+    # The driver's manifest had an empty [dependencies]: a reference using itertools, regex,
+    # anyhow or time failed to build ("can't find crate"), so the exercise could not be data.
+    manifest = b"""\
+[package]
+name = "poker"
+edition = "2021"
+
+[dependencies]
+itertools = "0.13"
+regex = { version = "1.11", default-features = false, features = ["std"] }
+local = { path = "../elsewhere" }
+remote = { git = "https://example.invalid/x.git", version = "1" }
+"bad name" = "1"
+
+[dev-dependencies]
+rand = "0.8"
+"""
+    calls = CallMap(calls={"best": "poker::best(${hands})"})
+    case = Case(id="a", description="", property="best", input={"hands": []}, expected=[])
+    files = {"Cargo.toml": manifest, "src/lib.rs": b"pub fn best() {}\n", "build.rs": b""}
+    prepared = RUST.driver.prepare(files, [case], calls, "0123456789abcdef")
+    shipped = tomllib.loads(prepared.files["Cargo.toml"].decode())
+    assert shipped["package"]["name"] == "poker"
+    assert shipped["dependencies"] == {
+        "itertools": {"version": "0.13"},
+        "regex": {"version": "1.11", "default-features": False, "features": ["std"]},
+    }
+    assert "dev-dependencies" not in shipped
+    assert "build.rs" not in prepared.files

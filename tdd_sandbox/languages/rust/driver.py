@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -41,7 +42,7 @@ class RustDriver(FramedDriver):
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """`src/` of the model's tree, the tool's manifest and the generated driver."""
-        crate, edition = _package(files.get("Cargo.toml", b""))
+        crate, edition, dependencies = _package(files.get("Cargo.toml", b""))
         rendered = [render_call(calls.calls[c.property], c, RUST_LITERALS.render) for c in cases]
         arms = "\n".join(
             f"        {i} => Plain::report(&({call}), out)," for i, call in enumerate(rendered)
@@ -52,7 +53,7 @@ class RustDriver(FramedDriver):
             "build = false\nautobins = false\nautotests = false\nautoexamples = false\n"
             'autobenches = false\n\n[lib]\npath = "src/lib.rs"\n\n'
             f'[[bin]]\nname = "tdd_acceptance"\npath = "{DRIVER_DIR}/driver.rs"\n\n'
-            "[dependencies]\n"
+            f"[dependencies]\n{dependencies}"
         )
         shipped = {p: d for p, d in files.items() if p.startswith("src/")}
         shipped["Cargo.toml"] = manifest.encode()
@@ -71,18 +72,53 @@ class RustDriver(FramedDriver):
         return observed, f"{problem} ({note})" if note else problem
 
 
-def _package(manifest: bytes) -> tuple[str, str]:
-    """The crate's name and edition from its manifest (`kata`, 2021 when unreadable)."""
+def _package(manifest: bytes) -> tuple[str, str, str]:
+    """The crate's name and edition (`kata`, 2021 when unreadable) and its dependencies,
+    from its manifest: the kata's, since a model cannot write runner config."""
     try:
-        package = tomllib.loads(manifest.decode("utf-8")).get("package", {})
+        document = tomllib.loads(manifest.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        package = {}
+        document = {}
+    package = document.get("package", {})
     name = str(package.get("name", "kata"))
     edition = str(package.get("edition", "2021"))
     return (
         name if _CRATE.fullmatch(name) else "kata",
         edition if edition in ("2015", "2018", "2021", "2024") else "2021",
+        _dependencies(document.get("dependencies", {})),
     )
+
+
+_SPEC_KEYS = ("version", "features", "default-features", "package")
+
+
+def _dependencies(table: object) -> str:
+    """The `[dependencies]` lines, each re-spelt from its parsed value: a crate of the
+    registry's by its version, features and package name only. A path, git or other
+    registry's crate is dropped, and so is a key of any other kind: the driver links the
+    library and what the image's registry holds, nothing else."""
+    if not isinstance(table, dict):
+        return ""
+    lines = []
+    for crate, spec in table.items():
+        if not _CRATE.fullmatch(crate):
+            continue
+        given = {"version": spec} if isinstance(spec, str) else spec
+        if not isinstance(given, dict) or not isinstance(given.get("version"), str):
+            continue
+        if any(source in given for source in ("path", "git", "registry")):
+            continue
+        kept = {k: given[k] for k in _SPEC_KEYS if k in given and _plain(given[k])}
+        fields = ", ".join(f"{k} = {json.dumps(v)}" for k, v in kept.items())
+        lines.append(f"{crate} = {{ {fields} }}\n")
+    return "".join(lines)
+
+
+def _plain(value: object) -> bool:
+    """A string, a boolean or a list of strings: all a kept key may hold."""
+    if isinstance(value, list):
+        return all(isinstance(item, str) for item in value)
+    return isinstance(value, str | bool)
 
 
 def _decimal(value: float) -> str:
