@@ -162,6 +162,51 @@ def test_a_rust_data_suite_builds_with_the_crates_the_kata_depends_on(
     assert [r.status for r in report.results] == [CaseStatus.PASSED] * 2, report.why()
 
 
+RS_BUCKETS = """\
+#[derive(Debug)]
+pub enum Bucket {
+    One,
+    Two,
+}
+
+pub struct Stats {
+    pub moves: u8,
+    pub goal_bucket: Bucket,
+}
+
+pub fn solve(moves: u8, start_bucket: &Bucket) -> Stats {
+    let goal_bucket = match start_bucket {
+        Bucket::One => Bucket::Two,
+        Bucket::Two => Bucket::One,
+    };
+    Stats { moves, goal_bucket }
+}
+"""
+
+
+def test_a_rust_crate_s_own_enumeration_goes_in_and_its_struct_comes_out_as_data(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # Before, the derived call passed "one" where `&Bucket` is wanted: nothing built.
+    folder = tmp_path / "buckets" / "acceptance"
+    folder.mkdir(parents=True)
+    cases = [("one", {"moves": 1, "goalBucket": "two"}), ("two", {"moves": 1, "goalBucket": "one"})]
+    cases.append(("one", {"moves": 1, "goalBucket": "one"}))
+    document = {"cases": [
+        {"description": f"c{k}", "property": "measure", "input": {"moves": 1, "startBucket": b},
+         "expected": e}
+        for k, (b, e) in enumerate(cases)
+    ]}  # fmt: skip
+    (folder / "canonical-data.json").write_text(json.dumps(document))
+    stub = {"Cargo.toml": RS_MANIFEST.encode(), "src/lib.rs": RS_BUCKETS.encode()}
+    derived = get_language("rust").derive_calls(flatten_cases(document), stub, {})
+    assert not isinstance(derived, str), derived
+    (folder / "calls.yaml").write_text(json.dumps({"rust": derived.model_dump(mode="json")}))
+    report = _score(checker, "rust", {"src/lib.rs": RS_BUCKETS}, load_suite(tmp_path / "buckets"))
+    statuses = [r.status for r in report.results]
+    assert statuses == [CaseStatus.PASSED, CaseStatus.PASSED, CaseStatus.WRONG], report.why()
+
+
 GO_CALLS = 'go: {calls: {double: "kata.Double(${n})"}, errors: [error], timeout_s: 2}\n'
 GO_DOUBLE = """\
 package kata

@@ -41,3 +41,98 @@ def test_the_one_public_function_performs_the_one_property() -> None:
     calls = RUST.derive_calls([_case("leapYear", year=2015)], stub, {})
     assert isinstance(calls, CallMap)
     assert calls.calls == {"leapYear": "leap::is_leap_year(${year})"}
+
+
+def test_lines_given_as_a_list_are_one_text_where_the_function_takes_a_str() -> None:
+    # ocr-numbers' `rows: [" _ ", "| |", ...]` went in as a vec! where `convert(&str)` wants
+    # the text: "mismatched types", so the whole suite failed to build.
+    stub = {
+        "Cargo.toml": MANIFEST.replace(b"all-your-base", b"ocr-numbers"),
+        "src/lib.rs": b"pub fn convert(input: &str) -> String {\n    todo!()\n}\n"
+        b"pub fn owned(input: String) -> String {\n    todo!()\n}\n",
+    }
+    cases = [_case("convert", rows=[" _ ", "|_|"]), _case("owned", input=["a"])]
+    calls = RUST.derive_calls(cases, stub, {})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {
+        "convert": "ocr_numbers::convert(${rows|lines})",
+        "owned": "ocr_numbers::owned(${input|lines}.to_string())",
+    }
+    text = RUST.derive_calls([_case("convert", rows="plain")], stub, {})
+    assert isinstance(text, CallMap)
+    assert text.calls == {"convert": "ocr_numbers::convert(${rows})"}
+
+
+def test_an_error_of_the_crate_s_own_type_without_display_is_read_by_its_debug_form() -> None:
+    # The driver reads an `Err` by its Display; ocr-numbers' `Error` derives only Debug,
+    # so the driver did not build ("`Error` doesn't implement `std::fmt::Display`").
+    lib = (
+        b"#[derive(Debug)]\npub enum Error {\n    Rows(usize),\n}\n"
+        b"pub fn convert(input: &str) -> Result<String, Error> {\n    todo!()\n}\n"
+        b"#[derive(Debug)]\npub struct Shown;\n"
+        b"impl std::fmt::Display for Shown {\n"
+        b"    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { Ok(()) }\n}\n"
+        b"pub fn shown(input: &str) -> Result<u8, Shown> {\n    todo!()\n}\n"
+        b"pub fn text(input: &str) -> Result<u8, String> {\n    todo!()\n}\n"
+    )
+    stub = {"Cargo.toml": MANIFEST.replace(b"all-your-base", b"ocr"), "src/lib.rs": lib}
+    cases = [_case("convert", input="x"), _case("shown", input="x"), _case("text", input="x")]
+    calls = RUST.derive_calls(cases, stub, {})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {
+        "convert": 'ocr::convert(${input}).map_err(|e| format!("{e:?}"))',
+        "shown": "ocr::shown(${input})",
+        "text": "ocr::text(${input})",
+    }
+
+
+BUCKETS = b"""\
+#[derive(PartialEq, Eq, Debug)]
+pub enum Bucket {
+    One,
+    Two,
+}
+
+#[derive(PartialEq, Eq, Debug)]
+pub struct BucketStats {
+    pub moves: u8,
+    #[allow(dead_code)]
+    pub goal_bucket: Bucket,
+    pub other_bucket: u8,
+}
+
+pub struct Hidden {
+    secret: u8,
+}
+
+pub fn solve(capacity: u8, start_bucket: &Bucket) -> Option<BucketStats> {
+    todo!()
+}
+"""
+
+
+def test_the_crate_s_own_enumeration_and_struct_are_passed_and_read_as_the_data_spells_them() -> (
+    None
+):
+    # two-bucket: `startBucket: "one"` went in as a string where `&Bucket` is wanted, and the
+    # driver had no way to read a `BucketStats`: "mismatched types", no suite built.
+    stub = {"Cargo.toml": MANIFEST.replace(b"all-your-base", b"two-bucket"), "src/lib.rs": BUCKETS}
+    case = Case(
+        id="a",
+        description="",
+        property="measure",
+        input={"capacity": 3, "startBucket": "one"},
+        expected={"moves": 4, "goalBucket": "two", "otherBucket": 5},
+    )
+    calls = RUST.derive_calls([case], stub, {})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {
+        "measure": "two_bucket::solve(${capacity}, &(match ${startBucket} { "
+        '"one" => two_bucket::Bucket::One, "two" => two_bucket::Bucket::Two, '
+        '_ => panic!("no such Bucket") }))'
+    }
+    assert "impl Plain for two_bucket::Bucket {" in calls.setup
+    assert 'two_bucket::Bucket::Two => quote("two", out)' in calls.setup
+    assert "impl Plain for two_bucket::BucketStats {" in calls.setup
+    assert calls.setup.index("self.moves") < calls.setup.index("self.goal_bucket")
+    assert "Hidden" not in calls.setup  # a private field: the driver could not read it

@@ -1,7 +1,9 @@
 """Calls read off Exercism's Rust track, for a data suite: each canonical property is the
 crate's public function of its snake_case name (`src/lib.rs`), or, for a kata of one property,
 its one public function; the crate is named as its manifest names it. An argument is passed as
-the parameter's type wants it: a slice borrowed (`&${rolls}`), a `String` owned."""
+the parameter's type wants it: a slice borrowed (`&${rolls}`), a `String` owned, lines the
+data lists joined where the function takes one text. An `Err` of the crate's own type that
+has no `Display` is read by its `Debug` form (the driver reads errors by their `Display`)."""
 
 from __future__ import annotations
 
@@ -9,11 +11,17 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 
-from tdd_sandbox.languages.deriving import choose_functions, split_parameters
+from tdd_sandbox.languages.deriving import choose_functions, is_rows, split_parameters
 from tdd_sandbox.languages.rust.reader import rust_code
+from tdd_sandbox.languages.rust.types import read_types
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_PUB_FN = re.compile(r"^pub\s+fn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^)]*)\)", re.MULTILINE)
+_PUB_FN = re.compile(
+    r"^pub\s+fn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^)]*)\)\s*(?:->\s*([^{;]+))?", re.MULTILINE
+)
+_OWN_TYPE = re.compile(r"^pub\s+(?:enum|struct)\s+(\w+)", re.MULTILINE)
+_DISPLAYED = re.compile(r"\bimpl\b[^{]*\bDisplay\s+for\s+(\w+)")
+_ERR_TYPE = re.compile(r"^Result\s*<.*,\s*(\w+)\s*>$", re.DOTALL)
 
 
 def derive_rust_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap | str:
@@ -21,8 +29,12 @@ def derive_rust_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
     crate = _crate(stub.get("Cargo.toml", b""))
     code, _ = rust_code(stub.get("src/lib.rs", b"").decode("utf-8", "replace"))
     functions: dict[str, list[tuple[str, str]]] = {}
+    returns: dict[str, str] = {}
     for match in _PUB_FN.finditer(code):
         functions[match[1]] = [_param(p) for p in split_parameters(match[2])]
+        returns[match[1]] = (match[3] or "").strip()
+    undisplayed = set(_OWN_TYPE.findall(code)) - set(_DISPLAYED.findall(code))
+    types = read_types(code, [v for c in cases for v in (c.input, c.expected)])
     declared = {name: [n for n, _ in params] for name, params in functions.items()}
     chosen = choose_functions(cases, declared, lambda prop: [_snake(prop)])
     if isinstance(chosen, str):
@@ -30,16 +42,28 @@ def derive_rust_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
     calls = {}
     for prop, call in chosen.items():
         kinds = [kind for _, kind in functions[call.function]]
+        given = [case.input for case in cases if case.property == prop]
         arguments = [
-            _argument(name, kind) for name, kind in zip(call.arguments, kinds, strict=True)
+            types.argument("${" + name + "}", kind, crate)
+            or _argument(name, kind, [inputs.get(name) for inputs in given])
+            for name, kind in zip(call.arguments, kinds, strict=True)
         ]
         calls[prop] = f"{crate}::{call.function}({', '.join(arguments)})"
-    return CallMap(calls=calls)
+        error = _ERR_TYPE.match(returns[call.function])
+        if error and error[1] in undisplayed:
+            calls[prop] += '.map_err(|e| format!("{e:?}"))'
+    returned = [returns[call.function] for call in chosen.values()]
+    return CallMap(setup=types.readers(crate, returned), calls=calls)
 
 
-def _argument(name: str, kind: str) -> str:
+def _argument(name: str, kind: str, values: Sequence[object]) -> str:
+    """The placeholder of input `name` as a parameter of type `kind` takes it, given the
+    values the cases pass (a field's, `key.a`, is not among them: None)."""
     placeholder = "${" + name + "}"
     compact = kind.replace(" ", "")
+    if values and all(is_rows(v) for v in values) and compact in ("&str", "String", "&String"):
+        lines = "${" + name + "|lines}"
+        return lines + ".to_string()" if compact == "String" else lines
     if compact.startswith(("&[", "&Vec")):
         return "&" + placeholder
     if compact == "String":

@@ -1,0 +1,111 @@
+"""The crate's own types, read off the stub for a data suite, and how the driver reads or
+passes them as data: an enumeration of unit variants is a string, its variant's name in
+lower case, words apart (`Bucket::One` is "one", `NotPossible` "not possible"); a struct
+of public fields is a record of them, in order (two-bucket's `BucketStats`). A type the
+driver cannot read this way (a generic one, a private field, a variant with data) is left
+out, and a call that returns it fails to build: the track's tests judge instead."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from tdd_sandbox.languages.deriving import split_parameters
+
+_ENUM = re.compile(r"^pub\s+enum\s+(\w+)\s*\{([^{}]*)\}", re.MULTILINE)
+_STRUCT = re.compile(r"^pub\s+struct\s+(\w+)\s*\{([^{}]*)\}", re.MULTILINE)
+_ATTRIBUTES = re.compile(r"#\[[^\]]*\]")
+_VARIANT = re.compile(r"([A-Z]\w*)(?:\s*=\s*[-\w]+)?")
+_FIELD = re.compile(r"pub\s+(\w+)\s*:\s*(.+)", re.DOTALL)
+_WORD = re.compile(r"\b[A-Z]\w*")
+_SPELLING = re.compile(r"[A-Za-z][A-Za-z0-9 _-]{0,63}")
+
+
+@dataclass(frozen=True)
+class OwnTypes:
+    """The stub's readable types: each enumeration's variants, each struct's fields, and
+    the strings of the cases, which say how the data spells a variant."""
+
+    enums: dict[str, list[str]] = field(default_factory=dict)
+    structs: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    words: frozenset[str] = frozenset()
+
+    def spelled(self, variant: str) -> str:
+        """A variant as the data spells it: the cases' string of the same letters, case and
+        separators aside (`NotPossible` is "not_possible" where the data says so), else in
+        lower case, words apart (`One` -> "one", `NotPossible` -> "not possible")."""
+        key = variant.lower()
+        same = sorted(w for w in self.words if re.sub(r"[\W_]", "", w).lower() == key)
+        return same[0] if same else re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", variant).lower()
+
+    def readers(self, crate: str, returned: Iterable[str]) -> str:
+        """`Plain` for each own type the `returned` types reach (a struct's fields reach
+        theirs), for the driver's setup; only these, so one the driver cannot read
+        breaks no call that never returns it."""
+        wanted, seen = [name for text in returned for name in _WORD.findall(text)], set()
+        blocks = []
+        while wanted:
+            name = wanted.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if name in self.enums:
+                arms = "".join(
+                    f'            {crate}::{name}::{v} => quote("{self.spelled(v)}", out),\n'
+                    for v in self.enums[name]
+                )
+                body = (
+                    f"        #[allow(unreachable_patterns)]\n        match self {{\n{arms}"
+                    '            _ => out.push_str("null"),\n        }\n'
+                )
+            elif name in self.structs:
+                fields = self.structs[name]
+                wanted.extend(n for _, kind in fields for n in _WORD.findall(kind))
+                parts = "        out.push(',');\n".join(
+                    f"        self.{f}.plain(out);\n" for f, _ in fields
+                )
+                body = f"        out.push('[');\n{parts}        out.push(']');\n"
+            else:
+                continue
+            blocks.append(
+                f"impl Plain for {crate}::{name} {{\n"
+                f"    fn plain(&self, out: &mut String) {{\n{body}    }}\n}}\n"
+            )
+        return "".join(sorted(blocks))
+
+    def argument(self, placeholder: str, kind: str, crate: str) -> str | None:
+        """The string `placeholder` as the variant of the enumeration `kind` names (borrowed
+        where it is `&Kind`), or None where `kind` is none of the stub's enumerations."""
+        name = kind.replace(" ", "").removeprefix("&")
+        if name not in self.enums:
+            return None
+        arms = "".join(f'"{self.spelled(v)}" => {crate}::{name}::{v}, ' for v in self.enums[name])
+        chosen = f'(match {placeholder} {{ {arms}_ => panic!("no such {name}") }})'
+        return "&" + chosen if kind.strip().startswith("&") else chosen
+
+
+def read_types(code: str, values: Iterable[object]) -> OwnTypes:
+    """The stub's enumerations of unit variants and structs of public fields (`code`: its
+    source with comments and literals blanked), spelt as the cases' `values` spell them."""
+    types = OwnTypes(words=frozenset(_strings(values)))
+    for match in _ENUM.finditer(code):
+        items = [_ATTRIBUTES.sub("", v).strip() for v in match[2].split(",")]
+        items = [v for v in items if v]
+        if items and all(_VARIANT.fullmatch(v) for v in items):
+            types.enums[match[1]] = [v.split("=")[0].strip() for v in items]
+    for match in _STRUCT.finditer(code):
+        found = [
+            _FIELD.fullmatch(_ATTRIBUTES.sub("", f).strip()) for f in split_parameters(match[2])
+        ]
+        if found and all(found):
+            types.structs[match[1]] = [(f[1], f[2].strip()) for f in found if f]
+    return types
+
+
+def _strings(values: Iterable[object]) -> Iterable[str]:
+    for value in values:
+        if isinstance(value, str) and _SPELLING.fullmatch(value):  # safe in a Rust string
+            yield value
+        elif isinstance(value, list | dict):
+            yield from _strings(value.values() if isinstance(value, dict) else value)
