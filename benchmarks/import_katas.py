@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tdd_sandbox.acceptance.proof import prove_import
+from tdd_sandbox.acceptance.import_proof import prove_import
 from tdd_sandbox.acceptance.proof_pool import prove_katas
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.katas.importer import import_katas

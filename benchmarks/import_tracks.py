@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tdd_sandbox.acceptance.proof import prove_import
+from tdd_sandbox.acceptance.import_proof import prove_import
 from tdd_sandbox.acceptance.proof_pool import prove_katas
 from tdd_sandbox.acceptance.suite import has_calls
 from tdd_sandbox.execution.docker_checker import DockerChecker
@@ -32,11 +32,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sources", nargs="+", type=Path)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--why", action="store_true", help="print each kata's proof lines")
+    parser.add_argument(
+        "--why", action="store_true", help="print how each kata is judged, and its proof lines"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tdd-tracks-") as tmp:
         started = time.perf_counter()
         report = import_katas(args.sources, Path(tmp))
+        if args.why:
+            print("\n".join(report.notes), flush=True)
         tally: dict[str, list[int]] = {}  # language -> [exercises, proved, as data]
         with DockerChecker(load_settings()) as checker:
             for proof in prove_katas(

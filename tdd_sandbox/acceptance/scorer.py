@@ -53,7 +53,12 @@ def run_acceptance(
     if not observed and not problem:
         problem = _describe(result)
     return grade(
-        cases, observed, error_types=calls.errors, messages=calls.messages, problem=problem
+        cases,
+        observed,
+        error_types=calls.errors,
+        messages=calls.messages,
+        none_is_error=calls.none_is_error,
+        problem=problem,
     )
 
 

@@ -42,7 +42,7 @@ def import_command(
 
     Exits 1 when an exercise could not be imported or proved (the others still are).
     """
-    from tdd_sandbox.acceptance.proof import prove_import
+    from tdd_sandbox.acceptance.import_proof import prove_import
     from tdd_sandbox.acceptance.proof_pool import prove_katas
     from tdd_sandbox.acceptance.suite import has_calls
     from tdd_sandbox.execution.checkers import open_checker

@@ -151,16 +151,32 @@ def grade(
     *,
     error_types: frozenset[str] = frozenset(),
     messages: bool = True,
+    none_is_error: bool = False,
     problem: str = "",
 ) -> AcceptanceReport:
     """Each case against what was observed for it. `error_types`, when given, are the
     error kinds that count as the kata's errors (others are wrong answers); `messages`,
-    whether an error's message must be the expected one."""
+    whether an error's message must be the expected one; `none_is_error`, whether no
+    answer (null) and an error of those kinds stand for each other (`CallMap`)."""
     results = []
     for case in cases:
         seen = observed.get(case.id)
+        if none_is_error and seen is not None and _none_for_error(case, seen, error_types):
+            results.append(CaseResult(case.id, CaseStatus.PASSED))
+            continue
         results.append(_grade_one(case, seen, error_types, messages, problem))
     return AcceptanceReport(tuple(results), problem, Judged.DATA)
+
+
+def _none_for_error(case: Case, seen: Observed, error_types: frozenset[str]) -> bool:
+    """No answer where an error is expected, or an error of the counted kinds where the
+    expected answer is null."""
+    if seen.failure is not None:
+        return False
+    if case.expects_error:
+        return seen.error is None and seen.value is None
+    counted = not error_types or seen.error_type in error_types
+    return case.expected is None and seen.error is not None and counted
 
 
 def _grade_one(

@@ -43,6 +43,11 @@ class CallMap(BaseModel):
     """Whether an error case's message must be the canonical one. False where the track
     words its errors its own way (or not at all: Go's `ok`), which is what its model is told:
     any error of the counted kinds is then the answer."""
+    none_is_error: bool = False
+    """Whether no answer (null, `None`, nil) and an error stand for each other: the track
+    reports a case the data answers with null as an error (Go's alphametics), or one the
+    data expects an error of as no answer (Rust's `Option`). The import's proof sets it
+    where the reference answers so and passes every other case."""
     timeout_s: float = Field(5.0, gt=0, le=60)
     """How long one case may run."""
     exclude: frozenset[str] = frozenset()

@@ -11,7 +11,6 @@ from pathlib import Path
 from tdd_sandbox.acceptance.proof import Proof
 from tdd_sandbox.acceptance.proof_pool import prove_katas
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
-from tdd_sandbox.vocabulary.cases import Case
 
 
 def _report(passed: int, total: int) -> AcceptanceReport:
@@ -44,36 +43,6 @@ def test_a_stub_that_passes_every_case_does_not() -> None:
 def test_a_reference_short_of_full_or_a_suite_of_nothing_does_not() -> None:
     assert not Proof("leap", "go", _report(4, 5), _report(0, 5)).suite_proved
     assert not Proof("leap", "go", _report(0, 0), _report(0, 0)).suite_proved
-
-
-def _cases(*kinds: tuple[str, bool]) -> list[Case]:
-    """Cases c0, c1, ... of (property, whether it expects an error)."""
-    return [
-        Case(f"c{i}", "-", prop, {}, {"error": "no"} if error else 1)
-        for i, (prop, error) in enumerate(kinds)
-    ]
-
-
-def test_errors_a_track_reports_its_own_way_are_named_where_the_rest_still_judge() -> None:
-    # go-counting's JavaScript reference returns `{error}` where the data throws: 7 of 11.
-    cases = _cases(*[("territory", False)] * 6, *[("territories", False)] * 1,
-                   *[("territory", True)] * 4)  # fmt: skip
-    proof = Proof("go-counting", "javascript", _report(7, 11), _report(0, 11))
-    assert proof.departures(cases) == ["c7", "c8", "c9", "c10"]
-    # Half or more failing: not a few errors, and every case stays.
-    half = _cases(*[("a", True)] * 10)
-    assert Proof("k", "go", _report(5, 10), _report(0, 10)).departures(half) == []
-    # A value the track answers otherwise (list-ops' map with its function inputs): its
-    # property would be judged by the trivial cases left (the empty list), so every case stays.
-    values = _cases(*[("a", False)] * 11)
-    assert Proof("k", "python", _report(9, 11), _report(0, 11)).departures(values) == []
-    # Nor where a property's only cases the reference passes are cases the stub passes too.
-    stubbed = _cases(("b", False), *[("a", False)] * 8, ("a", True), ("a", True))
-    assert Proof("k", "go", _report(9, 11), _report(1, 11)).departures(stubbed) == []
-    assert Proof("k", "go", _report(9, 11), _report(0, 11)).departures(stubbed) == ["c9", "c10"]
-    # A reference that ran nothing, or a proved suite, departs nowhere.
-    assert Proof("k", "go", _report(0, 0), _report(0, 0)).departures([]) == []
-    assert Proof("k", "go", _report(11, 11), _report(0, 11)).departures(stubbed) == []
 
 
 def _kata(root: Path, name: str, *languages: str) -> Path:

@@ -794,6 +794,28 @@ def test_an_error_the_track_reports_its_own_way_is_left_out_and_the_rest_judge(
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
+def test_a_track_whose_no_answer_is_an_error_keeps_every_case_as_data(tmp_path: Path) -> None:
+    # Go's alphametics returns an error for a puzzle without a solution, where the data's
+    # answer is null: the kata fell back to its track's tests for the sake of that case.
+    data = _leap_data()
+    none = {"uuid": "ac227e82-ee82-4a09-9eb6-4f84331ffdb0", "description": "none",
+            "property": "leapYear", "input": {"year": None}, "expected": None}  # fmt: skip
+    data["cases"].append(none)
+    specs = _leap_specs(tmp_path, data)
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(PYTHON / "leap"), str(specs), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert (
+        "leap (python): judged as data: the reference passes every case of the data suite, "
+        "where the track's no answer and an error stand for each other"
+    ) in result.stdout, result.stdout
+    calls = yaml.safe_load((out / "leap" / "acceptance" / "calls.yaml").read_text())
+    assert calls["python"]["none_is_error"] is True
+    assert "ac227e82-ee82-4a09-9eb6-4f84331ffdb0" not in calls["python"]["exclude"]
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
 def test_derived_calls_that_cannot_be_performed_give_way_to_the_tracks_tests(
     tmp_path: Path,
 ) -> None:

@@ -133,6 +133,25 @@ def test_where_messages_do_not_count_any_error_of_the_kinds_is_the_answer() -> N
         assert report.results[0].status is CaseStatus.WRONG
 
 
+def test_where_no_answer_is_an_error_either_stands_for_the_other() -> None:
+    # Go's alphametics returns an error where the data's answer is null (no solution), and
+    # Rust's two-bucket `None` where the data expects an error: both tracks' references failed.
+    nothing, error = _case(None), _case({"error": "impossible"})
+    failed = Observed(error="no solution", error_type="error")
+    for case, seen in ((nothing, failed), (error, Observed(value=None))):
+        assert grade([case], {"c": seen}).results[0].status is CaseStatus.WRONG
+        report = grade([case], {"c": seen}, none_is_error=True)
+        assert report.results[0].status is CaseStatus.PASSED
+    # An answer is still not nothing, nor an error of another kind.
+    kinds = frozenset({"error"})
+    for case, seen in (
+        (error, Observed(value=0)),
+        (nothing, Observed(error="x", error_type="panic")),
+    ):
+        report = grade([case], {"c": seen}, none_is_error=True, error_types=kinds)
+        assert report.results[0].status is CaseStatus.WRONG
+
+
 @pytest.mark.parametrize(
     ("value", "status"),
     [

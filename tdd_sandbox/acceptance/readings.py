@@ -1,0 +1,112 @@
+"""Confirming a data suite derived at import: it judges once the reference passes all of it
+and the stub does not. Where the reference fails only cases that a general rule says the
+track answers its own way, the suite is read that way and proved again (`READINGS`):
+
+- no answer and an error stand for each other (`CallMap.none_is_error`): every case it
+  fails expects null or an error (Go's alphametics returns an error where the data's answer
+  is null, Rust's two-bucket `None` where the data expects an error);
+- errors left out (`CallMap.exclude`): every case it fails expects an error, which the
+  track reports its own way (go-counting's JavaScript returns `{error}` where the data
+  throws).
+
+Each asks the reference to pass more than half the cases and, of each property, a case the
+stub fails: a value the track answers otherwise could leave a property judged by its
+trivial cases alone (list-ops' `map` of an empty list). Else the calls go, and the track's
+tests judge."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tdd_sandbox.acceptance.proof import Proof, prove
+from tdd_sandbox.acceptance.suite import load_suite
+from tdd_sandbox.execution.base import Checker
+from tdd_sandbox.grading.acceptance import CaseStatus
+from tdd_sandbox.katas.calls import write_calls
+from tdd_sandbox.languages.base import Language
+from tdd_sandbox.vocabulary.cases import CallMap, Case
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A way a track departs from the data: the cases it can explain, the calls that read
+    the suite that way, and how to say so."""
+
+    explains: Callable[[Case], bool]
+    reads: Callable[[CallMap, list[str]], CallMap]
+    says: Callable[[list[str]], str]
+
+
+def _left_out(failed: list[str]) -> str:
+    plural = "s" if len(failed) > 1 else ""
+    shown = ", ".join(failed[:5]) + (", ..." if len(failed) > 5 else "")
+    return f" but {len(failed)} error{plural} the track reports its own way, left out: {shown}"
+
+
+READINGS = (
+    Reading(
+        explains=lambda case: case.expected is None or case.expects_error,
+        reads=lambda calls, _: calls.model_copy(update={"none_is_error": True}),
+        says=lambda _: ", where the track's no answer and an error stand for each other",
+    ),
+    Reading(
+        explains=lambda case: case.expects_error,
+        reads=lambda calls, failed: calls.model_copy(
+            update={"exclude": calls.exclude | set(failed)}
+        ),
+        says=_left_out,
+    ),
+)
+"""The rules, the one that keeps every case first."""
+
+
+def departures(proof: Proof, cases: Sequence[Case], explains: Callable[[Case], bool]) -> list[str]:
+    """The cases the reference fails, where each is one `explains`, it passes more than
+    half, and of each property one that the stub does not; else empty."""
+    reference = proof.reference
+    if reference is None or reference.problem or not reference.results:
+        return []
+    explained = {case.id for case in cases if explains(case)}
+    failed = [r.id for r in reference.results if r.status is not CaseStatus.PASSED]
+    if len(failed) * 2 >= len(reference.results) or not set(failed) <= explained:
+        return []
+    stub = {r.id for r in proof.start.results if r.status is CaseStatus.PASSED}
+    property_of = {case.id: case.property for case in cases}
+    kept = {property_of.get(r.id) for r in reference.results
+            if r.status is CaseStatus.PASSED and r.id not in stub}  # fmt: skip
+    return failed if set(property_of.values()) <= kept else []
+
+
+def confirm_calls(
+    checker: Checker, language: Language, kata_dir: Path, proof: Proof, lines: list[str]
+) -> Proof:
+    """The kata's proof with its derived data suite confirmed, read by one of `READINGS`,
+    or given up for the track's tests (proved in turn); a line for people in `lines`.
+
+    Raises:
+        UsageError: the suite cannot be scored.
+        SandboxUnavailable: the sandbox failed.
+    """
+    head = f"{kata_dir.name} ({language.name}): judged"
+    if proof.reference is not None and proof.suite_proved:
+        lines.append(f"{head} as data: the reference passes every case of the data suite")
+        return proof
+    why = "no reference to confirm them" if proof.reference is None else proof.describe()
+    suite = load_suite(kata_dir)
+    calls, cases = suite.calls_for(language.name), suite.cases_for(language.name)
+    for reading in READINGS:
+        if not (failed := departures(proof, cases, reading.explains)):
+            continue
+        write_calls(kata_dir, language.name, reading.reads(calls, failed))
+        read = prove(checker, language, kata_dir)
+        if read.suite_proved:
+            lines.append(
+                f"{head} as data: the reference passes every case of the data suite"
+                + reading.says(failed)
+            )
+            return read
+    write_calls(kata_dir, language.name, None)
+    lines.append(f"{head} by its track's tests: the derived calls did not prove ({why})")
+    return prove(checker, language, kata_dir)

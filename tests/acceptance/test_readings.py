@@ -1,0 +1,69 @@
+"""The rules by which a derived data suite is read where its track departs from the data:
+each applies only where it explains every case the reference fails and leaves each property
+judged by a case the stub does not pass."""
+
+from __future__ import annotations
+
+from tdd_sandbox.acceptance.proof import Proof
+from tdd_sandbox.acceptance.readings import READINGS, departures
+from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
+from tdd_sandbox.vocabulary.cases import CallMap, Case
+
+NONE, ERRORS = (reading.explains for reading in READINGS)
+
+
+def _report(passed: int, total: int) -> AcceptanceReport:
+    return AcceptanceReport(
+        tuple(
+            CaseResult(f"c{i}", CaseStatus.PASSED if i < passed else CaseStatus.WRONG)
+            for i in range(total)
+        )
+    )
+
+
+def _cases(*kinds: tuple[str, bool]) -> list[Case]:
+    """Cases c0, c1, ... of (property, whether it expects an error)."""
+    return [
+        Case(f"c{i}", "-", prop, {}, {"error": "no"} if error else 1)
+        for i, (prop, error) in enumerate(kinds)
+    ]
+
+
+def test_errors_a_track_reports_its_own_way_are_named_where_the_rest_still_judge() -> None:
+    # go-counting's JavaScript reference returns `{error}` where the data throws: 7 of 11.
+    cases = _cases(*[("territory", False)] * 6, *[("territories", False)] * 1,
+                   *[("territory", True)] * 4)  # fmt: skip
+    proof = Proof("go-counting", "javascript", _report(7, 11), _report(0, 11))
+    assert departures(proof, cases, ERRORS) == ["c7", "c8", "c9", "c10"]
+    # Half or more failing: not a few errors, and every case stays.
+    half = _cases(*[("a", True)] * 10)
+    assert departures(Proof("k", "go", _report(5, 10), _report(0, 10)), half, ERRORS) == []
+    # A value the track answers otherwise (list-ops' map with its function inputs): its
+    # property would be judged by the trivial cases left (the empty list), so every case stays.
+    values = _cases(*[("a", False)] * 11)
+    assert departures(Proof("k", "python", _report(9, 11), _report(0, 11)), values, ERRORS) == []
+    # Nor where a property's only cases the reference passes are cases the stub passes too.
+    stubbed = _cases(("b", False), *[("a", False)] * 8, ("a", True), ("a", True))
+    assert departures(Proof("k", "go", _report(9, 11), _report(1, 11)), stubbed, ERRORS) == []
+    assert departures(Proof("k", "go", _report(9, 11), _report(0, 11)), stubbed, ERRORS) == [
+        "c9",
+        "c10",
+    ]
+    # A reference that ran nothing, or a proved suite, departs nowhere.
+    assert departures(Proof("k", "go", _report(0, 0), _report(0, 0)), [], ERRORS) == []
+    assert departures(Proof("k", "go", _report(11, 11), _report(0, 11)), stubbed, ERRORS) == []
+
+
+def test_no_answer_as_an_error_explains_failures_of_cases_expecting_null_or_an_error() -> None:
+    # Go's alphametics: the reference returns an error for the 2 of 10 puzzles without a
+    # solution, whose data answer is null.
+    cases = [Case(f"c{i}", "-", "solve", {}, {"A": 1}) for i in range(8)]
+    cases += [Case("c8", "-", "solve", {}, None), Case("c9", "-", "solve", {}, {"error": "x"})]
+    proof = Proof("alphametics", "go", _report(8, 10), _report(0, 10))
+    assert departures(proof, cases, NONE) == ["c8", "c9"]
+    assert departures(proof, cases, ERRORS) == []  # c8 expects no error
+    # A value expected (c7), not null: nothing explains it.
+    assert departures(Proof("k", "go", _report(7, 10), _report(0, 10)), cases, NONE) == []
+    reading = READINGS[0].reads(CallMap(calls={"solve": "solve(${p})"}), ["c8", "c9"])
+    assert reading.none_is_error
+    assert not reading.exclude  # every case stays
