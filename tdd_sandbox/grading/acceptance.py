@@ -240,14 +240,17 @@ def plain_equal(expected: Any, actual: Any) -> bool:
 
 def _as_expected(expected: Any, value: Any) -> Any:
     """An answer in the shape a track gives it, read in the canonical data's: a string where
-    a list of lines is expected as its lines (one final newline dropped; the empty string
-    none; a blank line between two others dropped where the data has no blank line), since
-    tracks return a song or a table as one text; a list where a record is expected as its
-    fields in the record's order (a tuple: two-bucket's `(moves, goal, other)`). Anything
-    else as it came."""
+    a list of lines is expected as its lines (its final newlines dropped, as a track ends its
+    last verse with the blank line that parts verses, where the data ends with none; the
+    empty string none; a blank line between two others dropped where the data has no blank
+    line), since tracks return a song or a table as one text; a list where a record is
+    expected as its fields in the record's order (a tuple: two-bucket's `(moves, goal,
+    other)`). Anything else as it came."""
     lines = isinstance(expected, list) and all(isinstance(item, str) for item in expected)
     if lines and isinstance(value, str):
-        read = value.removesuffix("\n").split("\n") if value else []
+        blank_end = len(expected) - len("\n".join(expected).rstrip("\n").split("\n"))
+        text = value.rstrip("\n") + "\n" * blank_end if expected else value
+        read = text.split("\n") if text else []
         if "" in expected:
             return read
         # Verses a track parts with a blank line where the data lists none (twelve-days).

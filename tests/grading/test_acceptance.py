@@ -157,7 +157,11 @@ def test_where_no_answer_is_an_error_either_stands_for_the_other() -> None:
     [
         ("On the first day\nOn the second day\n", CaseStatus.PASSED),
         ("On the first day\nOn the second day", CaseStatus.PASSED),
-        ("On the first day\nOn the second day\n\n", CaseStatus.WRONG),
+        # Go's beer-song and JavaScript's food-chain end the last verse with the blank line
+        # that parts verses: every case failed.
+        ("On the first day\nOn the second day\n\n", CaseStatus.PASSED),
+        ("On the first day\nOn the second day\n\n\n", CaseStatus.PASSED),
+        ("On the first day\nOn the second day \n", CaseStatus.WRONG),
         ("On the first day\n\nOn the second day\n", CaseStatus.PASSED),
         ("\nOn the first day\nOn the second day", CaseStatus.WRONG),
         ("On the first day On the second day", CaseStatus.WRONG),
@@ -173,6 +177,9 @@ def test_a_string_answer_where_lines_are_expected_is_read_as_its_lines(
     assert grade([lines], {"c": Observed(value=value)}).results[0].status is status
     none = grade([_case([])], {"c": Observed(value="")})  # transpose of nothing, in Java
     assert none.results[0].status is CaseStatus.PASSED
+    verses = _case(["One", "", "Two"])  # the data's blank line between verses stays
+    for text, status in (("One\n\nTwo\n\n", CaseStatus.PASSED), ("One\nTwo", CaseStatus.WRONG)):
+        assert grade([verses], {"c": Observed(value=text)}).results[0].status is status
     # Verses a track separates with a blank line (twelve-days) where the data lists none;
     # where the data has its blank lines, they count.
     verses = _case(["a", "", "b"])
