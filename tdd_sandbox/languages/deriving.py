@@ -3,6 +3,7 @@ canonical property, and which of the case's inputs each of its parameters takes.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -114,23 +115,34 @@ def choose_uses(
 ) -> dict[str, Use] | str:
     """Per property, the one way the tests use an object for it that takes as many inputs
     as the property gives: a member of one of its `names` (the track's spelling, a getter's
-    `get_`), or, for a kata of one property, the one member the tests use so. A reason where
-    there is none, or more than one."""
+    `get_`), or, for a kata of one property, the one member the tests use so, or use more
+    often than any other so (`uses` holds each once per use where the pack counts them:
+    phone-number's tests read `.number` most, `.area_code` and `.pretty()` a test or two).
+    A reason where there is none, or more than one."""
     properties = list(dict.fromkeys(case.property for case in cases))
+    counted = Counter(uses)
     chosen: dict[str, Use] = {}
     for prop in properties:
         inputs = {len(case.input) for case in cases if case.property == prop}
         if len(inputs) != 1:
             return f"the cases of {prop} do not all give the same inputs"
         count = inputs.pop()
-        fitting = {use for use in uses if use.arity == count}
+        fitting = {use for use in counted if use.arity == count}
         named = {use for use in fitting if use.member in names(prop)}
-        found = named or (fitting if len(properties) == 1 else set())
+        found = named or (_most_used(fitting, counted) if len(properties) == 1 else set())
         if len(found) != 1:
             how = "no" if not found else "more than one"
             return f"the track's tests use {how} object's member for the property {prop}"
         chosen[prop] = found.pop()
     return chosen
+
+
+def _most_used(fitting: set[Use], counted: Counter[Use]) -> set[Use]:
+    """The one use of `fitting` made more often than any other, else them all."""
+    ranked = sorted(fitting, key=lambda use: counted[use], reverse=True)
+    if len(ranked) > 1 and counted[ranked[0]] > counted[ranked[1]]:
+        return {ranked[0]}
+    return fitting
 
 
 @dataclass(frozen=True)

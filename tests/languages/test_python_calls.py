@@ -136,3 +136,22 @@ def test_an_object_used_two_ways_or_not_the_stubs_is_no_guess(test: str) -> None
     tests = {"phone_test.py": f"def test_x():\n{test}\n".encode()}
     reason = PYTHON.derive_calls([_case("clean", phrase="1")], stub, tests)
     assert reason == "no function of the stub performs the property clean (clean)"
+
+
+def test_the_member_the_tests_use_most_performs_a_kata_s_one_property() -> None:
+    # phone-number's tests read `.number` in most tests, `.area_code` and `.pretty()` in a
+    # test or two: three members, so no guess, and the kata stayed with its track's tests.
+    stub = {"phone.py": b"class Phone:\n    def __init__(self, number):\n        pass\n"}
+    reads = ["Phone('1').number", "Phone('2').number", "Phone('3').number"]
+    reads += ["Phone('4').area_code", "Phone('5').pretty()", "Phone('6').pretty()"]
+    body = "".join(f"def test_{k}():\n    assert {read}\n\n" for k, read in enumerate(reads))
+    calls = PYTHON.derive_calls(
+        [_case("clean", phrase="1")], stub, {"phone_test.py": body.encode()}
+    )
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"clean": "Phone(phrase).number"}
+    # Read twice in one test is one use: a tie stays no guess.
+    twice = "def test_a():\n    assert Phone('1').number\n    assert Phone('2').number\n\n"
+    twice += "def test_b():\n    assert Phone('1').area_code\n"
+    reason = PYTHON.derive_calls([_case("clean", phrase="1")], stub, {"t.py": twice.encode()})
+    assert isinstance(reason, str)

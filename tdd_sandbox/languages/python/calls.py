@@ -98,12 +98,13 @@ def _derive_uses(
     return CallMap(setup=setup, calls=calls, errors=_errors(tests))
 
 
-def _uses(tests: Mapping[str, bytes]) -> set[Use]:
+def _uses(tests: Mapping[str, bytes]) -> list[Use]:
     """Each `Owner(args).member(args)` (or `.member`) of the tests, the object made in the
-    expression itself or bound to a name earlier in the same test."""
-    found: set[Use] = set()
+    expression itself or bound to a name earlier in the same test: once per test using it."""
+    found: list[Use] = []
     for test in _test_functions(tests):
         made: dict[str, ast.Call] = {}
+        here: set[Use] = set()
         called = {
             id(node.func): len(node.args)
             for node in ast.walk(test)
@@ -119,7 +120,9 @@ def _uses(tests: Mapping[str, bytes]) -> set[Use]:
             call = made.get(value.id) if isinstance(value, ast.Name) else _made(value)
             if call is not None and isinstance(call.func, ast.Name) and not call.keywords:
                 given = called.get(id(node))
-                found.add(Use(call.func.id, len(call.args), node.attr, given))
+                use = Use(call.func.id, len(call.args), node.attr, given)
+                found.extend([use] if use not in here else [])
+                here.add(use)
     return found
 
 
