@@ -536,3 +536,27 @@ def test_an_object_of_the_code_s_own_class_reads_as_its_public_attributes_in_pyt
         "enum": CaseStatus.NO_RESULT,
         "str": CaseStatus.NO_RESULT,
     }, report.why()
+
+
+def test_a_function_the_data_gives_reaches_python_code_as_a_callable(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # list-ops: before, `filter` got the data's text "(x) -> x modulo 2 == 1", not a function.
+    folder = tmp_path / "ops" / "acceptance"
+    folder.mkdir(parents=True)
+    cases = [("(x) -> x modulo 2 == 1", [1, 3]), ("(x) -> x > 2", [3, 4]), ("(x) -> x < 0", [1])]
+    document = {"cases": [
+        {"description": f"c{k}", "property": "filter",
+         "input": {"function": text, "list": [1, 2, 3, 4]}, "expected": expected}
+        for k, (text, expected) in enumerate(cases)
+    ]}  # fmt: skip
+    (folder / "canonical-data.json").write_text(json.dumps(document))
+    code = "def filter(function, list):\n    return [x for x in list if function(x)]\n"
+    derived = get_language("python").derive_calls(
+        flatten_cases(document), {"ops.py": code.encode()}, {}
+    )
+    assert not isinstance(derived, str), derived
+    (folder / "calls.yaml").write_text(json.dumps({"python": derived.model_dump(mode="json")}))
+    report = _score(checker, "python", {"ops.py": code}, load_suite(tmp_path / "ops"))
+    statuses = [r.status for r in report.results]
+    assert statuses == [CaseStatus.PASSED, CaseStatus.PASSED, CaseStatus.WRONG], report.why()

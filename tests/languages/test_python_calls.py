@@ -155,3 +155,26 @@ def test_the_member_the_tests_use_most_performs_a_kata_s_one_property() -> None:
     twice += "def test_b():\n    assert Phone('1').area_code\n"
     reason = PYTHON.derive_calls([_case("clean", phrase="1")], stub, {"t.py": twice.encode()})
     assert isinstance(reason, str)
+
+
+def test_a_function_the_data_gives_is_a_lambda_written_on_the_host() -> None:
+    # list-ops' `(x) -> x modulo 2 == 1` reached `filter` as a string: "'str' object is not
+    # callable", and the kata stayed with its track's tests.
+    stub = {"list_ops.py": b"def filter(function, list):\n    pass\n"}
+    cases = [
+        _case("filter", function="(x) -> x modulo 2 == 1", list=[1, 2]),
+        _case("filter", function="(acc, el) -> el / acc", list=[]),
+    ]
+    calls = PYTHON.derive_calls(cases, stub, {})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"filter": "filter(tdd_functions[function], list)"}
+    assert calls.setup == (
+        "from list_ops import filter\ntdd_functions = {"
+        "'(acc, el) -> el / acc': lambda acc, el: el / acc, "
+        "'(x) -> x modulo 2 == 1': lambda x: x % 2 == 1}"
+    )
+    # Text beyond the notation's grammar is no function: it stays the string it is.
+    for text in ("(x) -> __import__('os')", "(x) -> y + 1", "x -> x"):
+        plain = PYTHON.derive_calls([_case("filter", function=text, list=[])], stub, {})
+        assert isinstance(plain, CallMap)
+        assert plain.calls == {"filter": "filter(function, list)"}

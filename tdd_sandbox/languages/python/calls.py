@@ -19,6 +19,7 @@ from tdd_sandbox.languages.deriving import (
     choose_uses,
     is_rows,
 )
+from tdd_sandbox.languages.lambdas import all_functions, read_function
 from tdd_sandbox.languages.python.reader import parse_python
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -27,6 +28,8 @@ _RAISES = re.compile(rb"assertRaises\w*\(\s*([A-Z]\w*)")
 (`assertRaisesWithMessage(ValueError)`) names them: a class, not the helper's own parameter
 (`assertRaisesRegex(exception, ...)`)."""
 _ANY = frozenset({"Exception", "BaseException"})
+_FUNCTIONS = "tdd_functions"
+"""The driver's table of the data's functions, each written as a lambda on the host."""
 
 
 def derive_python_calls(
@@ -45,7 +48,7 @@ def derive_python_calls(
         names = [a.partition(".")[0] for a in call.arguments]
         if not all(a.isidentifier() and not keyword.iskeyword(a) for a in names):
             return f"an input of {call.function} is not a name Python can bind"
-    calls = {}
+    calls, given = {}, {}
     for prop, call in chosen.items():
         # A record's field (`key.a`) is the field of the input bound to its name.
         arguments = [re.sub(r"\.(\w+)", r'["\1"]', a) for a in call.arguments]
@@ -53,12 +56,20 @@ def derive_python_calls(
         rows = example.get(arguments[0]) if len(arguments) == 1 else None
         if is_rows(rows) and _passes_text(call.function, tests):
             arguments = [f'"\\n".join({arguments[0]})']
+        for k, name in enumerate(arguments):
+            values = [case.input.get(name) for case in cases if case.property == prop]
+            if all_functions(values):  # list-ops' `(x) -> x + 1`, a lambda the host wrote
+                given.update((v, read_function(v)) for v in values)
+                arguments[k] = f"{_FUNCTIONS}[{name}]"
         calls[prop] = f"{call.function}({', '.join(arguments)})"
     modules = {name: module for name, (module, _) in functions.items()}
     setup = "\n".join(
         f"from {module} import {', '.join(names)}"
         for module, names in by_module(chosen, modules).items()
     )
+    if given:
+        table = ", ".join(f"{text!r}: {f.python()}" for text, f in sorted(given.items()) if f)
+        setup += f"\n{_FUNCTIONS} = {{{table}}}"
     return CallMap(setup=setup, calls=calls, errors=_errors(tests))
 
 
