@@ -19,7 +19,7 @@ from tdd_sandbox.languages.deriving import (
     choose_uses,
     is_rows,
 )
-from tdd_sandbox.languages.lambdas import all_functions, read_function
+from tdd_sandbox.languages.lambdas import Function, all_functions, read_function
 from tdd_sandbox.languages.python.reader import parse_python
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -48,7 +48,8 @@ def derive_python_calls(
         names = [a.partition(".")[0] for a in call.arguments]
         if not all(a.isidentifier() and not keyword.iskeyword(a) for a in names):
             return f"an input of {call.function} is not a name Python can bind"
-    calls, given = {}, {}
+    calls: dict[str, str] = {}
+    given: dict[str, Function | None] = {}
     for prop, call in chosen.items():
         # A record's field (`key.a`) is the field of the input bound to its name.
         arguments = [re.sub(r"\.(\w+)", r'["\1"]', a) for a in call.arguments]
