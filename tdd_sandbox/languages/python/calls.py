@@ -49,7 +49,7 @@ def derive_python_calls(
         if not all(a.isidentifier() and not keyword.iskeyword(a) for a in names):
             return f"an input of {call.function} is not a name Python can bind"
     calls: dict[str, str] = {}
-    given: dict[str, Function | None] = {}
+    given: dict[str, Function] = {}
     for prop, call in chosen.items():
         # A record's field (`key.a`) is the field of the input bound to its name.
         arguments = [re.sub(r"\.(\w+)", r'["\1"]', a) for a in call.arguments]
@@ -60,7 +60,7 @@ def derive_python_calls(
         for k, name in enumerate(arguments):
             values = [case.input.get(name) for case in cases if case.property == prop]
             if all_functions(values):  # list-ops' `(x) -> x + 1`, a lambda the host wrote
-                given.update((v, read_function(v)) for v in values)
+                given.update((str(v), f) for v in values if (f := read_function(v)))
                 arguments[k] = f"{_FUNCTIONS}[{name}]"
         calls[prop] = f"{call.function}({', '.join(arguments)})"
     modules = {name: module for name, (module, _) in functions.items()}
@@ -69,7 +69,7 @@ def derive_python_calls(
         for module, names in by_module(chosen, modules).items()
     )
     if given:
-        table = ", ".join(f"{text!r}: {f.python()}" for text, f in sorted(given.items()) if f)
+        table = ", ".join(f"{text!r}: {f.python()}" for text, f in sorted(given.items()))
         setup += f"\n{_FUNCTIONS} = {{{table}}}"
     return CallMap(setup=setup, calls=calls, errors=_errors(tests))
 
