@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import enum
 import math
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.vocabulary.cases import Case, Judged, Observed
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def flatten_cases(document: Mapping[str, Any], *, source: str = "canonical data") -> list[Case]:
@@ -245,7 +248,8 @@ def _as_expected(expected: Any, value: Any) -> Any:
     empty string none; a blank line between two others dropped where the data has no blank
     line), since tracks return a song or a table as one text; a list where a record is
     expected as its fields in the record's order (a tuple: two-bucket's `(moves, goal,
-    other)`). Anything else as it came."""
+    other)`); a time at midnight where a day is expected as that day (a JavaScript `Date`
+    is its time: meetup's `new Date(2013, 4, 13)`). Anything else as it came."""
     lines = isinstance(expected, list) and all(isinstance(item, str) for item in expected)
     if lines and isinstance(value, str):
         blank_end = len(expected) - len("\n".join(expected).rstrip("\n").split("\n"))
@@ -257,6 +261,8 @@ def _as_expected(expected: Any, value: Any) -> Any:
         return [line for k, line in enumerate(read) if line or k in (0, len(read) - 1)]
     if isinstance(expected, dict) and isinstance(value, list) and len(value) == len(expected):
         return dict(zip(expected, value, strict=True))
+    if isinstance(expected, str) and _DAY.fullmatch(expected) and isinstance(value, str):
+        return value.removesuffix("T00:00:00") if _DAY.fullmatch(value[:10]) else value
     return value
 
 

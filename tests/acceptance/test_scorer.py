@@ -560,3 +560,34 @@ def test_a_function_the_data_gives_reaches_python_code_as_a_callable(
     report = _score(checker, "python", {"ops.py": code}, load_suite(tmp_path / "ops"))
     statuses = [r.status for r in report.results]
     assert statuses == [CaseStatus.PASSED, CaseStatus.PASSED, CaseStatus.WRONG], report.why()
+
+
+JS_DAY = """\
+export const meetup = (year, month, day) => {
+  if (day === 3) {
+    const fake = Object.create(Date.prototype); // a Date by its prototype alone is not one
+    return fake;
+  }
+  return new Date(year, month - 1, day);
+};
+"""
+
+
+def test_a_javascript_date_reads_as_its_day(checker: DockerChecker, tmp_path: Path) -> None:
+    # meetup: before, every case was "a Date is not plain data".
+    folder = tmp_path / "meetup" / "acceptance"
+    folder.mkdir(parents=True)
+    days = [(13, "2013-05-13"), (14, "2013-05-13"), (3, "2013-05-03")]
+    document = {"cases": [
+        {"description": f"c{k}", "property": "meetup",
+         "input": {"year": 2013, "month": 5, "day": day}, "expected": expected}
+        for k, (day, expected) in enumerate(days)
+    ]}  # fmt: skip
+    (folder / "canonical-data.json").write_text(json.dumps(document))
+    stub = {"meetup.js": JS_DAY.encode()}
+    derived = get_language("javascript").derive_calls(flatten_cases(document), stub, {})
+    assert not isinstance(derived, str), derived
+    (folder / "calls.yaml").write_text(json.dumps({"javascript": derived.model_dump(mode="json")}))
+    report = _score(checker, "javascript", {"meetup.js": JS_DAY}, load_suite(tmp_path / "meetup"))
+    statuses = [r.status for r in report.results]
+    assert statuses == [CaseStatus.PASSED, CaseStatus.WRONG, CaseStatus.NO_RESULT], report.why()

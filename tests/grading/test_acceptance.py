@@ -221,3 +221,19 @@ def test_only_cases_compared_on_the_host_are_judged_as_data() -> None:
     assert grade([case], {"1": Observed(value=2)}).judged is Judged.DATA
     # Any other report makes the weaker claim unless it says otherwise.
     assert AcceptanceReport(()).judged is Judged.IN_PROCESS
+
+
+def test_a_time_at_midnight_where_a_day_is_expected_is_that_day() -> None:
+    # JavaScript's meetup returns a Date, read as its time: "a Date is not plain data" before.
+    day = _case("2013-05-13")
+    for value, status in (
+        ("2013-05-13T00:00:00", CaseStatus.PASSED),
+        ("2013-05-13", CaseStatus.PASSED),
+        ("2013-05-13T01:00:00", CaseStatus.WRONG),
+        ("2013-05-14T00:00:00", CaseStatus.WRONG),
+    ):
+        assert grade([day], {"c": Observed(value=value)}).results[0].status is status
+    moment = _case("2043-01-01T00:00:00")  # a time expected stays a time
+    assert grade([moment], {"c": Observed(value="2043-01-01")}).results[0].status is (
+        CaseStatus.WRONG
+    )

@@ -23,6 +23,9 @@ function plain(value, depth) {
     return value;
   }
   if (kind === "bigint") return Number(value);
+  // A Date (its internal slot, not its prototype, says so) is its local time as ISO text:
+  // tracks make dates of local parts (`new Date(2013, 4, 13)`), the data writes them as text.
+  if (types.isDate(value)) return localTime(value);
   if (Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype) {
     const out = [];
     for (let i = 0; i < value.length; i += 1) {
@@ -42,6 +45,15 @@ function plain(value, depth) {
     return out;
   }
   throw new NotPlain(`a ${kind === "object" ? (Object.getPrototypeOf(value)?.constructor?.name ?? "object") : kind} is not plain data`);
+}
+
+function localTime(date) {
+  const time = Date.prototype.getTime.call(date);
+  if (!Number.isFinite(time)) return "Invalid Date";
+  const at = new Date(time);
+  const two = (n) => String(n).padStart(2, "0");
+  const day = `${String(at.getFullYear()).padStart(4, "0")}-${two(at.getMonth() + 1)}-${two(at.getDate())}`;
+  return `${day}T${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
 }
 
 async function run(index) {
