@@ -121,6 +121,9 @@ def read_exercise(folder: Path) -> Exercise:
         }
     stub = {path: _read(folder, path) for path in dict.fromkeys(stub_paths)}
     notes = []
+    for path in [p for p in reference if p not in language.project_files]:
+        reference[path], note = language.track_example(path, reference[path])
+        notes.append(note)
     for files in (stub, reference):  # the example's manifest names the crates it uses
         for path in language.project_files:
             if path in files:

@@ -222,6 +222,12 @@ class Track(Protocol):
         it, and a line saying what changed and why ("" when nothing did)."""
         ...
 
+    def track_example(self, path: str, data: bytes) -> tuple[bytes, str]:
+        """A track's example code file as the kata's reference, and a line saying what
+        changed and why ("" when nothing did): written for another module system, it is
+        read as the one the kata's package is."""
+        ...
+
     def derive_calls(
         self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
     ) -> CallMap | str:

@@ -511,6 +511,27 @@ def test_a_javascript_spec_that_imports_jest_s_globals_as_today_s_track_does_pro
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
+def test_a_javascript_reference_written_as_commonjs_proves_as_an_es_module(
+    tmp_path: Path,
+) -> None:
+    # word-search's example ends `module.exports = WordSearch;`: in the kata's ES module
+    # package, "does not provide an export named ...", and the kata was not proved.
+    source = tmp_path / "leap"
+    shutil.copytree(JAVASCRIPT / "leap", source)
+    (source / ".meta" / "proof.ci.js").write_text(
+        "const isLeap = (year) =>\n"
+        "  year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);\n\n"
+        "module.exports = { isLeap };\n"
+    )
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(source), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert "leap (javascript): the reference's leap.js is CommonJS" in result.stdout
+    assert "leap (javascript): proved (reference 5/5, stub 0/5)" in result.stdout
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
 @pytest.mark.parametrize(
     "forgery",
     [

@@ -9,6 +9,7 @@ from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.base import Defaults
 from tdd_sandbox.languages.javascript.calls import derive_javascript_calls
+from tdd_sandbox.languages.javascript.commonjs import as_es_module
 from tdd_sandbox.languages.javascript.driver import JavaScriptDriver
 from tdd_sandbox.languages.javascript.policy import check_javascript
 from tdd_sandbox.languages.javascript.reader import JS_LITERALS
@@ -84,6 +85,17 @@ class JavaScript(JavaScriptRunner, Defaults):
             return path, data
         target, text = from_spec(path, data.decode("utf-8", "replace"))
         return target, text.encode()
+
+    def track_example(self, path: str, data: bytes) -> tuple[bytes, str]:
+        """An example written as CommonJS is read as the ES module the package is
+        (`commonjs.py`)."""
+        converted = as_es_module(data.decode("utf-8", "replace")) if path.endswith(".js") else None
+        if converted is None:
+            return data, ""
+        return converted.encode(), (
+            f"the reference's {path} is CommonJS (module.exports, require): read as the ES "
+            "module the kata's package is"
+        )
 
     def is_test_path(self, path: str) -> bool:
         """`*.test.js` files and anything under a `test/` folder (their helpers)."""
