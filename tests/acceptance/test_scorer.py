@@ -342,6 +342,45 @@ def test_cpp_lists_and_strings_convert_to_what_the_function_takes(
     }, report.why()
 
 
+CPP_DICE = """\
+#pragma once
+#include <array>
+#include <string>
+
+namespace dice {
+inline int score(std::array<int, 3> dice, const std::string& category) {
+  return dice[0] + dice[1] + dice[2] + static_cast<int>(category.size());
+}
+}  // namespace dice
+"""
+
+
+def test_a_cpp_list_converts_to_a_fixed_size_array_of_its_length(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # yacht's `score(std::array<int, 5> dice, ...)`: the driver's list converted only to
+    # containers made of iterators, so no case compiled.
+    tests = {"dice_test.cpp": b'REQUIRE(7 == dice::score({1, 2, 3}, "x"));\n'}
+    folder = tmp_path / "dice" / "acceptance"
+    folder.mkdir(parents=True)
+    cases = [
+        {"description": "three", "property": "score", "expected": 7,
+         "input": {"dice": [1, 2, 3], "category": "x"}},
+        {"description": "two", "property": "score", "expected": 4,
+         "input": {"dice": [1, 2], "category": "x"}},
+    ]  # fmt: skip
+    (folder / "canonical-data.json").write_text(json.dumps({"cases": cases}))
+    stub = {"dice.h": b"namespace dice {}\n"}
+    calls = get_language("cpp").derive_calls(
+        flatten_cases({"cases": cases}, source="-"), stub, tests
+    )
+    assert not isinstance(calls, str), calls
+    (folder / "calls.yaml").write_text(json.dumps({"cpp": calls.model_dump(exclude_defaults=True)}))
+    report = _score(checker, "cpp", {"dice.h": CPP_DICE}, load_suite(tmp_path / "dice"))
+    statuses = {r.id: r.status for r in report.results}
+    assert statuses == {"three": CaseStatus.PASSED, "two": CaseStatus.NO_RESULT}, report.why()
+
+
 CPP_GARDEN = """\
 #pragma once
 #include <string_view>

@@ -4,6 +4,7 @@
 // chosen by type (strings, numbers, booleans, and vectors, arrays and optionals of them);
 // a type of the model's own is reported as not plain, and the comparison with the expected
 // values happens on the host, never in this process.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <concepts>
@@ -64,6 +65,14 @@ struct List {
     requires std::constructible_from<C, typename V::const_iterator, typename V::const_iterator>
   operator C() const {
     return C(items.begin(), items.end());
+  }
+  // A fixed-size array (yacht's `std::array<int, 5> dice`) of exactly as many items.
+  template <typename T, std::size_t N>
+  operator std::array<T, N>() const {
+    if (items.size() != N) throw NotPlain{"a list of another length than the array it is"};
+    std::array<T, N> out{};
+    std::copy(items.begin(), items.end(), out.begin());
+    return out;
   }
 };
 
