@@ -155,20 +155,40 @@ def grade(
     error_types: frozenset[str] = frozenset(),
     messages: bool = True,
     none_is_error: bool = False,
+    unordered: frozenset[str] = frozenset(),
     problem: str = "",
 ) -> AcceptanceReport:
     """Each case against what was observed for it. `error_types`, when given, are the
     error kinds that count as the kata's errors (others are wrong answers); `messages`,
     whether an error's message must be the expected one; `none_is_error`, whether no
-    answer (null) and an error of those kinds stand for each other (`CallMap`)."""
+    answer (null) and an error of those kinds stand for each other; `unordered`, the
+    properties whose list answers compare in any order (`CallMap`)."""
     results = []
     for case in cases:
         seen = observed.get(case.id)
+        if case.property in unordered and seen is not None:
+            seen = _in_order_of(case.expected, seen)
         if none_is_error and seen is not None and _none_for_error(case, seen, error_types):
             results.append(CaseResult(case.id, CaseStatus.PASSED))
             continue
         results.append(_grade_one(case, seen, error_types, messages, problem))
     return AcceptanceReport(tuple(results), problem, Judged.DATA)
+
+
+def _in_order_of(expected: Any, seen: Observed) -> Observed:
+    """A list answer with its items in the expected list's order where they are the same
+    items, each as often; any other answer as it is."""
+    if not (isinstance(expected, list) and isinstance(seen.value, list)):
+        return seen
+    if len(expected) != len(seen.value):
+        return seen
+    left, ordered = list(seen.value), []
+    for item in expected:
+        match = next((k for k, have in enumerate(left) if plain_equal(item, have)), None)
+        if match is None:
+            return seen
+        ordered.append(left.pop(match))
+    return Observed(value=ordered)
 
 
 def _none_for_error(case: Case, seen: Observed, error_types: frozenset[str]) -> bool:

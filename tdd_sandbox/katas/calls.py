@@ -72,7 +72,10 @@ def _head(exercise: Exercise) -> str:
 
 
 def _shown(calls: CallMap) -> str:
-    return "; ".join(f"{prop}: {call}" for prop, call in sorted(calls.calls.items()))
+    return "; ".join(
+        f"{prop}: {call}{' (in any order)' if prop in calls.unordered else ''}"
+        for prop, call in sorted(calls.calls.items())
+    )
 
 
 def write_calls(kata_dir: Path, language: str, calls: CallMap | None) -> None:

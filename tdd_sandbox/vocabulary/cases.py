@@ -43,6 +43,9 @@ class CallMap(BaseModel):
     """Whether an error case's message must be the canonical one. False where the track
     words its errors its own way (or not at all: Go's `ok`), which is what its model is told:
     any error of the counted kinds is then the answer."""
+    unordered: frozenset[str] = frozenset()
+    """Properties whose answer, a list, the track's tests take in any order (they collect
+    it into a set, or sort it): compared as the same items, each as often, in any order."""
     none_is_error: bool = False
     """Whether no answer (null, `None`, nil) and an error stand for each other: the track
     reports a case the data answers with null as an error (Go's alphametics), or one the

@@ -237,3 +237,19 @@ def test_a_time_at_midnight_where_a_day_is_expected_is_that_day() -> None:
     assert grade([moment], {"c": Observed(value="2043-01-01")}).results[0].status is (
         CaseStatus.WRONG
     )
+
+
+def test_a_property_the_track_takes_in_any_order_compares_as_the_same_items() -> None:
+    # Rust's poker collects the winning hands into a HashSet: the reference's two winners in
+    # the other order failed the one case with two.
+    case = Case(id="c", description="", property="best", input={}, expected=["a", "b", "b"])
+    for value, status in (
+        (["b", "a", "b"], CaseStatus.PASSED),
+        (["b", "a"], CaseStatus.WRONG),
+        (["b", "a", "a"], CaseStatus.WRONG),  # each as often
+        ("ab", CaseStatus.WRONG),
+    ):
+        report = grade([case], {"c": Observed(value=value)}, unordered=frozenset({"best"}))
+        assert report.results[0].status is status, value
+    ordered = grade([case], {"c": Observed(value=["b", "a", "b"])})
+    assert ordered.results[0].status is CaseStatus.WRONG

@@ -136,3 +136,26 @@ def test_the_crate_s_own_enumeration_and_struct_are_passed_and_read_as_the_data_
     assert "impl Plain for two_bucket::BucketStats {" in calls.setup
     assert calls.setup.index("self.moves") < calls.setup.index("self.goal_bucket")
     assert "Hidden" not in calls.setup  # a private field: the driver could not read it
+
+
+def test_an_answer_the_tests_collect_into_a_set_or_sort_is_taken_in_any_order() -> None:
+    # poker's tests collect `winning_hands(input)` into a HashSet: the reference's winners in
+    # another order than the data's failed the case with two.
+    stub = {
+        "Cargo.toml": MANIFEST.replace(b"all-your-base", b"poker"),
+        "src/lib.rs": b"pub fn winning_hands(hands: &[&str]) -> Vec<&str> {\n    todo!()\n}\n"
+        b"pub fn order(hands: &[&str]) -> Vec<&str> {\n    todo!()\n}\n",
+    }
+    cases = [_case("winningHands", hands=["4S"]), _case("order", hands=["4S"])]
+    for test in (
+        "let output = winning_hands(input).into_iter().collect::<HashSet<_>>();",
+        "let mut output = winning_hands(input);\n    output.sort();",
+    ):
+        tests = {"tests/poker.rs": f"fn t() {{\n    {test}\n    order(input);\n}}\n".encode()}
+        calls = RUST.derive_calls(cases, stub, tests)
+        assert isinstance(calls, CallMap)
+        assert calls.unordered == {"winningHands"}
+    in_order = {"tests/poker.rs": b"// winning_hands(x).collect::<HashSet<_>>()\n"}
+    calls = RUST.derive_calls(cases, stub, in_order)
+    assert isinstance(calls, CallMap)
+    assert not calls.unordered

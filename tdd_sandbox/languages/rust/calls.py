@@ -21,10 +21,15 @@ _PUB_FN = re.compile(
 )
 _OWN_TYPE = re.compile(r"^pub\s+(?:enum|struct)\s+(\w+)", re.MULTILINE)
 _DISPLAYED = re.compile(r"\bimpl\b[^{]*\bDisplay\s+for\s+(\w+)")
+_SET = re.compile(
+    r"collect::<\s*(?:std::collections::)?(?:HashSet|BTreeSet)\b|\.sort(?:_unstable)?\("
+)
 _ERR_TYPE = re.compile(r"^Result\s*<.*,\s*(\w+)\s*>$", re.DOTALL)
 
 
-def derive_rust_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap | str:
+def derive_rust_calls(
+    cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+) -> CallMap | str:
     """The call mapping, or why there is none (the reference's proof confirms it)."""
     crate = _crate(stub.get("Cargo.toml", b""))
     code, _ = rust_code(stub.get("src/lib.rs", b"").decode("utf-8", "replace"))
@@ -53,7 +58,26 @@ def derive_rust_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
         if error and error[1] in undisplayed:
             calls[prop] += '.map_err(|e| format!("{e:?}"))'
     returned = [returns[call.function] for call in chosen.values()]
-    return CallMap(setup=types.readers(crate, returned), calls=calls)
+    test_code = "\n".join(rust_code(t.decode("utf-8", "replace"))[0] for t in tests.values())
+    unordered = {prop for prop, call in chosen.items() if _unordered(call.function, test_code)}
+    return CallMap(
+        setup=types.readers(crate, returned), calls=calls, unordered=frozenset(unordered)
+    )
+
+
+def _unordered(function: str, tests: str) -> bool:
+    """Whether the tests take `function`'s answer in any order: collected into a set on the
+    line that calls it, or sorted once bound to a name there (`let mut got = f(x);` then
+    `got.sort();`)."""
+    for line in tests.splitlines():
+        if not re.search(rf"(?<![\w.]){function}\s*\(", line):
+            continue
+        if _SET.search(line):
+            return True
+        bound = re.match(r"\s*let\s+(?:mut\s+)?(\w+)", line)
+        if bound and re.search(rf"\b{bound[1]}\s*\.\s*sort(?:_unstable)?\s*\(", tests):
+            return True
+    return False
 
 
 def _argument(name: str, kind: str, values: Sequence[object]) -> str:

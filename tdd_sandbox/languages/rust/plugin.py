@@ -86,9 +86,9 @@ class Rust(RustRunner, Defaults):
     def derive_calls(
         self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
     ) -> CallMap | str:
-        """The crate's public functions perform the properties (`calls.py`)."""
-        del tests  # the stub's signatures say all a call needs
-        return derive_rust_calls(cases, stub)
+        """The crate's public functions perform the properties (`calls.py`); the tests say
+        which answers they take in any order."""
+        return derive_rust_calls(cases, stub, tests)
 
     def track_project(self, path: str, data: bytes) -> tuple[bytes, str]:
         """A manifest whose dependencies the image cannot meet asks for the image's versions
