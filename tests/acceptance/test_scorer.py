@@ -630,3 +630,66 @@ def test_a_javascript_date_reads_as_its_day(checker: DockerChecker, tmp_path: Pa
     report = _score(checker, "javascript", {"meetup.js": JS_DAY}, load_suite(tmp_path / "meetup"))
     statuses = [r.status for r in report.results]
     assert statuses == [CaseStatus.PASSED, CaseStatus.WRONG, CaseStatus.NO_RESULT], report.why()
+
+
+JAVA_TREE = """\
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+public class Kata {
+  static class Base {
+    protected String name;
+  }
+
+  public static class Tree extends Base {
+    private static int made = 0; // a class's own count, not the object's
+    private final List<Tree> children = new ArrayList<>();
+
+    Tree(String name) {
+      this.name = name;
+      made++;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return true; // never asked: the fields are read
+    }
+  }
+
+  public static Object parse(String text) {
+    if (text.equals("lambda")) {
+      Supplier<String> made = () -> "x";
+      return made;
+    }
+    Tree root = new Tree(text.substring(0, 1));
+    for (char c : text.substring(1).toCharArray()) {
+      root.children.add(new Tree(String.valueOf(c)));
+    }
+    return root;
+  }
+}
+"""
+
+
+def test_an_object_of_the_code_s_own_class_reads_as_its_fields_in_java(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # Java's sgf-parsing answers with an SgfNode: before, "a SgfNode is not plain data".
+    folder = tmp_path / "tree" / "acceptance"
+    folder.mkdir(parents=True)
+    leaf = {"name": "b", "children": []}
+    cases = [("ab", {"name": "a", "children": [leaf]}), ("a", {"name": "b", "children": []}),
+             ("lambda", "x")]  # fmt: skip
+    document = {"cases": [
+        {"description": text, "property": "parse", "input": {"text": text}, "expected": expected}
+        for text, expected in cases
+    ]}  # fmt: skip
+    (folder / "canonical-data.json").write_text(json.dumps(document))
+    (folder / "calls.yaml").write_text('java: {calls: {parse: "Kata.parse(${text})"}}\n')
+    report = _score(checker, "java", {"src/Kata.java": JAVA_TREE}, load_suite(tmp_path / "tree"))
+    assert {r.id: r.status for r in report.results} == {
+        "ab": CaseStatus.PASSED,
+        "a": CaseStatus.WRONG,
+        "lambda": CaseStatus.NO_RESULT,  # a lambda's hidden class is not the code's own
+    }, report.why()
