@@ -28,6 +28,10 @@ class Case:
         return isinstance(self.expected, dict) and set(self.expected) == {"error"}
 
 
+CASE_TIME_BOUND_S = 60.0
+"""The longest one case may be given to run."""
+
+
 class CallMap(BaseModel):
     """How one language performs the kata's properties."""
 
@@ -51,7 +55,7 @@ class CallMap(BaseModel):
     reports a case the data answers with null as an error (Go's alphametics), or one the
     data expects an error of as no answer (Rust's `Option`). The import's proof sets it
     where the reference answers so and passes every other case."""
-    timeout_s: float = Field(5.0, gt=0, le=60)
+    timeout_s: float = Field(5.0, gt=0, le=CASE_TIME_BOUND_S)
     """How long one case may run."""
     exclude: frozenset[str] = frozenset()
     """Ids of cases this language leaves out (an Exercism track's `tests.toml` excludes

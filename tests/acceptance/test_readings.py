@@ -9,7 +9,7 @@ from tdd_sandbox.acceptance.readings import READINGS, departures
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-NONE, ERRORS = (reading.explains for reading in READINGS)
+NONE, TIME, ERRORS = (reading.explains for reading in READINGS)
 
 
 def _report(passed: int, total: int) -> AcceptanceReport:
@@ -67,3 +67,18 @@ def test_no_answer_as_an_error_explains_failures_of_cases_expecting_null_or_an_e
     reading = READINGS[0].reads(CallMap(calls={"solve": "solve(${p})"}), ["c8", "c9"])
     assert reading.none_is_error
     assert not reading.exclude  # every case stays
+
+
+def test_more_time_explains_cases_the_reference_gave_no_result_for() -> None:
+    # Rust's alphametics: 3 of 10 puzzles searched past a case's 5 s at a debug build's speed.
+    cases = [Case(f"c{i}", "-", "solve", {}, {"A": 1}) for i in range(10)]
+    slow = tuple(
+        CaseResult(f"c{i}", CaseStatus.PASSED if i < 7 else CaseStatus.NO_RESULT, "timed out")
+        for i in range(10)
+    )
+    proof = Proof("alphametics", "rust", AcceptanceReport(slow), _report(0, 10))
+    assert departures(proof, cases, TIME) == ["c7", "c8", "c9"]
+    assert departures(Proof("k", "rust", _report(7, 10), _report(0, 10)), cases, TIME) == []
+    longer = READINGS[1].reads(CallMap(calls={"solve": "x"}, timeout_s=20), ["c7"])
+    assert longer.timeout_s == 60  # four times as long, at most the bound
+    assert READINGS[1].says(longer, ["c7"]) == ", given 60 s a case, as the reference needs"

@@ -837,6 +837,38 @@ def test_a_track_whose_no_answer_is_an_error_keeps_every_case_as_data(tmp_path: 
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
+def test_a_case_the_reference_needs_more_time_for_is_given_it(tmp_path: Path) -> None:
+    # Rust's alphametics searches past a case's 5 s at a debug build's speed, where the
+    # track's tests run under the whole run's limit: the kata fell back to those tests.
+    data = _leap_data()
+    more = [("ac227e82-ee82-4a09-9eb6-4f84331ffdb0", 1970, False),
+            ("4fe9b84c-8e65-489e-970b-856d60b8b78e", 1996, True)]  # fmt: skip
+    data["cases"] += [
+        {"uuid": uuid, "description": str(year), "property": "leapYear",
+         "input": {"year": year}, "expected": expected}
+        for uuid, year, expected in more
+    ]  # fmt: skip
+    specs = _leap_specs(tmp_path, data)
+    source = tmp_path / "leap"
+    shutil.copytree(PYTHON / "leap", source)
+    (source / ".meta" / "example.py").write_text(
+        "import time\n\n\ndef leap_year(year):\n    if year == 1996:\n"
+        "        time.sleep(6)\n"
+        "    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n"
+    )
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(source), str(specs), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    assert (
+        "leap (python): judged as data: the reference passes every case of the data suite, "
+        "given 20 s a case, as the reference needs"
+    ) in result.stdout, result.stdout
+    calls = yaml.safe_load((out / "leap" / "acceptance" / "calls.yaml").read_text())
+    assert calls["python"]["timeout_s"] == 20
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
 def test_derived_calls_that_cannot_be_performed_give_way_to_the_tracks_tests(
     tmp_path: Path,
 ) -> None:
