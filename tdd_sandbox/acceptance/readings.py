@@ -13,8 +13,9 @@ track answers its own way, the suite is read that way and proved again (`READING
   few seconds (Rust's alphametics at a debug build's speed): four times as long, at most
   the bound, if that is what the reference needs.
 
-Each asks the reference to pass more than half the cases and, of each property, a case the
-stub fails: a value the track answers otherwise could leave a property judged by its
+They are tried in turn, each on what the one before left: a reading is kept where the
+reference then fails fewer cases (Java's alphametics needs two). Each asks the reference to
+pass more than half the cases and, of each property, a case the stub fails: a value the track answers otherwise could leave a property judged by its
 trivial cases alone (list-ops' `map` of an empty list). Else the calls go, and the track's
 tests judge."""
 
@@ -68,7 +69,7 @@ READINGS = (
         says=lambda _, failed: _left_out(failed),
     ),
 )
-"""The rules, the one that keeps every case first."""
+"""The rules, in the order they are tried: those that keep every case first."""
 
 
 def _longer(calls: CallMap) -> float:
@@ -78,34 +79,31 @@ def _longer(calls: CallMap) -> float:
 def departures(
     proof: Proof, cases: Sequence[Case], explains: Callable[[Case, CaseResult], bool]
 ) -> list[str]:
-    """The cases the reference fails, where `explains` each (the case, and how it failed),
-    it passes more than half, and of each property one that the stub does not; else
+    """The cases the reference fails that `explains` (given the case, and how it failed),
+    where it passes more than half and, of each property, one that the stub does not; else
     empty."""
     reference = proof.reference
     if reference is None or reference.problem or not reference.results:
         return []
-    by_id = {case.id: case for case in cases}
-    failed = [r.id for r in reference.results if r.status is not CaseStatus.PASSED]
+    failed = [r for r in reference.results if r.status is not CaseStatus.PASSED]
     if len(failed) * 2 >= len(reference.results):
-        return []
-    unexplained = [
-        r for r in reference.results
-        if r.status is not CaseStatus.PASSED and (r.id not in by_id or not explains(by_id[r.id], r))
-    ]  # fmt: skip
-    if unexplained:
         return []
     stub = {r.id for r in proof.start.results if r.status is CaseStatus.PASSED}
     property_of = {case.id: case.property for case in cases}
     kept = {property_of.get(r.id) for r in reference.results
             if r.status is CaseStatus.PASSED and r.id not in stub}  # fmt: skip
-    return failed if set(property_of.values()) <= kept else []
+    if not set(property_of.values()) <= kept:
+        return []
+    by_id = {case.id: case for case in cases}
+    return [r.id for r in failed if r.id in by_id and explains(by_id[r.id], r)]
 
 
 def confirm_calls(
     checker: Checker, language: Language, kata_dir: Path, proof: Proof, lines: list[str]
 ) -> Proof:
-    """The kata's proof with its derived data suite confirmed, read by one of `READINGS`,
-    or given up for the track's tests (proved in turn); a line for people in `lines`.
+    """The kata's proof with its derived data suite confirmed, read by such of `READINGS`
+    as each leave the reference fewer cases to fail, in turn, or given up for the track's
+    tests (proved in turn); a line for people in `lines`.
 
     Raises:
         UsageError: the suite cannot be scored.
@@ -117,18 +115,28 @@ def confirm_calls(
         return proof
     why = "no reference to confirm them" if proof.reference is None else proof.describe()
     suite = load_suite(kata_dir)
-    calls, cases = suite.calls_for(language.name), suite.cases_for(language.name)
+    calls, cases, said = suite.calls_for(language.name), suite.cases_for(language.name), ""
     for reading in READINGS:
         if not (failed := departures(proof, cases, reading.explains)):
             continue
-        write_calls(kata_dir, language.name, reading.reads(calls, failed))
+        read_calls = reading.reads(calls, failed)
+        write_calls(kata_dir, language.name, read_calls)
         read = prove(checker, language, kata_dir)
-        if read.suite_proved:
-            lines.append(
-                f"{head} as data: the reference passes every case of the data suite"
-                + reading.says(reading.reads(calls, failed), failed)
-            )
-            return read
+        if _failures(read) >= _failures(proof):
+            write_calls(kata_dir, language.name, calls)  # no better read so
+            continue
+        calls, proof, said = read_calls, read, said + reading.says(read_calls, failed)
+        if proof.suite_proved:
+            lines.append(f"{head} as data: the reference passes every case of the data suite{said}")
+            return proof
     write_calls(kata_dir, language.name, None)
     lines.append(f"{head} by its track's tests: the derived calls did not prove ({why})")
     return prove(checker, language, kata_dir)
+
+
+def _failures(proof: Proof) -> int:
+    """How many cases the reference does not pass (every one, where none could run)."""
+    reference = proof.reference
+    if reference is None or reference.problem:
+        return 1 << 30
+    return sum(r.status is not CaseStatus.PASSED for r in reference.results)

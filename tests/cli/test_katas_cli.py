@@ -837,12 +837,16 @@ def test_a_track_whose_no_answer_is_an_error_keeps_every_case_as_data(tmp_path: 
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
-def test_a_case_the_reference_needs_more_time_for_is_given_it(tmp_path: Path) -> None:
+def test_cases_the_reference_needs_more_time_for_are_given_it_beside_another_reading(
+    tmp_path: Path,
+) -> None:
     # Rust's alphametics searches past a case's 5 s at a debug build's speed, where the
     # track's tests run under the whole run's limit: the kata fell back to those tests.
     data = _leap_data()
+    # With a case whose no answer the reference reports as an error, too: two readings.
     more = [("ac227e82-ee82-4a09-9eb6-4f84331ffdb0", 1970, False),
-            ("4fe9b84c-8e65-489e-970b-856d60b8b78e", 1996, True)]  # fmt: skip
+            ("4fe9b84c-8e65-489e-970b-856d60b8b78e", 1996, True),
+            ("78a7848f-9667-4192-ae53-87b30c9a02dd", None, None)]  # fmt: skip
     data["cases"] += [
         {"uuid": uuid, "description": str(year), "property": "leapYear",
          "input": {"year": year}, "expected": expected}
@@ -861,10 +865,12 @@ def test_a_case_the_reference_needs_more_time_for_is_given_it(tmp_path: Path) ->
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
     assert (
         "leap (python): judged as data: the reference passes every case of the data suite, "
+        "where the track's no answer and an error stand for each other, "
         "given 20 s a case, as the reference needs"
     ) in result.stdout, result.stdout
     calls = yaml.safe_load((out / "leap" / "acceptance" / "calls.yaml").read_text())
     assert calls["python"]["timeout_s"] == 20
+    assert calls["python"]["none_is_error"] is True
 
 
 @pytest.mark.docker
