@@ -1,23 +1,23 @@
 """Confirming a data suite derived at import: it judges once the reference passes all of it
-and the stub does not. Where the reference fails only cases that a general rule says the
-track answers its own way, the suite is read that way and proved again (`READINGS`):
+and the stub does not. Where the reference fails cases that a general rule says the track
+answers its own way, the suite is read that way and proved again (`READINGS`, in order):
 
-- no answer and an error stand for each other (`CallMap.none_is_error`): every case it
-  fails expects null or an error (Go's alphametics returns an error where the data's answer
-  is null, Rust's two-bucket `None` where the data expects an error);
-- errors left out (`CallMap.exclude`): every case it fails expects an error, which the
-  track reports its own way (go-counting's JavaScript returns `{error}` where the data
-  throws);
-- more time a case (`CallMap.timeout_s`): every case it fails gave no result, as a search
+- no answer and an error stand for each other (`CallMap.none_is_error`), for the cases it
+  fails that expect null or an error (Go's alphametics returns an error where the data's
+  answer is null, Rust's two-bucket `None` where the data expects an error);
+- more time a case (`CallMap.timeout_s`), for the cases it gave no result for, as a search
   the track's tests run in one process under the whole run's limit gives none in a case's
-  few seconds (Rust's alphametics at a debug build's speed): four times as long, at most
-  the bound, if that is what the reference needs.
+  few seconds (Rust's alphametics at a debug build's speed): four times as long, again
+  while it helps, up to the bound;
+- errors left out (`CallMap.exclude`), for the cases it fails that expect an error, which
+  the track reports its own way (go-counting's JavaScript returns `{error}` where the data
+  throws).
 
-They are tried in turn, each on what the one before left: a reading is kept where the
-reference then fails fewer cases (Java's alphametics needs two). Each asks the reference to
-pass more than half the cases and, of each property, a case the stub fails: a value the track answers otherwise could leave a property judged by its
-trivial cases alone (list-ops' `map` of an empty list). Else the calls go, and the track's
-tests judge."""
+Each is tried on what the ones before left, and kept where the reference then fails fewer
+cases. Each asks the reference to pass more than half the cases and, of each property, a
+case the stub fails: a value the track answers otherwise could leave a property judged by
+its trivial cases alone (list-ops' `map` of an empty list). Unless the reference then
+passes every case, the calls go, and the track's tests judge."""
 
 from __future__ import annotations
 
@@ -117,18 +117,22 @@ def confirm_calls(
     suite = load_suite(kata_dir)
     calls, cases, said = suite.calls_for(language.name), suite.cases_for(language.name), ""
     for reading in READINGS:
-        if not (failed := departures(proof, cases, reading.explains)):
-            continue
-        read_calls = reading.reads(calls, failed)
-        write_calls(kata_dir, language.name, read_calls)
-        read = prove(checker, language, kata_dir)
-        if _failures(read) >= _failures(proof):
-            write_calls(kata_dir, language.name, calls)  # no better read so
-            continue
-        calls, proof, said = read_calls, read, said + reading.says(read_calls, failed)
-        if proof.suite_proved:
-            lines.append(f"{head} as data: the reference passes every case of the data suite{said}")
-            return proof
+        said_here = ""
+        # Again while it helps and changes the calls: more time is asked for in steps.
+        while (failed := departures(proof, cases, reading.explains)) and (
+            read_calls := reading.reads(calls, failed)
+        ) != calls:
+            write_calls(kata_dir, language.name, read_calls)
+            read = prove(checker, language, kata_dir)
+            if _failures(read) >= _failures(proof):
+                write_calls(kata_dir, language.name, calls)  # no better read so
+                break
+            calls, proof, said_here = read_calls, read, reading.says(read_calls, failed)
+            if proof.suite_proved:
+                whole = "the reference passes every case of the data suite"
+                lines.append(f"{head} as data: {whole}{said}{said_here}")
+                return proof
+        said += said_here
     write_calls(kata_dir, language.name, None)
     lines.append(f"{head} by its track's tests: the derived calls did not prove ({why})")
     return prove(checker, language, kata_dir)
