@@ -159,3 +159,23 @@ def test_an_answer_the_tests_collect_into_a_set_or_sort_is_taken_in_any_order() 
     calls = RUST.derive_calls(cases, stub, in_order)
     assert isinstance(calls, CallMap)
     assert not calls.unordered
+
+
+def test_a_date_time_of_the_time_crate_is_given_and_read_as_the_data_s_iso_text() -> None:
+    # gigasecond's `after(start: DateTime)`, `DateTime` being `time::PrimitiveDateTime`: the
+    # data's "2011-04-25" went in as a string and no answer read ("not satisfied: Plain").
+    stub = {
+        "Cargo.toml": MANIFEST.replace(b"all-your-base", b"gigasecond"),
+        "src/lib.rs": b"use time::PrimitiveDateTime as DateTime;\n\n"
+        b"pub fn after(start: DateTime) -> DateTime {\n    todo!()\n}\n",
+    }
+    calls = RUST.derive_calls([_case("add", moment="2011-04-25")], stub, {})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"add": "gigasecond::after(tdd_datetime(${moment}))"}
+    assert "fn tdd_datetime(text: &str) -> time::PrimitiveDateTime" in calls.setup
+    assert "impl Plain for time::PrimitiveDateTime" in calls.setup
+    plain = RUST.derive_calls(
+        [_case("add", moment="x")], {**stub, "src/lib.rs": b"pub fn after(s: u8) -> u8 {}\n"}, {}
+    )
+    assert isinstance(plain, CallMap)
+    assert "tdd_datetime" not in plain.setup  # nothing of the time crate where none is used

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from tdd_sandbox.languages.deriving import choose_functions, is_rows, split_parameters
 from tdd_sandbox.languages.rust.reader import rust_code
-from tdd_sandbox.languages.rust.types import read_types
+from tdd_sandbox.languages.rust.types import datetime_names, datetime_setup, read_types
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _PUB_FN = re.compile(
@@ -40,6 +40,7 @@ def derive_rust_calls(
         returns[match[1]] = (match[3] or "").strip()
     undisplayed = set(_OWN_TYPE.findall(code)) - set(_DISPLAYED.findall(code))
     types = read_types(code, [v for c in cases for v in (c.input, c.expected)])
+    times = datetime_names(code)
     declared = {name: [n for n, _ in params] for name, params in functions.items()}
     chosen = choose_functions(cases, declared, lambda prop: [_snake(prop)])
     if isinstance(chosen, str):
@@ -50,6 +51,7 @@ def derive_rust_calls(
         given = [case.input for case in cases if case.property == prop]
         arguments = [
             types.argument("${" + name + "}", kind, crate)
+            or _datetime(name, kind, times)
             or _argument(name, kind, [inputs.get(name) for inputs in given])
             for name, kind in zip(call.arguments, kinds, strict=True)
         ]
@@ -58,11 +60,24 @@ def derive_rust_calls(
         if error and error[1] in undisplayed:
             calls[prop] += '.map_err(|e| format!("{e:?}"))'
     returned = [returns[call.function] for call in chosen.values()]
+    signatures = [*returned, *(k for c in chosen.values() for _, k in functions[c.function])]
+    uses_time = any(_named(name, kind) for kind in signatures for name in times)
     test_code = "\n".join(rust_code(t.decode("utf-8", "replace"))[0] for t in tests.values())
     unordered = {prop for prop, call in chosen.items() if _unordered(call.function, test_code)}
-    return CallMap(
-        setup=types.readers(crate, returned), calls=calls, unordered=frozenset(unordered)
-    )
+    setup = types.readers(crate, returned) + datetime_setup(uses_time)
+    return CallMap(setup=setup, calls=calls, unordered=frozenset(unordered))
+
+
+def _named(name: str, kind: str) -> bool:
+    return re.search(rf"(?<![\w:]){re.escape(name)}\b", kind) is not None
+
+
+def _datetime(name: str, kind: str, times: set[str]) -> str | None:
+    """A date-time parameter given the data's ISO text, made by the driver's helper."""
+    if kind.replace(" ", "").removeprefix("&") in times:
+        made = "tdd_datetime(${" + name + "})"
+        return "&" + made if kind.strip().startswith("&") else made
+    return None
 
 
 def _unordered(function: str, tests: str) -> bool:

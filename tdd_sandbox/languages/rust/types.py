@@ -109,3 +109,48 @@ def _strings(values: Iterable[object]) -> Iterable[str]:
             yield value
         elif isinstance(value, list | dict):
             yield from _strings(value.values() if isinstance(value, dict) else value)
+
+
+_DATETIME_USE = re.compile(r"\buse\s+time::PrimitiveDateTime(?:\s+as\s+(\w+))?\s*;")
+_DATETIME_SETUP = """\
+fn tdd_datetime(text: &str) -> time::PrimitiveDateTime {
+    let parts: Vec<u32> = text
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|part| !part.is_empty())
+        .map(|part| part.parse().expect("a number"))
+        .collect();
+    let at = |k: usize| parts.get(k).copied().unwrap_or(0);
+    let month = time::Month::try_from(at(1) as u8).expect("a month");
+    let day = time::Date::from_calendar_date(at(0) as i32, month, at(2) as u8).expect("a date");
+    let clock = time::Time::from_hms(at(3) as u8, at(4) as u8, at(5) as u8).expect("a time");
+    time::PrimitiveDateTime::new(day, clock)
+}
+impl Plain for time::PrimitiveDateTime {
+    fn plain(&self, out: &mut String) {
+        let (month, day) = (u8::from(self.month()), self.day());
+        let (hour, minute, second) = (self.hour(), self.minute(), self.second());
+        let text = format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
+            self.year(), month, day, hour, minute, second
+        );
+        quote(&text, out)
+    }
+}
+"""
+
+
+def datetime_names(code: str) -> set[str]:
+    """The names the stub gives the `time` crate's `PrimitiveDateTime` (gigasecond's
+    `use time::PrimitiveDateTime as DateTime;`): a parameter of one takes the data's ISO
+    text, and an answer of one reads as it (`2043-01-01T01:46:40`)."""
+    names = set()
+    for match in _DATETIME_USE.finditer(code):
+        names.add(match[1] or "PrimitiveDateTime")
+    if "time::PrimitiveDateTime" in code:
+        names.add("time::PrimitiveDateTime")
+    return names
+
+
+def datetime_setup(used: bool) -> str:
+    """The driver's reading and making of a `PrimitiveDateTime`, where a call uses one."""
+    return _DATETIME_SETUP if used else ""
