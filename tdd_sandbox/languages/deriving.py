@@ -90,12 +90,15 @@ def _by_arity(
 class Use:
     """How the track's tests use one of the stub's objects: made by `owner` with `made_with`
     arguments, then its `member` called with `given` arguments (None: read as a value):
-    `Scale("C").interval("MMm")`, `PhoneNumber(text).number`."""
+    `Scale("C").interval("MMm")`, `PhoneNumber(text).number`; or a `static` member of the
+    class itself."""
 
     owner: str
     made_with: int
     member: str
     given: int | None
+    static: bool = False
+    """A member of the class itself, no object made (JavaScript's `House.verses(1, 2)`)."""
 
     @property
     def arity(self) -> int:
@@ -104,7 +107,11 @@ class Use:
 
     def spelled(self, inputs: Sequence[str], maker: str = "") -> str:
         """The use as a call template: the object made (`maker`: JavaScript's `new `) with
-        the first inputs, its member given the rest, or read."""
+        the first inputs, its member given the rest, or read; a static member of the class
+        given them all."""
+        if self.static:
+            given = "" if self.given is None else f"({', '.join(inputs)})"
+            return f"{self.owner}.{self.member}{given}"
         made = f"{maker}{self.owner}({', '.join(inputs[: self.made_with])})"
         given = "" if self.given is None else f"({', '.join(inputs[self.made_with :])})"
         return f"{made}.{self.member}{given}"

@@ -97,3 +97,18 @@ def test_a_spread_of_unknown_length_is_no_use() -> None:
     tests = {"t.spec.js": b"expect(new Triangle(...sides).isEquilateral).toBe(true);"}
     reason = JAVASCRIPT.derive_calls([_case("equilateral", sides=[1])], stub, tests)
     assert isinstance(reason, str)
+
+
+def test_a_class_s_own_member_the_tests_call_performs_a_property() -> None:
+    # house's `export class House { static verse() ... static verses() ... }`, called as
+    # `House.verses(1, 2)`: no object is made, so no use was found.
+    stub = {"house.js": b"export class House {\n  static verse() {}\n  static verses() {}\n}\n"}
+    tests = {
+        "house.spec.js": b"expect(House.verse(1)).toEqual(a);\n"
+        b"expect(House.verses(1, 2)).toEqual(b);\nexpect(Other.verses(1, 2)).toEqual(b);\n"
+    }
+    calls = JAVASCRIPT.derive_calls([_case("recite", startVerse=1, endVerse=2)], stub, tests)
+    assert calls == CallMap(
+        setup='import { House } from "./house.js";',
+        calls={"recite": "House.verses(${startVerse}, ${endVerse})"},
+    )

@@ -73,6 +73,8 @@ _CLASS = re.compile(r"^(export\s+(?:default\s+)?)?class\s+([A-Za-z_$][\w$]*)", r
 _DEFAULT = re.compile(r"^export\s+default\s+([A-Za-z_$][\w$]*)\s*;?\s*$", re.MULTILINE)
 _MADE = re.compile(r"(?:([A-Za-z_$][\w$]*)\s*=\s*)?\bnew\s+([A-Za-z_$][\w$]*)\s*\(")
 _MEMBER = re.compile(r"\s*\.\s*([A-Za-z_$][\w$]*)(\s*\()?")
+_STATIC = re.compile(r"(?<![\w$.])([A-Z][\w$]*)\s*\.\s*([A-Za-z$][\w$]*)\s*\(")
+"""A class's own member called, `House.verses(1, 2)` (a class's name is capitalised)."""
 
 
 def _derive_uses(
@@ -115,7 +117,8 @@ def _derive_uses(
 
 def _uses(read: Source) -> set[Use]:
     """Each `new Owner(args).member(args)` (or `.member`) of the tests' code, the object
-    made in the expression or bound to a name (`x = new Owner(args)`, then `x.member`)."""
+    made in the expression or bound to a name (`x = new Owner(args)`, then `x.member`), and
+    each `Owner.member(args)` of a class's own."""
     found: set[Use | None] = set()
     bound: dict[str, tuple[str, int]] = {}
     code = read.code
@@ -129,6 +132,9 @@ def _uses(read: Source) -> set[Use]:
     for name, (owner, count) in bound.items():
         for member in re.finditer(rf"(?<![\w$.]){re.escape(name)}(?=\s*\.)", code):
             found.add(_use(read, owner, count, member.end()))
+    for match in _STATIC.finditer(code):
+        if match[1] not in bound and (given := arguments_at(read, match.end())[0]) is not None:
+            found.add(Use(match[1], 0, match[2], given, static=True))
     return {use for use in found if use is not None}
 
 
