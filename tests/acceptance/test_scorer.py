@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,6 +68,26 @@ def _suite(tmp_path: Path, cases: list[tuple[int, object]], calls: str) -> Suite
     (folder / "canonical-data.json").write_text(json.dumps(document))
     (folder / "calls.yaml").write_text(calls)
     return load_suite(tmp_path / "double")
+
+
+def _derived(
+    tmp_path: Path,
+    language: str,
+    document: dict[str, Any],
+    stub: dict[str, bytes],
+    tests: dict[str, bytes] | None = None,
+) -> Suite:
+    """A kata's suite of `document`'s cases, its calls derived as an import derives them from
+    `stub` and `tests`."""
+    folder = tmp_path / "kata" / "acceptance"
+    folder.mkdir(parents=True)
+    (folder / "canonical-data.json").write_text(json.dumps(document))
+    calls = get_language(language).derive_calls(
+        flatten_cases(document, source="-"), stub, tests or {}
+    )
+    assert not isinstance(calls, str), calls
+    (folder / "calls.yaml").write_text(json.dumps({language: calls.model_dump(mode="json")}))
+    return load_suite(tmp_path / "kata")
 
 
 PY_CALLS = "python: {setup: from double import double, calls: {double: double(n)}, timeout_s: 2}\n"
@@ -188,8 +209,6 @@ def test_a_rust_crate_s_own_enumeration_goes_in_and_its_struct_comes_out_as_data
     checker: DockerChecker, tmp_path: Path
 ) -> None:
     # Before, the derived call passed "one" where `&Bucket` is wanted: nothing built.
-    folder = tmp_path / "buckets" / "acceptance"
-    folder.mkdir(parents=True)
     cases = [("one", {"moves": 1, "goalBucket": "two"}), ("two", {"moves": 1, "goalBucket": "one"})]
     cases.append(("one", {"moves": 1, "goalBucket": "one"}))
     document = {"cases": [
@@ -197,12 +216,9 @@ def test_a_rust_crate_s_own_enumeration_goes_in_and_its_struct_comes_out_as_data
          "expected": e}
         for k, (b, e) in enumerate(cases)
     ]}  # fmt: skip
-    (folder / "canonical-data.json").write_text(json.dumps(document))
     stub = {"Cargo.toml": RS_MANIFEST.encode(), "src/lib.rs": RS_BUCKETS.encode()}
-    derived = get_language("rust").derive_calls(flatten_cases(document), stub, {})
-    assert not isinstance(derived, str), derived
-    (folder / "calls.yaml").write_text(json.dumps({"rust": derived.model_dump(mode="json")}))
-    report = _score(checker, "rust", {"src/lib.rs": RS_BUCKETS}, load_suite(tmp_path / "buckets"))
+    suite = _derived(tmp_path, "rust", document, stub)
+    report = _score(checker, "rust", {"src/lib.rs": RS_BUCKETS}, suite)
     statuses = [r.status for r in report.results]
     assert statuses == [CaseStatus.PASSED, CaseStatus.PASSED, CaseStatus.WRONG], report.why()
 
@@ -317,8 +333,6 @@ def test_cpp_lists_and_strings_convert_to_what_the_function_takes(
     # `std::vector<int>` and `std::string` did not compile (all-your-base, diamond).
     tests = {"weigh_test.cpp": b"REQUIRE(66 == weigh::weigh({1}, 'A', \"x\"));\n"}
     stub = {"weigh.h": b"namespace weigh {}\n"}
-    folder = tmp_path / "weigh" / "acceptance"
-    folder.mkdir(parents=True)
     cases = [
         {"description": "one", "property": "weigh", "expected": 68,
          "input": {"digits": [1, 0], "letter": "A", "word": "xy"}},
@@ -327,13 +341,8 @@ def test_cpp_lists_and_strings_convert_to_what_the_function_takes(
         {"description": "two letters", "property": "weigh", "expected": 66,
          "input": {"digits": [], "letter": "BC", "word": ""}},
     ]  # fmt: skip
-    (folder / "canonical-data.json").write_text(json.dumps({"cases": cases}))
-    calls = get_language("cpp").derive_calls(
-        flatten_cases({"cases": cases}, source="-"), stub, tests
-    )
-    assert not isinstance(calls, str), calls
-    (folder / "calls.yaml").write_text(json.dumps({"cpp": calls.model_dump(exclude_defaults=True)}))
-    report = _score(checker, "cpp", {"weigh.h": CPP_WEIGH}, load_suite(tmp_path / "weigh"))
+    suite = _derived(tmp_path, "cpp", {"cases": cases}, stub, tests)
+    report = _score(checker, "cpp", {"weigh.h": CPP_WEIGH}, suite)
     statuses = {r.id: r.status for r in report.results}
     assert statuses == {
         "one": CaseStatus.PASSED,
@@ -361,22 +370,14 @@ def test_a_cpp_list_converts_to_a_fixed_size_array_of_its_length(
     # yacht's `score(std::array<int, 5> dice, ...)`: the driver's list converted only to
     # containers made of iterators, so no case compiled.
     tests = {"dice_test.cpp": b'REQUIRE(7 == dice::score({1, 2, 3}, "x"));\n'}
-    folder = tmp_path / "dice" / "acceptance"
-    folder.mkdir(parents=True)
     cases = [
         {"description": "three", "property": "score", "expected": 7,
          "input": {"dice": [1, 2, 3], "category": "x"}},
         {"description": "two", "property": "score", "expected": 4,
          "input": {"dice": [1, 2], "category": "x"}},
     ]  # fmt: skip
-    (folder / "canonical-data.json").write_text(json.dumps({"cases": cases}))
-    stub = {"dice.h": b"namespace dice {}\n"}
-    calls = get_language("cpp").derive_calls(
-        flatten_cases({"cases": cases}, source="-"), stub, tests
-    )
-    assert not isinstance(calls, str), calls
-    (folder / "calls.yaml").write_text(json.dumps({"cpp": calls.model_dump(exclude_defaults=True)}))
-    report = _score(checker, "cpp", {"dice.h": CPP_DICE}, load_suite(tmp_path / "dice"))
+    suite = _derived(tmp_path, "cpp", {"cases": cases}, {"dice.h": b"namespace dice {}\n"}, tests)
+    report = _score(checker, "cpp", {"dice.h": CPP_DICE}, suite)
     statuses = {r.id: r.status for r in report.results}
     assert statuses == {"three": CaseStatus.PASSED, "two": CaseStatus.NO_RESULT}, report.why()
 
@@ -581,22 +582,15 @@ def test_a_function_the_data_gives_reaches_python_code_as_a_callable(
     checker: DockerChecker, tmp_path: Path
 ) -> None:
     # list-ops: before, `filter` got the data's text "(x) -> x modulo 2 == 1", not a function.
-    folder = tmp_path / "ops" / "acceptance"
-    folder.mkdir(parents=True)
     cases = [("(x) -> x modulo 2 == 1", [1, 3]), ("(x) -> x > 2", [3, 4]), ("(x) -> x < 0", [1])]
     document = {"cases": [
         {"description": f"c{k}", "property": "filter",
          "input": {"function": text, "list": [1, 2, 3, 4]}, "expected": expected}
         for k, (text, expected) in enumerate(cases)
     ]}  # fmt: skip
-    (folder / "canonical-data.json").write_text(json.dumps(document))
     code = "def filter(function, list):\n    return [x for x in list if function(x)]\n"
-    derived = get_language("python").derive_calls(
-        flatten_cases(document), {"ops.py": code.encode()}, {}
-    )
-    assert not isinstance(derived, str), derived
-    (folder / "calls.yaml").write_text(json.dumps({"python": derived.model_dump(mode="json")}))
-    report = _score(checker, "python", {"ops.py": code}, load_suite(tmp_path / "ops"))
+    suite = _derived(tmp_path, "python", document, {"ops.py": code.encode()})
+    report = _score(checker, "python", {"ops.py": code}, suite)
     statuses = [r.status for r in report.results]
     assert statuses == [CaseStatus.PASSED, CaseStatus.PASSED, CaseStatus.WRONG], report.why()
 
@@ -614,20 +608,14 @@ export const meetup = (year, month, day) => {
 
 def test_a_javascript_date_reads_as_its_day(checker: DockerChecker, tmp_path: Path) -> None:
     # meetup: before, every case was "a Date is not plain data".
-    folder = tmp_path / "meetup" / "acceptance"
-    folder.mkdir(parents=True)
     days = [(13, "2013-05-13"), (14, "2013-05-13"), (3, "2013-05-03")]
     document = {"cases": [
         {"description": f"c{k}", "property": "meetup",
          "input": {"year": 2013, "month": 5, "day": day}, "expected": expected}
         for k, (day, expected) in enumerate(days)
     ]}  # fmt: skip
-    (folder / "canonical-data.json").write_text(json.dumps(document))
-    stub = {"meetup.js": JS_DAY.encode()}
-    derived = get_language("javascript").derive_calls(flatten_cases(document), stub, {})
-    assert not isinstance(derived, str), derived
-    (folder / "calls.yaml").write_text(json.dumps({"javascript": derived.model_dump(mode="json")}))
-    report = _score(checker, "javascript", {"meetup.js": JS_DAY}, load_suite(tmp_path / "meetup"))
+    suite = _derived(tmp_path, "javascript", document, {"meetup.js": JS_DAY.encode()})
+    report = _score(checker, "javascript", {"meetup.js": JS_DAY}, suite)
     statuses = [r.status for r in report.results]
     assert statuses == [CaseStatus.PASSED, CaseStatus.WRONG, CaseStatus.NO_RESULT], report.why()
 

@@ -363,14 +363,11 @@ def test_a_go_exercise_asking_for_a_newer_go_than_the_image_s_imports_and_says_s
 ) -> None:
     # Today's track's go.mod says `go 1.26`: the image's Go 1.24 refused every gate ("go.mod
     # requires go >= 1.26"), the stub's and the reference's, and 0 of 6 exercises proved.
-    source = tmp_path / "leap"
-    shutil.copytree(GO / "leap", source)
-    (source / "go.mod").write_text("module leap\n\ngo 1.26\n\ntoolchain go1.26.1\n")
+    source = _leap_from(tmp_path, GO, {"go.mod": "module leap\n\ngo 1.26\n\ntoolchain go1.26.1\n"})
+    printed = _imported(tmp_path, source)
     out = tmp_path / "out"
-    result = run_cli("katas", "import", str(source), "--out", str(out))
-    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
-    assert "leap (go): go.mod asks for Go 1.26; the image has Go 1.24" in result.stdout
-    assert "leap (go): proved (reference 1/1, stub 0/1)" in result.stdout
+    assert "leap (go): go.mod asks for Go 1.26; the image has Go 1.24" in printed
+    assert "leap (go): proved (reference 1/1, stub 0/1)" in printed
     assert (out / "leap" / "scaffold" / "go" / "go.mod").read_text() == "module leap\n\ngo 1.24\n\n"
 
 
@@ -381,19 +378,17 @@ def test_what_a_reference_needs_beyond_the_policy_is_allowed_for_its_kata_alone(
 ) -> None:
     # Exercism's grep reads files by design: its reference was refused by the policy, the
     # suite was never proved, and the kata could not be scored.
-    source = tmp_path / "leap"
-    shutil.copytree(PYTHON / "leap", source)
-    (source / ".meta" / "example.py").write_text(
+    reference = (
         "def leap_year(year):\n"
         "    if year < 0:\n"
         "        with open('/dev/null') as ignored:\n"
         "            ignored.read()\n"
         "    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n"
     )
-    result = run_cli("katas", "import", str(source), "--out", str(tmp_path / "out"))
-    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
-    assert "leap (python): the reference uses call:open, which the policy refuses" in result.stdout
-    assert "leap (python): proved (reference 5/5, stub 0/5)" in result.stdout
+    source = _leap_from(tmp_path, PYTHON, {".meta/example.py": reference})
+    printed = _imported(tmp_path, source)
+    assert "leap (python): the reference uses call:open, which the policy refuses" in printed
+    assert "leap (python): proved (reference 5/5, stub 0/5)" in printed
     kata = load_kata(tmp_path / "out" / "leap" / "kata.md")
     assert kata.allowed_rules("python") == {"call:open"}
     assert kata.allowed_rules("go") == frozenset()
@@ -516,18 +511,15 @@ def test_a_javascript_reference_written_as_commonjs_proves_as_an_es_module(
 ) -> None:
     # word-search's example ends `module.exports = WordSearch;`: in the kata's ES module
     # package, "does not provide an export named ...", and the kata was not proved.
-    source = tmp_path / "leap"
-    shutil.copytree(JAVASCRIPT / "leap", source)
-    (source / ".meta" / "proof.ci.js").write_text(
+    reference = (
         "const isLeap = (year) =>\n"
         "  year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);\n\n"
         "module.exports = { isLeap };\n"
     )
-    out = tmp_path / "out"
-    result = run_cli("katas", "import", str(source), "--out", str(out))
-    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
-    assert "leap (javascript): the reference's leap.js is CommonJS" in result.stdout
-    assert "leap (javascript): proved (reference 5/5, stub 0/5)" in result.stdout
+    source = _leap_from(tmp_path, JAVASCRIPT, {".meta/proof.ci.js": reference})
+    printed = _imported(tmp_path, source)
+    assert "leap (javascript): the reference's leap.js is CommonJS" in printed
+    assert "leap (javascript): proved (reference 5/5, stub 0/5)" in printed
 
 
 @pytest.mark.docker
@@ -748,9 +740,36 @@ def test_with_canonical_data_an_imported_kata_is_judged_as_data(tmp_path: Path) 
     assert (document["judged"], document["passed"], document["total"]) == ("data", 2, 2)
 
 
+def _leap_from(tmp_path: Path, track: Path, files: dict[str, str]) -> Path:
+    """A copy of a track's leap fixture with `files` (paths in the exercise) written over."""
+    source = tmp_path / "leap"
+    shutil.copytree(track / "leap", source)
+    for path, text in files.items():
+        (source / path).write_text(text)
+    return source
+
+
+def _imported(tmp_path: Path, *sources: Path, returncode: int = 0) -> str:
+    """What `katas import` of `sources` into `tmp_path/out` printed, having exited so."""
+    result = run_cli("katas", "import", *(str(s) for s in sources), "--out", str(tmp_path / "out"))
+    assert result.returncode == returncode, result.stdout + result.stderr[-1500:]
+    return result.stdout
+
+
 def _leap_data() -> dict[str, Any]:
     """problem-specifications' leap, as the fixture has it, to change."""
     data: dict[str, Any] = json.loads((SPECS / "leap" / "canonical-data.json").read_text())
+    return data
+
+
+def _leap_with(*more: tuple[str, object, object]) -> dict[str, Any]:
+    """The leap data with more cases, each (uuid, year, expected)."""
+    data = _leap_data()
+    data["cases"] += [
+        {"uuid": uuid, "description": str(year), "property": "leapYear",
+         "input": {"year": year}, "expected": expected}
+        for uuid, year, expected in more
+    ]  # fmt: skip
     return data
 
 
@@ -791,24 +810,16 @@ def test_an_error_the_track_reports_its_own_way_is_left_out_and_the_rest_judge(
     # `{error}` returned where the data throws): the whole kata fell back to its track's
     # tests, which run beside the code, for the sake of those few. A value answered otherwise
     # keeps every case (the test before this one).
-    data = _leap_data()
-    more = [("ac227e82-ee82-4a09-9eb6-4f84331ffdb0", 1970, False),
-            ("4fe9b84c-8e65-489e-970b-856d60b8b78e", 1996, True),
-            ("78a7848f-9667-4192-ae53-87b30c9a02dd", 2100, {"error": "no"})]  # fmt: skip
-    data["cases"] += [
-        {"uuid": uuid, "description": str(year), "property": "leapYear",
-         "input": {"year": year}, "expected": expected}
-        for uuid, year, expected in more
-    ]  # fmt: skip
-    specs = _leap_specs(tmp_path, data)
+    data = _leap_with(("ac227e82-ee82-4a09-9eb6-4f84331ffdb0", 1970, False),
+                      ("4fe9b84c-8e65-489e-970b-856d60b8b78e", 1996, True),
+                      ("78a7848f-9667-4192-ae53-87b30c9a02dd", 2100, {"error": "no"}))  # fmt: skip
+    printed = _imported(tmp_path, PYTHON / "leap", _leap_specs(tmp_path, data))
     out = tmp_path / "out"
-    result = run_cli("katas", "import", str(PYTHON / "leap"), str(specs), "--out", str(out))
-    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
     assert (
         "leap (python): judged as data: the reference passes every case of the data suite but "
         "1 error the track reports its own way, left out: 78a7848f-9667-4192-ae53-87b30c9a02dd"
-    ) in result.stdout
-    assert "leap (python): proved (reference 4/4, stub 0/4)" in result.stdout
+    ) in printed
+    assert "leap (python): proved (reference 4/4, stub 0/4)" in printed
     calls = yaml.safe_load((out / "leap" / "acceptance" / "calls.yaml").read_text())
     assert "78a7848f-9667-4192-ae53-87b30c9a02dd" in calls["python"]["exclude"]
 
@@ -818,18 +829,13 @@ def test_an_error_the_track_reports_its_own_way_is_left_out_and_the_rest_judge(
 def test_a_track_whose_no_answer_is_an_error_keeps_every_case_as_data(tmp_path: Path) -> None:
     # Go's alphametics returns an error for a puzzle without a solution, where the data's
     # answer is null: the kata fell back to its track's tests for the sake of that case.
-    data = _leap_data()
-    none = {"uuid": "ac227e82-ee82-4a09-9eb6-4f84331ffdb0", "description": "none",
-            "property": "leapYear", "input": {"year": None}, "expected": None}  # fmt: skip
-    data["cases"].append(none)
-    specs = _leap_specs(tmp_path, data)
+    data = _leap_with(("ac227e82-ee82-4a09-9eb6-4f84331ffdb0", None, None))
+    printed = _imported(tmp_path, PYTHON / "leap", _leap_specs(tmp_path, data))
     out = tmp_path / "out"
-    result = run_cli("katas", "import", str(PYTHON / "leap"), str(specs), "--out", str(out))
-    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
     assert (
         "leap (python): judged as data: the reference passes every case of the data suite, "
         "where the track's no answer and an error stand for each other"
-    ) in result.stdout, result.stdout
+    ) in printed, printed
     calls = yaml.safe_load((out / "leap" / "acceptance" / "calls.yaml").read_text())
     assert calls["python"]["none_is_error"] is True
     assert "ac227e82-ee82-4a09-9eb6-4f84331ffdb0" not in calls["python"]["exclude"]
@@ -842,32 +848,24 @@ def test_cases_the_reference_needs_more_time_for_are_given_it_beside_another_rea
 ) -> None:
     # Rust's alphametics searches past a case's 5 s at a debug build's speed, where the
     # track's tests run under the whole run's limit: the kata fell back to those tests.
-    data = _leap_data()
     # With a case whose no answer the reference reports as an error, too: two readings.
-    more = [("ac227e82-ee82-4a09-9eb6-4f84331ffdb0", 1970, False),
-            ("4fe9b84c-8e65-489e-970b-856d60b8b78e", 1996, True),
-            ("78a7848f-9667-4192-ae53-87b30c9a02dd", None, None)]  # fmt: skip
-    data["cases"] += [
-        {"uuid": uuid, "description": str(year), "property": "leapYear",
-         "input": {"year": year}, "expected": expected}
-        for uuid, year, expected in more
-    ]  # fmt: skip
+    data = _leap_with(("ac227e82-ee82-4a09-9eb6-4f84331ffdb0", 1970, False),
+                      ("4fe9b84c-8e65-489e-970b-856d60b8b78e", 1996, True),
+                      ("78a7848f-9667-4192-ae53-87b30c9a02dd", None, None))  # fmt: skip
     specs = _leap_specs(tmp_path, data)
-    source = tmp_path / "leap"
-    shutil.copytree(PYTHON / "leap", source)
-    (source / ".meta" / "example.py").write_text(
+    slow = (
         "import time\n\n\ndef leap_year(year):\n    if year == 1996:\n"
         "        time.sleep(6)\n"
         "    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n"
     )
+    source = _leap_from(tmp_path, PYTHON, {".meta/example.py": slow})
+    printed = _imported(tmp_path, source, specs)
     out = tmp_path / "out"
-    result = run_cli("katas", "import", str(source), str(specs), "--out", str(out))
-    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
     assert (
         "leap (python): judged as data: the reference passes every case of the data suite, "
         "where the track's no answer and an error stand for each other, "
         "given 20 s a case, as the reference needs"
-    ) in result.stdout, result.stdout
+    ) in printed, printed
     calls = yaml.safe_load((out / "leap" / "acceptance" / "calls.yaml").read_text())
     assert calls["python"]["timeout_s"] == 20
     assert calls["python"]["none_is_error"] is True
