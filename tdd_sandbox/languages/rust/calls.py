@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from tdd_sandbox.languages.deriving import choose_functions, is_rows, split_parameters
 from tdd_sandbox.languages.rust.reader import rust_code
-from tdd_sandbox.languages.rust.types import datetime_names, datetime_setup, read_types
+from tdd_sandbox.languages.rust.types import DATETIME_SETUP, datetime_names, read_types
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _PUB_FN = re.compile(
@@ -64,7 +64,7 @@ def derive_rust_calls(
     uses_time = any(_named(name, kind) for kind in signatures for name in times)
     test_code = "\n".join(rust_code(t.decode("utf-8", "replace"))[0] for t in tests.values())
     unordered = {prop for prop, call in chosen.items() if _unordered(call.function, test_code)}
-    setup = types.readers(crate, returned) + datetime_setup(uses_time)
+    setup = types.readers(crate, returned) + (DATETIME_SETUP if uses_time else "")
     return CallMap(setup=setup, calls=calls, unordered=frozenset(unordered))
 
 

@@ -112,7 +112,7 @@ def _strings(values: Iterable[object]) -> Iterable[str]:
 
 
 _DATETIME_USE = re.compile(r"\buse\s+time::PrimitiveDateTime(?:\s+as\s+(\w+))?\s*;")
-_DATETIME_SETUP = """\
+DATETIME_SETUP = """\
 fn tdd_datetime(text: &str) -> time::PrimitiveDateTime {
     let parts: Vec<u32> = text
         .split(|c: char| !c.is_ascii_digit())
@@ -137,6 +137,7 @@ impl Plain for time::PrimitiveDateTime {
     }
 }
 """
+"""The driver's making (`tdd_datetime`) and reading of a `PrimitiveDateTime`."""
 
 
 def datetime_names(code: str) -> set[str]:
@@ -149,8 +150,3 @@ def datetime_names(code: str) -> set[str]:
     if "time::PrimitiveDateTime" in code:
         names.add("time::PrimitiveDateTime")
     return names
-
-
-def datetime_setup(used: bool) -> str:
-    """The driver's reading and making of a `PrimitiveDateTime`, where a call uses one."""
-    return _DATETIME_SETUP if used else ""
