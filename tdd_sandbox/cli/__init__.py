@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import faulthandler
 import importlib
 import os
 import signal
@@ -86,6 +88,11 @@ def main() -> None:
         # and a script's background job gets SIGINT ignored.
         if signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, stopper)
+    # A run that seems stuck (a clean-up waiting on a thread, an engine that stopped
+    # answering) says where each thread is on SIGUSR1, and goes on: C-level, so it answers
+    # even while the interpreter is blocked.
+    with contextlib.suppress(ValueError, OSError):  # no stderr to write to
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     sys.exit(invoke(sys.argv[1:]))
 
 

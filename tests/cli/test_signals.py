@@ -68,3 +68,23 @@ def test_a_run_under_nohup_outlives_its_terminal(tmp_path: Path) -> None:
             run.kill()
     assert run.stderr is not None
     assert "interrupted" in run.stderr.read()
+
+
+def test_sigusr1_prints_where_every_thread_is_and_the_run_goes_on(tmp_path: Path) -> None:
+    # A run that seems to hang can be asked where it is: its threads' stacks on stderr,
+    # and nothing of the run disturbed (the hung clean-up of issue 48 was found this way).
+    with FakeLLM({"tester": [SLOW]}) as fake:
+        run = _run(tmp_path / "kata", fake, as_from_a_terminal)
+        try:
+            wait_until(lambda: bool(fake.requests), run, timeout_s=60, settle_s=0.3)
+            run.send_signal(signal.SIGUSR1)
+            time.sleep(1.0)
+            assert run.poll() is None
+            run.send_signal(signal.SIGTERM)
+            assert run.wait(timeout=60) == 130
+        finally:
+            run.kill()
+    assert run.stderr is not None
+    said = run.stderr.read()
+    assert "most recent call first" in said
+    assert "interrupted" in said

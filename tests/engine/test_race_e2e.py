@@ -133,6 +133,19 @@ def _owned_by(client: docker.DockerClient, pid: int) -> list[str]:
     ]  # fmt: skip
 
 
+def _exit_code(run: subprocess.Popen[str], timeout_s: float) -> int:
+    """`run`'s exit code; one that has not ended by then fails the test with where each of its
+    threads was (SIGUSR1), as a hung clean-up is seen once in many CI runs (issue 48)."""
+    try:
+        return run.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        run.send_signal(signal.SIGUSR1)
+        time.sleep(2.0)
+        run.kill()
+        _, said = run.communicate()
+        pytest.fail(f"the run did not end in {timeout_s:g} s; its threads:\n{said[-20000:]}")
+
+
 def _killed(client: docker.DockerClient, run: subprocess.Popen[str]) -> list[str]:
     """Kill `run` if it still runs; the containers it left, named and then removed, so that
     a test that fails (a run that hung and was killed) leaves none behind it."""
@@ -225,7 +238,7 @@ def test_gc_beside_a_live_run_and_a_second_run_leave_it_alone_and_sigterm_cleans
         assert second.returncode == 2
         assert "another tdd-sandbox run" in second.stderr
         run.send_signal(signal.SIGTERM)
-        assert run.wait(timeout=60) == 130
+        assert _exit_code(run, timeout_s=60) == 130
     finally:
         left = _killed(docker_client, run)
     assert left == []
@@ -258,7 +271,7 @@ def test_sighup_cleans_up_and_the_records_count_the_commits_made(
                 time.sleep(0.2)
             run.send_signal(signal.SIGHUP)
             # Cleaning up after three hanging attempts takes longer on a loaded machine.
-            assert run.wait(timeout=180) == 130
+            assert _exit_code(run, timeout_s=180) == 130
         finally:
             left = _killed(docker_client, run)
     assert left == []
