@@ -191,16 +191,21 @@ def test_a_string_answer_where_lines_are_expected_is_read_as_its_lines(
     ("value", "status"),
     [
         ([4, "one", 5], CaseStatus.PASSED),
-        (["one", 4, 5], CaseStatus.WRONG),
+        # Go's order: each field takes the next item of its kind, in order within a kind.
+        (["one", 4, 5], CaseStatus.PASSED),
+        (["one", 5, 4], CaseStatus.WRONG),
+        ([4, 5, "one"], CaseStatus.PASSED),
+        ([4, 5, 6], CaseStatus.WRONG),
         ([4, "one"], CaseStatus.WRONG),
         ({"moves": 4, "goalBucket": "one", "otherBucket": 5}, CaseStatus.PASSED),
     ],
 )
-def test_a_tuple_answer_where_a_record_is_expected_is_read_in_the_records_order(
+def test_a_tuple_answer_where_a_record_is_expected_is_read_by_kind_in_the_records_order(
     value: Any, status: CaseStatus
 ) -> None:
     # two-bucket's Python track returns (moves, goal bucket, other bucket), the canonical
-    # record's fields in its order: the reference scored 0/9.
+    # record's fields in its order: the reference scored 0/9. Go's returns (goal bucket,
+    # moves, other bucket).
     record = _case({"moves": 4, "goalBucket": "one", "otherBucket": 5})
     assert grade([record], {"c": Observed(value=value)}).results[0].status is status
 
