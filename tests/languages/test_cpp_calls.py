@@ -50,6 +50,24 @@ def test_an_object_the_tests_make_and_use_performs_the_property() -> None:
         }
 
 
+def test_a_member_of_what_a_function_returns_performs_the_property() -> None:
+    # zebra-puzzle's tests bind the solution a function returns, then read its fields.
+    stub = {"zebra_puzzle.h": b"namespace zebra_puzzle {\nstruct Solution {};\n}\n"}
+    for kind in (b"zebra_puzzle::Solution", b"auto"):
+        tests = {
+            "t.cpp": kind + b" solution = zebra_puzzle::solve();\n"
+            b'REQUIRE(solution.drinksWater == "Norwegian");\n'
+            b'REQUIRE(solution.ownsZebra == "Japanese");\n'
+        }
+        cases = [_case("drinksWater"), _case("ownsZebra")]
+        calls = CPP.derive_calls(cases, stub, tests)
+        assert isinstance(calls, CallMap)
+        assert calls.calls == {
+            "drinksWater": "zebra_puzzle::solve().drinksWater",
+            "ownsZebra": "zebra_puzzle::solve().ownsZebra",
+        }
+
+
 def test_no_namespace_or_no_call_of_it_is_a_reason_not_a_guess() -> None:
     cases = [_case("leapYear", year=1)]
     assert CPP.derive_calls(cases, {"leap.h": b"#pragma once\n"}, {}) == (

@@ -41,3 +41,21 @@ def test_no_function_for_a_property_is_a_reason() -> None:
     stub = {"a.go": b"package a\n\nfunc One() int { return 1 }\nfunc Two() int { return 2 }\n"}
     reason = GO.derive_calls([_case("three")], stub, {})
     assert reason == "no function of the stub performs the property three (Three)"
+
+
+def test_a_field_of_the_struct_a_function_returns_performs_the_property() -> None:
+    stub = {
+        "zebra.go": b"package zebra\n\ntype Solution struct {\n\tDrinksWater string\n"
+        b"\tOwnsZebra   string\n\tnote string\n}\n\n"
+        b"func SolvePuzzle() Solution {\n\tpanic(0)\n}\n"
+    }
+    calls = GO.derive_calls([_case("drinksWater"), _case("ownsZebra")], stub, {})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {
+        "drinksWater": "kata.SolvePuzzle().DrinksWater",
+        "ownsZebra": "kata.SolvePuzzle().OwnsZebra",
+    }
+    # Two functions returning the struct: whose field it is, is no guess.
+    twice = {"zebra.go": stub["zebra.go"] + b"func Other() *Solution { panic(0) }\n"}
+    reason = GO.derive_calls([_case("drinksWater"), _case("ownsZebra")], twice, {})
+    assert reason == "no function of the stub performs the property drinksWater (DrinksWater)"

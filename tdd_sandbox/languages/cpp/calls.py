@@ -27,6 +27,7 @@ from tdd_sandbox.vocabulary.cases import CallMap, Case
 _NAMESPACE = re.compile(r"\bnamespace\s+(\w+)")
 _CALLED = re.compile(r"(?<![\w:])(\w+)::(\w+)\s*([({])")
 _BOUND = re.compile(r"(?<![\w:])(\w+)::(\w+)\s+(\w+)\s*([({])")
+_ASSIGNED = re.compile(r"(?<![\w:])(?:\w+::\w+|auto)\s+(\w+)\s*=\s*(\w+)::(\w+)\s*\(")
 _MEMBER = re.compile(r"\s*\.\s*(\w+)(\s*\()?")
 _SUFFIXES = (".h", ".hpp")
 _REGISTERED = re.compile(r"\bCATCH_REGISTER_ENUM\s*\(([\w:,\s]*)\)")
@@ -64,7 +65,8 @@ def derive_cpp_calls(
 def _calls(source: Source, spaces: set[str]) -> tuple[dict[str, int | None], set[Use]]:
     """The namespaces' functions the tests call, with the one arity they call each with
     (None: several), and the objects of the namespaces the tests make and use: in the
-    expression (`ns::cipher(text).size()`) or bound to a name (`ns::clock c(8, 0);`)."""
+    expression (`ns::cipher(text).size()`) or bound to a name, made (`ns::clock c(8, 0);`)
+    or returned (`ns::Solution s = ns::solve();`: the result's members)."""
     functions: dict[str, int | None] = {}
     makers: set[str] = set()  # what the tests call a member of is no function of data
     uses: set[Use] = set()
@@ -89,6 +91,15 @@ def _calls(source: Source, spaces: set[str]) -> tuple[dict[str, int | None], set
             continue
         owner = f"{match[1]}::{match[2]}"
         for member in re.finditer(rf"(?<![\w.]){match[3]}{_MEMBER.pattern}", code):
+            uses.add(_use(source, owner, count, member))
+    for match in _ASSIGNED.finditer(code):
+        if match[2] not in spaces:
+            continue
+        count, _ = arguments_at(source, match.end())
+        if count is None:
+            continue
+        owner = f"{match[2]}::{match[3]}"
+        for member in re.finditer(rf"(?<![\w.]){match[1]}{_MEMBER.pattern}", code):
             uses.add(_use(source, owner, count, member))
     return {n: a for n, a in functions.items() if n not in makers}, uses
 

@@ -1,6 +1,7 @@
 """Calls read off Exercism's Go track, for a data suite: each canonical property is the stub's
-exported function of its name (`convertToBase` -> `ConvertToBase`), or, for a kata of one
-property, the stub's one exported function (leap's `IsLeapYear`); its parameters take the
+exported function of its name (`convertToBase` -> `ConvertToBase`), or a field of that name
+of the struct one function returns, or, for a kata of one property, the stub's one exported
+function (leap's `IsLeapYear`); its parameters take the
 case's inputs by name, or as many in the canonical order. The driver imports the code as
 `kata`."""
 
@@ -15,36 +16,69 @@ from tdd_sandbox.languages.go.reader import GO_LEXEMES
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_FUNC = re.compile(r"^func\s+([A-Z]\w*)\s*\(([^)]*)\)", re.MULTILINE)
+_FUNC = re.compile(r"^func\s+([A-Z]\w*)\s*\(([^)]*)\)\s*\(?\s*(\*?\w+)?", re.MULTILINE)
+_STRUCT = re.compile(r"^type\s+(\w+)\s+struct\s*\{([^{}]*)\}", re.MULTILINE)
+_FIELD = re.compile(r"^\s*([A-Z]\w*)\s+\S", re.MULTILINE)
 
 
 def derive_go_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap | str:
     """The call mapping, or why there is none (the reference's proof confirms it)."""
-    chosen = choose_functions(cases, _functions(stub), lambda p: [p[:1].upper() + p[1:]])
+    code = _code(stub)
+    functions = {name: params for name, (params, _) in _functions(code).items()}
+    fields = _fields(code)
+    chosen = choose_functions(cases, functions, _name)
+    if isinstance(chosen, str) and fields:
+        # A field of what one function returns performs a property where no function does
+        # (zebra-puzzle's `SolvePuzzle().DrinksWater`), tried only then: a kata of one
+        # property is the stub's one function where it has one (tree-building's `Build`).
+        read = {**{f: functions[owner] for f, owner in fields.items()}, **functions}
+        if not isinstance(found := choose_functions(cases, read, _name), str):
+            chosen = found
     if isinstance(chosen, str):
         return chosen
+    calls = {}
+    for prop, c in chosen.items():
+        made = "(" + ", ".join("${" + a + "}" for a in c.arguments) + ")"
+        read = c.function not in functions
+        calls[prop] = (
+            f"kata.{fields[c.function]}{made}.{c.function}" if read else f"kata.{c.function}{made}"
+        )
     # The track's tests ask whether an error came back, never what it says.
-    return CallMap(
-        calls={
-            prop: f"kata.{c.function}({', '.join('${' + a + '}' for a in c.arguments)})"
-            for prop, c in chosen.items()
-        },
-        messages=False,
-    )
+    return CallMap(calls=calls, messages=False)
 
 
-def _functions(stub: Mapping[str, bytes]) -> dict[str, list[str]]:
-    """The exported top-level functions (not methods) of the stub's package at the root:
-    name -> parameter names."""
-    found: dict[str, list[str]] = {}
+def _name(prop: str) -> list[str]:
+    return [prop[:1].upper() + prop[1:]]
+
+
+def _code(stub: Mapping[str, bytes]) -> str:
+    """The stub's package at the root, its literals and comments blanked."""
+    codes = []
     for path, data in sorted(stub.items()):
         pure = PurePosixPath(path)
-        if len(pure.parts) != 1 or pure.suffix != ".go" or pure.stem.endswith("_test"):
-            continue
-        code = blank(data.decode("utf-8", "replace"), GO_LEXEMES)
-        for match in _FUNC.finditer(code):
-            found[match[1]] = _names(match[2])
-    return found
+        if len(pure.parts) == 1 and pure.suffix == ".go" and not pure.stem.endswith("_test"):
+            codes.append(blank(data.decode("utf-8", "replace"), GO_LEXEMES))
+    return "\n".join(codes)
+
+
+def _functions(code: str) -> dict[str, tuple[list[str], str]]:
+    """The exported top-level functions (not methods): name -> (parameter names, the type
+    of its first result)."""
+    return {m[1]: (_names(m[2]), (m[3] or "").lstrip("*")) for m in _FUNC.finditer(code)}
+
+
+def _fields(code: str) -> dict[str, str]:
+    """The exported fields of the structs that exactly one exported function returns:
+    field -> that function. A field of two such structs is neither's."""
+    returning: dict[str, list[str]] = {}
+    for name, (_, result) in _functions(code).items():
+        returning.setdefault(result, []).append(name)
+    owners: dict[str, set[str]] = {}
+    for match in _STRUCT.finditer(code):
+        makers = returning.get(match[1], [])
+        for field in _FIELD.findall(match[2]) if len(makers) == 1 else []:
+            owners.setdefault(field, set()).add(makers[0])
+    return {field: found.pop() for field, found in owners.items() if len(found) == 1}
 
 
 def _names(params: str) -> list[str]:
