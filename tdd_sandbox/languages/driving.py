@@ -19,7 +19,7 @@ DRIVER_DIR = ".tdd/acceptance"
 """Where the driver and the inputs go in the sandbox's snapshot: a path no agent may write."""
 RESULTS = "/tmp/tdd-acceptance/out"
 """Where a compiled language's driver script collects every case's framed line."""
-_PLACEHOLDER = re.compile(r"\$\{(\w+(?:\.\w+)*)(\|lines)?\}")
+_PLACEHOLDER = re.compile(r"\$\{(\w+(?:\.\w+)*)(?:\|(lines|json))?\}")
 
 # The shell that a compiled language's driver script shares, run as
 # `sh -c SCRIPT acceptance <nonce> <cases> <seconds per case>`: its build, whose failure is
@@ -143,7 +143,9 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
     """`template` with each `${name}` replaced by the case's input `name` as a literal (a
     field of a record input as `${name.field}`), and
     each `${name|lines}` by its list of strings as one string of lines (a track that takes
-    a grid or a table as text where the canonical data lists its rows).
+    a grid or a table as text where the canonical data lists its rows), and each
+    `${name|json}` by its JSON text as a string (for a driver to convert to the type the
+    call takes: Go's `[]Domino`).
 
     Raises:
         UsageError: the case has no such input, or it cannot be written as a literal.
@@ -158,10 +160,12 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
                     f"case {case.id!r} has no input {name!r} for the call {template!r}"
                 )
             value = value[part]
-        if match.group(2):
+        if match.group(2) == "lines":
             if not is_rows(value):
                 raise UsageError(f"case {case.id!r}: input {name!r} is not a list of lines")
             value = "\n".join(value)
+        elif match.group(2) == "json":
+            value = json.dumps(value, ensure_ascii=False)
         return literal(value)
 
     return _PLACEHOLDER.sub(replace, template)

@@ -308,6 +308,74 @@ def test_a_go_comma_ok_that_is_false_is_the_calls_error(
     }, report.why()
 
 
+GO_LEDGER = """\
+package kata
+
+import "errors"
+
+// Entry's fields are not the data's: Date is date by name, Cents and Count take
+// amountInCents and quantity in order.
+type Entry struct {
+	Date  string
+	Cents int
+	Count int
+}
+
+type Pair [2]int
+
+func Total(entries []Entry, pairs []Pair, weights map[string]uint8) (int, error) {
+	if len(entries) == 0 {
+		return 0, errors.New("no entries")
+	}
+	sum := 0
+	for _, e := range entries {
+		sum += e.Cents*e.Count + len(e.Date)
+	}
+	for _, p := range pairs {
+		sum += p[0] * p[1]
+	}
+	for _, w := range weights {
+		sum += int(w)
+	}
+	return sum, nil
+}
+"""
+
+
+def test_a_go_input_converts_to_the_packages_own_types(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # Go's dominoes takes `[]Domino` and ledger `[]Entry`: a literal of the data's JSON
+    # (`[][]int{...}`) did not compile, so neither could be judged as data.
+    def case(name: str, entries: list[object], weight: int, expected: object) -> object:
+        given = {"entries": entries, "pairs": [[2, 3]], "weights": {"a": weight}}
+        return {"description": name, "property": "total", "input": given, "expected": expected}
+
+    entry = {"date": "2015", "amountInCents": 5, "quantity": 3}
+    document = {"cases": [
+        case("sums", [entry], 1, 15 + 4 + 6 + 1),
+        case("no entries", [], 1, {"error": "no entries"}),
+        # No uint8 holds 300: no result, and never the error a case expects.
+        case("too heavy", [entry], 300, 26),
+        case("too heavy, no entries", [], 300, {"error": "no entries"}),
+        case("fields not the type's", [{"date": "x"}], 1, 8),
+    ]}  # fmt: skip
+    suite = _derived(tmp_path, "go", document, {"kata.go": GO_LEDGER.encode()})
+    assert suite.calls_for("go").calls["total"] == (
+        "kata.Total(tddAs[[]kata.Entry](${entries|json}), tddAs[[]kata.Pair](${pairs|json}), "
+        "tddAs[map[string]uint8](${weights|json}))"
+    )
+    report = _score(checker, "go", {"kata.go": GO_LEDGER}, suite)
+    statuses = {r.id: r.status for r in report.results}
+    assert statuses == {
+        "sums": CaseStatus.PASSED,
+        "no entries": CaseStatus.PASSED,
+        "too heavy": CaseStatus.NO_RESULT,
+        "too heavy, no entries": CaseStatus.NO_RESULT,
+        "fields not the type's": CaseStatus.NO_RESULT,
+    }, report.why()
+
+
 CPP_WEIGH = """\
 #pragma once
 #include <string>

@@ -27,6 +27,14 @@ def test_rows_given_as_lines_are_one_string() -> None:
     assert render_call("t(${rows|lines})", _case(rows=[]), json.dumps) == 't("")'
 
 
+def test_an_input_given_as_json_is_a_string_of_its_json() -> None:
+    # Go's driver converts it to the parameter's type: `[]Domino` takes no `[][]int{...}`.
+    rows = [{"a": 1}, "é"]
+    call = render_call("t(${rows|json})", _case(rows=rows), json.dumps)
+    assert call.startswith('t("[')
+    assert json.loads(json.loads(call[2:-1])) == rows
+
+
 @pytest.mark.parametrize("given", [{"rows": [1, 2]}, {"rows": "AB"}, {"other": ["AB"]}])
 def test_what_cannot_be_lines_is_a_usage_error(given: dict[str, object]) -> None:
     with pytest.raises(UsageError):

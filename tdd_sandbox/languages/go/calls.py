@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
-from tdd_sandbox.languages.deriving import choose_functions
+from tdd_sandbox.languages.deriving import choose_functions, split_parameters
 from tdd_sandbox.languages.go.reader import GO_LEXEMES
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -19,12 +19,18 @@ from tdd_sandbox.vocabulary.cases import CallMap, Case
 _FUNC = re.compile(r"^func\s+([A-Z]\w*)\s*\(([^)]*)\)\s*\(?\s*(\*?\w+)?", re.MULTILINE)
 _STRUCT = re.compile(r"^type\s+(\w+)\s+struct\s*\{([^{}]*)\}", re.MULTILINE)
 _FIELD = re.compile(r"^\s*([A-Z]\w*)\s+\S", re.MULTILINE)
+_SCALAR = "int|int8|int16|int32|int64|uint|uint8|uint16|uint32|uint64|float32|float64|byte|rune"
+_AS_WRITTEN = re.compile(rf"(?:\[\])*(?:int|string|bool|float64)|{_SCALAR}")
+"""Types the data's literals are written as (`[]int{...}`), or that a constant converts to."""
+_CONVERTED = re.compile(r"(?:\[\d*\]|map\[|\*|[A-Z]\w*|bool|string|" + _SCALAR + r"|\])+")
+"""Types the driver converts the data's JSON to: slices, arrays, maps, pointers and the
+package's exported types of those and of builtins (`[]Domino`, `map[string]int`)."""
 
 
 def derive_go_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap | str:
     """The call mapping, or why there is none (the reference's proof confirms it)."""
     code = _code(stub)
-    functions = {name: params for name, (params, _) in _functions(code).items()}
+    functions = {name: [p for p, _ in params] for name, (params, _) in _functions(code).items()}
     fields = _fields(code)
     chosen = choose_functions(cases, functions, _name)
     if isinstance(chosen, str) and fields:
@@ -36,13 +42,14 @@ def derive_go_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap
             chosen = found
     if isinstance(chosen, str):
         return chosen
+    signatures = _functions(code)
     calls = {}
     for prop, c in chosen.items():
-        made = "(" + ", ".join("${" + a + "}" for a in c.arguments) + ")"
-        read = c.function not in functions
-        calls[prop] = (
-            f"kata.{fields[c.function]}{made}.{c.function}" if read else f"kata.{c.function}{made}"
-        )
+        field = c.function not in functions  # a field of what its function returns
+        owner = fields[c.function] if field else c.function
+        kinds = [kind for _, kind in signatures[owner][0]]
+        given = ", ".join(_argument(a, k) for a, k in zip(c.arguments, kinds, strict=True))
+        calls[prop] = f"kata.{owner}({given})" + (f".{c.function}" if field else "")
     # The track's tests ask whether an error came back, never what it says.
     return CallMap(calls=calls, messages=False)
 
@@ -61,10 +68,19 @@ def _code(stub: Mapping[str, bytes]) -> str:
     return "\n".join(codes)
 
 
-def _functions(code: str) -> dict[str, tuple[list[str], str]]:
-    """The exported top-level functions (not methods): name -> (parameter names, the type
-    of its first result)."""
-    return {m[1]: (_names(m[2]), (m[3] or "").lstrip("*")) for m in _FUNC.finditer(code)}
+def _argument(name: str, kind: str) -> str:
+    """The input `name` as the parameter of type `kind` takes it: a literal, or the driver's
+    conversion of its JSON to the type (of the package's own types, `kata.`'s)."""
+    if _AS_WRITTEN.fullmatch(kind) or not _CONVERTED.fullmatch(kind):
+        return "${" + name + "}"
+    spelled = re.sub(r"(?<![\w.])([A-Z]\w*)", r"kata.\1", kind)
+    return f"tddAs[{spelled}](${{{name}|json}})"
+
+
+def _functions(code: str) -> dict[str, tuple[list[tuple[str, str]], str]]:
+    """The exported top-level functions (not methods): name -> (parameters as name and type,
+    the type of its first result)."""
+    return {m[1]: (_parameters(m[2]), (m[3] or "").lstrip("*")) for m in _FUNC.finditer(code)}
 
 
 def _fields(code: str) -> dict[str, str]:
@@ -81,10 +97,12 @@ def _fields(code: str) -> dict[str, str]:
     return {field: found.pop() for field, found in owners.items() if len(found) == 1}
 
 
-def _names(params: str) -> list[str]:
-    """`a, b int, c []string` -> a, b, c."""
-    names = []
-    for part in (p.strip() for p in params.split(",")):
-        if part:
-            names.append(part.split()[0])
-    return names
+def _parameters(params: str) -> list[tuple[str, str]]:
+    """`a, b int, c []string` -> (a, int), (b, int), (c, []string)."""
+    named: list[tuple[str, str]] = []
+    kind = ""
+    for part in reversed(split_parameters(params, "[(")):
+        name, _, written = part.strip().partition(" ")
+        kind = written.strip() or kind
+        named.append((name, kind))
+    return named[::-1]

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -29,6 +30,10 @@ func main() {
 func run(index int) (report string) {
 	defer func() {
 		if r := recover(); r != nil {
+			if failed, ok := r.(unconverted); ok {
+				report = `{"failure":` + quote(failed.why) + `}`
+				return
+			}
 			report = `{"error":` + quote(fmt.Sprint(r)) + `,"error_type":"panic"}`
 		}
 	}()
@@ -36,6 +41,189 @@ func run(index int) (report string) {
 /*CASES*/
 	}
 	return `{"failure":"no such case"}`
+}
+
+// unconverted is an input the driver could not convert to the type its call takes: no
+// result, never the case's expected error.
+type unconverted struct{ why string }
+
+// tddAs converts an input's JSON to the type the call takes, by reflection on the type's
+// kind alone (none of the code's methods runs): a record's fields go to the struct's fields
+// of the same names, case aside, and the rest, as many, to the rest in order.
+func tddAs[T any](text string) T {
+	decoder := json.NewDecoder(strings.NewReader(text))
+	decoder.UseNumber()
+	var out T
+	data, err := decode(decoder, 0)
+	if err != nil {
+		panic(unconverted{"an input that is not JSON: " + err.Error()})
+	}
+	if err := assign(reflect.ValueOf(&out).Elem(), data, 0); err != nil {
+		panic(unconverted{"an input not of the type the call takes: " + err.Error()})
+	}
+	return out
+}
+
+// record is a JSON object with its keys in the order the data gives them.
+type record struct {
+	keys   []string
+	values map[string]any
+}
+
+// decode reads one JSON value: objects as records, numbers as json.Number.
+func decode(decoder *json.Decoder, depth int) (any, error) {
+	if depth > 32 {
+		return nil, fmt.Errorf("an input nested too deep")
+	}
+	token, err := decoder.Token()
+	if err != nil {
+		return nil, err
+	}
+	delim, ok := token.(json.Delim)
+	if !ok {
+		return token, nil
+	}
+	items, object := []any{}, record{values: map[string]any{}}
+	for decoder.More() {
+		key := ""
+		if delim == '{' {
+			named, err := decoder.Token()
+			if err != nil {
+				return nil, err
+			}
+			key, _ = named.(string)
+		}
+		item, err := decode(decoder, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if delim == '{' {
+			object.keys = append(object.keys, key)
+			object.values[key] = item
+		} else {
+			items = append(items, item)
+		}
+	}
+	if _, err := decoder.Token(); err != nil {
+		return nil, err
+	}
+	if delim == '{' {
+		return object, nil
+	}
+	return items, nil
+}
+
+func assign(to reflect.Value, data any, depth int) error {
+	if depth > 32 {
+		return fmt.Errorf("an input nested too deep")
+	}
+	if data == nil {
+		to.SetZero()
+		return nil
+	}
+	switch to.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, ok := data.(json.Number)
+		value, err := n.Int64()
+		if !ok || err != nil || to.OverflowInt(value) {
+			return fmt.Errorf("%v is not a %s", data, to.Type())
+		}
+		to.SetInt(value)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, ok := data.(json.Number)
+		value, err := strconv.ParseUint(string(n), 10, 64)
+		if !ok || err != nil || to.OverflowUint(value) {
+			return fmt.Errorf("%v is not a %s", data, to.Type())
+		}
+		to.SetUint(value)
+	case reflect.Float32, reflect.Float64:
+		n, ok := data.(json.Number)
+		value, err := n.Float64()
+		if !ok || err != nil {
+			return fmt.Errorf("%v is not a %s", data, to.Type())
+		}
+		to.SetFloat(value)
+	case reflect.String, reflect.Bool:
+		given := reflect.ValueOf(data)
+		if given.Kind() != to.Kind() {
+			return fmt.Errorf("%v is not a %s", data, to.Type())
+		}
+		to.Set(given.Convert(to.Type()))
+	case reflect.Slice, reflect.Array:
+		items, ok := data.([]any)
+		if !ok || (to.Kind() == reflect.Array && len(items) != to.Len()) {
+			return fmt.Errorf("%v is not a %s", data, to.Type())
+		}
+		if to.Kind() == reflect.Slice {
+			to.Set(reflect.MakeSlice(to.Type(), len(items), len(items)))
+		}
+		for i, item := range items {
+			if err := assign(to.Index(i), item, depth+1); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		entries, ok := data.(record)
+		if !ok || to.Type().Key().Kind() != reflect.String {
+			return fmt.Errorf("%v is not a %s", data, to.Type())
+		}
+		to.Set(reflect.MakeMapWithSize(to.Type(), len(entries.keys)))
+		for key, item := range entries.values {
+			value := reflect.New(to.Type().Elem()).Elem()
+			if err := assign(value, item, depth+1); err != nil {
+				return err
+			}
+			to.SetMapIndex(reflect.ValueOf(key).Convert(to.Type().Key()), value)
+		}
+	case reflect.Pointer:
+		to.Set(reflect.New(to.Type().Elem()))
+		return assign(to.Elem(), data, depth+1)
+	case reflect.Struct:
+		return assignFields(to, data, depth)
+	default:
+		return fmt.Errorf("a %s is not data", to.Kind())
+	}
+	return nil
+}
+
+func assignFields(to reflect.Value, data any, depth int) error {
+	entries, ok := data.(record)
+	if !ok {
+		return fmt.Errorf("%v is not a %s", data, to.Type())
+	}
+	var rest []string
+	taken := map[int]bool{}
+	for _, key := range entries.keys {
+		found := -1
+		for i := 0; i < to.NumField(); i++ {
+			if to.Type().Field(i).IsExported() && strings.EqualFold(to.Type().Field(i).Name, key) {
+				found = i
+			}
+		}
+		if found < 0 {
+			rest = append(rest, key)
+			continue
+		}
+		taken[found] = true
+		if err := assign(to.Field(found), entries.values[key], depth+1); err != nil {
+			return err
+		}
+	}
+	var left []int
+	for i := 0; i < to.NumField(); i++ {
+		if to.Type().Field(i).IsExported() && !taken[i] {
+			left = append(left, i)
+		}
+	}
+	if len(rest) != len(left) {
+		return fmt.Errorf("the fields %v are not the fields of a %s", rest, to.Type())
+	}
+	for k, key := range rest {
+		if err := assign(to.Field(left[k]), entries.values[key], depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // capture turns a call's results into a report: a last result of type error that is not nil
