@@ -443,11 +443,55 @@ def test_a_cpp_list_converts_to_a_fixed_size_array_of_its_length(
          "input": {"dice": [1, 2, 3], "category": "x"}},
         {"description": "two", "property": "score", "expected": 4,
          "input": {"dice": [1, 2], "category": "x"}},
+        # No array of three is empty: not three zeros.
+        {"description": "none", "property": "score", "expected": 1,
+         "input": {"dice": [], "category": "x"}},
     ]  # fmt: skip
     suite = _derived(tmp_path, "cpp", {"cases": cases}, {"dice.h": b"namespace dice {}\n"}, tests)
     report = _score(checker, "cpp", {"dice.h": CPP_DICE}, suite)
     statuses = {r.id: r.status for r in report.results}
-    assert statuses == {"three": CaseStatus.PASSED, "two": CaseStatus.NO_RESULT}, report.why()
+    assert statuses == {
+        "three": CaseStatus.PASSED,
+        "two": CaseStatus.NO_RESULT,
+        "none": CaseStatus.NO_RESULT,
+    }, report.why()
+
+
+CPP_LETTERS = """\
+#pragma once
+#include <cstddef>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace letters {
+inline std::unordered_map<char, std::size_t> frequency(const std::vector<std::string_view>& texts) {
+  std::unordered_map<char, std::size_t> counts;
+  for (auto text : texts)
+    for (char c : text) ++counts[c];
+  return counts;
+}
+}  // namespace letters
+"""
+
+
+def test_an_empty_cpp_list_is_the_empty_container_the_call_takes_and_chars_key_as_text(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # parallel-letter-frequency takes `std::vector<std::string_view>`: the data's `[]` was
+    # a `std::vector<int>`, which converts to no such vector, so no case compiled; and the
+    # `std::unordered_map<char, size_t>` it returns was no plain data.
+    tests = {"t.cpp": b'auto f = letters::frequency(std::vector<std::string_view>{"a"});\n'}
+    cases = [
+        {"description": "two", "property": "frequency", "expected": {"a": 2, "b": 1},
+         "input": {"texts": ["ab", "a"]}},
+        {"description": "none", "property": "frequency", "expected": {}, "input": {"texts": []}},
+    ]  # fmt: skip
+    stub = {"letters.h": b"namespace letters {}\n"}
+    suite = _derived(tmp_path, "cpp", {"cases": cases}, stub, tests)
+    report = _score(checker, "cpp", {"letters.h": CPP_LETTERS}, suite)
+    statuses = {r.id: r.status for r in report.results}
+    assert statuses == {"two": CaseStatus.PASSED, "none": CaseStatus.PASSED}, report.why()
 
 
 CPP_GARDEN = """\

@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -81,6 +82,20 @@ List<V> list(V items) {
   return List<V>{std::move(items)};
 }
 
+// The data's empty list has no kind to write it with: it becomes the empty container the
+// call takes (`std::vector<std::string_view>`), a fixed-size array only of size zero.
+struct Empty {
+  template <typename C>
+    requires requires(const C& c) { c.size(); } && (!std::is_same_v<C, std::string>)
+  operator C() const {
+    C out{};
+    if (out.size() != 0) throw NotPlain{"an empty list is no array of a fixed size"};
+    return out;
+  }
+};
+
+inline Empty list(Empty empty) { return empty; }
+
 // A string input as the text or the one character the call takes (diamond's `rows('A')`):
 // the canonical data has no characters, only strings.
 struct Text {
@@ -122,10 +137,16 @@ template <typename T>
 struct is_optional : std::false_type {};
 template <typename T>
 struct is_optional<std::optional<T>> : std::true_type {};
+// A map keyed by strings, or by characters (read as strings of one, as the data spells
+// them: parallel-letter-frequency's `std::unordered_map<char, size_t>`).
+template <typename K>
+constexpr bool is_text_key = std::is_same_v<K, std::string> || std::is_same_v<K, char>;
 template <typename T>
 struct is_string_map : std::false_type {};
-template <typename V, typename C, typename A>
-struct is_string_map<std::map<std::string, V, C, A>> : std::true_type {};
+template <typename K, typename V, typename C, typename A>
+struct is_string_map<std::map<K, V, C, A>> : std::bool_constant<is_text_key<K>> {};
+template <typename K, typename V, typename H, typename E, typename A>
+struct is_string_map<std::unordered_map<K, V, H, E, A>> : std::bool_constant<is_text_key<K>> {};
 
 template <typename T>
 std::string plain(const T& value) {
@@ -156,7 +177,7 @@ std::string plain(const T& value) {
     for (const auto& [key, item] : value) {
       if (!first) out += ",";
       first = false;
-      out += quote(key) + ":" + plain(item);
+      out += plain(key) + ":" + plain(item);
     }
     return out + "}";
   } else if constexpr (std::is_enum_v<U> && Names<U>::known) {

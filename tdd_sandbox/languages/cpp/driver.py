@@ -81,6 +81,8 @@ CPP_LITERALS = LiteralSyntax(
     kinds=("bool", "int", "double", "std::string"),
     nested=lambda kind: f"std::vector<{kind}>",
     long_suffix="LL",
+    empty="tdd_acceptance::Empty{}",
 )
 """C++'s spelling: a string is a `std::string` (its length given, so NULs survive), a list a
-`std::vector` of its kind, null `std::nullopt`."""
+`std::vector` of its kind (an empty one whatever container the call takes), null
+`std::nullopt`."""
