@@ -26,8 +26,10 @@ from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _NAMESPACE = re.compile(r"\bnamespace\s+(\w+)")
 _CALLED = re.compile(r"(?<![\w:])(\w+)::(\w+)\s*([({])")
-_BOUND = re.compile(r"(?<![\w:])(\w+)::(\w+)\s+(\w+)\s*([({])")
-_ASSIGNED = re.compile(r"(?<![\w:])(?:\w+::\w+|auto)\s+(\w+)\s*=\s*(\w+)::(\w+)\s*\(")
+_BOUND = re.compile(r"(?<![\w:])(?P<space>\w+)::(?P<made>\w+)\s+(?P<name>\w+)\s*[({]")
+_ASSIGNED = re.compile(
+    r"(?<![\w:])(?:\w+::\w+|auto)\s+(?P<name>\w+)\s*=\s*(?P<space>\w+)::(?P<made>\w+)\s*\("
+)
 _MEMBER = re.compile(r"\s*\.\s*(\w+)(\s*\()?")
 _SUFFIXES = (".h", ".hpp")
 _REGISTERED = re.compile(r"\bCATCH_REGISTER_ENUM\s*\(([\w:,\s]*)\)")
@@ -83,23 +85,16 @@ def _calls(source: Source, spaces: set[str]) -> tuple[dict[str, int | None], set
             makers.add(name)
         elif match[3] == "(":
             functions[name] = count if functions.get(name, count) == count else None
-    for match in _BOUND.finditer(code):
-        if match[1] not in spaces:
+    # A name bound to what the tests make (`ns::clock c(8, 0);`) or to what a function
+    # returns (`ns::Solution s = ns::solve();`), then its members used.
+    for match in (*_BOUND.finditer(code), *_ASSIGNED.finditer(code)):
+        if match["space"] not in spaces:
             continue
         count, _ = arguments_at(source, match.end())
         if count is None:
             continue
-        owner = f"{match[1]}::{match[2]}"
-        for member in re.finditer(rf"(?<![\w.]){match[3]}{_MEMBER.pattern}", code):
-            uses.add(_use(source, owner, count, member))
-    for match in _ASSIGNED.finditer(code):
-        if match[2] not in spaces:
-            continue
-        count, _ = arguments_at(source, match.end())
-        if count is None:
-            continue
-        owner = f"{match[2]}::{match[3]}"
-        for member in re.finditer(rf"(?<![\w.]){match[1]}{_MEMBER.pattern}", code):
+        owner = f"{match['space']}::{match['made']}"
+        for member in re.finditer(rf"(?<![\w.]){match['name']}{_MEMBER.pattern}", code):
             uses.add(_use(source, owner, count, member))
     return {n: a for n, a in functions.items() if n not in makers}, uses
 
