@@ -126,7 +126,7 @@ _OTHERS = (
     '  p=${d#/proc/}; case "$spare" in *" $p "*) continue ;; esac\n'
     '  while read -r k u rest; do if [ "$k" = Uid: ]; then\n'
     '    [ "$u" = 10001 ] && others="$others $p"; break; fi\n'
-    '  done < "$d/status" 2>/dev/null\n'
+    '  done 2>/dev/null < "$d/status"\n'
     "done\n"
 )
 

@@ -34,20 +34,36 @@ count_oom() {
 _FUNCTIONS = (
     COUNT_OOM
     + r"""
-sweep() {
-  # Any other process of the sandbox user left? Shell builtins only, so that checking forks
-  # nothing; `ps` and the sweep run only when there is something to sweep.
+live() {
+  # Sets `others` to 1 when a process of the sandbox user but this shell is alive (a zombie
+  # is dead: only its parent's wait is left of it). Shell builtins only: checking forks nothing.
   others=0
   for d in /proc/[0-9]*; do
     [ "${d#/proc/}" = "$$" ] && continue
-    while read -r key uid rest; do
-      if [ "$key" = "Uid:" ]; then [ "$uid" = 10001 ] && others=1; break; fi
-    done < "$d/status" 2>/dev/null
+    state=
+    while read -r key value rest; do
+      case "$key" in
+        State:) state=$value ;;
+        Uid:) [ "$value" = 10001 ] && [ "$state" != Z ] && [ "$state" != X ] && others=1; break ;;
+      esac
+    # The error goes first: a process gone since the listing fails the read, silently.
+    done 2>/dev/null < "$d/status"
+    [ "$others" = 1 ] && return 0
   done
+}
+sweep() {
+  # `ps` and the sweep run only when there is something to sweep.
+  live
   if [ "$others" = 1 ]; then
     list=/tmp/.tdd-ps-$1
     ps -u 10001 -o pid=,stat=,args= > "$list" 2>/dev/null
     kill -9 -1 2>/dev/null; kill -9 -1 2>/dev/null; kill -9 -1 2>/dev/null
+    # A killed process can take a while to die (the kernel frees its heap first): the sweep
+    # ends when every one is gone, or it would be found again, as the next command's.
+    tries=0; live
+    while [ "$others" = 1 ] && [ "$tries" -lt 100 ]; do
+      sleep 0.01; kill -9 -1 2>/dev/null; tries=$((tries + 1)); live
+    done
     while read -r pid st args; do
       case "$pid" in "$$") continue ;; esac
       case "$st" in Z*) continue ;; esac

@@ -286,3 +286,20 @@ def test_a_command_that_times_out_in_a_batch_times_out_alone(open_sandbox: OpenS
     # Its time in the batch and its time alone: not the batch's four commands' worth (8 s).
     assert time.monotonic() - started < 7.5
     assert _sleepers(box) == 0
+
+
+# A leftover that takes a while to die: its heap (touched, so the kernel must free every page)
+# outlives the SIGKILL by the time the kernel takes to tear it down.
+_SLOW_TO_DIE = (
+    "python3 -c 'import time; b = bytearray(100 * 2**20); time.sleep(1000)' "
+    "> /dev/null 2>&1 < /dev/null & sleep 2; exit 0"
+)
+
+
+def test_a_leftover_slow_to_die_is_the_leftover_of_its_own_command_alone(
+    open_sandbox: OpenSandbox,
+) -> None:
+    box = open_sandbox(SNAPSHOT)
+    leaving, *after = box.exec_each([["sh", "-c", _SLOW_TO_DIE]] + [["true"]] * 3)
+    assert len(leaving.leftover_processes) == 1, leaving
+    assert [r.leftover_processes for r in after] == [()] * 3
