@@ -36,7 +36,7 @@ def choose_functions(
     chosen: dict[str, Chosen] = {}
     for prop in properties:
         tried = list(names(prop))
-        name = next((n for n in tried if n in functions), None)
+        name = next((n for n in tried if n in functions), None) or _extended(tried, functions)
         if name is None and len(properties) == 1:
             name = _by_arity(functions, [case.input for case in cases])
         if name is None:
@@ -72,6 +72,22 @@ def _fields(keys: Sequence[str], given: Sequence[Mapping[str, object]]) -> list[
         else:
             flat.append(key)
     return flat
+
+
+_NEW_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+
+
+def _extended(tried: Sequence[str], functions: Mapping[str, Sequence[str]]) -> str | None:
+    """The stub's one function named as the property followed by more words (Go's
+    `EncodeVarint` encodes, `parse_ledger` parses): a new word begins with a capital or
+    after a `_`."""
+    found = {
+        name
+        for name in functions
+        for spelled in tried
+        if name.startswith(spelled) and name[len(spelled) : len(spelled) + 1] in _NEW_WORD
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _by_arity(

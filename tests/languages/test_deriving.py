@@ -37,3 +37,21 @@ def test_a_record_input_is_taken_field_by_field_where_the_function_takes_them_ap
     other = [*_cases("encode", phrase="x", key={"a": 5, "b": 7}), Case("c2", "c2", "encode",
              {"phrase": "y", "key": {"a": 1}}, "")]  # fmt: skip
     assert isinstance(choose_functions(other, functions, _same), str)  # fields differ: no guess
+
+
+def test_a_function_named_as_the_property_and_more_words_performs_it() -> None:
+    # Go's variable-length-quantity: `EncodeVarint` and `DecodeVarint` where the data says
+    # encode and decode ("no function of the stub performs the property encode (Encode)").
+    functions = {"EncodeVarint": ["input"], "DecodeVarint": ["input"]}
+    cases = [*_cases("encode", integers=[1]), Case("c2", "c2", "decode", {"integers": [1]}, "")]
+    chosen = choose_functions(cases, functions, lambda prop: [prop.capitalize()])
+    assert chosen == {
+        "encode": Chosen("EncodeVarint", ("integers",)),
+        "decode": Chosen("DecodeVarint", ("integers",)),
+    }
+    # Not a word of its own (`Encoder`), or two functions so named: no guess.
+    for other in ({"Encoder": ["x"], "Decoder": ["x"]}, {"EncodeA": ["x"], "Encode_b": ["x"]}):
+        named = {**other, "DecodeVarint": ["input"]}
+        assert choose_functions(cases, named, lambda prop: [prop.capitalize()]) == (
+            "no function of the stub performs the property encode (Encode)"
+        )
