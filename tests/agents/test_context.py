@@ -13,6 +13,7 @@ from tdd_sandbox.agents.context import (
 )
 from tdd_sandbox.agents.prompts import system_prompt
 from tdd_sandbox.languages import LANGUAGES, get_language
+from tdd_sandbox.languages.rust.reader import TOOLCHAIN
 from tdd_sandbox.llm.formats import Ask, EditFormat
 from tdd_sandbox.vocabulary.roles import Role
 
@@ -72,10 +73,12 @@ def test_system_prompts_name_the_protocol_and_rules() -> None:
 
 def test_each_prompt_names_the_toolchain_its_image_has() -> None:
     # The Rust note said rustc 1.63 after the image moved to Debian 13's 1.85 (#11): the
-    # note now lives in the plug-in, beside the image it describes.
+    # note now lives in the plug-in, beside the image it describes (tests/images holds the
+    # version to the built image's rustc).
     dockerfile = (get_language("rust").image / "Dockerfile").read_text()
-    assert "trixie" in dockerfile
-    assert "rustc 1.85" in system_prompt(Role.TESTER, get_language("rust"), EditFormat.WHOLE, Ask())
+    assert "trixie-backports" in dockerfile
+    rustc = "rustc {}.{}".format(*TOOLCHAIN)
+    assert rustc in system_prompt(Role.TESTER, get_language("rust"), EditFormat.WHOLE, Ask())
     assert "Python 3.13" in system_prompt(
         Role.TESTER, get_language("python"), EditFormat.WHOLE, Ask()
     )

@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from tdd_sandbox.katas.kata import load_kata
+from tdd_sandbox.languages.rust.reader import TOOLCHAIN
 from tests.helpers.bench_scripts import formatted
 from tests.helpers.cli import run_cli
 from tests.helpers.fake_llm import FakeLLM, done, no_change, plan
@@ -433,18 +434,20 @@ def test_a_rust_exercise_with_crates_builds_offline_and_its_todo_stub_proves_the
 def test_an_example_written_for_a_newer_rust_is_refused_naming_the_image_s_rust(
     tmp_path: Path,
 ) -> None:
-    # Today's leap example calls u64::is_multiple_of, stable since after the image's Rust:
-    # rustc 1.85 calls it an unstable feature, and the import said only that.
+    # Today's leap example called u64::is_multiple_of, stable only after Debian's rustc 1.85:
+    # that rustc called it an unstable feature, and the import said only that. The image's
+    # Rust is newer now: an example on an API unstable in it stands for the next such one.
     leap = tmp_path / "leap"
     shutil.copytree(RUST / "leap", leap)
     (leap / ".meta" / "example.rs").write_text(
-        "pub fn is_leap_year(year: u64) -> bool {\n    year.is_multiple_of(4) && "
-        "(!year.is_multiple_of(100) || year.is_multiple_of(400))\n}\n"
+        "pub fn is_leap_year(year: u64) -> bool {\n    let d: Vec<bool> = [4, 100, 400].into_iter()"
+        ".map(|n| year % n == 0).intersperse(false).collect();\n    d[0] && (!d[2] || d[4])\n}\n"
     )
     result = run_cli("katas", "import", str(leap), "--out", str(tmp_path / "out"))
     assert "leap (rust): not proved" in result.stdout, result.stdout + result.stderr[-1500:]
-    assert "unstable library feature `unsigned_is_multiple_of`" in result.stdout
-    assert "(stable only in a Rust newer than the image's 1.85)" in result.stdout
+    assert "unstable library feature `iter_intersperse`" in result.stdout
+    newer = "(stable only in a Rust newer than the image's {}.{})".format(*TOOLCHAIN)
+    assert newer in result.stdout
 
 
 @pytest.mark.docker

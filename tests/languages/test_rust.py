@@ -5,11 +5,12 @@ import tomllib
 import pytest
 
 from tdd_sandbox.languages.rust import RUST
+from tdd_sandbox.languages.rust.reader import TOOLCHAIN
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import TestStatus
 
-# Captured from `cargo test` 1.65 (the format is unchanged in 1.85, the image's toolchain now).
+# Captured from `cargo test` 1.65 (the format is unchanged in 1.97, the image's toolchain now).
 OUTPUT = """\
     Finished test [unoptimized + debuginfo] target(s) in 0.00s
      Running unittests src/lib.rs (/tmp/target/debug/deps/kata-506b05c635b0b933)
@@ -136,16 +137,17 @@ def test_a_failing_kata_test_named_after_the_sentinels_is_still_listed() -> None
     assert "failures:\n    year_2015\n" in shown
 
 
-# rustc 1.85 on today's leap example (u64::is_multiple_of, stabilised later).
+# rustc 1.97 on an example that intersperses (unstable in it: Debian's 1.85 said the same of
+# today's leap example's u64::is_multiple_of).
 UNSTABLE = (
-    "error[E0658]: use of unstable library feature `unsigned_is_multiple_of`\n"
-    " --> src/lib.rs:2:10\n  = note: see issue #128101 for more information\n"
+    "error[E0658]: use of unstable library feature `iter_intersperse`\n"
+    " --> src/lib.rs:2:10\n  = note: see issue #79524 for more information\n"
 )
 
 
 def test_a_feature_this_rust_calls_unstable_is_named_a_newer_rust_s() -> None:
     note = RUST.toolchain_note(UNSTABLE)
-    assert note == "stable only in a Rust newer than the image's 1.85"
+    assert note == "stable only in a Rust newer than the image's {}.{}".format(*TOOLCHAIN)
     assert RUST.toolchain_note("error[E0425]: cannot find value `x` in this scope") == ""
     # Judged as data, the driver's build says the same.
     data = f"@@n1 build-failed\n{UNSTABLE}".encode()
