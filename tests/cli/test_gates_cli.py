@@ -72,6 +72,16 @@ def test_rust_repo_exact_counts(tmp_path: Path) -> None:
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
+def test_a_clippy_toml_beside_the_crate_does_not_configure_the_lint_gate(tmp_path: Path) -> None:
+    # Read, this one would ask the kata's `n % 15 == 0` for 1.87's `is_multiple_of` and fail
+    # the lint gate; a model's file that loosened it would be read the same way.
+    repo = {**rust_repo(), "clippy.toml": 'msrv = "1.97"\n'}
+    report = _json(run_cli("gates", "--json", str(write_repo(tmp_path, repo))))
+    assert {gate["name"]: gate["status"] for gate in report["gates"]}["lint"] == "passed"
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
 def test_green_repo_exits_zero_and_prints_a_table(tmp_path: Path) -> None:
     tests = (
         "from fizzbuzz import fizzbuzz\n\n\n"
