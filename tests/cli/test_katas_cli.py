@@ -12,7 +12,8 @@ import pytest
 import yaml
 
 from tdd_sandbox.katas.kata import load_kata
-from tdd_sandbox.languages.rust.reader import TOOLCHAIN
+from tdd_sandbox.languages.go.reader import TOOLCHAIN
+from tdd_sandbox.languages.rust.reader import TOOLCHAIN as RUST_TOOLCHAIN
 from tests.helpers.bench_scripts import formatted
 from tests.helpers.cli import run_cli
 from tests.helpers.fake_llm import FakeLLM, done, no_change, plan
@@ -362,14 +363,18 @@ def test_a_go_stub_naming_a_type_the_solution_defines_becomes_an_outline(tmp_pat
 def test_a_go_exercise_asking_for_a_newer_go_than_the_image_s_imports_and_says_so(
     tmp_path: Path,
 ) -> None:
-    # Today's track's go.mod says `go 1.26`: the image's Go 1.24 refused every gate ("go.mod
-    # requires go >= 1.26"), the stub's and the reference's, and 0 of 6 exercises proved.
-    source = _leap_from(tmp_path, GO, {"go.mod": "module leap\n\ngo 1.26\n\ntoolchain go1.26.1\n"})
-    printed = _imported(tmp_path, source)
+    # Today's track's go.mod said `go 1.26` to Debian 13's Go 1.24, which refused every gate
+    # ("go.mod requires go >= 1.26"), the stub's and the reference's: 0 of 6 exercises proved.
+    # The image's Go is newer now; a go.mod newer still stands for the next such track.
+    newer = f"go 1.{TOOLCHAIN[1] + 2}"
+    mod = f"module leap\n\n{newer}\n\ntoolchain {newer.replace(' ', '')}.1\n"
+    printed = _imported(tmp_path, _leap_from(tmp_path, GO, {"go.mod": mod}))
     out = tmp_path / "out"
-    assert "leap (go): go.mod asks for Go 1.26; the image has Go 1.24" in printed
+    ours = "{}.{}".format(*TOOLCHAIN)
+    assert f"leap (go): go.mod asks for Go {newer[3:]}; the image has Go {ours}" in printed
     assert "leap (go): proved (reference 1/1, stub 0/1)" in printed
-    assert (out / "leap" / "scaffold" / "go" / "go.mod").read_text() == "module leap\n\ngo 1.24\n\n"
+    scaffolded = (out / "leap" / "scaffold" / "go" / "go.mod").read_text()
+    assert scaffolded == f"module leap\n\ngo {ours}\n\n"
 
 
 @pytest.mark.docker
@@ -446,7 +451,7 @@ def test_an_example_written_for_a_newer_rust_is_refused_naming_the_image_s_rust(
     result = run_cli("katas", "import", str(leap), "--out", str(tmp_path / "out"))
     assert "leap (rust): not proved" in result.stdout, result.stdout + result.stderr[-1500:]
     assert "unstable library feature `iter_intersperse`" in result.stdout
-    newer = "(stable only in a Rust newer than the image's {}.{})".format(*TOOLCHAIN)
+    newer = "(stable only in a Rust newer than the image's {}.{})".format(*RUST_TOOLCHAIN)
     assert newer in result.stdout
 
 

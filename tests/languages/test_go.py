@@ -208,9 +208,10 @@ def test_names_inside_functions_types_and_calls_are_not_the_packages() -> None:
 @pytest.mark.parametrize(
     ("go_mod", "expected", "said"),
     [
-        (b"module leap\n\ngo 1.26\n", b"module leap\n\ngo 1.24\n", True),
-        (b"module leap\n\ngo 1.25.3\ntoolchain go1.25.3\n", b"module leap\n\ngo 1.24\n", True),
-        (b"module leap\n\ngo 1.24.2\n", b"module leap\n\ngo 1.24.2\n", False),
+        (b"module leap\n\ngo 1.29\n", b"module leap\n\ngo 1.27\n", True),
+        (b"module leap\n\ngo 1.28.3\ntoolchain go1.28.3\n", b"module leap\n\ngo 1.27\n", True),
+        (b"module leap\n\ngo 1.27.2\n", b"module leap\n\ngo 1.27.2\n", False),
+        (b"module leap\n\ngo 1.26\n", b"module leap\n\ngo 1.26\n", False),  # today's track
         (b"module leap\n\ngo 1.18\n", b"module leap\n\ngo 1.18\n", False),
         (b"module leap\n", b"module leap\n", False),
     ],
@@ -218,7 +219,7 @@ def test_names_inside_functions_types_and_calls_are_not_the_packages() -> None:
 def test_a_track_s_go_mod_asks_for_the_image_s_go_at_most(
     go_mod: bytes, expected: bytes, said: bool
 ) -> None:
-    assert TOOLCHAIN == (1, 24)
+    assert TOOLCHAIN == (1, 27)
     data, note = GO.track_project("go.mod", go_mod)
     assert data == expected
     assert bool(note) is said
