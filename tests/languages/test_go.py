@@ -14,9 +14,9 @@ from tdd_sandbox.languages.go.reader import TOOLCHAIN
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import TestStatus
 
-# `go test -json -count=1 ./...` (go 1.24, the image's) on a module `kata` with a passing test
-# and its subtest, a failing one and a skipped one, beside a package `kata/broken` that does not
-# compile.
+# `go test -json -count=1 ./...` (go 1.24; the image's 1.27 prints the same) on a module `kata`
+# with a passing test and its subtest, a failing one and a skipped one, beside a package
+# `kata/broken` that does not compile.
 EVENTS = (Path(__file__).parents[1] / "fixtures" / "go" / "events.jsonl").read_text()
 NONCE = "0123456789abcdef"
 

@@ -25,6 +25,8 @@ def module_path(files: Mapping[str, bytes]) -> str:
 TOOLCHAIN = (1, 27)
 """The Go of the image (Debian trixie-backports' `golang-go`; a test holds it to the image),
 which runs with GOTOOLCHAIN=local: it fetches no other."""
+GO_LINE = "go {}.{}".format(*TOOLCHAIN)
+"""The `go` line of a go.mod the pack writes: the code may use all of the image's Go."""
 _GO_LINE = re.compile(rb"^go[ \t]+(\d+)\.(\d+)(?:\.\d+)?[ \t]*$", re.MULTILINE)
 _TOOLCHAIN_LINE = re.compile(rb"^toolchain[ \t]+\S+[ \t]*\n?", re.MULTILINE)
 
