@@ -16,7 +16,7 @@ from tdd_sandbox.languages.driving import (
     case_script,
     render_call,
 )
-from tdd_sandbox.languages.go.reader import GO_LINE, module_path
+from tdd_sandbox.languages.go.reader import GO_DIRECTIVE, module_path
 from tdd_sandbox.languages.literal import LiteralSyntax
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -59,7 +59,7 @@ class GoDriver(FramedDriver):
             and not path.endswith("_test.go")
             and not path.startswith(("tdd_acceptance/", ".tdd/"))
         }
-        shipped["go.mod"] = f"module {module}\n\n{GO_LINE}\n".encode()
+        shipped["go.mod"] = f"module {module}\n\n{GO_DIRECTIVE}\n".encode()
         shipped[f"{DRIVER_DIR}/driver.go"] = source.encode()
         limit = f"{calls.timeout_s:g}"
         command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)

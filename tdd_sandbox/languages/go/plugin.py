@@ -12,8 +12,8 @@ from tdd_sandbox.languages.go.calls import derive_go_calls
 from tdd_sandbox.languages.go.driver import GoDriver
 from tdd_sandbox.languages.go.policy import check_go
 from tdd_sandbox.languages.go.reader import (
+    GO_DIRECTIVE,
     GO_LEXEMES,
-    GO_LINE,
     TOOLCHAIN,
     for_toolchain,
     module_path,
@@ -29,7 +29,7 @@ _NOT_TESTS = re.compile(r"^func\s+(?:Benchmark|Example|Fuzz)\w*\s*\(", re.MULTIL
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 _RUNNER_CONFIG = frozenset({"go.mod", "go.sum", "go.work", "go.work.sum"})
 
-_GO_MOD = f"module kata\n\n{GO_LINE}\n"
+_GO_MOD = f"module kata\n\n{GO_DIRECTIVE}\n"
 _SCAFFOLD_CODE = "// Package kata holds the kata's code.\npackage kata\n"
 _SCAFFOLD_TEST = """\
 package kata

@@ -25,8 +25,9 @@ def module_path(files: Mapping[str, bytes]) -> str:
 TOOLCHAIN = (1, 27)
 """The Go of the image (Debian trixie-backports' `golang-go`; a test holds it to the image),
 which runs with GOTOOLCHAIN=local: it fetches no other."""
-GO_LINE = "go {}.{}".format(*TOOLCHAIN)
-"""The `go` line of a go.mod the pack writes: the code may use all of the image's Go."""
+GO_DIRECTIVE = "go {}.{}".format(*TOOLCHAIN)
+"""The `go` directive of every go.mod the pack writes or lowers: the code may use all of
+the image's Go."""
 _GO_LINE = re.compile(rb"^go[ \t]+(\d+)\.(\d+)(?:\.\d+)?[ \t]*$", re.MULTILINE)
 _TOOLCHAIN_LINE = re.compile(rb"^toolchain[ \t]+\S+[ \t]*\n?", re.MULTILINE)
 
@@ -41,7 +42,7 @@ def for_toolchain(go_mod: bytes) -> tuple[bytes, str]:
     if found is None or (int(found[1]), int(found[2])) <= TOOLCHAIN:
         return go_mod, ""
     ours = "{}.{}".format(*TOOLCHAIN)
-    lowered = _GO_LINE.sub(f"go {ours}".encode(), go_mod, count=1)
+    lowered = _GO_LINE.sub(GO_DIRECTIVE.encode(), go_mod, count=1)
     asked = found[0].decode().split()[1]
     return _TOOLCHAIN_LINE.sub(b"", lowered), (
         f"go.mod asks for Go {asked}; the image has Go {ours}, so it asks for {ours} (the "
