@@ -12,6 +12,7 @@ import pytest
 from tests.helpers.cli import run_cli
 from tests.helpers.repos import (
     PY_IMPL,
+    RS_IMPL,
     cpp_repo,
     go_repo,
     python_repo,
@@ -78,6 +79,28 @@ def test_a_clippy_toml_beside_the_crate_does_not_configure_the_lint_gate(tmp_pat
     repo = {**rust_repo(), "clippy.toml": 'msrv = "1.97"\n'}
     report = _json(run_cli("gates", "--json", str(write_repo(tmp_path, repo))))
     assert {gate["name"]: gate["status"] for gate in report["gates"]}["lint"] == "passed"
+
+
+# Eight parameters, past clippy's `too_many_arguments` threshold of seven.
+_MANY = """
+/// Sums eight.
+pub fn sum(a: u8, b: u8, c: u8, d: u8, e: u8, f: u8, g: u8, h: u8) -> u8 {
+    a + b + c + d + e + f + g + h
+}
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_model_s_clippy_toml_cannot_loosen_the_lint_gate(tmp_path: Path) -> None:
+    # The attack: code the lint gate refuses, and a clippy.toml beside the crate raising the
+    # threshold it breaks. Clippy read that file from the crate's folder, and the gate passed.
+    repo = rust_repo(impl=RS_IMPL + _MANY)
+    repo["clippy.toml"] = repo[".clippy.toml"] = "too-many-arguments-threshold = 20\n"
+    report = _json(run_cli("gates", "--json", str(write_repo(tmp_path, repo))))
+    lint = next(gate for gate in report["gates"] if gate["name"] == "lint")
+    assert lint["status"] == "failed", lint
+    assert "too_many_arguments" in lint["output_tail"]
 
 
 @pytest.mark.docker
