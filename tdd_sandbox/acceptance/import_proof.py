@@ -92,10 +92,11 @@ def _prove_start(checker: Checker, language: Language, kata_dir: Path, lines: li
         # What the solution defines is named in the stub and defined nowhere (Go's `*Game`):
         # the start is the scaffold, and the stub an outline to write to. Never a stub that
         # passes every case (a refactoring's start): that outline would be the answer.
-        set_aside_stub(kata_dir, language.name, stub)
+        outline = stub + _given_needing(checker, language, kata_dir, stub)
+        set_aside_stub(kata_dir, language.name, outline)
         lines.append(
             f"{kata_dir.name} ({language.name}): the stub fails its gates as it stands "
-            f"({proof.start_gates}): the repository starts without {', '.join(stub)}, "
+            f"({proof.start_gates}): the repository starts without {', '.join(outline)}, "
             "shown in kata.md as the outline to write to"
         )
         proof = prove(checker, language, kata_dir)
@@ -113,6 +114,39 @@ def _solution_stub(language: Language, kata_dir: Path) -> list[str]:
         for path in _files(stub)
         if path.endswith(language.source_suffixes) and (reference / path).is_file()
     ]
+
+
+def _given_needing(
+    checker: Checker, language: Language, kata_dir: Path, stub: list[str]
+) -> list[str]:
+    """The code files the kata gives beside the stub, where the start fails its gates
+    without the stub too: they build only with the solution (Go's robot-simulator gives
+    defs.go, whose `var _ fmt.Stringer = Dir(1729)` needs the String method the stub
+    defines), so they go into the outline with it, and into the reference, which then
+    holds the whole solution.
+
+    Raises:
+        SandboxUnavailable: the sandbox failed.
+    """
+    folder = kata_dir / "scaffold" / language.name
+    given = [
+        path
+        for path in _files(folder)
+        if path.endswith(language.source_suffixes)
+        and path not in stub
+        and not language.is_test_path(path)
+    ]
+    if not given:
+        return []
+    start = {p: t for p, t in encoded(starting_files(language, kata_dir)).items() if p not in stub}
+    if checker.check(GateCheck(language, start)).report.ok:
+        return []
+    reference = kata_dir / "reference" / language.name
+    for path in given:
+        if reference.is_dir() and not (reference / path).exists():
+            (reference / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(folder / path, reference / path)
+    return given
 
 
 def format_stub(checker: Checker, language: Language, kata_dir: Path) -> list[str]:

@@ -360,6 +360,46 @@ def test_a_go_stub_naming_a_type_the_solution_defines_becomes_an_outline(tmp_pat
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
+def test_a_given_file_that_builds_only_with_the_solution_goes_into_the_outline_with_it(
+    tmp_path: Path,
+) -> None:
+    # Go's robot-simulator gives defs.go, whose `var _ fmt.Stringer = Dir(1729)` needs the
+    # String method the stub defines, beside a stub naming types the solution defines: with
+    # the stub set aside, defs.go alone still failed go vet, and the kata was not proved.
+    config = json.loads((GO / "leap" / ".meta" / "config.json").read_text())
+    config["files"]["editor"].append("defs.go")
+    defs = (
+        'package leap\n\nimport "fmt"\n\n// Era is what the calendar counts in.\n'
+        "type Era int\n\nvar _ fmt.Stringer = Era(0)\n"
+    )
+    method = "\n// String names the era.\nfunc (e Era) String() string {\n\t{body}\n}\n"
+    calendar = "\n// NewCalendar makes a calendar.\nfunc NewCalendar() *Calendar {\n\t{body}\n}\n"
+    stub = (GO / "leap" / "leap.go").read_text()
+    example = (GO / "leap" / ".meta" / "example.go").read_text()
+    source = _leap_from(
+        tmp_path,
+        GO,
+        {
+            ".meta/config.json": json.dumps(config),
+            "defs.go": defs,
+            "leap.go": stub + (method + calendar).replace("{body}", "panic(0)"),
+            ".meta/example.go": example
+            + method.replace("{body}", 'return "AD"')
+            + calendar.replace("{body}", "return &Calendar{}")
+            + "\n// Calendar counts years.\ntype Calendar struct{}\n",
+        },
+    )
+    printed = _imported(tmp_path, source)
+    assert "leap (go): proved (reference 1/1, stub 0/1)" in printed, printed
+    kata = tmp_path / "out" / "leap"
+    assert not (kata / "scaffold" / "go" / "defs.go").exists()
+    outline = load_kata(kata / "kata.md").text
+    assert "var _ fmt.Stringer = Era(0)" in outline
+    assert "func NewCalendar() *Calendar" in outline
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
 def test_a_go_exercise_asking_for_a_newer_go_than_the_image_s_imports_and_says_so(
     tmp_path: Path,
 ) -> None:
