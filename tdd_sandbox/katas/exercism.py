@@ -93,6 +93,7 @@ def read_exercise(folder: Path) -> Exercise:
         raise ImportProblem("no .docs/instructions.md")
     instructions = "\n\n".join(_demote(p.read_text(encoding="utf-8")) for p in docs if p.is_file())
     sources = [p for p in solution if p.endswith(code)]
+
     # Editor files are the track's, shown read-only beside the solution: a case table the
     # tests loop over (Go's cases_test.go) goes with the tests, a type the solution uses
     # (Java's exception classes) with the stub.
@@ -105,6 +106,15 @@ def read_exercise(folder: Path) -> Exercise:
     # bottle-song keeps its case table so): the track's runner compiles every one.
     unnamed = [p for p in _source_files(folder, code) if p not in tests + solution + editor]
     tests += [p for p in unnamed if is_test(p)]
+    # And so is any other file in the tests' own folder or below it, where that is not the
+    # exercise's root (shared with the solution): Rust's macros builds tests/invalid/ with
+    # its own Cargo.toml, to see each file there fail to compile.
+    folders = {PurePosixPath(p).parent for p in tests} - {PurePosixPath(".")}
+    tests += [
+        p
+        for p in _source_files(folder, ("",))
+        if p not in tests + solution + editor and folders & set(PurePosixPath(p).parents)
+    ]
     # So is a source file beside the solution's (Rust's doubly-linked-list declares
     # `mod pre_implemented;`): the stub's, unless a runner's configuration (Babel's).
     homes = {PurePosixPath(p).parent for p in sources}

@@ -134,6 +134,23 @@ def test_a_test_file_beside_the_tests_comes_along_though_config_leaves_it_unname
     assert sorted(p.name for p in suite.iterdir()) == ["cases_test.go", "leap_test.go"]
 
 
+def test_a_tests_folder_s_own_files_come_along_though_config_leaves_them_unnamed(
+    tmp_path: Path,
+) -> None:
+    # Exercism's Rust macros builds tests/invalid/ as a crate of its own, from the tests, to
+    # see each file fail to compile: its Cargo.toml was left behind (not a source file), so
+    # no such test could pass. A file beside the solution stays out of the tests.
+    source = tmp_path / "src" / "leap"
+    shutil.copytree(RUST / "leap", source)
+    (source / "tests" / "invalid").mkdir()
+    (source / "tests" / "invalid" / "Cargo.toml").write_text('[package]\nname = "bad"\n')
+    (source / "tests" / "invalid" / "bad.rs").write_text("fn main() { leap::nothing(); }\n")
+    (source / "NOTES.txt").write_text("not the tests'\n")
+    import_katas([source], tmp_path / "out")
+    suite = tmp_path / "out" / "leap" / "acceptance" / "rust"
+    assert _tree(suite) == ["tests/invalid/Cargo.toml", "tests/invalid/bad.rs", "tests/leap.rs"]
+
+
 def test_a_source_file_beside_the_solution_that_config_leaves_unnamed_joins_the_stub(
     tmp_path: Path,
 ) -> None:
