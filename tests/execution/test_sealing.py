@@ -177,6 +177,51 @@ def test_the_data_files_tests_read_stay_readable(checker: DockerChecker) -> None
     assert report.report.ok, [(g.kind, g.status, g.output_tail) for g in report.report.gates]
 
 
+@pytest.mark.parametrize("module", ["answers/mod.rs", "the answers/of fizzbuzz.rs"])
+def test_code_cannot_read_its_answers_off_a_module_the_tests_compile(
+    checker: DockerChecker, module: str
+) -> None:
+    # The guard deletes what the test binaries were built from, as their dep-info names it,
+    # and leaves the rest: a module a test file pulls in (a folder's mod.rs, a `#[path]`
+    # with a space in it) is built from, so it goes too, or the code reads its answers off it.
+    test = (
+        f'use kata::fizzbuzz;\n\n#[path = "{module}"]\nmod answers;\n\n#[test]\nfn one() {{\n'
+        "    assert_eq!(fizzbuzz(1), answers::ONE);\n}\n"
+    )
+    answers = 'pub const ONE: &str = "1"; // fizzbuzz(1)\n'
+    code = READERS["rust"].replace('"/work/tests/fizzbuzz.rs"', f'"tests/{module}"')
+    files = {
+        **_files("rust", code),
+        STEPS["rust"].test_path: test.encode(),
+        f"tests/{module}": answers.encode(),
+    }
+    report = checker.check(GateCheck(get_language("rust"), files)).report
+    gate = report.gate(GateKind.TEST)
+    assert gate is not None
+    assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail)
+    assert [o.status for o in gate.tests if o.id.endswith("::one")] == [TestStatus.FAILED], [
+        (g.kind, g.status, g.output_tail[-800:]) for g in report.gates
+    ]
+
+
+def test_a_crate_the_tests_build_themselves_stays(checker: DockerChecker) -> None:
+    # Exercism's Rust macros builds tests/invalid/ as a crate of its own, from its tests, to
+    # see each file there fail to compile: every source under tests/ was deleted before the
+    # tests ran, so no such test could pass. No test binary is built from those files.
+    test = (
+        'use kata::fizzbuzz;\n\n#[test]\nfn one() {\n    assert_eq!(fizzbuzz(1), "1");\n'
+        '    assert!(std::path::Path::new("tests/invalid/bad.rs").is_file());\n}\n'
+    )
+    files = {
+        **_files("rust", STEPS["rust"].impls[0]),
+        STEPS["rust"].test_path: test.encode(),
+        "tests/invalid/Cargo.toml": b'[package]\nname = "bad"\nversion = "0.0.0"\n',
+        "tests/invalid/bad.rs": b"fn main() {\n    kata::nothing();\n}\n",
+    }
+    report = checker.check(GateCheck(get_language("rust"), files)).report
+    assert report.ok, [(g.kind, g.status, g.output_tail) for g in report.gates]
+
+
 def test_a_sealed_test_file_is_still_formatted_after_the_tests_ran(checker: DockerChecker) -> None:
     steps = STEPS["rust"]
     messy = steps.test_file(1).replace("fn one() {", "fn   one()   {")

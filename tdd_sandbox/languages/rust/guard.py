@@ -49,10 +49,16 @@ if ! cargo --offline --color=never test --no-run --message-format=json-render-di
     > "$out/build.json" 2> "$out/build.err"; then
   cat "$out/build.err"; exit 101
 fi
-# The copy's tests are built: their sources go before any of them runs (the originals in the
-# snapshot are sealed by then), so no test binary can read its answers off them; the data
-# files tests read stay.
-find /tmp/crate/tests -type f -name '*.rs' -delete 2>/dev/null
+# The copy's tests are built: the sources they were built from go before any of them runs
+# (the originals in the snapshot are sealed by then), so no test binary can read its answers
+# off them. The compiler's dep-info beside each binary names those; what it does not name
+# stays (data files, a crate the tests build to see it fail). No dep-info: every source goes.
+rm -f tests/*.rs
+for exe in $(sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' "$out/build.json"); do
+  if [ ! -f "$exe.d" ]; then find tests -type f -name '*.rs' -delete; continue; fi
+  sed -e '1!d' -e 's/^[^:]*: //' -e 's/\\ /\x1f/g' "$exe.d" | tr ' ' '\n' | tr '\037' ' ' \
+    | sed 's#^/tmp/crate/##' | grep '^tests/' | while IFS= read -r f; do rm -f -- "$f"; done
+done
 sed -n 's/.*"src_path":"\([^"]*\)".*"executable":"\([^"]*\)".*/\1 \2/p' "$out/build.json" \
   > "$out/binaries"
 status=0
