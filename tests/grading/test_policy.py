@@ -93,6 +93,11 @@ def test_python_attacks_are_named(source: str, rule: str) -> None:
         ("pub fn f() { std::process::exit(0) }", "process"),
         ("use std::process::Command;", "process"),
         ("pub fn f() -> usize { std::env::args().count() }", "env"),
+        # Cargo sets CARGO_PRIMARY_PACKAGE for the crate it tests and not for the same crate
+        # built as a dependency: code that needs it compiles under the tests and fails to
+        # compile wherever a test builds it to see bad input refused (Rust's macros).
+        ('const _: &str = env!("CARGO_PRIMARY_PACKAGE");', "env"),
+        ('const P: Option<&str> = option_env!("CARGO_PRIMARY_PACKAGE");', "env"),
         ('const S: &str = include_str!("../tests/t.rs");', "include"),
         ('pub fn f() { let _ = std::fs::read("tests/t.rs"); }', "fs"),
         ('#[no_mangle]\npub extern "C" fn main() {}', "ffi"),

@@ -16,8 +16,8 @@ _RS_RULES: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
         ("process", r"\bstd\s*::\s*process\b|\bprocess\s*::\s*(exit|abort|Command)\b|"
          r"\bstd\s*::\s*\{[^;]*\bprocess\b",
          "ends the process or starts programs behind the runner's back"),
-        ("env", r"\bstd\s*::\s*env\b|\benv\s*::\s*(args|var)|\bstd\s*::\s*\{[^;]*\benv\b",
-         "reads the runner's arguments or environment"),
+        ("env", r"\bstd\s*::\s*env\b|\benv\s*::\s*(args|var)|\bstd\s*::\s*\{[^;]*\benv\b|"
+         r"\b(option_)?env\s*!", "reads the runner's arguments or environment, or the build's"),
         ("include", r"\binclude(_str|_bytes)?\s*!", "reads files into the build"),
         ("fs", r"\bstd\s*::\s*fs\b|/proc/|\bstd\s*::\s*\{[^;]*\bfs\b", "reads or writes files"),
         ("ffi", r"\bextern\s*(\"C\"|\{)|#\s*\[\s*(no_mangle|export_name|"
