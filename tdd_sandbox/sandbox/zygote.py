@@ -19,9 +19,10 @@ Why this keeps a check fresh: the zygote runs no code of any check, and each for
 its memory as it was before the first one; nothing a check does reaches it (its socket is out of
 every check's reach, its pid in no check's pid namespace, and the handler's work is fixed). Why
 it gives the code nothing: the forked interpreter has the same user, groups, namespaces, limits
-and capabilities (none) as the command's own process. Anything it cannot make sure of (an
-unknown namespace, a capability left, a different locale) and the handler refuses before
-anything runs, and `CLIENT` runs the command itself, as it would have without a zygote.
+and capabilities (none) as the command's own process, and `CLIENT`, which waits beside it, is
+not dumpable (the code can neither trace it nor take its connection). Anything it cannot make
+sure of (an unknown namespace, a capability left, a different locale) the handler refuses
+before anything runs, and `CLIENT` runs the command itself, as it would have without a zygote.
 """
 
 from __future__ import annotations
@@ -198,7 +199,11 @@ finish(0)
 (its stdin and outputs /dev/null) and gone with it."""
 
 CLIENT = r"""
-import _socket, os, sys
+import _socket, ctypes, os, sys
+# Not dumpable (PR_SET_DUMPABLE 0) before the code runs: the code is a process of the same user
+# in the same namespaces, which could otherwise take this one's connection to the handler
+# (pidfd_getfd), trace it or write its memory (/proc/<pid>/mem, which seccomp cannot filter).
+ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)
 argv = sys.argv[1:]
 def plain():
     os.closerange(3, 1 << 16)

@@ -38,7 +38,7 @@ for p in os.listdir("/proc"):
         if int(p) != os.getpid():  # a fork's own shows the interpreter it was forked from
             with open(f"/proc/{p}/cmdline", "rb") as f:
                 cmdlines.append(f.read())
-        try:  # the supervisor, unreadable (not dumpable), is left out
+        try:  # the supervisor and the client, unreadable (not dumpable), are left out
             others.append(all(link(p, n) == link("self", n) for n in names))
         except OSError:
             pass
@@ -154,10 +154,9 @@ def test_a_served_command_sees_what_its_own_process_would_have(
         cold = probe(box, sealed=sealed)
     assert warm.pop("warm") is True
     assert cold.pop("warm") is False
-    # Every process of the check the probe can read (itself, and beside the warm one the
-    # client that handed its command over) holds the very same namespaces.
-    assert warm.pop("joined") == [True, True]
-    assert cold.pop("joined") == [True]
+    # Every process of the check the probe can read holds the very same namespaces: itself
+    # alone, as the client that handed the warm one's command over is not dumpable either.
+    assert warm.pop("joined") == cold.pop("joined") == [True]
     assert warm == cold
     assert warm["reach"] != "connected"
     assert not warm["zygote seen"]
@@ -289,3 +288,52 @@ def test_each_interpreter_command_of_a_batch_runs_in_the_warm_interpreter(
         batch = [[*SERVED, source], ["true"], [*SERVED, source + "; raise SystemExit(4)"]]
         results = box.exec_each(batch)
     assert [(r.exit_code, r.stdout) for r in results] == [(0, "True\n"), (0, ""), (4, "True\n")]
+
+
+THEFT = r"""
+import ctypes, errno, json, os
+libc = ctypes.CDLL(None, use_errno=True)
+def tried(call):
+    try:
+        result = call()
+    except OSError as error:
+        return errno.errorcode.get(error.errno, str(error.errno))
+    if result < 0:
+        return errno.errorcode.get(ctypes.get_errno(), "failed")
+    return "taken"
+client = None
+for p in os.listdir("/proc"):
+    if p.isdigit() and int(p) != os.getpid():
+        try:
+            with open(f"/proc/{p}/cmdline", "rb") as f:
+                if b"fileno=3" in f.read():
+                    client = int(p)
+        except OSError:
+            pass
+pidfd = os.pidfd_open(client)
+print(json.dumps({
+    # pidfd_getfd (438): the client's connection to the warm interpreter's handler, outside
+    # the check's pid namespace, as a descriptor of the code's own.
+    "connection": tried(lambda: libc.syscall(438, pidfd, 3, 0)),
+    "memory": tried(lambda: os.open(f"/proc/{client}/mem", os.O_RDWR)),
+    "trace": tried(lambda: libc.ptrace(16, client, 0, 0)),  # PTRACE_ATTACH
+}))
+"""
+
+
+@pytest.mark.docker
+@ON_WARM_CONTAINERS
+def test_the_code_cannot_take_its_client_s_connection_to_the_warm_interpreter(
+    provider: DockerSandboxProvider, warm_image: str
+) -> None:
+    """The attack: the code finds the client that handed its command to the warm interpreter
+    (a process of the same user in the same namespaces, waiting for the code to end), and
+    takes its connection to the interpreter's handler (`pidfd_getfd`), its memory or a trace
+    of it: each would let the code speak to a process outside the check in the client's name.
+    The client is not dumpable, so the kernel refuses every route: none takes a capability
+    the code has (it has none), and the seccomp profile cannot filter `/proc/<pid>/mem`."""
+    with warm_box(provider, warm_image) as box:
+        result = box.exec([*SERVED, THEFT])
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == {"connection": "EPERM", "memory": "EACCES",
+                                         "trace": "EPERM"}  # fmt: skip
