@@ -16,6 +16,9 @@ class Chosen:
 
     function: str
     arguments: tuple[str, ...]
+    constants: tuple[str, ...] = ()
+    """Source text passed after the arguments, for parameters the data gives nothing
+    (`choose_functions`' `fixed`)."""
 
 
 def choose_functions(
@@ -24,6 +27,7 @@ def choose_functions(
     names: Callable[[str], Sequence[str]],
     *,
     unnamed: bool = False,
+    fixed: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[str, Chosen] | str:
     """Per property, the stub's function of one of its `names` (how the track spells the
     property), or, for a kata of one property, the stub's one function, or its one function
@@ -31,7 +35,9 @@ def choose_functions(
     the inputs of the same names, or as many in the canonical order (the reference's proof
     confirms the order, or the track's tests judge instead). With `unnamed`, a function that
     declares no parameters takes every input in that order (JavaScript's stubs leave them
-    out). A reason where there is none."""
+    out). Where a function takes more parameters than the property gives inputs, its last
+    ones take the source text `fixed` names for them (what every call of the track's tests
+    passes there: parallel-letter-frequency's worker count). A reason where there is none."""
     properties = list(dict.fromkeys(case.property for case in cases))
     chosen: dict[str, Chosen] = {}
     for prop in properties:
@@ -47,6 +53,8 @@ def choose_functions(
         if any(set(inputs) != set(keys) for inputs in given):
             return f"the cases of {prop} do not all give the same inputs"
         flat = _fields(keys, given)
+        constants = _constants(params, len(keys), (fixed or {}).get(name, ()))
+        params = params[: len(params) - len(constants)]
         if set(params) == set(keys):
             arguments = params
         elif len(params) == len(keys) or (unnamed and not params):
@@ -55,8 +63,15 @@ def choose_functions(
             arguments = flat
         else:
             return f"{name} takes {len(params)} arguments where {prop} gives {len(keys)}"
-        chosen[prop] = Chosen(name, tuple(arguments))
+        chosen[prop] = Chosen(name, tuple(arguments), constants)
     return chosen
+
+
+def _constants(params: Sequence[str], given: int, fixed: Sequence[str]) -> tuple[str, ...]:
+    """The last of `fixed` for the parameters past the `given` inputs, when there are that
+    many; else none."""
+    missing = len(params) - given
+    return tuple(fixed[len(fixed) - missing :]) if 0 < missing <= len(fixed) else ()
 
 
 def _fields(keys: Sequence[str], given: Sequence[Mapping[str, object]]) -> list[str]:

@@ -179,3 +179,37 @@ def test_a_date_time_of_the_time_crate_is_given_and_read_as_the_data_s_iso_text(
     )
     assert isinstance(plain, CallMap)
     assert "tdd_datetime" not in plain.setup  # nothing of the time crate where none is used
+
+
+FREQUENCY = {
+    "Cargo.toml": MANIFEST.replace(b"all-your-base", b"parallel-letter-frequency"),
+    "src/lib.rs": b"use std::collections::HashMap;\n\npub fn frequency(input: &[&str], "
+    b"worker_count: usize) -> HashMap<char, usize> {\n    todo!()\n}\n",
+}
+
+
+def _frequency_tests(*workers: str) -> dict[str, bytes]:
+    calls = "".join(
+        f'#[test]\nfn t{k}() {{\n    assert_eq!(frequency::frequency(&["a"], {w}), hm());\n}}\n'
+        for k, w in enumerate(workers)
+    )
+    return {"tests/f.rs": f"use parallel_letter_frequency as frequency;\n{calls}".encode()}
+
+
+def test_a_parameter_the_data_lacks_takes_the_one_literal_every_test_passes_it() -> None:
+    # parallel-letter-frequency's `frequency(texts, worker_count)`: the data gives the texts
+    # alone; the track's tests ask for 4 workers, and for 1 in a test of its own.
+    cases = [_case("calculateFrequencies", texts=["a"])]
+    calls = RUST.derive_calls(cases, FREQUENCY, _frequency_tests("4", "1", "4"))
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {
+        "calculateFrequencies": "parallel_letter_frequency::frequency(&${texts}, 4)"
+    }
+
+
+def test_a_parameter_no_literal_is_passed_in_most_tests_is_not_fixed() -> None:
+    cases = [_case("calculateFrequencies", texts=["a"])]
+    calls = RUST.derive_calls(cases, FREQUENCY, _frequency_tests("4", "1"))
+    assert calls == "frequency takes 2 arguments where calculateFrequencies gives 1"
+    assert RUST.derive_calls(cases, FREQUENCY, _frequency_tests("4", "4", "n")) == calls
+    assert RUST.derive_calls(cases, FREQUENCY, {}) == calls

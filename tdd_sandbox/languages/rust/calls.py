@@ -7,11 +7,19 @@ has no `Display` is read by its `Debug` form (the driver reads errors by their `
 
 from __future__ import annotations
 
+import itertools
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from tdd_sandbox.languages.deriving import choose_functions, is_rows, split_parameters
+from tdd_sandbox.languages.deriving import (
+    Source,
+    arguments_at,
+    choose_functions,
+    is_rows,
+    split_parameters,
+)
 from tdd_sandbox.languages.rust.reader import rust_code
 from tdd_sandbox.languages.rust.types import DATETIME_SETUP, datetime_names, read_types
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -25,6 +33,10 @@ _SET = re.compile(
     r"collect::<\s*(?:std::collections::)?(?:HashSet|BTreeSet)\b|\.sort(?:_unstable)?\("
 )
 _ERR_TYPE = re.compile(r"^Result\s*<.*,\s*(\w+)\s*>$", re.DOTALL)
+_LITERAL = re.compile(
+    r"-?\d[\d_]*(?:\.\d+)?(?:[iuf](?:8|16|32|64|128|size))?|true|false|'(?:[^'\\]|\\.)'"
+    r'|"(?:[^"\\]|\\.)*"'
+)
 
 
 def derive_rust_calls(
@@ -42,19 +54,22 @@ def derive_rust_calls(
     types = read_types(code, [v for c in cases for v in (c.input, c.expected)])
     times = datetime_names(code)
     declared = {name: [n for n, _ in params] for name, params in functions.items()}
-    chosen = choose_functions(cases, declared, lambda prop: [_snake(prop)])
+    tests_read = [(t.decode("utf-8", "replace"), rust_code(t.decode("utf-8", "replace"))[0])
+                  for t in tests.values()]  # fmt: skip
+    fixed = {name: _fixed(name, tests_read) for name in functions}
+    chosen = choose_functions(cases, declared, lambda prop: [_snake(prop)], fixed=fixed)
     if isinstance(chosen, str):
         return chosen
     calls = {}
     for prop, call in chosen.items():
-        kinds = [kind for _, kind in functions[call.function]]
+        kinds = [kind for _, kind in functions[call.function]][: len(call.arguments)]
         given = [case.input for case in cases if case.property == prop]
         arguments = [
             types.argument("${" + name + "}", kind, crate)
             or _datetime(name, kind, times)
             or _argument(name, kind, [inputs.get(name) for inputs in given])
             for name, kind in zip(call.arguments, kinds, strict=True)
-        ]
+        ] + list(call.constants)
         calls[prop] = f"{crate}::{call.function}({', '.join(arguments)})"
         error = _ERR_TYPE.match(returns[call.function])
         if error and error[1] in undisplayed:
@@ -62,10 +77,47 @@ def derive_rust_calls(
     returned = [returns[call.function] for call in chosen.values()]
     signatures = [*returned, *(k for c in chosen.values() for _, k in functions[c.function])]
     uses_time = any(_named(name, kind) for kind in signatures for name in times)
-    test_code = "\n".join(rust_code(t.decode("utf-8", "replace"))[0] for t in tests.values())
+    test_code = "\n".join(code for _, code in tests_read)
     unordered = {prop for prop, call in chosen.items() if _unordered(call.function, test_code)}
     setup = types.readers(crate, returned) + (DATETIME_SETUP if uses_time else "")
     return CallMap(setup=setup, calls=calls, unordered=frozenset(unordered))
+
+
+def _fixed(function: str, tests: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """What the calls of `function` in the tests (text, code) pass last, where each of those
+    last arguments is a literal in every call and one literal in most: the value an answer
+    must not depend on, that the track's own cases pass (parallel-letter-frequency asks for
+    4 workers, and for 1 and 3 in two tests of its own). None where the calls pass
+    different numbers of arguments."""
+    calls: list[list[str]] = []
+    for text, code in tests:
+        for match in re.finditer(rf"(?<![\w.]){function}\s*\(", code):
+            count, end = arguments_at(Source(code, text), match.end())
+            if count is None:
+                return ()
+            calls.append(_split(text, code, match.end(), end - 1))
+    if not calls or len({len(call) for call in calls}) > 1:
+        return ()
+    tail: list[str] = []
+    for position in range(len(calls[0]) - 1, -1, -1):
+        said = Counter(call[position] for call in calls)
+        most, times = said.most_common(1)[0]
+        if times * 2 <= len(calls) or not all(_LITERAL.fullmatch(text) for text in said):
+            break
+        tail.insert(0, most)
+    return tuple(tail)
+
+
+def _split(text: str, code: str, start: int, end: int) -> list[str]:
+    """The arguments between `start` and `end`, split at the commas of the code (where
+    literals are blank) and read from the text."""
+    cuts, depth = [start], 0
+    for at in range(start, end):
+        depth += (code[at] in "([{") - (code[at] in ")]}")
+        if code[at] == "," and depth == 0:
+            cuts.append(at + 1)
+    cuts.append(end + 1)
+    return [text[a : b - 1].strip() for a, b in itertools.pairwise(cuts)]
 
 
 def _named(name: str, kind: str) -> bool:
