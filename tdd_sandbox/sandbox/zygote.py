@@ -199,11 +199,7 @@ finish(0)
 (its stdin and outputs /dev/null) and gone with it."""
 
 CLIENT = r"""
-import _socket, ctypes, os, sys
-# Not dumpable (PR_SET_DUMPABLE 0) before the code runs: the code is a process of the same user
-# in the same namespaces, which could otherwise take this one's connection to the handler
-# (pidfd_getfd), trace it or write its memory (/proc/<pid>/mem, which seccomp cannot filter).
-ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)
+import _socket, os, sys
 argv = sys.argv[1:]
 def plain():
     os.closerange(3, 1 << 16)
@@ -218,6 +214,13 @@ def line():
     first, _, got = got.partition(b"\n")
     return first
 try:
+    # Not dumpable (PR_SET_DUMPABLE 0) before the code runs: the code is a process of the same
+    # user in the same namespaces, which could otherwise take this one's connection to the
+    # handler (pidfd_getfd), trace it or write its memory (/proc/<pid>/mem, which seccomp
+    # cannot filter). Where it cannot be made so, the command runs as its own process.
+    import ctypes
+    if ctypes.CDLL(None).prctl(4, 0, 0, 0, 0) != 0:
+        raise OSError("still dumpable")
     conn, got = _socket.socket(fileno=3), b""
     names = ("user", "mnt", "pid", "ipc", "uts", "net")
     fds = [0, 1, 2, *(os.open("/proc/self/ns/" + n, os.O_RDONLY) for n in names)]
@@ -227,7 +230,7 @@ try:
     conn.sendmsg([len(data).to_bytes(4, "big")], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, rights)])
     conn.sendall(data)
     ran = line()
-except OSError:
+except (OSError, ImportError):
     plain()
 if ran != b"ran":
     plain()
