@@ -53,25 +53,30 @@ def choose_functions(
         if any(set(inputs) != set(keys) for inputs in given):
             return f"the cases of {prop} do not all give the same inputs"
         flat = _fields(keys, given)
-        constants = _constants(params, len(keys), (fixed or {}).get(name, ()))
-        params = params[: len(params) - len(constants)]
-        if set(params) == set(keys):
-            arguments = params
-        elif len(params) == len(keys) or (unnamed and not params):
-            arguments = keys
-        elif len(params) == len(flat):
-            arguments = flat
-        else:
+        arguments = _arguments(params, keys, flat, unnamed=unnamed)
+        constants: tuple[str, ...] = ()
+        missing = len(params) - len(keys)
+        tail = (fixed or {}).get(name, ())
+        if arguments is None and 0 < missing <= len(tail):
+            # Only where the inputs fit no other way: a record's fields may be its last ones.
+            constants = tuple(tail[len(tail) - missing :])
+            arguments = _arguments(params[: len(keys)], keys, keys, unnamed=False)
+        if arguments is None:
             return f"{name} takes {len(params)} arguments where {prop} gives {len(keys)}"
         chosen[prop] = Chosen(name, tuple(arguments), constants)
     return chosen
 
 
-def _constants(params: Sequence[str], given: int, fixed: Sequence[str]) -> tuple[str, ...]:
-    """The last of `fixed` for the parameters past the `given` inputs, when there are that
-    many; else none."""
-    missing = len(params) - given
-    return tuple(fixed[len(fixed) - missing :]) if 0 < missing <= len(fixed) else ()
+def _arguments(
+    params: Sequence[str], keys: Sequence[str], flat: Sequence[str], *, unnamed: bool
+) -> Sequence[str] | None:
+    """The inputs `params` take: by name, else in order as many as there are, or as many
+    once records are taken field by field (`flat`); None where they fit none of these."""
+    if set(params) == set(keys):
+        return params
+    if len(params) == len(keys) or (unnamed and not params):
+        return keys
+    return flat if len(params) == len(flat) else None
 
 
 def _fields(keys: Sequence[str], given: Sequence[Mapping[str, object]]) -> list[str]:

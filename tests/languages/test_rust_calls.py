@@ -213,3 +213,17 @@ def test_a_parameter_no_literal_is_passed_in_most_tests_is_not_fixed() -> None:
     assert calls == "frequency takes 2 arguments where calculateFrequencies gives 1"
     assert RUST.derive_calls(cases, FREQUENCY, _frequency_tests("4", "4", "n")) == calls
     assert RUST.derive_calls(cases, FREQUENCY, {}) == calls
+
+
+def test_a_record_taken_field_by_field_comes_before_a_literal_the_tests_pass() -> None:
+    # affine-cipher's `encode(text, a, b)` takes its key's fields, though every test passes
+    # the same literal as `b`.
+    stub = {
+        "Cargo.toml": MANIFEST.replace(b"all-your-base", b"affine-cipher"),
+        "src/lib.rs": b"pub fn encode(plaintext: &str, a: i32, b: i32) -> String {\n"
+        b"    todo!()\n}\n",
+    }
+    tests = {"tests/a.rs": b'#[test]\nfn t() {\n    assert_eq!(encode("yes", 5, 7), "x");\n}\n'}
+    calls = RUST.derive_calls([_case("encode", phrase="yes", key={"a": 5, "b": 7})], stub, tests)
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"encode": "affine_cipher::encode(${phrase}, ${key.a}, ${key.b})"}
