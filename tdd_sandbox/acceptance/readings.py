@@ -11,7 +11,10 @@ answers its own way, the suite is read that way and proved again (`READINGS`, in
   while it helps, up to the bound;
 - errors left out (`CallMap.exclude`), for the cases it fails that expect an error, which
   the track reports its own way (go-counting's JavaScript returns `{error}` where the data
-  throws).
+  throws);
+- replaced cases left out, for the cases it fails that a newer case of the data reimplements
+  (`Case.replaced`): what they expect changed, and a track may answer either way (Java's
+  sgf-parsing escapes as the newer case says).
 
 Each is tried on what the ones before left, and kept where the reference then fails fewer
 cases. Each asks the reference to pass more than half the cases and, of each property, a
@@ -44,10 +47,14 @@ class Reading:
     says: Callable[[CallMap, list[str]], str]
 
 
-def _left_out(failed: list[str]) -> str:
-    plural = "s" if len(failed) > 1 else ""
+def _left_out(failed: list[str], what: str = "error{s} the track reports its own way") -> str:
     shown = ", ".join(failed[:5]) + (", ..." if len(failed) > 5 else "")
-    return f" but {len(failed)} error{plural} the track reports its own way, left out: {shown}"
+    said = what.format(s="s" if len(failed) > 1 else "")
+    return f" but {len(failed)} {said}, left out: {shown}"
+
+
+def _leave_out(calls: CallMap, failed: list[str]) -> CallMap:
+    return calls.model_copy(update={"exclude": calls.exclude | set(failed)})
 
 
 READINGS = (
@@ -63,10 +70,15 @@ READINGS = (
     ),
     Reading(
         explains=lambda case, _: case.expects_error,
-        reads=lambda calls, failed: calls.model_copy(
-            update={"exclude": calls.exclude | set(failed)}
-        ),
+        reads=_leave_out,
         says=lambda _, failed: _left_out(failed),
+    ),
+    Reading(
+        explains=lambda case, _: case.replaced,
+        reads=_leave_out,
+        says=lambda _, failed: _left_out(
+            failed, "case{s} a newer case of the data replaces (the track may follow either)"
+        ),
     ),
 )
 """The rules, in the order they are tried: those that keep every case first."""

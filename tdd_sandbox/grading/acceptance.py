@@ -27,7 +27,11 @@ def flatten_cases(document: Mapping[str, Any], *, source: str = "canonical data"
     Raises:
         UsageError: the document is not in the canonical-data shape, or two cases share an id.
     """
-    cases = list(_walk(document.get("cases"), (), source))
+    replaced = _reimplemented(document.get("cases"))
+    cases = [
+        replace(case, replaced=True) if case.id in replaced else case
+        for case in _walk(document.get("cases"), (), source)
+    ]
     seen: set[str] = set()
     for case in cases:
         if case.id in seen:
@@ -36,6 +40,17 @@ def flatten_cases(document: Mapping[str, Any], *, source: str = "canonical data"
     if not cases:
         raise UsageError(f"{source} holds no cases: add a `cases` list")
     return cases
+
+
+def _reimplemented(nodes: Any) -> set[str]:
+    """The uuids the data's cases say they reimplement, at any depth."""
+    found: set[str] = set()
+    for node in nodes if isinstance(nodes, list) else ():
+        if isinstance(node, dict):
+            if isinstance(node.get("reimplements"), str):
+                found.add(node["reimplements"])
+            found |= _reimplemented(node.get("cases"))
+    return found
 
 
 def _walk(nodes: Any, path: tuple[str, ...], source: str) -> Iterator[Case]:

@@ -21,6 +21,9 @@ class Case:
     property: str
     input: Mapping[str, Any]
     expected: Any
+    replaced: bool = False
+    """Whether a newer case of the data reimplements this one (its `reimplements`): what it
+    expects changed, and a track may implement either."""
 
     @builtins.property  # `property` is a field of a case here
     def expects_error(self) -> bool:

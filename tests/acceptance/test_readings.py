@@ -6,10 +6,15 @@ from __future__ import annotations
 
 from tdd_sandbox.acceptance.proof import Proof
 from tdd_sandbox.acceptance.readings import READINGS, departures
-from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
+from tdd_sandbox.grading.acceptance import (
+    AcceptanceReport,
+    CaseResult,
+    CaseStatus,
+    flatten_cases,
+)
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-NONE, TIME, ERRORS = (reading.explains for reading in READINGS)
+NONE, TIME, ERRORS, REPLACED = (reading.explains for reading in READINGS)
 
 
 def _report(passed: int, total: int) -> AcceptanceReport:
@@ -84,3 +89,32 @@ def test_more_time_explains_cases_the_reference_gave_no_result_for() -> None:
     longer = READINGS[1].reads(CallMap(calls={"solve": "x"}, timeout_s=20), ["c7"])
     assert longer.timeout_s == 60  # four times as long, at most the bound
     assert READINGS[1].says(longer, ["c7"]) == ", given 60 s a case, as the reference needs"
+
+
+def test_a_case_a_newer_one_of_the_data_replaces_is_left_out_where_the_reference_fails_it() -> None:
+    # Java's sgf-parsing: "escaped property" (11c36323), which the data reimplements with
+    # SGF's newer escaping; the track's reference answers it the newer way, 12 of 13.
+    document = {
+        "cases": [
+            *({"uuid": f"c{i}", "description": f"d{i}", "property": "parse", "input": {},
+               "expected": i} for i in range(12)),
+            {"uuid": "c12", "description": "old", "property": "parse", "input": {},
+             "expected": "a\\nb"},
+            {"uuid": "c13", "description": "new", "reimplements": "c12", "property": "parse",
+             "input": {}, "expected": "anb"},
+        ]
+    }  # fmt: skip
+    cases = flatten_cases(document)
+    assert [case.id for case in cases if case.replaced] == ["c12"]
+    ran = AcceptanceReport(tuple(
+        CaseResult(f"c{i}", CaseStatus.WRONG if i == 12 else CaseStatus.PASSED) for i in range(14)
+    ))  # fmt: skip
+    proof = Proof("sgf-parsing", "java", ran, _report(0, 14))
+    assert departures(proof, cases, REPLACED) == ["c12"]
+    assert departures(proof, cases, ERRORS) == []  # a value, not an error
+    read = READINGS[3].reads(CallMap(calls={"parse": "parse(${encoded})"}), ["c12"])
+    assert read.exclude == {"c12"}
+    assert "a newer case of the data replaces" in READINGS[3].says(read, ["c12"])
+    # A case nothing replaces is never left out so.
+    unreplaced = flatten_cases({"cases": document["cases"][:13]})
+    assert departures(proof, unreplaced, REPLACED) == []
