@@ -8,6 +8,8 @@ import re
 from typing import Any
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_WHOLE = re.compile(r"-?\d+")
+_DECIMAL = re.compile(r"-?\d+\.\d+(?:[eE][-+]?\d+)?")
 
 
 def as_expected(expected: Any, value: Any) -> Any:
@@ -17,8 +19,10 @@ def as_expected(expected: Any, value: Any) -> Any:
     empty string none; a blank line between two others dropped where the data has no blank
     line), since tracks return a song or a table as one text; a list where a record is
     expected as its fields, each the next item of its kind (a tuple: two-bucket's `(moves,
-    goal, other)`); a time at midnight where a day is expected as that day (a JavaScript
-    `Date` is its time: meetup's `new Date(2013, 4, 13)`). Anything else as it came."""
+    goal, other)`); a text where a record is expected as its words, one a field in order (a
+    resistor's label "33 ohms" for `{value: 33, unit: "ohms"}`); a time at midnight where a
+    day is expected as that day (a JavaScript `Date` is its time: meetup's `new Date(2013, 4,
+    13)`). Anything else as it came."""
     lines = isinstance(expected, list) and all(isinstance(item, str) for item in expected)
     if lines and isinstance(value, str):
         blank_end = len(expected) - len("\n".join(expected).rstrip("\n").split("\n"))
@@ -30,9 +34,24 @@ def as_expected(expected: Any, value: Any) -> Any:
         return [line for k, line in enumerate(read) if line or k in (0, len(read) - 1)]
     if isinstance(expected, dict) and isinstance(value, list) and len(value) == len(expected):
         return _fields_by_kind(expected, value)
+    if isinstance(expected, dict) and expected and isinstance(value, str):
+        words = value.split()
+        if len(words) == len(expected):
+            pairs = zip(expected.items(), words, strict=True)
+            return {field: _word(word, wanted) for (field, wanted), word in pairs}
     if isinstance(expected, str) and _DAY.fullmatch(expected) and isinstance(value, str):
         return value.removesuffix("T00:00:00") if _DAY.fullmatch(value[:10]) else value
     return value
+
+
+def _word(word: str, wanted: Any) -> Any:
+    """A word of a text read as a record's field: a number where the field is one and the
+    word spells one (a whole number an int), else the word."""
+    if _kind(wanted) != "number":
+        return word
+    if _WHOLE.fullmatch(word):
+        return int(word)
+    return float(word) if _DECIMAL.fullmatch(word) else word
 
 
 def _fields_by_kind(expected: dict[str, Any], value: list[Any]) -> dict[str, Any]:

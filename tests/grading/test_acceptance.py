@@ -258,3 +258,24 @@ def test_a_property_the_track_takes_in_any_order_compares_as_the_same_items() ->
         assert report.results[0].status is status, value
     ordered = grade([case], {"c": Observed(value=["b", "a", "b"])})
     assert ordered.results[0].status is CaseStatus.WRONG
+
+
+def test_a_text_where_a_record_is_expected_is_read_as_its_fields_word_by_word() -> None:
+    # resistor-color-trio: Java's and JavaScript's tracks label a resistor "33 ohms" where
+    # the data's answer is {value: 33, unit: "ohms"}; the references scored 0 of 10.
+    record = _case({"value": 33, "unit": "ohms"})
+    for value, status in (
+        ("33 ohms", CaseStatus.PASSED),
+        ("33  ohms\n", CaseStatus.PASSED),
+        ("33.0 ohms", CaseStatus.PASSED),  # numbers compare by value, as everywhere
+        ("33.5 ohms", CaseStatus.WRONG),
+        ("thirty-three ohms", CaseStatus.WRONG),
+        ("ohms 33", CaseStatus.WRONG),
+        ("33 kiloohms", CaseStatus.WRONG),
+        ("3 3 ohms", CaseStatus.WRONG),
+        ("33", CaseStatus.WRONG),
+    ):
+        assert grade([record], {"c": Observed(value=value)}).results[0].status is status, value
+    # A number only where the data's field is one: a unit spelled as digits stays text.
+    named = _case({"name": "7", "size": 2.5})
+    assert grade([named], {"c": Observed(value="7 2.5")}).results[0].status is CaseStatus.PASSED
