@@ -279,3 +279,25 @@ def test_a_text_where_a_record_is_expected_is_read_as_its_fields_word_by_word() 
     # A number only where the data's field is one: a unit spelled as digits stays text.
     named = _case({"name": "7", "size": 2.5})
     assert grade([named], {"c": Observed(value="7 2.5")}).results[0].status is CaseStatus.PASSED
+
+
+def test_lines_a_track_wraps_are_read_as_the_data_s_lines_they_spell_word_for_word() -> None:
+    # house: JavaScript's track breaks each verse into a line per clause (and parts verses
+    # with a blank line) where the data gives a verse a line: its reference scored 1 of 14.
+    two = _case(
+        ["This is the house that Jack built.", "This is the malt that lay in the house that "
+         "Jack built."]
+    )  # fmt: skip
+    wrapped = ["This is the house that Jack built.", "", "This is the malt",
+               "that lay in the house that Jack built."]  # fmt: skip
+    for value, status in (
+        (wrapped, CaseStatus.PASSED),
+        ([line for line in wrapped if line], CaseStatus.PASSED),
+        ("\n".join(wrapped) + "\n", CaseStatus.PASSED),
+        ([*wrapped, "that Jack built."], CaseStatus.WRONG),  # a line more
+        (wrapped[:-1], CaseStatus.WRONG),
+        ([*wrapped[:-1], "that lay in the house that Jill built."], CaseStatus.WRONG),
+        (["This is the house", "that Jack built. This is the malt", wrapped[-1]],
+         CaseStatus.WRONG),  # a line of the data split across two of the answer's
+    ):  # fmt: skip
+        assert grade([two], {"c": Observed(value=value)}).results[0].status is status, value
