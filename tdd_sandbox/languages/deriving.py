@@ -3,6 +3,7 @@ canonical property, and which of the case's inputs each of its parameters takes.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ def choose_functions(
     for prop in properties:
         tried = list(names(prop))
         name = next((n for n in tried if n in functions), None) or _extended(tried, functions)
+        name = name or _one_of(f for f in functions if same_words(prop, f))
         if name is None and len(properties) == 1:
             name = _by_arity(functions, [case.input for case in cases])
         if name is None:
@@ -95,6 +97,32 @@ def _fields(keys: Sequence[str], given: Sequence[Mapping[str, object]]) -> list[
 
 
 _NEW_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_FORMS = ("ers", "er", "es", "s")
+"""Endings of a word's other forms: `drinks` and `drinker` are `drink`."""
+
+
+def same_words(prop: str, name: str) -> bool:
+    """Whether `name` says what `prop` says in its words, in any order and form, less a
+    getter's `get` or a predicate's `is`: `waterDrinker` and `getWaterDrinker` for
+    drinksWater."""
+    return _stems(prop) == _stems(name)
+
+
+def _stems(name: str) -> list[str]:
+    words = [w.lower() for w in _WORD.findall(name)]
+    if len(words) > 1 and words[0] in ("get", "is"):
+        words = words[1:]
+    stems = []
+    for word in words:
+        form = next((f for f in _FORMS if word.endswith(f) and len(word) - len(f) >= 3), "")
+        stems.append(word[: len(word) - len(form)])
+    return sorted(stems)
+
+
+def _one_of(found: Iterable[str]) -> str | None:
+    names = set(found)
+    return names.pop() if len(names) == 1 else None
 
 
 def _extended(tried: Sequence[str], functions: Mapping[str, Sequence[str]]) -> str | None:
@@ -171,7 +199,9 @@ def choose_uses(
             return f"the cases of {prop} do not all give the same inputs"
         count = inputs.pop()
         fitting = {use for use in counted if use.arity == count}
-        named = {use for use in fitting if use.member in names(prop)}
+        named = {use for use in fitting if use.member in names(prop)} or {
+            use for use in fitting if same_words(prop, use.member)
+        }
         found = named or (_most_used(fitting, counted) if len(properties) == 1 else set())
         if len(found) != 1:
             how = "no" if not found else "more than one"

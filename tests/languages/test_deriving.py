@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tdd_sandbox.languages.deriving import Chosen, choose_functions
+from tdd_sandbox.languages.deriving import Chosen, Use, choose_functions, choose_uses
 from tdd_sandbox.vocabulary.cases import Case
 
 
@@ -55,3 +55,32 @@ def test_a_function_named_as_the_property_and_more_words_performs_it() -> None:
         assert choose_functions(cases, named, lambda prop: [prop.capitalize()]) == (
             "no function of the stub performs the property encode (Encode)"
         )
+
+
+def test_a_function_of_the_property_s_words_in_another_order_or_form_performs_it() -> None:
+    # zebra-puzzle: Java's `getWaterDrinker` and JavaScript's `waterDrinker` where the data
+    # says drinksWater, `zebraOwner` for ownsZebra.
+    cases = [*_cases("drinksWater"), Case("c2", "c2", "ownsZebra", {}, "")]
+    for functions in (
+        {"getWaterDrinker": [], "getZebraOwner": []},
+        {"waterDrinker": [], "zebraOwner": [], "constructor": []},
+    ):
+        names = list(functions)
+        assert choose_functions(cases, functions, _same) == {
+            "drinksWater": Chosen(names[0], ()),
+            "ownsZebra": Chosen(names[1], ()),
+        }
+    # Other words, or two functions of the same ones: no guess.
+    for functions in (
+        {"waterDrinkerCount": [], "zebraOwner": []},
+        {"waterDrinker": [], "drinksWater2": [], "getDrinkerWater": [], "zebraOwner": []},
+    ):
+        assert choose_functions(cases, functions, _same) == (
+            "no function of the stub performs the property drinksWater (drinksWater)"
+        )
+
+
+def test_a_member_of_the_property_s_words_is_the_use_for_it() -> None:
+    cases = [*_cases("drinksWater"), Case("c2", "c2", "ownsZebra", {}, "")]
+    uses = [Use("ZebraPuzzle", 0, "waterDrinker", 0), Use("ZebraPuzzle", 0, "zebraOwner", 0)]
+    assert choose_uses(cases, uses, _same) == {"drinksWater": uses[0], "ownsZebra": uses[1]}
