@@ -61,20 +61,22 @@ def test_a_function_of_the_property_s_words_in_another_order_or_form_performs_it
     # zebra-puzzle: Java's `getWaterDrinker` and JavaScript's `waterDrinker` where the data
     # says drinksWater, `zebraOwner` for ownsZebra.
     cases = [*_cases("drinksWater"), Case("c2", "c2", "ownsZebra", {}, "")]
-    for functions in (
+    stubs: list[dict[str, list[str]]] = [
         {"getWaterDrinker": [], "getZebraOwner": []},
         {"waterDrinker": [], "zebraOwner": [], "constructor": []},
-    ):
+    ]
+    for functions in stubs:
         names = list(functions)
         assert choose_functions(cases, functions, _same) == {
             "drinksWater": Chosen(names[0], ()),
             "ownsZebra": Chosen(names[1], ()),
         }
     # Other words, or two functions of the same ones: no guess.
-    for functions in (
+    others: list[dict[str, list[str]]] = [
         {"waterDrinkerCount": [], "zebraOwner": []},
         {"waterDrinker": [], "drinksWater2": [], "getDrinkerWater": [], "zebraOwner": []},
-    ):
+    ]
+    for functions in others:
         assert choose_functions(cases, functions, _same) == (
             "no function of the stub performs the property drinksWater (drinksWater)"
         )
