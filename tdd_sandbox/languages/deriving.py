@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tdd_sandbox.vocabulary.cases import Case
 
@@ -79,6 +79,27 @@ def _arguments(
     if len(params) == len(keys) or (unnamed and not params):
         return keys
     return flat if len(params) == len(flat) else None
+
+
+def spread_cases(cases: Sequence[Case]) -> list[Case]:
+    """The cases with each list input that is of one length in every case of its property
+    given item by item (`sides` as `sides.0`, `sides.1`, `sides.2`): where the tests pass the
+    items apart (triangle's `new Triangle(2, 2, 2)`)."""
+    lengths: dict[tuple[str, str], set[int | None]] = {}
+    for case in cases:
+        for key, value in case.input.items():
+            length = len(value) if isinstance(value, list) else None
+            lengths.setdefault((case.property, key), set()).add(length)
+    spread = []
+    for case in cases:
+        given: dict[str, object] = {}
+        for key, value in case.input.items():
+            if isinstance(value, list) and len(lengths[case.property, key]) == 1 and value:
+                given.update((f"{key}.{k}", item) for k, item in enumerate(value))
+            else:
+                given[key] = value
+        spread.append(replace(case, input=given))
+    return spread
 
 
 def _fields(keys: Sequence[str], given: Sequence[Mapping[str, object]]) -> list[str]:

@@ -141,7 +141,7 @@ def case_script(setup: str, build: str | None, run: str) -> str:
 
 def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str:
     """`template` with each `${name}` replaced by the case's input `name` as a literal (a
-    field of a record input as `${name.field}`), and
+    field of a record input as `${name.field}`, an item of a list input as `${name.0}`), and
     each `${name|lines}` by its list of strings as one string of lines (a track that takes
     a grid or a table as text where the canonical data lists its rows), and each
     `${name|json}` by its JSON text as a string (for a driver to convert to the type the
@@ -154,12 +154,16 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
     def replace(match: re.Match[str]) -> str:
         name = match.group(1)
         value: Any = case.input
-        for part in name.split("."):  # `${key.a}`: the field `a` of the input `key`
-            if not isinstance(value, dict) or part not in value:
+        # `${key.a}`: the field `a` of the input `key`; `${sides.0}`: the first item of `sides`
+        for part in name.split("."):
+            if isinstance(value, list) and part.isdigit() and int(part) < len(value):
+                value = value[int(part)]
+            elif isinstance(value, dict) and part in value:
+                value = value[part]
+            else:
                 raise UsageError(
                     f"case {case.id!r} has no input {name!r} for the call {template!r}"
                 )
-            value = value[part]
         if match.group(2) == "lines":
             if not is_rows(value):
                 raise UsageError(f"case {case.id!r}: input {name!r} is not a list of lines")

@@ -48,3 +48,12 @@ def test_a_field_of_a_record_input_is_written_alone() -> None:
         render_call("e(${key.c})", case, json.dumps)
     with pytest.raises(UsageError):
         render_call("e(${phrase.a})", case, json.dumps)
+
+
+def test_an_item_of_a_list_input_is_its_index_after_a_dot() -> None:
+    # triangle's JavaScript track makes `new Triangle(2, 2, 2)` of the data's `sides`.
+    call = render_call("T(${sides.0}, ${sides.2})", _case(sides=[2, 3, 4]), json.dumps)
+    assert call == "T(2, 4)"
+    for template in ("T(${sides.3})", "T(${sides.x})", "T(${sides.0.a})"):
+        with pytest.raises(UsageError):
+            render_call(template, _case(sides=[2, 3, 4]), json.dumps)

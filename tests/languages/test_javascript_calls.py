@@ -112,3 +112,24 @@ def test_a_class_s_own_member_the_tests_call_performs_a_property() -> None:
         setup='import { House } from "./house.js";',
         calls={"recite": "House.verses(${startVerse}, ${endVerse})"},
     )
+
+
+def test_a_list_input_of_one_length_is_given_item_by_item_where_the_tests_pass_them_apart() -> None:
+    # triangle: `new Triangle(2, 2, 2).isEquilateral` where the data gives `sides: [2, 2, 2]`
+    # ("no function of the stub performs the property equilateral").
+    stub = {"triangle.js": b"export class Triangle {\n  constructor(...sides) {}\n"
+            b"  get isEquilateral() {}\n  get isScalene() {}\n}\n"}  # fmt: skip
+    tests = {"triangle.spec.js": b"import { Triangle } from './triangle';\n"
+             b"test('a', () => {\n  const triangle = new Triangle(2, 2, 2);\n"
+             b"  expect(triangle.isEquilateral).toBe(true);\n"
+             b"  expect(new Triangle(3, 4, 5).isScalene).toBe(true);\n});\n"}  # fmt: skip
+    cases = [_case("equilateral", sides=[2, 2, 2]), _case("scalene", sides=[3, 4, 5])]
+    calls = JAVASCRIPT.derive_calls(cases, stub, tests)
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {
+        "equilateral": "new Triangle(${sides.0}, ${sides.1}, ${sides.2}).isEquilateral",
+        "scalene": "new Triangle(${sides.0}, ${sides.1}, ${sides.2}).isScalene",
+    }
+    # Lists of other lengths in other cases: not given apart.
+    uneven = [*cases, _case("scalene", sides=[3, 4])]
+    assert isinstance(JAVASCRIPT.derive_calls(uneven, stub, tests), str)

@@ -19,6 +19,7 @@ from tdd_sandbox.languages.deriving import (
     choose_functions,
     choose_uses,
     is_rows,
+    spread_cases,
 )
 from tdd_sandbox.languages.javascript.reader import read_javascript
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -95,7 +96,11 @@ def _derive_uses(
                     classes[match[2]] = (path, "default" in (match[1] or "") or match[2] in default)
     text = "\n".join(d.decode("utf-8", "replace") for d in tests.values())
     uses = {use for use in _uses(Source(read_javascript(text).code, text)) if use.owner in classes}
-    chosen = choose_uses(cases, uses, lambda prop: [prop, f"get{prop[:1].upper()}{prop[1:]}"])
+    chosen = choose_uses(cases, uses, _member_names)
+    if isinstance(chosen, str):
+        # Lists the tests pass item by item (`new Triangle(2, 2, 2)` for `sides`).
+        cases = spread_cases(cases)
+        chosen = choose_uses(cases, uses, _member_names)
     if isinstance(chosen, str):
         return None
     calls = {}
@@ -113,6 +118,11 @@ def _derive_uses(
         for owner in owners
     )
     return CallMap(setup=setup, calls=calls)
+
+
+def _member_names(prop: str) -> list[str]:
+    """How the track names a member for `prop`: as it is, or its getter's `get` before it."""
+    return [prop, f"get{prop[:1].upper()}{prop[1:]}"]
 
 
 def _uses(read: Source) -> set[Use]:
