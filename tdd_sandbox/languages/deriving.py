@@ -3,11 +3,11 @@ canonical property, and which of the case's inputs each of its parameters takes.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from tdd_sandbox.languages.naming import extended_name, same_words, worded_name
 from tdd_sandbox.vocabulary.cases import Case
 
 
@@ -31,7 +31,9 @@ def choose_functions(
     fixed: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[str, Chosen] | str:
     """Per property, the stub's function of one of its `names` (how the track spells the
-    property), or, for a kata of one property, the stub's one function, or its one function
+    property), or of those and more words (`naming.extended_name`), or of its words in
+    another order or form (`naming.same_words`); or, for a kata of one property, the stub's
+    one function, or its one function
     that takes as many parameters as the property gives inputs; its parameters take
     the inputs of the same names, or as many in the canonical order (the reference's proof
     confirms the order, or the track's tests judge instead). With `unnamed`, a function that
@@ -43,8 +45,8 @@ def choose_functions(
     chosen: dict[str, Chosen] = {}
     for prop in properties:
         tried = list(names(prop))
-        name = next((n for n in tried if n in functions), None) or _extended(tried, functions)
-        name = name or _one_of(f for f in functions if same_words(prop, f))
+        name = next((n for n in tried if n in functions), None) or extended_name(tried, functions)
+        name = name or worded_name(prop, functions)
         if name is None and len(properties) == 1:
             name = _by_arity(functions, [case.input for case in cases])
         if name is None:
@@ -117,48 +119,6 @@ def _fields(keys: Sequence[str], given: Sequence[Mapping[str, object]]) -> list[
     return flat
 
 
-_NEW_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ_")
-_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-_FORMS = ("ers", "er", "es", "s")
-"""Endings of a word's other forms: `drinks` and `drinker` are `drink`."""
-
-
-def same_words(prop: str, name: str) -> bool:
-    """Whether `name` says what `prop` says in its words, in any order and form, less a
-    getter's `get` or a predicate's `is`: `waterDrinker` and `getWaterDrinker` for
-    drinksWater."""
-    return _stems(prop) == _stems(name)
-
-
-def _stems(name: str) -> list[str]:
-    words = [w.lower() for w in _WORD.findall(name)]
-    if len(words) > 1 and words[0] in ("get", "is"):
-        words = words[1:]
-    stems = []
-    for word in words:
-        form = next((f for f in _FORMS if word.endswith(f) and len(word) - len(f) >= 3), "")
-        stems.append(word[: len(word) - len(form)])
-    return sorted(stems)
-
-
-def _one_of(found: Iterable[str]) -> str | None:
-    names = set(found)
-    return names.pop() if len(names) == 1 else None
-
-
-def _extended(tried: Sequence[str], functions: Mapping[str, Sequence[str]]) -> str | None:
-    """The stub's one function named as the property followed by more words (Go's
-    `EncodeVarint` encodes, `parse_ledger` parses): a new word begins with a capital or
-    after a `_`."""
-    found = {
-        name
-        for name in functions
-        for spelled in tried
-        if name.startswith(spelled) and name[len(spelled) : len(spelled) + 1] in _NEW_WORD
-    }
-    return found.pop() if len(found) == 1 else None
-
-
 def _by_arity(
     functions: Mapping[str, Sequence[str]], given: list[Mapping[str, object]]
 ) -> str | None:
@@ -207,7 +167,8 @@ def choose_uses(
 ) -> dict[str, Use] | str:
     """Per property, the one way the tests use an object for it that takes as many inputs
     as the property gives: a member of one of its `names` (the track's spelling, a getter's
-    `get_`), or, for a kata of one property, the one member the tests use so, or use more
+    `get_`) or of its words (`naming.same_words`), or, for a kata of one property, the one
+    member the tests use so, or use more
     often than any other so (`uses` holds each once per use where the pack counts them:
     phone-number's tests read `.number` most, `.area_code` and `.pretty()` a test or two).
     A reason where there is none, or more than one."""
