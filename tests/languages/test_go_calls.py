@@ -59,3 +59,23 @@ def test_a_field_of_the_struct_a_function_returns_performs_the_property() -> Non
     twice = {"zebra.go": stub["zebra.go"] + b"func Other() *Solution { panic(0) }\n"}
     reason = GO.derive_calls([_case("drinksWater"), _case("ownsZebra")], twice, {})
     assert reason == "no function of the stub performs the property drinksWater (DrinksWater)"
+
+
+def test_of_a_kata_s_functions_of_one_arity_the_one_whose_result_is_the_data_s_kind() -> None:
+    # protein-translation: `FromRNA(rna) ([]string, error)` beside `FromCodon(codon) (string,
+    # error)`, where the data's proteins are lists ("no function of the stub performs").
+    stub = {
+        "protein_translation.go": b"package protein\n\n"
+        b"func FromRNA(rna string) ([]string, error) {\n\tpanic(1)\n}\n\n"
+        b"func FromCodon(codon string) (string, error) {\n\tpanic(1)\n}\n"
+    }
+    cases = [
+        Case("a", "a", "proteins", {"strand": "AUG"}, ["Methionine"]),
+        Case("b", "b", "proteins", {"strand": "UGG"}, {"error": "Invalid codon"}),
+    ]
+    calls = GO.derive_calls(cases, stub, {})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"proteins": "kata.FromRNA(${strand})"}
+    # Where the data's kind fits both, no guess.
+    texts = [Case("a", "a", "proteins", {"strand": "AUG"}, None)]
+    assert isinstance(GO.derive_calls(texts, stub, {}), str)

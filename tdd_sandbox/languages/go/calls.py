@@ -16,7 +16,7 @@ from tdd_sandbox.languages.go.reader import GO_LEXEMES
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_FUNC = re.compile(r"^func\s+([A-Z]\w*)\s*\(([^)]*)\)\s*\(?\s*(\*?\w+)?", re.MULTILINE)
+_FUNC = re.compile(r"^func\s+([A-Z]\w*)\s*\(([^)]*)\)\s*\(?\s*((?:\[\d*\]|\*)*\w+)?", re.MULTILINE)
 _STRUCT = re.compile(r"^type\s+(\w+)\s+struct\s*\{([^{}]*)\}", re.MULTILINE)
 _FIELD = re.compile(r"^\s*([A-Z]\w*)\s+\S", re.MULTILINE)
 _SCALAR = "int|int8|int16|int32|int64|uint|uint8|uint16|uint32|uint64|float32|float64|byte|rune"
@@ -40,6 +40,15 @@ def derive_go_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap
         read = {**{f: functions[owner] for f, owner in fields.items()}, **functions}
         if not isinstance(found := choose_functions(cases, read, _name), str):
             chosen = found
+    properties = {case.property for case in cases}
+    if isinstance(chosen, str) and len(properties) == 1:
+        # Of a kata's functions, those whose result is of the data's kind (protein-translation's
+        # `FromRNA` gives the list of proteins, `FromCodon` one).
+        results = {name: result for name, (_, result) in _functions(code).items()}
+        answers = [case.expected for case in cases if not case.expects_error]
+        kind = {n: functions[n] for n in functions if all(_fits(results[n], a) for a in answers)}
+        if kind != functions and not isinstance(found := choose_functions(cases, kind, _name), str):
+            chosen = found
     if isinstance(chosen, str):
         return chosen
     signatures = _functions(code)
@@ -52,6 +61,20 @@ def derive_go_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap
         calls[prop] = f"kata.{owner}({given})" + (f".{c.function}" if field else "")
     # The track's tests ask whether an error came back, never what it says.
     return CallMap(calls=calls, messages=False)
+
+
+def _fits(result: str, answer: object) -> bool:
+    """Whether a function's first result of type `result` can be `answer`, by its kind (a list
+    a slice or an array, text a string, a number a number); a record or null any."""
+    if isinstance(answer, list):
+        return result.startswith("[")
+    if isinstance(answer, str):
+        return result == "string"
+    if isinstance(answer, bool):
+        return result == "bool"
+    if isinstance(answer, int | float):
+        return re.fullmatch(_SCALAR, result) is not None
+    return True
 
 
 def _name(prop: str) -> list[str]:
