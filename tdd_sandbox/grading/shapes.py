@@ -55,16 +55,17 @@ def _unwrapped(expected: list[str], value: list[str]) -> list[str] | None:
     JavaScript); None where the data has a blank line, or they spell it otherwise."""
     if "" in expected or len(value) <= len(expected) or not value[0] or not value[-1]:
         return None
-    rest = [line for line in value if line]
+    # One pass over the answer's lines, whatever their number: the answer is the code's.
+    rest = iter(line for line in value if line)
     read: list[str] = []
     for wanted in expected:
-        joined = ""
-        while rest and len(joined) < len(wanted):
-            joined = f"{joined} {rest.pop(0)}" if joined else rest.pop(0)
+        joined = next(rest, "")
+        while joined and len(joined) < len(wanted) and (line := next(rest, "")):
+            joined = f"{joined} {line}"
         if joined != wanted:
             return None
         read.append(joined)
-    return None if rest else read
+    return None if next(rest, None) is not None else read
 
 
 def _word(word: str, wanted: Any) -> Any:
