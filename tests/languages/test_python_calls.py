@@ -178,3 +178,27 @@ def test_a_function_the_data_gives_is_a_lambda_written_on_the_host() -> None:
         plain = PYTHON.derive_calls([_case("filter", function=text, list=[])], stub, {})
         assert isinstance(plain, CallMap)
         assert plain.calls == {"filter": "filter(function, list)"}
+
+
+def test_a_list_the_tests_pass_starred_is_given_so_with_the_keywords_they_pass() -> None:
+    # proverb: the stub's `def proverb():` declares nothing, and every test calls
+    # `proverb(*input_data, qualifier=None)` ("proverb takes 0 arguments where recite gives 1").
+    stub = {"proverb.py": b"def proverb():\n    pass\n"}
+    tests = {"proverb_test.py": b"from proverb import proverb\n\nclass T:\n"
+             b"    def test_a(self):\n        input_data = ['nail']\n"
+             b"        self.assertEqual(proverb(*input_data, qualifier=None), [])\n\n"
+             b"    def test_b(self):\n        input_data = []\n"
+             b"        self.assertEqual(proverb(*input_data, qualifier=None), [])\n"}  # fmt: skip
+    calls = PYTHON.derive_calls([_case("recite", strings=["nail"])], stub, tests)
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"recite": "proverb(*strings, qualifier=None)"}
+    # Two tests of the track's own qualify it, as here one of three: most do not.
+    qualified = tests["proverb_test.py"] + (b"\n    def test_c(self):\n"
+                b"        self.assertEqual(proverb(*[], qualifier='horse'), [])\n")  # fmt: skip
+    calls = PYTHON.derive_calls([_case("recite", strings=["nail"])], stub, {"t.py": qualified})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"recite": "proverb(*strings, qualifier=None)"}
+    # Calls that differ in their keywords, as many one way as the other: no guess.
+    horse = tests["proverb_test.py"].replace(b"=None), [])\n", b"='horse'), [])\n", 1)
+    other = {"proverb_test.py": horse}
+    assert isinstance(PYTHON.derive_calls([_case("recite", strings=["nail"])], stub, other), str)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import keyword
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 
@@ -43,7 +44,7 @@ def derive_python_calls(
         cases, {name: params for name, (_, params) in functions.items()}, _names
     )
     if isinstance(chosen, str):
-        return _derive_uses(cases, stub, tests) or chosen
+        return _derive_uses(cases, stub, tests) or _derive_starred(cases, stub, tests) or chosen
     for call in chosen.values():
         names = [a.partition(".")[0] for a in call.arguments]
         if not all(a.isidentifier() and not keyword.iskeyword(a) for a in names):
@@ -108,6 +109,42 @@ def _derive_uses(
         for module, names in by_module(owners, classes).items()
     )
     return CallMap(setup=setup, calls=calls, errors=_errors(tests))
+
+
+def _derive_starred(
+    cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+) -> CallMap | None:
+    """For a kata of one property with one input, a list: the stub's one function, called as
+    the tests call it, the list starred and keywords given constants, as most calls give them
+    (proverb's `proverb(*input_data, qualifier=None)`, though its stub's `def proverb():`
+    declares nothing, and two tests of the track's own qualify it). None where a call
+    passes anything else, or no spelling is most calls'."""
+    functions = _functions(stub)
+    keys = {key for case in cases for key in case.input}
+    if len(functions) != 1 or len({c.property for c in cases}) != 1 or len(keys) != 1:
+        return None
+    (name, (module, _)), key = next(iter(functions.items())), keys.pop()
+    if not key.isidentifier() or not all(isinstance(c.input[key], list) for c in cases):
+        return None
+    spelled: Counter[str] = Counter()
+    for test in _test_functions(tests):
+        for node in ast.walk(test):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and (node.func.id == name)
+            ):
+                starred = len(node.args) == 1 and isinstance(node.args[0], ast.Starred)
+                constant = all(isinstance(k.value, ast.Constant) and k.arg for k in node.keywords)
+                if not (starred and constant):
+                    return None
+                spelled[", ".join(f"{k.arg}={ast.unparse(k.value)}" for k in node.keywords)] += 1
+    keywords, times = spelled.most_common(1)[0] if spelled else ("", 0)
+    if times * 2 <= spelled.total():
+        return None
+    call = f"{name}(*{key}{', ' + keywords if keywords else ''})"
+    prop = cases[0].property
+    return CallMap(setup=f"from {module} import {name}", calls={prop: call}, errors=_errors(tests))
 
 
 def _uses(tests: Mapping[str, bytes]) -> list[Use]:
