@@ -134,6 +134,13 @@ def abnormal(result: ExecResult) -> tuple[GateStatus, str] | None:
         return GateStatus.OOM, "a process was killed for exceeding the memory limit"
     if result.exit_code is None:
         return GateStatus.ERROR, "the command was killed before it could finish"
+    if result.process_limit and result.exit_code != 0:
+        # An honest failure the kernel caused, not the code ending its runner: a run that
+        # met the limit never reaches the guard's checks (it is not green either way).
+        return GateStatus.ERROR, (
+            "a process or thread could not start: the run met the sandbox's process limit "
+            "(sandbox.pids)"
+        )
     if result.leftover_processes:
         left = ", ".join(result.leftover_processes[:3])
         return GateStatus.ERROR, f"left processes running (killed): {left}"

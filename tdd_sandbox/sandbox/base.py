@@ -30,6 +30,9 @@ class ExecResult:
     """The wall-clock limit ran out and the whole process tree was killed."""
     oom_killed: bool = False
     """The kernel killed a process of the command for exceeding the memory limit."""
+    process_limit: bool = False
+    """The kernel refused the command a process or thread: it met the sandbox's process
+    limit (counted by the pids cgroup, under runc; gVisor's tasks are not in it)."""
     output_truncated: bool = False
     """Output past the cap was cut (a marker stands where it was)."""
     flooded: bool = False

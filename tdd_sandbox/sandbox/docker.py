@@ -115,6 +115,8 @@ class DockerSandbox(Sandbox):
             timed_out=run.ending is Ending.TIMEOUT,
             flooded=run.ending is Ending.FLOOD,
             oom_killed=ooms > 0 or (report is not None and report.oom_kills > 0),
+            process_limit=namespaces.refused_forks(run.err.text(), nonce) > 0
+            or (report is not None and report.refused > 0),
             output_truncated=run.out.truncated or run.err.truncated,
             leftover_processes=report.leftovers if report is not None else (),
             collected=report.collected if report is not None else None,

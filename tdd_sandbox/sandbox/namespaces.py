@@ -96,9 +96,10 @@ nothing."""
 
 ENTER = (
     supervisor.COUNT_OOM
+    + supervisor.COUNT_REFUSED
     + r"""
 n=$1; g=$2; host=$3; z=$4; shift 4
-count_oom; before=$o
+count_oom; before=$o; count_refused; refused=$r
 set -- unshare --user --map-root-user --mount --pid --ipc --uts --net --fork \
   --mount-proc --propagation private sh -c "$0" tdd-setup "$n" "$g" "$host" "$@"
 # A warm interpreter's socket (zygote.py) is reached only from the container's own network
@@ -109,8 +110,8 @@ set -- unshare --user --map-root-user --mount --pid --ipc --uts --net --fork \
   exec { $ARGV[0] } @ARGV' "$z" "$@"
 "$@"
 rc=$?
-count_oom; after=$o
-printf '\n@@%s ns oom=%s\n' "$n" "$((after - before))" >&2
+count_oom; after=$o; count_refused
+printf '\n@@%s ns oom=%s pids=%s\n' "$n" "$((after - before))" "$((r - refused))" >&2
 exit "$rc"
 """
 )
@@ -181,8 +182,21 @@ def oom_kills(stderr: str, nonce: str) -> int:
     """The OOM kills `ENTER` counted around a command (0 when it did not report: the command
     ran in no namespaces of its own). The last such line is `ENTER`'s: a command can print
     the same line, but only before it."""
-    found = re.findall(rf"\n@@{re.escape(nonce)} ns oom=(-?\d+)\n", stderr)
-    return max(0, int(found[-1])) if found else 0
+    return _counted(stderr, nonce)[0]
+
+
+def refused_forks(stderr: str, nonce: str) -> int:
+    """The forks the pids cgroup refused at its limit while the command ran, as `ENTER`
+    counted them (0 when it did not report), read as `oom_kills` is."""
+    return _counted(stderr, nonce)[1]
+
+
+def _counted(stderr: str, nonce: str) -> tuple[int, int]:
+    found = re.findall(rf"\n@@{re.escape(nonce)} ns oom=(-?\d+)(?: pids=(-?\d+))?\n", stderr)
+    if not found:
+        return 0, 0
+    oom, pids = found[-1]
+    return max(0, int(oom)), max(0, int(pids or 0))
 
 
 def ship(provider: Containers, container: str, archive: bytes, *, last: bool) -> bool:

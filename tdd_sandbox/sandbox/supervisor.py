@@ -31,8 +31,21 @@ count_oom() {
 """
 """Sets `o` to the OOM kills the container's memory cgroup has counted (v1 or v2)."""
 
+COUNT_REFUSED = r"""
+count_refused() {
+  r=0
+  for f in /sys/fs/cgroup/pids/pids.events /sys/fs/cgroup/pids.events; do
+    if [ -r "$f" ]; then
+      while read -r k v; do if [ "$k" = max ]; then r=$v; fi; done < "$f"
+    fi
+  done
+}
+"""
+"""Sets `r` to the forks the container's pids cgroup has refused at its limit (v1 or v2)."""
+
 _FUNCTIONS = (
     COUNT_OOM
+    + COUNT_REFUSED
     + r"""
 live() {
   # Sets `others` to 1 when a process of the sandbox user but this shell is alive (a zombie
@@ -80,10 +93,10 @@ SCRIPT = (
     _FUNCTIONS
     + r"""
 n=$1; collect=$2; shift 2
-count_oom; before=$o
+count_oom; before=$o; count_refused; refused=$r
 "$@"
 rc=$?
-count_oom; after=$o
+count_oom; after=$o; count_refused; refused=$((r - refused))
 sweep "$n"
 # A results file rides along, base64 on one line ending in " end": if the stderr cap cuts it,
 # the end is missing and the caller reads the file instead.
@@ -92,7 +105,7 @@ if [ -n "$collect" ] && [ -f "$collect" ] && [ -r "$collect" ]; then
   base64 -w0 < "$collect" >&2
   printf ' end\n' >&2
 fi
-printf '\n@@%s rc=%s oom=%s\n' "$n" "$rc" "$((after - before))" >&2
+printf '\n@@%s rc=%s oom=%s pids=%s\n' "$n" "$rc" "$((after - before))" "$refused" >&2
 exit "$rc"
 """
 )
@@ -110,16 +123,16 @@ now() {
 n=$1; shift; i=0
 for cmd in "$@"; do
   printf '\n@@%s begin %s\n' "$n" "$i"; printf '\n@@%s begin %s\n' "$n" "$i" >&2
-  count_oom; before=$o
+  count_oom; before=$o; count_refused; refused=$r
   now; t0=$t
   eval "set -- $cmd"
   "$@"
   rc=$?
   now; t1=$t
-  count_oom; after=$o
+  count_oom; after=$o; count_refused
   sweep "$n.$i"
-  printf '\n@@%s.%s rc=%s oom=%s cs=%s\n' "$n" "$i" "$rc" "$((after - before))" \
-    "$((t1 - t0))" >&2
+  printf '\n@@%s.%s rc=%s oom=%s pids=%s cs=%s\n' "$n" "$i" "$rc" "$((after - before))" \
+    "$((r - refused))" "$((t1 - t0))" >&2
   i=$((i + 1))
 done
 printf '\n@@%s done\n' "$n" >&2
@@ -142,6 +155,8 @@ class Report:
     """The file asked for, read after the command (small files only; else None)."""
     seconds: float | None = None
     """The command's run time, as a batch measures it (else None)."""
+    refused: int = 0
+    """Forks the pids cgroup refused while the command ran (`COUNT_REFUSED`)."""
 
 
 @dataclass(frozen=True)
@@ -221,9 +236,13 @@ def extract(stderr: str, nonce: str) -> tuple[str, Report | None]:
             leftovers.append(body.removeprefix("leftover "))
         elif body.startswith("file "):
             collected = _decode(body)
-        elif status := re.fullmatch(r"rc=(\d+) oom=(-?\d+)(?: cs=(-?\d+))?", body):
-            seconds = int(status.group(3)) / 100 if status.group(3) else None
-            report = Report(int(status.group(1)), max(0, int(status.group(2))), (), None, seconds)
+        elif status := re.fullmatch(
+            r"rc=(\d+) oom=(-?\d+)(?: pids=(-?\d+))?(?: cs=(-?\d+))?", body
+        ):
+            seconds = int(status.group(4)) / 100 if status.group(4) else None
+            refused = max(0, int(status.group(3) or 0))
+            report = Report(int(status.group(1)), max(0, int(status.group(2))), (), None,
+                            seconds, refused)  # fmt: skip
     cleaned = pattern.sub("", stderr)
     if report is None:
         return cleaned, None

@@ -80,3 +80,17 @@ def test_overrides_replace_only_the_named_gate() -> None:
     assert (
         by_kind[GateKind.LINT] == dict((g.kind, g.command) for g in python.gates())[GateKind.LINT]
     )
+
+
+def test_a_failed_run_that_met_the_process_limit_is_that_limit_not_tampering() -> None:
+    # Java's bank-account starts 1000 threads: on a loaded machine more of them live at once
+    # than `sandbox.pids` allows, the JUnit launcher dies of the refused thread, and the honest
+    # reference was "tampering suspected (channel): the run ended before the runner finished".
+    limited = ExecResult(1, "", "", 1.0, process_limit=True)
+    verdict = judge_tests(limited, (PASS, MISSING))
+    assert verdict.status is GateStatus.ERROR
+    assert "process limit" in verdict.reason
+    assert "sandbox.pids" in verdict.reason
+    assert verdict.tamper is None
+    # A run that met it and still passed is judged by its results.
+    assert judge_tests(ExecResult(0, "", "", 1.0, process_limit=True), (PASS,)).passed
