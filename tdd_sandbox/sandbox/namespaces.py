@@ -95,8 +95,7 @@ the host's kernel (runc), and the supervisor's argv, which it runs as the sandbo
 nothing."""
 
 ENTER = (
-    supervisor.COUNT_OOM
-    + supervisor.COUNT_REFUSED
+    supervisor.COUNTERS
     + r"""
 n=$1; g=$2; host=$3; z=$4; shift 4
 count_oom; before=$o; count_refused; refused=$r

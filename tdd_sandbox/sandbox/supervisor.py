@@ -19,33 +19,26 @@ from dataclasses import dataclass, replace
 
 from tdd_sandbox.sandbox import zygote
 
-COUNT_OOM = r"""
-count_oom() {
-  o=0
-  for f in /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events; do
+COUNTERS = r"""
+counted() {
+  # counted KEY FILE...: sets c to KEY's count in the cgroup's FILE (v1's or v2's: the one
+  # that can be read). Builtins only: counting forks nothing.
+  key=$1; shift; c=0
+  for f in "$@"; do
     if [ -r "$f" ]; then
-      while read -r k v; do if [ "$k" = oom_kill ]; then o=$v; fi; done < "$f"
+      while read -r k v; do if [ "$k" = "$key" ]; then c=$v; fi; done < "$f"
     fi
   done
 }
+cg=/sys/fs/cgroup
+count_oom() { counted oom_kill $cg/memory/memory.oom_control $cg/memory.events; o=$c; }
+count_refused() { counted max $cg/pids/pids.events $cg/pids.events; r=$c; }
 """
-"""Sets `o` to the OOM kills the container's memory cgroup has counted (v1 or v2)."""
-
-COUNT_REFUSED = r"""
-count_refused() {
-  r=0
-  for f in /sys/fs/cgroup/pids/pids.events /sys/fs/cgroup/pids.events; do
-    if [ -r "$f" ]; then
-      while read -r k v; do if [ "$k" = max ]; then r=$v; fi; done < "$f"
-    fi
-  done
-}
-"""
-"""Sets `r` to the forks the container's pids cgroup has refused at its limit (v1 or v2)."""
+"""`count_oom` sets `o` to the OOM kills the container's memory cgroup has counted;
+`count_refused`, `r` to the forks its pids cgroup has refused at its limit."""
 
 _FUNCTIONS = (
-    COUNT_OOM
-    + COUNT_REFUSED
+    COUNTERS
     + r"""
 live() {
   # Sets `others` to 1 when a process of the sandbox user but this shell is alive (a zombie
@@ -156,7 +149,7 @@ class Report:
     seconds: float | None = None
     """The command's run time, as a batch measures it (else None)."""
     refused: int = 0
-    """Forks the pids cgroup refused while the command ran (`COUNT_REFUSED`)."""
+    """Forks the pids cgroup refused while the command ran (`COUNTERS`)."""
 
 
 @dataclass(frozen=True)
