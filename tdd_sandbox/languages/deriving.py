@@ -33,8 +33,8 @@ def choose_functions(
     """Per property, the stub's function of one of its `names` (how the track spells the
     property), or of those and more words (`naming.extended_name`), or of its words in
     another order or form (`naming.same_words`); or, for a kata of one property, the stub's
-    one function, or its one function
-    that takes as many parameters as the property gives inputs; its parameters take
+    one function, or its one function that takes as many parameters as the property gives
+    inputs; its parameters take
     the inputs of the same names, or as many in the canonical order (the reference's proof
     confirms the order, or the track's tests judge instead). With `unnamed`, a function that
     declares no parameters takes every input in that order (JavaScript's stubs leave them
@@ -104,6 +104,16 @@ def spread_cases(cases: Sequence[Case]) -> list[Case]:
     return spread
 
 
+def most_said(said: Counter[str]) -> str | None:
+    """What more than half of the track's calls say (a literal, a keyword's spelling); None
+    where nothing does: the tests' own variations (parallel-letter-frequency's 1 and 3
+    workers beside 4, proverb's qualifier) are outvoted, a split is no guess."""
+    if not said:
+        return None
+    most, times = said.most_common(1)[0]
+    return most if times * 2 > said.total() else None
+
+
 def _fields(keys: Sequence[str], given: Sequence[Mapping[str, object]]) -> list[str]:
     """The inputs with each record (an input that is a map of the same fields in every
     case) taken field by field, in order: affine-cipher's `key: {a, b}` is `key.a, key.b`
@@ -168,9 +178,9 @@ def choose_uses(
     """Per property, the one way the tests use an object for it that takes as many inputs
     as the property gives: a member of one of its `names` (the track's spelling, a getter's
     `get_`) or of its words (`naming.same_words`), or, for a kata of one property, the one
-    member the tests use so, or use more
-    often than any other so (`uses` holds each once per use where the pack counts them:
-    phone-number's tests read `.number` most, `.area_code` and `.pretty()` a test or two).
+    member the tests use so, or use more often than any other so (`uses` holds each once per
+    use where the pack counts them: phone-number's tests read `.number` most, `.area_code`
+    and `.pretty()` a test or two).
     A reason where there is none, or more than one."""
     properties = list(dict.fromkeys(case.property for case in cases))
     counted = Counter(uses)

@@ -59,9 +59,7 @@ def batch_results(
     limit, flood = parse_memory(settings.output_limit), parse_memory(settings.flood_limit)
     if run.ending is not Ending.EOF or run.code != 0 or run.out.truncated or run.err.truncated:
         return None
-    if namespaces.oom_kills(run.err.text(), nonce) or namespaces.refused_forks(
-        run.err.text(), nonce
-    ):
+    if any(namespaces.counts(run.err.text(), nonce)):
         return None  # counted for the whole batch: each command alone says whose it was
     parts = supervisor.split_batch(run.out.text(), run.err.text(), nonce, count)
     if parts is None or any(len(p.stdout) + len(p.stderr) > flood for p in parts):

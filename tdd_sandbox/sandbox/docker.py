@@ -100,7 +100,7 @@ class DockerSandbox(Sandbox):
         argv = supervisor.wrap(nonce, command, collect or "", shell=self._shell, warm=warm)
         run = self._run(self._fresh(nonce, argv, user, warm), timeout_s, env=env, stdin=stdin,
                         user=user)  # fmt: skip
-        ooms = namespaces.oom_kills(run.err.text(), nonce)
+        ooms, forks_refused = namespaces.counts(run.err.text(), nonce)
         stderr, report = supervisor.extract(run.err.text(), nonce)
         if report is None and run.ending is Ending.EOF:
             if self._warm and (refused := namespaces.refusal(run.err.text(), nonce)):
@@ -115,8 +115,7 @@ class DockerSandbox(Sandbox):
             timed_out=run.ending is Ending.TIMEOUT,
             flooded=run.ending is Ending.FLOOD,
             oom_killed=ooms > 0 or (report is not None and report.oom_kills > 0),
-            process_limit=namespaces.refused_forks(run.err.text(), nonce) > 0
-            or (report is not None and report.refused > 0),
+            process_limit=forks_refused > 0 or (report is not None and report.refused > 0),
             output_truncated=run.out.truncated or run.err.truncated,
             leftover_processes=report.leftovers if report is not None else (),
             collected=report.collected if report is not None else None,

@@ -178,19 +178,15 @@ def enter(
 
 
 def oom_kills(stderr: str, nonce: str) -> int:
-    """The OOM kills `ENTER` counted around a command (0 when it did not report: the command
-    ran in no namespaces of its own). The last such line is `ENTER`'s: a command can print
-    the same line, but only before it."""
-    return _counted(stderr, nonce)[0]
+    """The OOM kills `ENTER` counted around a command (`counts`)."""
+    return counts(stderr, nonce)[0]
 
 
-def refused_forks(stderr: str, nonce: str) -> int:
-    """The forks the pids cgroup refused at its limit while the command ran, as `ENTER`
-    counted them (0 when it did not report), read as `oom_kills` is."""
-    return _counted(stderr, nonce)[1]
-
-
-def _counted(stderr: str, nonce: str) -> tuple[int, int]:
+def counts(stderr: str, nonce: str) -> tuple[int, int]:
+    """The OOM kills and the forks the pids cgroup refused at its limit that `ENTER` counted
+    around a command (0 and 0 when it did not report: the command ran in no namespaces of its
+    own). The last such line is `ENTER`'s: a command can print the same line, but only
+    before it."""
     found = re.findall(rf"\n@@{re.escape(nonce)} ns oom=(-?\d+)(?: pids=(-?\d+))?\n", stderr)
     if not found:
         return 0, 0

@@ -30,7 +30,8 @@ package's exported types of those and of builtins (`[]Domino`, `map[string]int`)
 def derive_go_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap | str:
     """The call mapping, or why there is none (the reference's proof confirms it)."""
     code = _code(stub)
-    functions = {name: [p for p, _ in params] for name, (params, _) in _functions(code).items()}
+    signatures = _functions(code)
+    functions = {name: [p for p, _ in params] for name, (params, _) in signatures.items()}
     fields = _fields(code)
     chosen = choose_functions(cases, functions, _name)
     if isinstance(chosen, str) and fields:
@@ -44,14 +45,14 @@ def derive_go_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap
     if isinstance(chosen, str) and len(properties) == 1:
         # Of a kata's functions, those whose result is of the data's kind (protein-translation's
         # `FromRNA` gives the list of proteins, `FromCodon` one).
-        results = {name: result for name, (_, result) in _functions(code).items()}
         answers = [case.expected for case in cases if not case.expects_error]
-        kind = {n: functions[n] for n in functions if all(_fits(results[n], a) for a in answers)}
+        kind = {
+            n: p for n, p in functions.items() if all(_fits(signatures[n][1], a) for a in answers)
+        }
         if kind != functions and not isinstance(found := choose_functions(cases, kind, _name), str):
             chosen = found
     if isinstance(chosen, str):
         return chosen
-    signatures = _functions(code)
     calls = {}
     for prop, c in chosen.items():
         field = c.function not in functions  # a field of what its function returns

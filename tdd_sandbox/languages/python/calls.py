@@ -19,6 +19,7 @@ from tdd_sandbox.languages.deriving import (
     choose_functions,
     choose_uses,
     is_rows,
+    most_said,
 )
 from tdd_sandbox.languages.lambdas import Function, all_functions, read_function
 from tdd_sandbox.languages.python.reader import parse_python
@@ -139,8 +140,8 @@ def _derive_starred(
                 if not (starred and constant):
                     return None
                 spelled[", ".join(f"{k.arg}={ast.unparse(k.value)}" for k in node.keywords)] += 1
-    keywords, times = spelled.most_common(1)[0] if spelled else ("", 0)
-    if times * 2 <= spelled.total():
+    keywords = most_said(spelled)
+    if keywords is None:
         return None
     call = f"{name}(*{key}{', ' + keywords if keywords else ''})"
     prop = cases[0].property

@@ -18,6 +18,7 @@ from tdd_sandbox.languages.deriving import (
     arguments_at,
     choose_functions,
     is_rows,
+    most_said,
     split_parameters,
 )
 from tdd_sandbox.languages.rust.reader import rust_code
@@ -101,8 +102,8 @@ def _fixed(function: str, tests: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     tail: list[str] = []
     for position in range(len(calls[0]) - 1, -1, -1):
         said = Counter(call[position] for call in calls)
-        most, times = said.most_common(1)[0]
-        if times * 2 <= len(calls) or not all(_LITERAL.fullmatch(text) for text in said):
+        most = most_said(said)
+        if most is None or not all(_LITERAL.fullmatch(text) for text in said):
             break
         tail.insert(0, most)
     return tuple(tail)
