@@ -540,3 +540,27 @@ def test_network_is_unreachable(
     assert gate.status is GateStatus.FAILED, (gate.reason, gate.output_tail[-800:])
     assert gate.counts.failed == 1
     assert listener.connections == 0
+
+
+# Threads started until the kernel refuses one, then the process ended as if every test had.
+AT_THE_LIMIT_THEN_EXIT_ZERO = (
+    "import os\nimport threading\nimport time\n\ndef test_leave() -> None:\n"
+    "    try:\n        while True:\n"
+    "            threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
+    "    except RuntimeError:\n        os._exit(0)\n"
+)
+
+
+@pytest.mark.docker
+def test_meeting_the_process_limit_on_purpose_does_not_hide_an_ended_runner(
+    provider: DockerSandboxProvider, images: dict[str, str], tmp_path: Path
+) -> None:
+    """The attack on the process-limit verdict (a failed run that met the limit is that
+    limit, not tamper): code meets the limit, then ends its runner with exit 0. That exit is
+    still the code's, not the kernel's: never green, and still tamper."""
+    files = python_repo(tests=AT_THE_LIMIT_THEN_EXIT_ZERO + FINE_PY)
+    gate = _run_test_gate(provider, images["python"], "python", files, tmp_path, ROOMY_S)
+    assert gate.status is GateStatus.ERROR
+    assert gate.tamper is not None, gate.reason
+    assert "process limit" not in gate.reason, gate.reason
+    assert "exit code 0" in gate.reason, gate.reason
