@@ -14,7 +14,14 @@ from docker.types import LogConfig, Ulimit
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox import seccomp
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, hijacked, short_error
-from tdd_sandbox.sandbox.labels import CREATED_LABEL, LABEL, OWNER_LABEL, RUN_LABEL, owner_id
+from tdd_sandbox.sandbox.labels import (
+    CREATED_LABEL,
+    LABEL,
+    OWNER_LABEL,
+    PROVIDER_LABEL,
+    RUN_LABEL,
+    owner_id,
+)
 from tdd_sandbox.sandbox.stream import CappedText, pump
 from tdd_sandbox.settings import SandboxSettings, parse_memory
 
@@ -82,8 +89,11 @@ IDLE = ["sleep", "infinity"]
 arrive by exec, one check at a time (`namespaces.SHIP`)."""
 
 
-def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> dict[str, Any]:
-    """Keyword arguments for `containers.create` that start an idle hardened container."""
+def container_options(
+    image: str, settings: SandboxSettings, *, run_id: str, provider: str
+) -> dict[str, Any]:
+    """Keyword arguments for `containers.create` that start an idle hardened container of
+    run `run_id`, made by `provider` (`PROVIDER_LABEL`)."""
     warm = settings.isolation == "namespace"
     security = ["no-new-privileges:true"]
     if warm and settings.runtime == "runc":
@@ -112,6 +122,7 @@ def container_options(image: str, settings: SandboxSettings, *, run_id: str) -> 
         "labels": {
             LABEL: "1",
             RUN_LABEL: run_id,
+            PROVIDER_LABEL: provider,
             OWNER_LABEL: owner_id(),
             CREATED_LABEL: str(int(time.time())),
         },

@@ -1,11 +1,12 @@
 """The Docker backend's provider: it starts, hands out and destroys containers, and keeps a
-warm pool of fresh ones started ahead of need (none is ever reused for a second snapshot)."""
+warm pool started ahead of need. A used container is removed, or, under namespace isolation,
+emptied (`namespaces.WIPE`) and checked clean before it holds a second snapshot."""
 
 from __future__ import annotations
 
 import contextlib
 import threading
-import time
+import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import docker
@@ -13,9 +14,9 @@ import docker.errors
 from typing_extensions import override
 
 from tdd_sandbox.errors import SandboxUnavailable
-from tdd_sandbox.sandbox import namespaces, zygote
+from tdd_sandbox.sandbox import namespaces, removal, zygote
 from tdd_sandbox.sandbox.base import SandboxProvider
-from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect, short_error, timed_out
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect, short_error
 from tdd_sandbox.sandbox.container import (
     SANDBOX_USER,
     SEALED_USER,
@@ -23,17 +24,13 @@ from tdd_sandbox.sandbox.container import (
     create_container,
 )
 from tdd_sandbox.sandbox.docker import DockerSandbox
+from tdd_sandbox.sandbox.labels import PROVIDER_LABEL
 from tdd_sandbox.sandbox.server import CommandServer
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings
 
 _SANDBOX_USERS = (SANDBOX_USER, SEALED_USER)
 """The users that run a check's commands: each gets a warm interpreter where the image has one."""
-
-_REMOVAL_PAUSES = (0.2, 0.5, 1.0)
-"""The waits before each new try at a removal the engine refused (none after the last)."""
-_REMOVAL_WAIT_S = 30.0
-"""How long a removal already under way may take before this one is tried again."""
 
 
 class DockerSandboxProvider(SandboxProvider):
@@ -48,6 +45,7 @@ class DockerSandboxProvider(SandboxProvider):
     ) -> None:
         self.settings = settings
         self.run_id = run_id
+        self.provider_id = uuid.uuid4().hex
         self.client = client if client is not None else connect()
         self._lock = threading.Lock()
         self._ready: dict[str, list[Future[str]]] = {}
@@ -99,7 +97,9 @@ class DockerSandboxProvider(SandboxProvider):
         return self._start_container(image)
 
     def _start_container(self, image: str, *, warm: bool = False) -> str:
-        options = container_options(image, self.settings, run_id=self.run_id)
+        options = container_options(
+            image, self.settings, run_id=self.run_id, provider=self.provider_id
+        )
         container: str | None = None
         try:
             container = create_container(self.client, options, self.settings)
@@ -183,41 +183,12 @@ class DockerSandboxProvider(SandboxProvider):
         flood can miss the engine's kill deadline once. One that still stands stays listed, so
         that `close` tries it again (and `gc` finds it by its labels after that)."""
         self.drop_servers(container)
-        for pause in (0.0, *_REMOVAL_PAUSES):
-            time.sleep(pause)
-            try:
-                self.client.api.remove_container(container, force=True)
-            except docker.errors.NotFound:
-                break  # gone, by this call or another
-            except ENGINE_ERRORS as exc:
-                # Another call's removal, or this one's, which the engine goes on with after
-                # the client gave up waiting: gVisor under load takes seconds, and a busy
-                # engine answered a fork bomb's removal after the tests' 10 s (CI).
-                under_way = "already in progress" in str(exc) or timed_out(exc)
-                if under_way and self._removed(container):
-                    break
-                continue
-            break
-        else:
+        if not removal.remove(self.client.api, container):
             return
         with self._lock:
             self._live.discard(container)
             self._images.pop(container, None)
             self._warmed.discard(container)
-
-    def _removed(self, container: str) -> bool:
-        """Whether `container`, being removed by another call, is gone within a while."""
-        deadline = time.monotonic() + _REMOVAL_WAIT_S
-        while time.monotonic() < deadline:
-            try:
-                self.client.api.inspect_container(container)
-            except docker.errors.NotFound:
-                return True
-            except ENGINE_ERRORS as exc:
-                if not timed_out(exc):
-                    return False  # a busy engine is asked again, a broken one is not
-            time.sleep(0.1)
-        return False
 
     def retire(self, container: str) -> None:
         """Remove a used container in the background (at once once the provider closes).
@@ -296,3 +267,6 @@ class DockerSandboxProvider(SandboxProvider):
         # takes a few tenths of one.
         with ThreadPoolExecutor(max_workers=4, thread_name_prefix="tdd-remove") as removing:
             list(removing.map(self.destroy, leftovers))
+        # Then by label: a container the engine made after its creation call timed out is
+        # known to nobody else, and one whose removals were all refused is tried until gone.
+        removal.sweep(self.client.api, f"{PROVIDER_LABEL}={self.provider_id}")

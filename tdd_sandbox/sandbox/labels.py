@@ -15,6 +15,8 @@ LABEL = "tdd-sandbox"
 RUN_LABEL = "tdd-sandbox.run"
 OWNER_LABEL = "tdd-sandbox.owner"
 CREATED_LABEL = "tdd-sandbox.created"
+PROVIDER_LABEL = "tdd-sandbox.provider"
+"""Which provider made a container: the one that removes it all when it closes."""
 
 
 @cache

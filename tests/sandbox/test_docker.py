@@ -8,6 +8,7 @@ from typing import Any
 
 import docker
 import pytest
+import requests.exceptions
 
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox.container import KEEPER_USER
@@ -160,6 +161,55 @@ def test_a_removal_the_engine_refuses_once_is_tried_again_and_none_is_left(
     assert refused == [first, second]
     assert not _exists(docker_client, first)
     assert not _exists(docker_client, second)
+
+
+def test_a_container_made_after_its_creation_call_timed_out_is_removed_when_the_provider_ends(
+    docker_client: docker.DockerClient,
+    images: dict[str, str],
+    sandbox_runtime: OciRuntime,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A busy engine can create a container after the client stopped waiting for its answer:
+    # the provider never learns its id, yet it carries the provider's labels.
+    create = docker_client.api.create_container
+
+    def late(*args: Any, **kwargs: Any) -> Any:
+        create(*args, **kwargs)
+        raise requests.exceptions.ReadTimeout("Read timed out. (read timeout=60)")
+
+    monkeypatch.setattr(docker_client.api, "create_container", late)
+    settings = SandboxSettings(warm=0, runtime=sandbox_runtime, isolation="container")
+    with (
+        DockerSandboxProvider(settings, run_id="pytest-late", client=docker_client) as made,
+        pytest.raises(SandboxUnavailable),
+    ):
+        made.open(images["python"], SNAPSHOT)
+    assert_no_containers(docker_client, "pytest-late")
+
+
+def test_a_removal_the_engine_refuses_for_seconds_is_done_before_the_provider_ends(
+    docker_client: docker.DockerClient,
+    images: dict[str, str],
+    sandbox_runtime: OciRuntime,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Seen in CI: a container "left behind" by a provider whose removals had all been
+    # refused, in the background and again at its close, within the retries' two seconds.
+    remove = docker_client.api.remove_container
+    until = time.monotonic() + 6.0
+
+    def refuse_for_a_while(container: str, **kwargs: Any) -> None:
+        if time.monotonic() < until:
+            raise docker.errors.APIError(
+                "tried to kill container, but did not receive an exit event"
+            )
+        remove(container, **kwargs)
+
+    monkeypatch.setattr(docker_client.api, "remove_container", refuse_for_a_while)
+    settings = SandboxSettings(warm=0, runtime=sandbox_runtime, isolation="container")
+    with DockerSandboxProvider(settings, run_id="pytest-refusing", client=docker_client) as made:
+        made.open(images["python"], SNAPSHOT).close()
+    assert_no_containers(docker_client, "pytest-refusing")
 
 
 def test_a_removal_already_under_way_is_waited_for_and_the_container_is_gone_after(

@@ -15,7 +15,7 @@ import docker.errors
 import pytest
 import requests.exceptions
 
-from tdd_sandbox.sandbox import docker_provider
+from tdd_sandbox.sandbox import removal
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.settings import SandboxSettings
 
@@ -75,7 +75,7 @@ def test_a_removal_the_engine_finishes_after_the_call_timed_out_is_waited_for() 
 def test_an_engine_that_never_finishes_leaves_the_container_listed_for_close(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(docker_provider, "_REMOVAL_WAIT_S", 0.3)
+    monkeypatch.setattr(removal, "REMOVAL_WAIT_S", 0.3)
     api = _BusyApi(busy_calls=10**9)
     provider = _provider(api)
     provider.destroy(CONTAINER)

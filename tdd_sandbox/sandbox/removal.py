@@ -1,0 +1,76 @@
+"""Removing containers from an engine that is slow, busy or refuses for a while.
+
+Under load, and under gVisor most of all, the engine can answer a forced removal with an
+error (its kill missed a deadline), go on with a removal after the client stopped waiting,
+or create a container after the client gave up on its creation. `remove` retries one
+container by its id; `sweep` removes by label whatever a provider made, known to it or not,
+and is patient for as long as the engine keeps refusing.
+"""
+
+from __future__ import annotations
+
+import time
+
+import docker.errors
+from docker import APIClient
+
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS, timed_out
+
+REMOVAL_PAUSES = (0.2, 0.5, 1.0)
+"""The waits before each new try at a removal the engine refused (none after the last)."""
+REMOVAL_WAIT_S = 30.0
+"""How long a removal already under way may take before this one is tried again."""
+SWEEP_WAIT_S = 30.0
+"""How long a provider's closing sweep goes on while the engine refuses its removals."""
+
+
+def remove(api: APIClient, container: str) -> bool:
+    """Remove `container` at once, killing what runs in it; whether it is gone. Never raises."""
+    for pause in (0.0, *REMOVAL_PAUSES):
+        time.sleep(pause)
+        try:
+            api.remove_container(container, force=True)
+        except docker.errors.NotFound:
+            return True  # gone, by this call or another
+        except ENGINE_ERRORS as exc:
+            # Another call's removal, or this one's, which the engine goes on with after the
+            # client gave up waiting: gVisor under load takes seconds, and a busy engine
+            # answered a fork bomb's removal after the tests' 10 s (CI).
+            under_way = "already in progress" in str(exc) or timed_out(exc)
+            if under_way and _removed(api, container):
+                return True
+            continue
+        return True
+    return False
+
+
+def _removed(api: APIClient, container: str) -> bool:
+    """Whether `container`, being removed by another call, is gone within a while."""
+    deadline = time.monotonic() + REMOVAL_WAIT_S
+    while time.monotonic() < deadline:
+        try:
+            api.inspect_container(container)
+        except docker.errors.NotFound:
+            return True
+        except ENGINE_ERRORS as exc:
+            if not timed_out(exc):
+                return False  # a busy engine is asked again, a broken one is not
+        time.sleep(0.1)
+    return False
+
+
+def sweep(api: APIClient, label: str) -> bool:
+    """Remove every container carrying `label` (`key=value`) until the engine lists none, or
+    `SWEEP_WAIT_S` passes; whether it lists none. Never raises."""
+    deadline = time.monotonic() + SWEEP_WAIT_S
+    while True:
+        try:
+            listed = [c["Id"] for c in api.containers(all=True, filters={"label": label})]
+        except ENGINE_ERRORS:
+            pass  # a busy engine is asked again, until the deadline
+        else:
+            if all([remove(api, container) for container in listed]):
+                return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.5)
