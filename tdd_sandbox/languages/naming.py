@@ -19,6 +19,12 @@ def same_words(prop: str, name: str) -> bool:
     return _stems(prop) == _stems(name)
 
 
+def shares_a_word(name: str, other: str) -> bool:
+    """Whether two names have a word in common, in any form: `add_student` and `students`,
+    `roll` and `previousRolls`."""
+    return bool(set(_stems(name)) & set(_stems(other)))
+
+
 def _stems(name: str) -> list[str]:
     words = [w.lower() for w in _WORD.findall(name)]
     if len(words) > 1 and words[0] in ("get", "is"):

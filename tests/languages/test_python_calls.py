@@ -202,3 +202,19 @@ def test_a_list_the_tests_pass_starred_is_given_so_with_the_keywords_they_pass()
     horse = tests["proverb_test.py"].replace(b"=None), [])\n", b"='horse'), [])\n", 1)
     other = {"proverb_test.py": horse}
     assert isinstance(PYTHON.derive_calls([_case("recite", strings=["nail"])], stub, other), str)
+
+
+def test_an_object_the_stub_builds_step_by_step_replays_the_list_input() -> None:
+    # Bowling: before, "no function of the stub performs the property score".
+    stub = {
+        "bowling.py": b"class BowlingGame:\n    def __init__(self):\n        pass\n\n"
+        b"    def roll(self, pins):\n        pass\n\n    def score(self):\n        pass\n"
+    }
+    tests = {"bowling_test.py": b"with self.assertRaisesWithMessage(Exception):\n"}
+    cases = [_case("score", previousRolls=[0]), _case("roll", previousRolls=[10], roll=11)]
+    calls = PYTHON.derive_calls(cases, stub, tests)
+    assert isinstance(calls, CallMap)
+    built = "tdd_fold(BowlingGame(), 'roll', previousRolls, False)"
+    assert calls.calls == {"score": f"{built}.score()", "roll": f"{built}.roll(roll)"}
+    assert calls.setup.startswith("from bowling import BowlingGame\n")
+    assert calls.errors == frozenset()  # `Exception`: any error of the code's counts

@@ -22,6 +22,7 @@ from tdd_sandbox.languages.deriving import (
     most_said,
 )
 from tdd_sandbox.languages.lambdas import Function, all_functions, read_function
+from tdd_sandbox.languages.python.folds import derive_python_folds
 from tdd_sandbox.languages.python.reader import parse_python
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -45,7 +46,12 @@ def derive_python_calls(
         cases, {name: params for name, (_, params) in functions.items()}, _names
     )
     if isinstance(chosen, str):
-        return _derive_uses(cases, stub, tests) or _derive_starred(cases, stub, tests) or chosen
+        return (
+            _derive_uses(cases, stub, tests)
+            or _derive_starred(cases, stub, tests)
+            or derive_python_folds(cases, _modules(stub), _names, _errors(tests))
+            or chosen
+        )
     for call in chosen.values():
         names = [a.partition(".")[0] for a in call.arguments]
         if not all(a.isidentifier() and not keyword.iskeyword(a) for a in names):
