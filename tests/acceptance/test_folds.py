@@ -20,7 +20,7 @@ from tdd_sandbox.settings import load_settings
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 
-STUB = b"""\
+PY_STUB = b"""\
 class Game:
     def __init__(self):
         pass
@@ -31,7 +31,7 @@ class Game:
     def score(self):
         pass
 """
-HONEST = """\
+PY_HONEST = """\
 class Game:
     def __init__(self):
         self.rolls = []
@@ -44,7 +44,7 @@ class Game:
     def score(self):
         return sum(self.rolls)
 """
-RAISES_AT_ONCE = """\
+PY_RAISES = """\
 class Game:
     def roll(self, pins):
         raise ValueError("too many pins")  # the message the kata's errors say
@@ -52,6 +52,57 @@ class Game:
     def score(self):
         raise ValueError("too many pins")
 """
+JS_STUB = b"""\
+export class Game {
+  roll() {
+    throw new Error('Remove this statement and implement this function');
+  }
+
+  score() {
+    throw new Error('Remove this statement and implement this function');
+  }
+}
+"""
+JS_TESTS = b"""\
+import { Game } from './game';
+test('sum', () => {
+  const game = new Game();
+  [3, 4].forEach((roll) => game.roll(roll));
+  expect(game.score()).toEqual(7);
+});
+"""
+JS_HONEST = """\
+export class Game {
+  constructor() {
+    this.rolls = [];
+  }
+
+  roll(pins) {
+    const total = this.rolls.reduce((a, b) => a + b, 0);
+    if (pins > 10 || total + pins > 20) throw new Error('too many pins');
+    this.rolls.push(pins);
+  }
+
+  score() {
+    return this.rolls.reduce((a, b) => a + b, 0);
+  }
+}
+"""
+JS_RAISES = """\
+export class Game {
+  roll() {
+    throw new Error('too many pins'); // the message the kata's errors say
+  }
+
+  score() {
+    throw new Error('too many pins');
+  }
+}
+"""
+KATAS = {  # language -> the stub's file, the stub, the track's tests, honest code, the attack
+    "python": ("game.py", PY_STUB, {}, PY_HONEST, PY_RAISES),
+    "javascript": ("game.js", JS_STUB, {"game.spec.js": JS_TESTS}, JS_HONEST, JS_RAISES),
+}
 DOCUMENT: dict[str, Any] = {"cases": [
     {"description": "sum", "property": "score", "input": {"previousRolls": [3, 4]},
      "expected": 7},
@@ -68,30 +119,27 @@ def checker() -> Iterator[DockerChecker]:
         yield made
 
 
-def _suite(tmp_path: Path) -> Suite:
+def _suite(tmp_path: Path, language: str) -> Suite:
     folder = tmp_path / "kata" / "acceptance"
     folder.mkdir(parents=True)
     (folder / "canonical-data.json").write_text(json.dumps(DOCUMENT))
     cases = flatten_cases(DOCUMENT, source="-")
-    calls = get_language("python").derive_calls(cases, {"game.py": STUB}, {})
+    path, stub, tests, _, _ = KATAS[language]
+    calls = get_language(language).derive_calls(cases, {path: stub}, tests)
     assert not isinstance(calls, str), calls
-    (folder / "calls.yaml").write_text(json.dumps({"python": calls.model_dump(mode="json")}))
+    (folder / "calls.yaml").write_text(json.dumps({language: calls.model_dump(mode="json")}))
     return load_suite(tmp_path / "kata")
 
 
-@pytest.mark.parametrize(
-    ("code", "wanted"),
-    [
-        (HONEST, [CaseStatus.PASSED] * 3),
-        (RAISES_AT_ONCE, [CaseStatus.WRONG] * 3),
-    ],
-    ids=["honest", "raises_at_once"],
-)
+@pytest.mark.parametrize("language", sorted(KATAS))
+@pytest.mark.parametrize("attack", [False, True], ids=["honest", "raises_at_once"])
 def test_a_history_is_replayed_and_a_step_that_raises_fails_its_case(
-    checker: DockerChecker, tmp_path: Path, code: str, wanted: list[CaseStatus]
+    checker: DockerChecker, tmp_path: Path, language: str, attack: bool
 ) -> None:
-    python = get_language("python")
-    tree = {name: text.encode() for name, text in python.scaffold().items()}
-    tree["game.py"] = code.encode()
-    report = run_acceptance(checker, python, tree, _suite(tmp_path))
-    assert [r.status for r in report.results] == wanted, report.why()
+    plugin = get_language(language)
+    path, _, _, honest, raises = KATAS[language]
+    tree = {name: text.encode() for name, text in plugin.scaffold().items()}
+    tree[path] = (raises if attack else honest).encode()
+    report = run_acceptance(checker, plugin, tree, _suite(tmp_path, language))
+    wanted = CaseStatus.WRONG if attack else CaseStatus.PASSED
+    assert [r.status for r in report.results] == [wanted] * 3, report.why()

@@ -133,3 +133,20 @@ def test_a_list_input_of_one_length_is_given_item_by_item_where_the_tests_pass_t
     # Lists of other lengths in other cases: not given apart.
     uneven = [*cases, _case("scalene", sides=[3, 4])]
     assert isinstance(JAVASCRIPT.derive_calls(uneven, stub, tests), str)
+
+
+def test_a_class_the_tests_build_step_by_step_replays_the_list_input() -> None:
+    # Bowling: before, "no function of the stub performs the property score". The stub
+    # declares no parameters; the tests' calls say each method takes one and none.
+    stub = {"bowling.js": b"export class Bowling {\n  roll() {}\n\n  score() {}\n}\n"}
+    tests = {
+        "bowling.spec.js": b"const bowling = new Bowling();\n"
+        b"rolls.forEach((roll) => { bowling.roll(roll); });\n"
+        b"expect(bowling.score()).toEqual(0);\n"
+    }
+    cases = [_case("score", previousRolls=[0]), _case("roll", previousRolls=[10], roll=11)]
+    calls = JAVASCRIPT.derive_calls(cases, stub, tests)
+    assert isinstance(calls, CallMap), calls
+    built = 'tddFold(new Bowling(), "roll", ${previousRolls}, false)'
+    assert calls.calls == {"score": f"{built}.score()", "roll": f"{built}.roll(${{roll}})"}
+    assert calls.setup.startswith('import { Bowling } from "./bowling.js";\n')

@@ -21,6 +21,7 @@ from tdd_sandbox.languages.deriving import (
     is_rows,
     spread_cases,
 )
+from tdd_sandbox.languages.javascript.folds import derive_javascript_folds
 from tdd_sandbox.languages.javascript.reader import read_javascript
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -96,13 +97,19 @@ def _derive_uses(
                     classes[match[2]] = (path, "default" in (match[1] or "") or match[2] in default)
     text = "\n".join(d.decode("utf-8", "replace") for d in tests.values())
     uses = {use for use in _uses(Source(read_javascript(text).code, text)) if use.owner in classes}
+    imports = {
+        owner: f'import {owner} from "./{path}";'
+        if default
+        else f'import {{ {owner} }} from "./{path}";'
+        for owner, (path, default) in classes.items()
+    }
     chosen = choose_uses(cases, uses, _member_names)
     if isinstance(chosen, str):
         # Lists the tests pass item by item (`new Triangle(2, 2, 2)` for `sides`).
-        cases = spread_cases(cases)
-        chosen = choose_uses(cases, uses, _member_names)
+        chosen = choose_uses(spread_cases(cases), uses, _member_names)
+        cases = spread_cases(cases) if not isinstance(chosen, str) else cases
     if isinstance(chosen, str):
-        return None
+        return derive_javascript_folds(cases, imports, uses)
     calls = {}
     for prop, use in chosen.items():
         example = next(case.input for case in cases if case.property == prop)
@@ -111,13 +118,7 @@ def _derive_uses(
         inputs = ["${" + name + lines + "}" for name in example]
         calls[prop] = use.spelled(inputs, "new ")
     owners = sorted({use.owner for use in chosen.values()})
-    setup = "\n".join(
-        f'import {owner} from "./{classes[owner][0]}";'
-        if classes[owner][1]
-        else f'import {{ {owner} }} from "./{classes[owner][0]}";'
-        for owner in owners
-    )
-    return CallMap(setup=setup, calls=calls)
+    return CallMap(setup="\n".join(imports[owner] for owner in owners), calls=calls)
 
 
 def _member_names(prop: str) -> list[str]:
