@@ -99,9 +99,67 @@ export class Game {
   }
 }
 """
+RS_STUB = b"""\
+pub struct Game {}
+
+impl Game {
+    pub fn new() -> Self {
+        todo!()
+    }
+
+    pub fn roll(&mut self, pins: u16) -> Result<(), String> {
+        todo!("{pins}")
+    }
+
+    pub fn score(&self) -> Option<u16> {
+        todo!()
+    }
+}
+"""
+RS_HONEST = """\
+pub struct Game {
+    rolls: Vec<u16>,
+}
+
+impl Game {
+    pub fn new() -> Self {
+        Game { rolls: Vec::new() }
+    }
+
+    pub fn roll(&mut self, pins: u16) -> Result<(), String> {
+        if pins > 10 || self.rolls.iter().sum::<u16>() + pins > 20 {
+            return Err("too many pins".to_string());
+        }
+        self.rolls.push(pins);
+        Ok(())
+    }
+
+    pub fn score(&self) -> Option<u16> {
+        Some(self.rolls.iter().sum())
+    }
+}
+"""
+RS_RAISES = """\
+pub struct Game {}
+
+impl Game {
+    pub fn new() -> Self {
+        Game {}
+    }
+
+    pub fn roll(&mut self, _pins: u16) -> Result<(), String> {
+        Err("too many pins".to_string())
+    }
+
+    pub fn score(&self) -> Option<u16> {
+        None
+    }
+}
+"""
 KATAS = {  # language -> the stub's file, the stub, the track's tests, honest code, the attack
     "python": ("game.py", PY_STUB, {}, PY_HONEST, PY_RAISES),
     "javascript": ("game.js", JS_STUB, {"game.spec.js": JS_TESTS}, JS_HONEST, JS_RAISES),
+    "rust": ("src/lib.rs", RS_STUB, {}, RS_HONEST, RS_RAISES),
 }
 DOCUMENT: dict[str, Any] = {"cases": [
     {"description": "sum", "property": "score", "input": {"previousRolls": [3, 4]},
@@ -125,7 +183,9 @@ def _suite(tmp_path: Path, language: str) -> Suite:
     (folder / "canonical-data.json").write_text(json.dumps(DOCUMENT))
     cases = flatten_cases(DOCUMENT, source="-")
     path, stub, tests, _, _ = KATAS[language]
-    calls = get_language(language).derive_calls(cases, {path: stub}, tests)
+    plugin = get_language(language)
+    stub_tree = {**{p: t.encode() for p, t in plugin.scaffold().items()}, path: stub}
+    calls = plugin.derive_calls(cases, stub_tree, tests)
     assert not isinstance(calls, str), calls
     (folder / "calls.yaml").write_text(json.dumps({language: calls.model_dump(mode="json")}))
     return load_suite(tmp_path / "kata")
@@ -141,5 +201,5 @@ def test_a_history_is_replayed_and_a_step_that_raises_fails_its_case(
     tree = {name: text.encode() for name, text in plugin.scaffold().items()}
     tree[path] = (raises if attack else honest).encode()
     report = run_acceptance(checker, plugin, tree, _suite(tmp_path, language))
-    wanted = CaseStatus.WRONG if attack else CaseStatus.PASSED
-    assert [r.status for r in report.results] == [wanted] * 3, report.why()
+    passed = [r.status is CaseStatus.PASSED for r in report.results]
+    assert passed == [not attack] * 3, report.why()

@@ -227,3 +227,23 @@ def test_a_record_taken_field_by_field_comes_before_a_literal_the_tests_pass() -
     calls = RUST.derive_calls([_case("encode", phrase="yes", key={"a": 5, "b": 7})], stub, tests)
     assert isinstance(calls, CallMap)
     assert calls.calls == {"encode": "affine_cipher::encode(${phrase}, ${key.a}, ${key.b})"}
+
+
+def test_a_type_built_step_by_step_replays_the_list_input_and_reads_its_error_by_debug() -> None:
+    # Bowling: before, "no function of the stub performs the property score"; its Error has
+    # no Display, which the driver reads errors by.
+    lib = (
+        b"#[derive(Debug)]\npub enum Error {\n    GameComplete,\n}\n\npub struct BowlingGame {}\n\n"
+        b"impl BowlingGame {\n    pub fn new() -> Self {\n        todo!()\n    }\n\n"
+        b"    pub fn roll(&mut self, pins: u16) -> Result<(), Error> {\n        todo!()\n    }\n\n"
+        b"    pub fn score(&self) -> Option<u16> {\n        todo!()\n    }\n}\n"
+    )
+    manifest = MANIFEST.replace(b"all-your-base", b"bowling")
+    cases = [_case("score", previousRolls=[0]), _case("roll", previousRolls=[10], roll=11)]
+    calls = RUST.derive_calls(cases, {"Cargo.toml": manifest, "src/lib.rs": lib}, {})
+    assert isinstance(calls, CallMap), calls
+    assert calls.calls["score"].startswith("{ let mut tdd_made = bowling::BowlingGame::new(); ")
+    assert "for tdd_item in ${previousRolls} {" in calls.calls["score"]
+    assert calls.calls["score"].endswith(" tdd_made.score() }")
+    assert calls.calls["roll"].endswith(' tdd_made.roll(${roll}) }.map_err(|e| format!("{e:?}"))')
+    assert "fn tdd_step_failed" in calls.setup

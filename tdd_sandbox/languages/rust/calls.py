@@ -21,6 +21,7 @@ from tdd_sandbox.languages.deriving import (
     most_said,
     split_parameters,
 )
+from tdd_sandbox.languages.rust.folds import derive_rust_folds
 from tdd_sandbox.languages.rust.reader import rust_code
 from tdd_sandbox.languages.rust.types import DATETIME_SETUP, datetime_names, read_types
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -60,7 +61,12 @@ def derive_rust_calls(
     fixed = {name: _fixed(name, tests_read) for name in functions}
     chosen = choose_functions(cases, declared, lambda prop: [_snake(prop)], fixed=fixed)
     if isinstance(chosen, str):
-        return chosen
+        values = {key: [c.input.get(key) for c in cases] for c in cases for key in c.input}
+
+        def argument(name: str, kind: str) -> str:
+            return _argument(name, kind, values[name])
+
+        return derive_rust_folds(cases, code, crate, argument, undisplayed) or chosen
     calls = {}
     for prop, call in chosen.items():
         kinds = [kind for _, kind in functions[call.function]][: len(call.arguments)]

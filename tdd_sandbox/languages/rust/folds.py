@@ -1,0 +1,108 @@
+"""Rust's objects built step by step (`folding`): the crate's types with a `new()` of no
+arguments, their methods of `&self` or `&mut self`, and a call that replays a list input on
+one, then asks the property. A step that returns an `Err` or panics fails the case (the
+driver's `failure`), never passes one that expects an error."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from tdd_sandbox.languages.deriving import split_parameters
+from tdd_sandbox.languages.folding import choose_folds
+from tdd_sandbox.vocabulary.cases import CallMap, Case
+
+_IMPL = re.compile(r"^impl\s+(\w+)\s*\{", re.MULTILINE)
+_METHOD = re.compile(r"\bpub\s+fn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^)]*)\)\s*(?:->\s*([^{;]+))?")
+_ERR_TYPE = re.compile(r"^Result\s*<.*,\s*(\w+)\s*>$", re.DOTALL)
+_FAILED = r'{ out.push_str("{\"failure\":\"a step that builds the object failed\"}"); return; }'
+
+HELPER = """
+trait TddStep {
+    fn tdd_failed(&self) -> bool;
+}
+impl TddStep for () {
+    fn tdd_failed(&self) -> bool {
+        false
+    }
+}
+impl TddStep for bool {
+    fn tdd_failed(&self) -> bool {
+        false
+    }
+}
+impl<T, E> TddStep for Result<T, E> {
+    fn tdd_failed(&self) -> bool {
+        self.is_err()
+    }
+}
+fn tdd_step_failed<R: TddStep>(ran: std::thread::Result<R>) -> bool {
+    ran.map(|done| done.tdd_failed()).unwrap_or(true)
+}
+"""
+"""What a step's answer says: an `Err` failed; nothing, or a yes or no, did not."""
+
+
+def derive_rust_folds(
+    cases: Sequence[Case],
+    code: str,
+    crate: str,
+    argument: Callable[[str, str], str],
+    undisplayed: set[str],
+) -> CallMap | None:
+    """The calls of `folding.choose_folds` on the types `code` implements (blank literals
+    and comments), each argument as `argument(input, its type)` writes it, an `Err` of the
+    `undisplayed` types read by its `Debug` form; None where no type is built so, or an item
+    would be spread (a Rust list holds one type)."""
+    classes: dict[str, dict[str, int]] = {}
+    kinds: dict[tuple[str, str], list[str]] = {}
+    returns: dict[tuple[str, str], str] = {}
+    for owner, body in _impls(code):
+        methods: dict[str, int] = {}
+        made = False
+        for match in _METHOD.finditer(body):
+            params = split_parameters(match[2])
+            if not params or "self" not in params[0]:
+                made = made or (match[1] == "new" and not params)
+                continue
+            methods[match[1]] = len(params) - 1
+            kinds[owner, match[1]] = [p.partition(":")[2].strip() for p in params[1:]]
+            returns[owner, match[1]] = (match[3] or "").strip()
+        if made:
+            classes[owner] = methods
+    chosen = choose_folds(cases, classes, lambda prop: [_snake(prop)])
+    if isinstance(chosen, str) or any(fold.spread for fold in chosen.values()):
+        return None
+    calls = {}
+    for prop, fold in chosen.items():
+        given = ", ".join(
+            argument(name, kind)
+            for name, kind in zip(fold.given, kinds[fold.owner, fold.member], strict=True)
+        )
+        step = f"std::panic::AssertUnwindSafe(|| tdd_made.{fold.step}(tdd_item))"
+        calls[prop] = (
+            f"{{ let mut tdd_made = {crate}::{fold.owner}::new(); "
+            f"for tdd_item in ${{{fold.items}}} {{ "
+            f"if tdd_step_failed(std::panic::catch_unwind({step})) {_FAILED} }} "
+            f"tdd_made.{fold.member}({given}) }}"
+        )
+        error = _ERR_TYPE.match(returns[fold.owner, fold.member])
+        if error and error[1] in undisplayed:
+            calls[prop] += '.map_err(|e| format!("{e:?}"))'
+    return CallMap(setup=HELPER, calls=calls)
+
+
+def _impls(code: str) -> list[tuple[str, str]]:
+    """Each inherent `impl Type { ... }` block at the top level: the type and its body."""
+    found = []
+    for match in _IMPL.finditer(code):
+        depth, at = 1, match.end()
+        while at < len(code) and depth:
+            depth += (code[at] == "{") - (code[at] == "}")
+            at += 1
+        found.append((match[1], code[match.end() : at - 1]))
+    return found
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
