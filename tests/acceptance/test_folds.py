@@ -156,10 +156,52 @@ impl Game {
     }
 }
 """
+JAVA_STUB = b"""\
+class Game {
+    void roll(int pins) {
+        throw new UnsupportedOperationException("Delete this statement.");
+    }
+
+    int score() {
+        throw new UnsupportedOperationException("Delete this statement.");
+    }
+}
+"""
+JAVA_HONEST = """\
+import java.util.ArrayList;
+import java.util.List;
+
+class Game {
+    private final List<Integer> rolls = new ArrayList<>();
+
+    void roll(int pins) {
+        if (pins > 10 || score() + pins > 20) {
+            throw new IllegalStateException("too many pins");
+        }
+        rolls.add(pins);
+    }
+
+    int score() {
+        return rolls.stream().mapToInt(Integer::intValue).sum();
+    }
+}
+"""
+JAVA_RAISES = """\
+class Game {
+    void roll(int pins) {
+        throw new IllegalStateException("too many pins");
+    }
+
+    int score() {
+        throw new IllegalStateException("too many pins");
+    }
+}
+"""
 KATAS = {  # language -> the stub's file, the stub, the track's tests, honest code, the attack
     "python": ("game.py", PY_STUB, {}, PY_HONEST, PY_RAISES),
     "javascript": ("game.js", JS_STUB, {"game.spec.js": JS_TESTS}, JS_HONEST, JS_RAISES),
     "rust": ("src/lib.rs", RS_STUB, {}, RS_HONEST, RS_RAISES),
+    "java": ("src/Game.java", JAVA_STUB, {}, JAVA_HONEST, JAVA_RAISES),
 }
 DOCUMENT: dict[str, Any] = {"cases": [
     {"description": "sum", "property": "score", "input": {"previousRolls": [3, 4]},

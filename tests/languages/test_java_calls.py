@@ -90,3 +90,23 @@ def test_a_class_made_with_arguments_takes_the_first_inputs_in_its_constructor()
     assert calls == CallMap(
         calls={"distance": "new Hamming(${strand1}, ${strand2}).getHammingDistance()"}
     )
+
+
+def test_a_class_built_step_by_step_replays_the_list_and_a_void_member_answers_null() -> None:
+    # Bowling: before, "score takes 0 arguments where score gives 1".
+    stub = {
+        "src/main/java/BowlingGame.java": b"class BowlingGame {\n"
+        b"    void roll(int pins) {\n        throw new UnsupportedOperationException();\n    }\n\n"
+        b"    int score() {\n        throw new UnsupportedOperationException();\n    }\n}\n"
+    }
+    cases = [_case("score", previousRolls=[0]), _case("roll", previousRolls=[10], roll=11)]
+    calls = JAVA.derive_calls(cases, stub, {})
+    assert isinstance(calls, CallMap), calls
+    built = (
+        "TddAcceptance.fold(new BowlingGame(), tddMade -> "
+        "{ for (var tddItem : ${previousRolls}) tddMade.roll(tddItem); })"
+    )
+    assert calls.calls == {
+        "score": f"{built}.score()",
+        "roll": f"TddAcceptance.done(() -> {built}.roll(${{roll}}))",
+    }

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.deriving import choose_functions, split_parameters
+from tdd_sandbox.languages.java.folds import derive_java_folds
 from tdd_sandbox.languages.java.reader import JAVA_LEXEMES, java_text
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -17,7 +18,7 @@ from tdd_sandbox.vocabulary.cases import CallMap, Case
 _CLASS = re.compile(r"\bclass\s+(\w+)")
 _METHOD = re.compile(
     r"^[ \t]*((?:(?:public|protected|static|final|synchronized)\s+)*)"
-    r"(?:<[^>]*>\s*)?[\w<>\[\],.? ]+?\s+(\w+)\s*\(([^)]*)\)\s*(?:throws\s+[\w., ]+)?\{",
+    r"(?:<[^>]*>\s*)?([\w<>\[\],.? ]+?)\s+(\w+)\s*\(([^)]*)\)\s*(?:throws\s+[\w., ]+)?\{",
     re.MULTILINE,
 )
 _COLLECTION = re.compile(r"(List|Collection|Iterable|Set)<(\w+)>")
@@ -30,6 +31,8 @@ def derive_java_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
     # name -> (class, static, parameter names, their types)
     methods: dict[str, tuple[str, bool, list[str], list[str]]] = {}
     made: dict[str, tuple[list[str], list[str]]] = {}  # class -> its constructor's parameters
+    # class -> each instance method's parameter types and what it returns
+    own: dict[str, dict[str, tuple[list[str], str]]] = {}
     for path, data in sorted(stub.items()):
         pure = PurePosixPath(path)
         if pure.suffix != ".java" or pure.parts[:2] == ("src", "test"):
@@ -39,7 +42,7 @@ def derive_java_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
         if owner is None:
             continue
         for match in _METHOD.finditer(code):
-            modifiers, name, params = match[1], match[2], match[3]
+            modifiers, returns, name, params = match[1], match[2], match[3], match[4]
             if name in _KEYWORDS or "private" in modifiers:
                 continue
             names, types = _parameters(params)
@@ -48,6 +51,8 @@ def derive_java_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
                     made[owner] = (names, types)
                 continue
             methods[name] = (owner, "static" in modifiers.split(), names, types)
+            if "static" not in modifiers.split():
+                own.setdefault(owner, {})[name] = (types, returns.strip())
     # A method on an instance takes the constructor's parameters first (`new Hamming(a,
     # b).getHammingDistance()`, today's Java track).
     signatures = {
@@ -56,7 +61,8 @@ def derive_java_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
     }
     chosen = choose_functions(cases, signatures, lambda p: [p])
     if isinstance(chosen, str):
-        return chosen
+        bare = {owner: found for owner, found in own.items() if not made.get(owner, ([],))[0]}
+        return derive_java_folds(cases, bare, _argument) or chosen
     calls = {}
     for prop, call in chosen.items():
         owner, static, _, types = methods[call.function]

@@ -153,6 +153,33 @@ public final class TddAcceptance {
     throw new NotPlain("a " + type.getSimpleName() + " is not plain data");
   }
 
+  /** Steps that build an object (a data suite's `fold`): each takes it in turn. */
+  interface Steps<T> {
+    void take(T made) throws Throwable;
+  }
+
+  /** `made` once `steps` took it; a step that throws fails the case, never passes one that
+   * expects an error. */
+  static <T> T fold(T made, Steps<T> steps) {
+    try {
+      steps.take(made);
+    } catch (Throwable error) {
+      throw new NotPlain("a step that builds the object failed: " + error);
+    }
+    return made;
+  }
+
+  /** A call of a method that returns nothing. */
+  interface Call {
+    void run() throws Throwable;
+  }
+
+  /** What a method that returns nothing answers: null, or the error it throws. */
+  static Object done(Call call) throws Throwable {
+    call.run();
+    return null;
+  }
+
   static String report(Object value) {
     return "{\"value\":" + plain(value, 0) + "}";
   }
