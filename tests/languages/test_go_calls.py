@@ -79,3 +79,20 @@ def test_of_a_kata_s_functions_of_one_arity_the_one_whose_result_is_the_data_s_k
     # Where the data's kind fits both, no guess.
     texts = [Case("a", "a", "proteins", {"strand": "AUG"}, None)]
     assert isinstance(GO.derive_calls(texts, stub, {}), str)
+
+
+def test_a_type_a_function_makes_and_its_methods_build_step_by_step_replay_the_list() -> None:
+    # Bowling: before, "no function of the stub performs the property score (Score)".
+    stub = {
+        "bowling.go": b"package bowling\n\nfunc NewGame() *Game {\n\tpanic(1)\n}\n\n"
+        b"func (g *Game) Roll(pins int) error {\n\tpanic(1)\n}\n\n"
+        b"func (g *Game) Score() (int, error) {\n\tpanic(1)\n}\n"
+    }
+    cases = [_case("score", previousRolls=[0]), _case("roll", previousRolls=[10], roll=11)]
+    calls = GO.derive_calls(cases, stub, {})
+    assert isinstance(calls, CallMap), calls
+    built = (
+        "tddFold(kata.NewGame(), tddAs[[]int](${previousRolls|json}), "
+        "func(tddMade *kata.Game, tddItem int) { tddStep(tddMade.Roll(tddItem)) })"
+    )
+    assert calls.calls == {"score": f"{built}.Score()", "roll": f"{built}.Roll(${{roll}})"}

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.deriving import choose_functions, split_parameters
+from tdd_sandbox.languages.go.folds import derive_go_folds
 from tdd_sandbox.languages.go.reader import GO_LEXEMES
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -52,7 +53,10 @@ def derive_go_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap
         if kind != functions and not isinstance(found := choose_functions(cases, kind, _name), str):
             chosen = found
     if isinstance(chosen, str):
-        return chosen
+        makers = {
+            result: maker for maker, (params, result) in signatures.items() if not params and result
+        }
+        return derive_go_folds(cases, code, makers, _parameters, _argument, _name) or chosen
     calls = {}
     for prop, c in chosen.items():
         field = c.function not in functions  # a field of what its function returns

@@ -34,6 +34,10 @@ func run(index int) (report string) {
 				report = `{"failure":` + quote(failed.why) + `}`
 				return
 			}
+			if failed, ok := r.(stepFailed); ok {
+				report = `{"failure":` + quote(failed.why) + `}`
+				return
+			}
 			report = `{"error":` + quote(fmt.Sprint(r)) + `,"error_type":"panic"}`
 		}
 	}()
@@ -41,6 +45,42 @@ func run(index int) (report string) {
 /*CASES*/
 	}
 	return `{"failure":"no such case"}`
+}
+
+// stepFailed is a step that builds a case's object (tddFold) gone wrong: the case fails,
+// never passes as its expected error.
+type stepFailed struct{ why string }
+
+// tddFold is made once each of items went to step, in order.
+func tddFold[T any, I any](made T, items []I, step func(T, I)) T {
+	for _, item := range items {
+		tddTake(made, item, step)
+	}
+	return made
+}
+
+func tddTake[T any, I any](made T, item I, step func(T, I)) {
+	defer func() {
+		if r := recover(); r != nil {
+			panic(stepFailed{fmt.Sprintf("a step that builds the object panicked: %v", r)})
+		}
+	}()
+	step(made, item)
+}
+
+// tddStep reads a step's results as capture does: an error that is not nil, or a last
+// false of a comma-ok, failed it.
+func tddStep(results ...any) {
+	n := len(results)
+	if n == 0 {
+		return
+	}
+	if err, ok := results[n-1].(error); ok && err != nil {
+		panic(stepFailed{"a step that builds the object failed: " + err.Error()})
+	}
+	if ok, isBool := results[n-1].(bool); isBool && !ok && n > 1 {
+		panic(stepFailed{"a step that builds the object was not ok"})
+	}
 }
 
 // unconverted is an input the driver could not convert to the type its call takes: no
