@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from tdd_sandbox.languages.naming import extended_name, same_words, worded_name
 from tdd_sandbox.vocabulary.cases import Case
@@ -154,6 +154,8 @@ class Use:
     given: int | None
     static: bool = False
     """A member of the class itself, no object made (JavaScript's `House.verses(1, 2)`)."""
+    kinds: tuple[str | None, ...] = field(default=(), compare=False)
+    """The kind of each literal the tests pass it, made with and given in turn (`kinds`)."""
 
     @property
     def arity(self) -> int:
@@ -180,11 +182,13 @@ def choose_uses(
     `get_`) or of its words (`naming.same_words`), or, for a kata of one property, the one
     member the tests use so, or use more often than any other so (`uses` holds each once per
     use where the pack counts them: phone-number's tests read `.number` most, `.area_code`
-    and `.pretty()` a test or two).
+    and `.pretty()` a test or two); for the one property of several that no member is named
+    for, the one member of the same objects that no other property takes.
     A reason where there is none, or more than one."""
     properties = list(dict.fromkeys(case.property for case in cases))
     counted = Counter(uses)
     chosen: dict[str, Use] = {}
+    unnamed: dict[str, set[Use]] = {}
     for prop in properties:
         inputs = {len(case.input) for case in cases if case.property == prop}
         if len(inputs) != 1:
@@ -195,10 +199,25 @@ def choose_uses(
             use for use in fitting if same_words(prop, use.member)
         }
         found = named or (_most_used(fitting, counted) if len(properties) == 1 else set())
+        if not found and len(properties) > 1:
+            unnamed[prop] = fitting
+            continue
         if len(found) != 1:
             how = "no" if not found else "more than one"
             return f"the track's tests use {how} object's member for the property {prop}"
         chosen[prop] = found.pop()
+    if len(unnamed) == 1 and chosen:
+        # The one property no member is named for (allergies' `list`): the one member left
+        # of the objects the others use, that takes as many inputs (`get_allergies()`).
+        ((prop, fitting),) = unnamed.items()
+        owners = {use.owner for use in chosen.values()}
+        taken = {use.member for use in chosen.values()}
+        left = {use for use in fitting if use.owner in owners and use.member not in taken}
+        if len(left) == 1:
+            chosen[prop] = left.pop()
+            return {prop: chosen[prop] for prop in properties}
+    if unnamed:
+        return f"the track's tests use no object's member for the property {next(iter(unnamed))}"
     return chosen
 
 

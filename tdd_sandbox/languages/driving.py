@@ -19,7 +19,7 @@ DRIVER_DIR = ".tdd/acceptance"
 """Where the driver and the inputs go in the sandbox's snapshot: a path no agent may write."""
 RESULTS = "/tmp/tdd-acceptance/out"
 """Where a compiled language's driver script collects every case's framed line."""
-_PLACEHOLDER = re.compile(r"\$\{(\w+(?:\.\w+)*)(?:\|(lines|json))?\}")
+_PLACEHOLDER = re.compile(r"\$\{(\w+(?:\.\w+)*)(?:\|(lines|json|lower))?\}")
 
 # The shell that a compiled language's driver script shares, run as
 # `sh -c SCRIPT acceptance <nonce> <cases> <seconds per case>`: its build, whose failure is
@@ -145,7 +145,8 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
     each `${name|lines}` by its list of strings as one string of lines (a track that takes
     a grid or a table as text where the canonical data lists its rows), and each
     `${name|json}` by its JSON text as a string (for a driver to convert to the type the
-    call takes: Go's `[]Domino`).
+    call takes: Go's `[]Domino`), and each `${name|lower}` by its text in lower case (a
+    track that spells the data's names so: JavaScript's space-age `age('earth', ...)`).
 
     Raises:
         UsageError: the case has no such input, or it cannot be written as a literal.
@@ -170,6 +171,10 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
             value = "\n".join(value)
         elif match.group(2) == "json":
             value = json.dumps(value, ensure_ascii=False)
+        elif match.group(2) == "lower":
+            if not isinstance(value, str):
+                raise UsageError(f"case {case.id!r}: input {name!r} is not a text")
+            value = value.lower()
         return literal(value)
 
     return _PLACEHOLDER.sub(replace, template)

@@ -419,6 +419,64 @@ def test_cpp_lists_and_strings_convert_to_what_the_function_takes(
     }, report.why()
 
 
+CPP_ALLERGIES = """\
+#pragma once
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace allergies {
+class allergy_test {
+ public:
+  explicit allergy_test(int score) : score_(score) {}
+  bool is_allergic_to(const std::string& item) const {
+    return item == "eggs" ? (score_ & 1) != 0 : (score_ & 2) != 0;
+  }
+  std::unordered_set<std::string> get_allergies() const {
+    std::unordered_set<std::string> found;
+    for (const char* item : {"peanuts", "eggs"}) {
+      if (is_allergic_to(item)) found.insert(item);
+    }
+    return found;
+  }
+
+ private:
+  int score_;
+};
+}  // namespace allergies
+"""
+
+
+def test_a_cpp_object_made_with_its_number_and_asked_with_its_text_and_a_set_answer(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # C++'s allergies: the data lists the item before the score, so the call made the object
+    # with the text (no case compiled); its set of allergies is not plain data, and the order
+    # a set holds them in is not the answer.
+    tests = {
+        "allergies_test.cpp": b'TEST_CASE("eggs", "[1]") {\n'
+        b'  REQUIRE(false == allergies::allergy_test(0).is_allergic_to("eggs"));\n}\n'
+        b'TEST_CASE("list", "[2]") {\n  std::unordered_set<std::string> expected = {"eggs"};\n'
+        b"  REQUIRE(expected == allergies::allergy_test(1).get_allergies());\n}\n"
+    }
+    stub = {"allergies.h": b"namespace allergies {}\n"}
+    cases = [
+        {"description": "eggs", "property": "allergicTo", "expected": True,
+         "input": {"item": "eggs", "score": 1}},
+        {"description": "not peanuts", "property": "allergicTo", "expected": False,
+         "input": {"item": "peanuts", "score": 1}},
+        {"description": "both", "property": "list", "expected": ["eggs", "peanuts"],
+         "input": {"score": 3}},
+        {"description": "wrong", "property": "list", "expected": ["peanuts"],
+         "input": {"score": 1}},
+    ]  # fmt: skip
+    suite = _derived(tmp_path, "cpp", {"cases": cases}, stub, tests)
+    report = _score(checker, "cpp", {"allergies.h": CPP_ALLERGIES}, suite)
+    assert [r.status for r in report.results] == [
+        CaseStatus.PASSED, CaseStatus.PASSED, CaseStatus.PASSED, CaseStatus.WRONG,
+    ], report.why()  # fmt: skip
+
+
 CPP_DICE = """\
 #pragma once
 #include <array>

@@ -92,3 +92,24 @@ def test_an_enumeration_the_tests_register_gets_its_constants_names() -> None:
     assert "struct Names<::garden::Plants>" in calls.setup
     assert 'if (value == ::garden::Plants::red_clover) return "red clover";' in calls.setup
     assert "Other" not in calls.setup
+
+
+def test_the_kinds_of_the_tests_literals_order_the_inputs_and_a_set_is_compared_as_one() -> None:
+    # C++'s allergies: the data lists the item before the score, the tests make
+    # `allergy_test(0)` and ask `is_allergic_to("eggs")`; its allergies come as a set.
+    stub = {"allergies.h": b"namespace allergies {\n}\n"}
+    tests = {
+        "allergies_test.cpp": b'TEST_CASE("eggs", "[1]") {\n'
+        b'  REQUIRE(false == allergies::allergy_test(0).is_allergic_to("eggs"));\n}\n'
+        b'TEST_CASE("list", "[2]") {\n  std::unordered_set<std::string> expected = {"eggs"};\n'
+        b"  REQUIRE(expected == allergies::allergy_test(1).get_allergies());\n}\n"
+    }
+    cases = [_case("allergicTo", item="eggs", score=0), _case("list", score=1)]
+    calls = CPP.derive_calls(cases, stub, tests)
+    assert isinstance(calls, CallMap), calls
+    assert calls.calls == {
+        "allergicTo": "allergies::allergy_test(${score})"
+        ".is_allergic_to(tdd_acceptance::text(${item}))",
+        "list": "allergies::allergy_test(${score}).get_allergies()",
+    }
+    assert calls.unordered == frozenset({"list"})

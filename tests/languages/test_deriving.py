@@ -86,3 +86,23 @@ def test_a_member_of_the_property_s_words_is_the_use_for_it() -> None:
     cases = [*_cases("drinksWater"), Case("c2", "c2", "ownsZebra", {}, "")]
     uses = [Use("ZebraPuzzle", 0, "waterDrinker", 0), Use("ZebraPuzzle", 0, "zebraOwner", 0)]
     assert choose_uses(cases, uses, _same) == {"drinksWater": uses[0], "ownsZebra": uses[1]}
+
+
+def test_the_one_property_no_member_is_named_for_takes_the_one_member_left() -> None:
+    # C++'s allergies: `allergicTo` is `is_allergic_to`, so `list` is `get_allergies`, the
+    # other member of the same object the tests use; before, "no object's member for list".
+    cases = [
+        Case("a", "a", "allergicTo", {"item": "eggs", "score": 1}, True),
+        Case("l", "l", "list", {"score": 1}, ["eggs"]),
+    ]
+    allergic = Use("allergy_test", 1, "is_allergic_to", 1)
+    listed = Use("allergy_test", 1, "get_allergies", 0)
+    other = Use("elsewhere", 1, "size", 0)  # another object's: never taken for it
+    assert choose_uses(cases, [allergic, listed, other], _same) == {
+        "allergicTo": allergic,
+        "list": listed,
+    }
+    # Two members left, or none named at all: no guess.
+    twice = [allergic, listed, Use("allergy_test", 1, "count", 0)]
+    assert isinstance(choose_uses(cases, twice, _same), str)
+    assert isinstance(choose_uses(cases, [listed], _same), str)

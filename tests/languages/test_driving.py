@@ -35,6 +35,12 @@ def test_an_input_given_as_json_is_a_string_of_its_json() -> None:
     assert json.loads(json.loads(call[2:-1])) == rows
 
 
+def test_an_input_given_in_lower_case_is_its_text_lowered_and_only_a_text_is() -> None:
+    assert render_call("age(${planet|lower})", _case(planet="Earth"), json.dumps) == 'age("earth")'
+    with pytest.raises(UsageError):
+        render_call("age(${planet|lower})", _case(planet=3), json.dumps)
+
+
 @pytest.mark.parametrize("given", [{"rows": [1, 2]}, {"rows": "AB"}, {"other": ["AB"]}])
 def test_what_cannot_be_lines_is_a_usage_error(given: dict[str, object]) -> None:
     with pytest.raises(UsageError):

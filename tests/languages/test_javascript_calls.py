@@ -150,3 +150,14 @@ def test_a_class_the_tests_build_step_by_step_replays_the_list_input() -> None:
     built = 'tddFold(new Bowling(), "roll", ${previousRolls}, false)'
     assert calls.calls == {"score": f"{built}.score()", "roll": f"{built}.roll(${{roll}})"}
     assert calls.setup.startswith('import { Bowling } from "./bowling.js";\n')
+
+
+def test_a_text_the_tests_spell_in_lower_case_is_passed_so() -> None:
+    # space-age: `age('earth', 1000000000)` where the data says "Earth"; before, the
+    # reference answered NaN for every case.
+    stub = {"space-age.js": b"export const age = () => {\n  throw 1;\n};\n"}
+    tests = {"space-age.spec.js": b"expect(age('earth', 1000000000)).toEqual(31.69);\n"}
+    cases = [_case("age", planet="Earth", seconds=1)]
+    calls = JAVASCRIPT.derive_calls(cases, stub, tests)
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"age": "age(${planet|lower}, ${seconds})"}

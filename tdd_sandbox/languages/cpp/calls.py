@@ -21,6 +21,7 @@ from tdd_sandbox.languages.deriving import (
     choose_functions,
     choose_uses,
 )
+from tdd_sandbox.languages.kinds import argument_texts, arranged, literal_kind
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -32,6 +33,7 @@ _ASSIGNED = re.compile(
 )
 _MEMBER = re.compile(r"\s*\.\s*(\w+)(\s*\()?")
 _SUFFIXES = (".h", ".hpp")
+_SET = re.compile(r"\bstd::(?:unordered_)?set\s*<")
 _REGISTERED = re.compile(r"\bCATCH_REGISTER_ENUM\s*\(([\w:,\s]*)\)")
 
 
@@ -60,8 +62,13 @@ def derive_cpp_calls(
     picked = choose_uses(cases, uses, _names)
     if isinstance(picked, str):
         return chosen
-    calls = {prop: use.spelled(_inputs(cases, prop)) for prop, use in picked.items()}
-    return CallMap(setup=setup, calls=calls)
+    calls = {}
+    for prop, use in picked.items():
+        example = next(case.input for case in cases if case.property == prop)
+        placed = dict(zip(example, _inputs(cases, prop), strict=True))
+        calls[prop] = use.spelled([placed[name] for name in arranged(example, use.kinds)])
+    unordered = {prop for prop, use in picked.items() if _as_set(source.text, f".{use.member}(")}
+    return CallMap(setup=setup, calls=calls, unordered=frozenset(unordered))
 
 
 def _calls(source: Source, spaces: set[str]) -> tuple[dict[str, int | None], set[Use]]:
@@ -81,7 +88,7 @@ def _calls(source: Source, spaces: set[str]) -> tuple[dict[str, int | None], set
             continue
         name = f"{match[1]}::{match[2]}"
         if member := _MEMBER.match(code, end):
-            uses.add(_use(source, name, count, member))
+            uses.add(_use(source, name, count, member, _kinds(source, match.end(), end)))
             makers.add(name)
         elif match[3] == "(":
             functions[name] = count if functions.get(name, count) == count else None
@@ -90,13 +97,20 @@ def _calls(source: Source, spaces: set[str]) -> tuple[dict[str, int | None], set
     for match in (*_BOUND.finditer(code), *_ASSIGNED.finditer(code)):
         if match["space"] not in spaces:
             continue
-        count, _ = arguments_at(source, match.end())
+        count, end = arguments_at(source, match.end())
         if count is None:
             continue
         owner = f"{match['space']}::{match['made']}"
+        made = _kinds(source, match.end(), end)
         for member in re.finditer(rf"(?<![\w.]){match['name']}{_MEMBER.pattern}", code):
-            uses.add(_use(source, owner, count, member))
+            uses.add(_use(source, owner, count, member, made))
     return {n: a for n, a in functions.items() if n not in makers}, uses
+
+
+def _as_set(tests: str, called: str) -> bool:
+    """Whether a test that calls `called` compares its answer with a set it declares
+    (allergies' `std::unordered_set<std::string> expected`): the order is not the answer."""
+    return any(called in test and _SET.search(test) for test in tests.split("TEST_CASE(")[1:])
 
 
 def _named(source: Source) -> list[str]:
@@ -120,9 +134,17 @@ def _named(source: Source) -> list[str]:
     return named
 
 
-def _use(source: Source, owner: str, count: int, member: re.Match[str]) -> Use:
-    given = arguments_at(source, member.end())[0] if member[2] else None
-    return Use(owner, count, member[1], given)
+def _use(
+    source: Source, owner: str, count: int, member: re.Match[str], made: tuple[str | None, ...]
+) -> Use:
+    given, end = arguments_at(source, member.end()) if member[2] else (None, member.end())
+    kinds = made + (_kinds(source, member.end(), end) if given else ())
+    return Use(owner, count, member[1], given, kinds=kinds)
+
+
+def _kinds(source: Source, start: int, end: int) -> tuple[str | None, ...]:
+    """The kinds of the arguments between `start` and the `)` before `end` (`kinds`)."""
+    return tuple(literal_kind(text) for text in argument_texts(source, start, end))
 
 
 def _inputs(cases: Sequence[Case], prop: str) -> list[str]:

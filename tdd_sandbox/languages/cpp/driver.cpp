@@ -14,10 +14,12 @@
 #include <exception>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -133,6 +135,14 @@ template <typename T>
 struct is_array : std::false_type {};
 template <typename T, std::size_t N>
 struct is_array<std::array<T, N>> : std::true_type {};
+// A set is its items, in the order it holds them: where the tests compare it as a set, so
+// does the judge (the property's `unordered`).
+template <typename T>
+struct is_set : std::false_type {};
+template <typename T, typename C, typename A>
+struct is_set<std::set<T, C, A>> : std::true_type {};
+template <typename T, typename H, typename E, typename A>
+struct is_set<std::unordered_set<T, H, E, A>> : std::true_type {};
 template <typename T>
 struct is_optional : std::false_type {};
 template <typename T>
@@ -167,7 +177,7 @@ std::string plain(const T& value) {
   } else if constexpr (std::is_same_v<U, const char*> || std::is_same_v<U, char*>) {
     if (value == nullptr) return "null";
     return quote(value);
-  } else if constexpr (is_vector<U>::value || is_array<U>::value) {
+  } else if constexpr (is_vector<U>::value || is_array<U>::value || is_set<U>::value) {
     return sequence(value);
   } else if constexpr (is_optional<U>::value) {
     return value.has_value() ? plain(*value) : std::string("null");

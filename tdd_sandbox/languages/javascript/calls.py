@@ -23,6 +23,7 @@ from tdd_sandbox.languages.deriving import (
 )
 from tdd_sandbox.languages.javascript.folds import derive_javascript_folds
 from tdd_sandbox.languages.javascript.reader import read_javascript
+from tdd_sandbox.languages.kinds import argument_texts, lower_cased
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _EXPORTED = re.compile(
@@ -60,13 +61,18 @@ def derive_javascript_calls(
     )
     text = b"\n".join(tests.values()).decode("utf-8", "replace")
     calls = {}
+    read = Source(read_javascript(text).code, text)
     for prop, call in chosen.items():
         example = next(case.input for case in cases if case.property == prop)
         as_text = len(call.arguments) == 1 and _passes_text(call.function, text)
-        arguments = [
-            "${" + a + ("|lines}" if as_text and is_rows(example.get(a)) else "}")
-            for a in call.arguments
-        ]
+        passed = _passed(read, call.function)
+        arguments = []
+        for k, a in enumerate(call.arguments):
+            values = [case.input.get(a) for case in cases if case.property == prop]
+            filter_ = "|lines" if as_text and is_rows(example.get(a)) else ""
+            if lower_cased(values, [given[k] for given in passed if len(given) > k]):
+                filter_ = "|lower"
+            arguments.append("${" + a + filter_ + "}")
         calls[prop] = f"{call.function}({', '.join(arguments)})"
     return CallMap(setup=setup, calls=calls)
 
@@ -159,6 +165,16 @@ def _use(read: Source, owner: str, count: int, at: int) -> Use | None:
         return Use(owner, count, member[1], None)
     given = arguments_at(read, member.end())[0]
     return None if given is None else Use(owner, count, member[1], given)
+
+
+def _passed(read: Source, function: str) -> list[list[str]]:
+    """The arguments of each call of `function` in the tests, as source text."""
+    found = []
+    for match in re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", read.code):
+        count, end = arguments_at(read, match.end())
+        if count is not None:
+            found.append(argument_texts(read, match.end(), end))
+    return found
 
 
 def _passes_text(function: str, tests: str) -> bool:
