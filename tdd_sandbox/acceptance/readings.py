@@ -2,6 +2,9 @@
 and the stub does not. Where the reference fails cases that a general rule says the track
 answers its own way, the suite is read that way and proved again (`READINGS`, in order):
 
+- the data's decimals are the answer rounded to the places they show (`CallMap.rounded`),
+  for the cases it fails that expect a decimal number (C++'s space-age answers 31.6880...
+  where the data says 31.69, and its tests compare within 0.005);
 - no answer and an error stand for each other (`CallMap.none_is_error`), for the cases it
   fails that expect null or an error (Go's alphametics returns an error where the data's
   answer is null, Rust's two-bucket `None` where the data expects an error);
@@ -17,10 +20,10 @@ answers its own way, the suite is read that way and proved again (`READINGS`, in
   sgf-parsing escapes as the newer case says).
 
 Each is tried on what the ones before left, and kept where the reference then fails fewer
-cases. Each asks the reference to pass more than half the cases and, of each property, a
-case the stub fails: a value the track answers otherwise could leave a property judged by
-its trivial cases alone (list-ops' `map` of an empty list). Unless the reference then
-passes every case, the calls go, and the track's tests judge."""
+cases. Each but the first asks the reference to pass more than half the cases and, of
+each property, a case the stub fails: a value the track answers otherwise could leave a
+property judged by its trivial cases alone (list-ops' `map` of an empty list). Unless the
+reference then passes every case, the calls go, and the track's tests judge."""
 
 from __future__ import annotations
 
@@ -45,6 +48,9 @@ class Reading:
     explains: Callable[[Case, CaseResult], bool]
     reads: Callable[[CallMap, list[str]], CallMap]
     says: Callable[[CallMap, list[str]], str]
+    alone: bool = False
+    """Whether it may explain every case the reference fails, not only a few: a reading that
+    keeps every case and changes only how near an answer must be."""
 
 
 def _left_out(failed: list[str], what: str = "error{s} the track reports its own way") -> str:
@@ -58,6 +64,14 @@ def _leave_out(calls: CallMap, failed: list[str]) -> CallMap:
 
 
 READINGS = (
+    Reading(
+        explains=lambda case, result: (
+            type(case.expected) is float and result.status is CaseStatus.WRONG
+        ),
+        reads=lambda calls, _: calls.model_copy(update={"rounded": True}),
+        says=lambda *_: ", the data's decimals read as the answer rounded to their places",
+        alone=True,
+    ),
     Reading(
         explains=lambda case, _: case.expected is None or case.expects_error,
         reads=lambda calls, _: calls.model_copy(update={"none_is_error": True}),
@@ -89,15 +103,22 @@ def _longer(calls: CallMap) -> float:
 
 
 def departures(
-    proof: Proof, cases: Sequence[Case], explains: Callable[[Case, CaseResult], bool]
+    proof: Proof,
+    cases: Sequence[Case],
+    explains: Callable[[Case, CaseResult], bool],
+    *,
+    alone: bool = False,
 ) -> list[str]:
     """The cases the reference fails that `explains` (given the case, and how it failed),
-    where it passes more than half and, of each property, one that the stub does not; else
-    empty."""
+    where it passes more than half and, of each property, one that the stub does not (or,
+    `alone`, whatever it passes); else empty."""
     reference = proof.reference
     if reference is None or reference.problem or not reference.results:
         return []
     failed = [r for r in reference.results if r.status is not CaseStatus.PASSED]
+    by_id = {case.id: case for case in cases}
+    if alone:
+        return [r.id for r in failed if r.id in by_id and explains(by_id[r.id], r)]
     if len(failed) * 2 >= len(reference.results):
         return []
     stub = {r.id for r in proof.start.results if r.status is CaseStatus.PASSED}
@@ -106,7 +127,6 @@ def departures(
             if r.status is CaseStatus.PASSED and r.id not in stub}  # fmt: skip
     if not set(property_of.values()) <= kept:
         return []
-    by_id = {case.id: case for case in cases}
     return [r.id for r in failed if r.id in by_id and explains(by_id[r.id], r)]
 
 
@@ -131,7 +151,7 @@ def confirm_calls(
     for reading in READINGS:
         said_here = ""
         # Again while it helps and changes the calls: more time is asked for in steps.
-        while (failed := departures(proof, cases, reading.explains)) and (
+        while (failed := departures(proof, cases, reading.explains, alone=reading.alone)) and (
             read_calls := reading.reads(calls, failed)
         ) != calls:
             write_calls(kata_dir, language.name, read_calls)

@@ -58,6 +58,7 @@ def run_acceptance(
         error_types=calls.errors,
         messages=calls.messages,
         none_is_error=calls.none_is_error,
+        rounded=calls.rounded,
         unordered=calls.unordered,
         problem=problem,
     )

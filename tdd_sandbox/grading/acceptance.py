@@ -169,23 +169,36 @@ def grade(
     messages: bool = True,
     none_is_error: bool = False,
     unordered: frozenset[str] = frozenset(),
+    rounded: bool = False,
     problem: str = "",
 ) -> AcceptanceReport:
     """Each case against what was observed for it. `error_types`, when given, are the
     error kinds that count as the kata's errors (others are wrong answers); `messages`,
     whether an error's message must be the expected one; `none_is_error`, whether no
     answer (null) and an error of those kinds stand for each other; `unordered`, the
-    properties whose list answers compare in any order (`CallMap`)."""
+    properties whose list answers compare in any order; `rounded`, whether a number is
+    rounded to the places of the expected one before it is compared (`CallMap`)."""
     results = []
     for case in cases:
         seen = observed.get(case.id)
         if case.property in unordered and seen is not None:
             seen = _in_order_of(case.expected, seen)
+        if rounded and seen is not None and isinstance(case.expected, float):
+            seen = _rounded_as(case.expected, seen)
         if none_is_error and seen is not None and _none_for_error(case, seen, error_types):
             results.append(CaseResult(case.id, CaseStatus.PASSED))
             continue
         results.append(_grade_one(case, seen, error_types, messages, problem))
     return AcceptanceReport(tuple(results), problem, Judged.DATA)
+
+
+def _rounded_as(expected: float, seen: Observed) -> Observed:
+    """A decimal answer rounded to the places `expected` shows (31.688 for 31.69: 31.69);
+    anything else as it came."""
+    shown = repr(expected)
+    if type(seen.value) is not float or "e" in shown:
+        return seen
+    return replace(seen, value=round(seen.value, len(shown.partition(".")[2])))
 
 
 def _in_order_of(expected: Any, seen: Observed) -> Observed:

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages.deriving import is_rows
+from tdd_sandbox.languages.members import as_name
 from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 from tdd_sandbox.vocabulary.files import TOOL_CONFIG
 
@@ -19,7 +20,7 @@ DRIVER_DIR = ".tdd/acceptance"
 """Where the driver and the inputs go in the sandbox's snapshot: a path no agent may write."""
 RESULTS = "/tmp/tdd-acceptance/out"
 """Where a compiled language's driver script collects every case's framed line."""
-_PLACEHOLDER = re.compile(r"\$\{(\w+(?:\.\w+)*)(?:\|(lines|json|lower))?\}")
+_PLACEHOLDER = re.compile(r"\$\{(\w+(?:\.\w+)*)(?:\|(lines|json|lower|name))?\}")
 
 # The shell that a compiled language's driver script shares, run as
 # `sh -c SCRIPT acceptance <nonce> <cases> <seconds per case>`: its build, whose failure is
@@ -146,7 +147,9 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
     a grid or a table as text where the canonical data lists its rows), and each
     `${name|json}` by its JSON text as a string (for a driver to convert to the type the
     call takes: Go's `[]Domino`), and each `${name|lower}` by its text in lower case (a
-    track that spells the data's names so: JavaScript's space-age `age('earth', ...)`).
+    track that spells the data's names so: JavaScript's space-age `age('earth', ...)`), and
+    each `${name|name}` by its text as a name, not a literal (`members.as_name`: a member
+    named by the value, C++'s space-age `on_earth()`), only where it is one.
 
     Raises:
         UsageError: the case has no such input, or it cannot be written as a literal.
@@ -171,6 +174,11 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
             value = "\n".join(value)
         elif match.group(2) == "json":
             value = json.dumps(value, ensure_ascii=False)
+        elif match.group(2) == "name":
+            named = as_name(value) if isinstance(value, str) else ""
+            if not re.fullmatch(r"[a-z_][a-z0-9_]*", named):
+                raise UsageError(f"case {case.id!r}: input {name!r} is no name: {value!r}")
+            return named
         elif match.group(2) == "lower":
             if not isinstance(value, str):
                 raise UsageError(f"case {case.id!r}: input {name!r} is not a text")

@@ -58,6 +58,10 @@ class CallMap(BaseModel):
     reports a case the data answers with null as an error (Go's alphametics), or one the
     data expects an error of as no answer (Rust's `Option`). The import's proof sets it
     where the reference answers so and passes every other case."""
+    rounded: bool = False
+    """Whether the data's decimal numbers are answers rounded to the places they show
+    (space-age's 31.69 for 31.6880...), as the track compares them within half a last place:
+    an answer is rounded so before it is compared. Set by the import's proof, as above."""
     timeout_s: float = Field(5.0, gt=0, le=CASE_TIME_BOUND_S)
     """How long one case may run."""
     exclude: frozenset[str] = frozenset()

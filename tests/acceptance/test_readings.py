@@ -14,7 +14,7 @@ from tdd_sandbox.grading.acceptance import (
 )
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-NONE, TIME, ERRORS, REPLACED = (reading.explains for reading in READINGS)
+ROUNDED, NONE, TIME, ERRORS, REPLACED = (reading.explains for reading in READINGS)
 
 
 def _report(passed: int, total: int) -> AcceptanceReport:
@@ -71,7 +71,7 @@ def test_no_answer_as_an_error_explains_failures_of_cases_expecting_null_or_an_e
     # failing unless another reading explains it (the suite is then not proved).
     seven = Proof("k", "go", _report(7, 10), _report(0, 10))
     assert departures(seven, cases, NONE) == ["c8", "c9"]
-    reading = READINGS[0].reads(CallMap(calls={"solve": "solve(${p})"}), ["c8", "c9"])
+    reading = READINGS[1].reads(CallMap(calls={"solve": "solve(${p})"}), ["c8", "c9"])
     assert reading.none_is_error
     assert not reading.exclude  # every case stays
 
@@ -86,9 +86,9 @@ def test_more_time_explains_cases_the_reference_gave_no_result_for() -> None:
     proof = Proof("alphametics", "rust", AcceptanceReport(slow), _report(0, 10))
     assert departures(proof, cases, TIME) == ["c7", "c8", "c9"]
     assert departures(Proof("k", "rust", _report(7, 10), _report(0, 10)), cases, TIME) == []
-    longer = READINGS[1].reads(CallMap(calls={"solve": "x"}, timeout_s=20), ["c7"])
+    longer = READINGS[2].reads(CallMap(calls={"solve": "x"}, timeout_s=20), ["c7"])
     assert longer.timeout_s == 60  # four times as long, at most the bound
-    assert READINGS[1].says(longer, ["c7"]) == ", given 60 s a case, as the reference needs"
+    assert READINGS[2].says(longer, ["c7"]) == ", given 60 s a case, as the reference needs"
 
 
 def test_a_case_a_newer_one_of_the_data_replaces_is_left_out_where_the_reference_fails_it() -> None:
@@ -112,9 +112,23 @@ def test_a_case_a_newer_one_of_the_data_replaces_is_left_out_where_the_reference
     proof = Proof("sgf-parsing", "java", ran, _report(0, 14))
     assert departures(proof, cases, REPLACED) == ["c12"]
     assert departures(proof, cases, ERRORS) == []  # a value, not an error
-    read = READINGS[3].reads(CallMap(calls={"parse": "parse(${encoded})"}), ["c12"])
+    read = READINGS[4].reads(CallMap(calls={"parse": "parse(${encoded})"}), ["c12"])
     assert read.exclude == {"c12"}
-    assert "a newer case of the data replaces" in READINGS[3].says(read, ["c12"])
+    assert "a newer case of the data replaces" in READINGS[4].says(read, ["c12"])
     # A case nothing replaces is never left out so.
     unreplaced = flatten_cases({"cases": document["cases"][:13]})
     assert departures(proof, unreplaced, REPLACED) == []
+
+
+def test_decimals_the_data_rounds_explain_every_decimal_case_the_reference_fails() -> None:
+    # C++'s space-age: the reference answers 31.6880... for every planet where the data says
+    # 31.69 (its tests compare within 0.005), so it fails all 8 cases: this reading alone
+    # may explain them all, and keeps every case.
+    cases = [Case(f"c{i}", "-", "age", {}, 31.69) for i in range(7)]
+    cases.append(Case("c7", "-", "age", {}, 2))  # a whole number: no places to round to
+    proof = Proof("space-age", "cpp", _report(0, 8), _report(0, 8))
+    rounded = READINGS[0]
+    assert rounded.alone
+    assert departures(proof, cases, ROUNDED, alone=True) == [f"c{i}" for i in range(7)]
+    assert departures(proof, cases, ROUNDED) == []  # the others' guard: too many failing
+    assert rounded.reads(CallMap(calls={"age": "age()"}), ["c0"]).rounded

@@ -477,6 +477,55 @@ def test_a_cpp_object_made_with_its_number_and_asked_with_its_text_and_a_set_ans
     ], report.why()  # fmt: skip
 
 
+CPP_SPACE_AGE = """\
+#pragma once
+
+namespace space_age {
+class space_age {
+ public:
+  explicit space_age(long seconds) : years_(seconds / 31557600.0) {}
+  double on_earth() const { return years_; }
+  double on_mercury() const { return years_ / 0.2408467; }
+
+ private:
+  double years_;
+};
+}  // namespace space_age
+"""
+
+
+def test_a_cpp_member_named_by_the_data_s_value_and_its_answer_rounded_as_the_data_is(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    # C++'s space-age: `age.on_earth()` for the data's "Earth", and 31.6880... where the data
+    # says 31.69 (the proof reads the suite so: `rounded`).
+    tests = {
+        "space_age_test.cpp": b"const space_age::space_age age(1000000);\n"
+        b"REQUIRE_THAT(age.on_earth(), WithinAbs(31.69, 0.005));\n"
+        b"REQUIRE_THAT(age.on_mercury(), WithinAbs(280.88, 0.005));\n"
+    }
+    stub = {"space_age.h": b"namespace space_age {}\n"}
+    cases = [
+        {"description": "earth", "property": "age", "expected": 31.69,
+         "input": {"planet": "Earth", "seconds": 1000000000}},
+        {"description": "mercury", "property": "age", "expected": 280.88,
+         "input": {"planet": "Mercury", "seconds": 2134835688}},
+        {"description": "wrong", "property": "age", "expected": 31.68,
+         "input": {"planet": "Earth", "seconds": 1000000000}},
+    ]  # fmt: skip
+    suite = _derived(tmp_path, "cpp", {"cases": cases}, stub, tests)
+    exact = _score(checker, "cpp", {"space_age.h": CPP_SPACE_AGE}, suite)
+    assert [r.status for r in exact.results] == [CaseStatus.WRONG] * 3, exact.why()
+    calls_file = tmp_path / "kata" / "acceptance" / "calls.yaml"
+    section = json.loads(calls_file.read_text())
+    section["cpp"]["rounded"] = True
+    calls_file.write_text(json.dumps(section))
+    rounded = _score(checker, "cpp", {"space_age.h": CPP_SPACE_AGE}, load_suite(tmp_path / "kata"))
+    assert [r.status for r in rounded.results] == [
+        CaseStatus.PASSED, CaseStatus.PASSED, CaseStatus.WRONG,
+    ], rounded.why()  # fmt: skip
+
+
 CPP_DICE = """\
 #pragma once
 #include <array>

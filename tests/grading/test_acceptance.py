@@ -301,3 +301,17 @@ def test_lines_a_track_wraps_are_read_as_the_data_s_lines_they_spell_word_for_wo
          CaseStatus.WRONG),  # a line of the data split across two of the answer's
     ):  # fmt: skip
         assert grade([two], {"c": Observed(value=value)}).results[0].status is status, value
+
+
+def test_where_the_data_rounds_a_decimal_the_answer_is_rounded_to_its_places() -> None:
+    # C++'s space-age answers 31.688087814028947 where the data says 31.69.
+    case = _case(31.69)
+    near, far, whole = Observed(value=31.688087814), Observed(value=31.7), Observed(value=31)
+    assert grade([case], {"c": near}).results[0].status is CaseStatus.WRONG
+    statuses = [grade([case], {"c": seen}, rounded=True).results[0].status
+                for seen in (near, far, whole)]  # fmt: skip
+    assert statuses == [CaseStatus.PASSED, CaseStatus.WRONG, CaseStatus.WRONG]
+    # A whole number expected: nothing to round to, the answer compares as it came.
+    assert grade([_case(2)], {"c": Observed(value=2.0001)}, rounded=True).results[0].status is (
+        CaseStatus.WRONG
+    )

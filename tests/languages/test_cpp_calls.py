@@ -113,3 +113,25 @@ def test_the_kinds_of_the_tests_literals_order_the_inputs_and_a_set_is_compared_
         "list": "allergies::allergy_test(${score}).get_allergies()",
     }
     assert calls.unordered == frozenset({"list"})
+
+
+def test_a_member_named_by_an_input_s_value_is_called_by_that_name() -> None:
+    # C++'s space-age: `age.on_earth()`, `age.on_mercury()` for the data's planet "Earth",
+    # "Mercury"; before, "no function of the stub performs the property age".
+    stub = {"space_age.h": b"namespace space_age {\n}\n"}
+    tests = {
+        "space_age_test.cpp": b"const space_age::space_age age(1000000);\n"
+        b"REQUIRE(age.seconds() == 1000000);\n"
+        b"REQUIRE_THAT(age.on_earth(), WithinAbs(31.69, 0.005));\n"
+        b"REQUIRE_THAT(age.on_mercury(), WithinAbs(280.88, 0.005));\n"
+    }
+    cases = [
+        _case("age", planet="Earth", seconds=1),
+        Case("m", "", "age", {"planet": "Mercury", "seconds": 2}, 0),
+    ]
+    calls = CPP.derive_calls(cases, stub, tests)
+    assert isinstance(calls, CallMap), calls
+    assert calls.calls == {"age": "space_age::space_age(${seconds}).on_${planet|name}()"}
+    # A planet the tests ask no member for: no such call.
+    pluto = [*cases, Case("p", "", "age", {"planet": "Pluto", "seconds": 3}, 0)]
+    assert isinstance(CPP.derive_calls(pluto, stub, tests), str)

@@ -41,6 +41,15 @@ def test_an_input_given_in_lower_case_is_its_text_lowered_and_only_a_text_is() -
         render_call("age(${planet|lower})", _case(planet=3), json.dumps)
 
 
+def test_an_input_given_as_a_name_is_written_bare_and_only_where_it_is_a_name() -> None:
+    # C++'s space-age calls `on_earth()` for "Earth": the value is code here, so nothing
+    # but a name may be written so (a kata's data is its author's, not always ours).
+    assert render_call("a.on_${p|name}()", _case(p="New York"), json.dumps) == "a.on_new_york()"
+    for value in ('Earth); system("x"', "1st", 3):
+        with pytest.raises(UsageError):
+            render_call("a.on_${p|name}()", _case(p=value), json.dumps)
+
+
 @pytest.mark.parametrize("given", [{"rows": [1, 2]}, {"rows": "AB"}, {"other": ["AB"]}])
 def test_what_cannot_be_lines_is_a_usage_error(given: dict[str, object]) -> None:
     with pytest.raises(UsageError):

@@ -23,6 +23,7 @@ from tdd_sandbox.languages.deriving import (
 )
 from tdd_sandbox.languages.kinds import argument_texts, arranged, literal_kind
 from tdd_sandbox.languages.lexing import blank
+from tdd_sandbox.languages.members import valued_uses
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _NAMESPACE = re.compile(r"\bnamespace\s+(\w+)")
@@ -61,12 +62,18 @@ def derive_cpp_calls(
         return CallMap(setup=setup, calls=calls)
     picked = choose_uses(cases, uses, _names)
     if isinstance(picked, str):
+        # A member named by an input's value (space-age's `age.on_earth()`).
+        picked = valued_uses(cases, uses) or picked
+    if isinstance(picked, str):
         return chosen
     calls = {}
     for prop, use in picked.items():
         example = next(case.input for case in cases if case.property == prop)
         placed = dict(zip(example, _inputs(cases, prop), strict=True))
-        calls[prop] = use.spelled([placed[name] for name in arranged(example, use.kinds)])
+        # An input that names the member (`${planet|name}`) is no argument.
+        given = {name: text for name, text in placed.items() if f"${{{name}|" not in use.member}
+        order = arranged({name: example[name] for name in given}, use.kinds)
+        calls[prop] = use.spelled([given[name] for name in order])
     unordered = {prop for prop, use in picked.items() if _as_set(source.text, f".{use.member}(")}
     return CallMap(setup=setup, calls=calls, unordered=frozenset(unordered))
 
