@@ -202,7 +202,11 @@ def test_nothing_of_a_check_reaches_the_next_through_the_warm_interpreter(
         assert naive.stdout.split() == ["planted", "7"], naive.stderr
         used = box.container_id
     with provider.open(warm_image, SNAPSHOT) as box:
-        assert probe(box)["warm"] is True
+        # Once in CI (beside another module's Docker tests) this check ran cold: said with
+        # whether its container was the one the first check used (else it was found unclean
+        # after the wipe and replaced by a new one, which has no warm interpreter yet).
+        seen = probe(box)
+        assert seen["warm"] is True, ("replaced" if box.container_id != used else "same", seen)
         assert box.exec([*SERVED, MARK]).stdout.strip() == "planted"
     with provider.open(warm_image, SNAPSHOT) as box:
         assert box.container_id == used
