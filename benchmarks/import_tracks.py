@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tdd_sandbox.acceptance.import_proof import prove_import
 from tdd_sandbox.acceptance.proof_pool import prove_katas
 from tdd_sandbox.acceptance.suite import has_calls
+from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.katas.importer import import_katas
 from tdd_sandbox.languages import get_language
@@ -38,7 +39,11 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tdd-tracks-") as tmp:
         started = time.perf_counter()
-        report = import_katas(args.sources, Path(tmp))
+        try:
+            report = import_katas(args.sources, Path(tmp))
+        except UsageError as exc:  # a path that is no exercise: said in one line
+            print(f"import_tracks: {exc}", file=sys.stderr)
+            return 2
         if args.why:
             print("\n".join(report.notes), flush=True)
         tally: dict[str, list[int]] = {}  # language -> [exercises, proved, as data]
