@@ -175,8 +175,8 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
         elif match.group(2) == "json":
             value = json.dumps(value, ensure_ascii=False)
         elif match.group(2) == "name":
-            named = as_name(value) if isinstance(value, str) else ""
-            if not re.fullmatch(r"[a-z_][a-z0-9_]*", named):
+            named = as_name(value)
+            if named is None:
                 raise UsageError(f"case {case.id!r}: input {name!r} is no name: {value!r}")
             return named
         elif match.group(2) == "lower":

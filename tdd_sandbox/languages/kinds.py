@@ -58,7 +58,8 @@ def _fits(order: list[str], example: Mapping[str, object], kinds: Sequence[str |
 
 def argument_texts(source: Source, start: int, end: int) -> list[str]:
     """The source text of each argument between `start` and the `)` before `end`, split at
-    the commas of the code (where literals are blank), outside brackets."""
+    the commas of the code (where literals are blank), outside brackets; a call of none
+    gives one empty text."""
     parts, depth, last = [], 0, start
     for at in range(start, end - 1):
         char = source.code[at]
@@ -67,7 +68,7 @@ def argument_texts(source: Source, start: int, end: int) -> list[str]:
             parts.append(source.text[last:at])
             last = at + 1
     parts.append(source.text[last : end - 1])
-    return [part.strip() for part in parts if part.strip()]
+    return [part.strip() for part in parts]
 
 
 def lower_cased(values: Sequence[object], passed: Sequence[str]) -> bool:

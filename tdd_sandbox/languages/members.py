@@ -14,10 +14,14 @@ from tdd_sandbox.vocabulary.cases import Case
 _NAME = re.compile(r"[a-z_][a-z0-9_]*")
 
 
-def as_name(value: str) -> str:
+def as_name(value: object) -> str | None:
     """A text as a member's name: lower case, its words apart by `_` (`"Earth"` -> `earth`,
-    `"New York"` -> `new_york`)."""
-    return re.sub(r"[\s-]+", "_", value.strip()).lower()
+    `"New York"` -> `new_york`); None where it makes no name (anything but letters, digits,
+    spaces and `-`, or a digit first)."""
+    if not isinstance(value, str):
+        return None
+    named = re.sub(r"[\s-]+", "_", value.strip()).lower()
+    return named if _NAME.fullmatch(named) else None
 
 
 def valued_uses(cases: Sequence[Case], uses: Iterable[Use]) -> dict[str, Use] | None:
@@ -33,9 +37,10 @@ def valued_uses(cases: Sequence[Case], uses: Iterable[Use]) -> dict[str, Use] | 
     found: set[Use] = set()
     for key in keys:
         values = [case.input.get(key) for case in cases]
-        if not all(isinstance(v, str) and _NAME.fullmatch(as_name(v)) for v in values):
+        named = [as_name(v) for v in values]
+        if None in named:
             continue
-        names = [as_name(str(v)) for v in values]
+        names = [str(name) for name in named]
         others = len(keys) - 1
         for use in {u for u in uses if u.given == 0 and u.made_with == others}:
             if names[0] not in use.member:

@@ -151,7 +151,7 @@ def _use(
 
 def _kinds(source: Source, start: int, end: int) -> tuple[str | None, ...]:
     """The kinds of the arguments between `start` and the `)` before `end` (`kinds`)."""
-    return tuple(literal_kind(text) for text in argument_texts(source, start, end))
+    return tuple(literal_kind(text) for text in argument_texts(source, start, end) if text)
 
 
 def _inputs(cases: Sequence[Case], prop: str) -> list[str]:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.deriving import choose_functions, split_parameters
-from tdd_sandbox.languages.go.folds import derive_go_folds
+from tdd_sandbox.languages.go.folds import derive_go_folds, qualified
 from tdd_sandbox.languages.go.reader import GO_LEXEMES
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -101,8 +101,7 @@ def _argument(name: str, kind: str) -> str:
     conversion of its JSON to the type (of the package's own types, `kata.`'s)."""
     if _AS_WRITTEN.fullmatch(kind) or not _CONVERTED.fullmatch(kind):
         return "${" + name + "}"
-    spelled = re.sub(r"(?<![\w.])([A-Z]\w*)", r"kata.\1", kind)
-    return f"tddAs[{spelled}](${{{name}|json}})"
+    return f"tddAs[{qualified(kind)}](${{{name}|json}})"
 
 
 def _functions(code: str) -> dict[str, tuple[list[tuple[str, str]], str]]:

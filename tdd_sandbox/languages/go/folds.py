@@ -55,12 +55,12 @@ def derive_go_folds(
             for input_, (_, kind) in zip(fold.given, params[fold.owner, fold.member], strict=True)
         )
         made = f"kata.{makers[fold.owner]}()"
-        items = f"tddAs[[]{_spelled(item)}](${{{fold.items}|json}})"
-        closure = f"func(tddMade {receivers[fold.owner]}, tddItem {_spelled(item)}) {{ {step} }}"
+        items = f"tddAs[[]{qualified(item)}](${{{fold.items}|json}})"
+        closure = f"func(tddMade {receivers[fold.owner]}, tddItem {qualified(item)}) {{ {step} }}"
         calls[prop] = f"tddFold({made}, {items}, {closure}).{fold.member}({given})"
     return CallMap(calls=calls, messages=False)
 
 
-def _spelled(kind: str) -> str:
+def qualified(kind: str) -> str:
     """A type as the driver's package spells it: the package's own types are `kata.`'s."""
     return re.sub(r"(?<![\w.])([A-Z]\w*)", r"kata.\1", kind)

@@ -112,8 +112,9 @@ def _derive_uses(
     chosen = choose_uses(cases, uses, _member_names)
     if isinstance(chosen, str):
         # Lists the tests pass item by item (`new Triangle(2, 2, 2)` for `sides`).
-        chosen = choose_uses(spread_cases(cases), uses, _member_names)
-        cases = spread_cases(cases) if not isinstance(chosen, str) else cases
+        spread = spread_cases(cases)
+        chosen = choose_uses(spread, uses, _member_names)
+        cases = spread if not isinstance(chosen, str) else cases
     if isinstance(chosen, str):
         return derive_javascript_folds(cases, imports, uses)
     calls = {}
@@ -173,7 +174,7 @@ def _passed(read: Source, function: str) -> list[list[str]]:
     for match in re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", read.code):
         count, end = arguments_at(read, match.end())
         if count is not None:
-            found.append(argument_texts(read, match.end(), end))
+            found.append([text for text in argument_texts(read, match.end(), end) if text])
     return found
 
 

@@ -7,7 +7,6 @@ has no `Display` is read by its `Debug` form (the driver reads errors by their `
 
 from __future__ import annotations
 
-import itertools
 import re
 import tomllib
 from collections import Counter
@@ -21,6 +20,7 @@ from tdd_sandbox.languages.deriving import (
     most_said,
     split_parameters,
 )
+from tdd_sandbox.languages.kinds import argument_texts
 from tdd_sandbox.languages.rust.folds import derive_rust_folds
 from tdd_sandbox.languages.rust.reader import rust_code
 from tdd_sandbox.languages.rust.types import DATETIME_SETUP, datetime_names, read_types
@@ -59,14 +59,17 @@ def derive_rust_calls(
     tests_read = [(t.decode("utf-8", "replace"), rust_code(t.decode("utf-8", "replace"))[0])
                   for t in tests.values()]  # fmt: skip
     fixed = {name: _fixed(name, tests_read) for name in functions}
-    chosen = choose_functions(cases, declared, lambda prop: [_snake(prop)], fixed=fixed)
+    chosen = choose_functions(cases, declared, _names, fixed=fixed)
     if isinstance(chosen, str):
         values = {key: [c.input.get(key) for c in cases] for c in cases for key in c.input}
 
         def argument(name: str, kind: str) -> str:
             return _argument(name, kind, values[name])
 
-        return derive_rust_folds(cases, code, crate, argument, undisplayed) or chosen
+        def readable(call: str, returns: str) -> str:
+            return _readable(call, returns, undisplayed)
+
+        return derive_rust_folds(cases, code, crate, _names, argument, readable) or chosen
     calls = {}
     for prop, call in chosen.items():
         kinds = [kind for _, kind in functions[call.function]][: len(call.arguments)]
@@ -77,10 +80,8 @@ def derive_rust_calls(
             or _argument(name, kind, [inputs.get(name) for inputs in given])
             for name, kind in zip(call.arguments, kinds, strict=True)
         ] + list(call.constants)
-        calls[prop] = f"{crate}::{call.function}({', '.join(arguments)})"
-        error = _ERR_TYPE.match(returns[call.function])
-        if error and error[1] in undisplayed:
-            calls[prop] += '.map_err(|e| format!("{e:?}"))'
+        called = f"{crate}::{call.function}({', '.join(arguments)})"
+        calls[prop] = _readable(called, returns[call.function], undisplayed)
     returned = [returns[call.function] for call in chosen.values()]
     signatures = [*returned, *(k for c in chosen.values() for _, k in functions[c.function])]
     uses_time = any(_named(name, kind) for kind in signatures for name in times)
@@ -102,7 +103,7 @@ def _fixed(function: str, tests: Sequence[tuple[str, str]]) -> tuple[str, ...]:
             count, end = arguments_at(Source(code, text), match.end())
             if count is None:
                 return ()
-            calls.append(_split(text, code, match.end(), end - 1))
+            calls.append(argument_texts(Source(code, text), match.end(), end))
     if not calls or len({len(call) for call in calls}) > 1:
         return ()
     tail: list[str] = []
@@ -115,16 +116,13 @@ def _fixed(function: str, tests: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     return tuple(tail)
 
 
-def _split(text: str, code: str, start: int, end: int) -> list[str]:
-    """The arguments between `start` and `end`, split at the commas of the code (where
-    literals are blank) and read from the text."""
-    cuts, depth = [start], 0
-    for at in range(start, end):
-        depth += (code[at] in "([{") - (code[at] in ")]}")
-        if code[at] == "," and depth == 0:
-            cuts.append(at + 1)
-    cuts.append(end + 1)
-    return [text[a : b - 1].strip() for a, b in itertools.pairwise(cuts)]
+def _readable(call: str, returns: str, undisplayed: set[str]) -> str:
+    """`call`, its `Err` of one of the crate's `undisplayed` types read by its `Debug` form
+    (the driver reads errors by their `Display`)."""
+    error = _ERR_TYPE.match(returns)
+    if error and error[1] in undisplayed:
+        return call + '.map_err(|e| format!("{e:?}"))'
+    return call
 
 
 def _named(name: str, kind: str) -> bool:
@@ -182,6 +180,11 @@ def _crate(manifest: bytes) -> str:
     except (tomllib.TOMLDecodeError, KeyError, TypeError):
         name = "kata"
     return name.replace("-", "_")
+
+
+def _names(prop: str) -> list[str]:
+    """How the Rust track spells a property: snake_case."""
+    return [_snake(prop)]
 
 
 def _snake(name: str) -> str:

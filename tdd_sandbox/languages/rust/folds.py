@@ -14,7 +14,6 @@ from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _IMPL = re.compile(r"^impl\s+(\w+)\s*\{", re.MULTILINE)
 _METHOD = re.compile(r"\bpub\s+fn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^)]*)\)\s*(?:->\s*([^{;]+))?")
-_ERR_TYPE = re.compile(r"^Result\s*<.*,\s*(\w+)\s*>$", re.DOTALL)
 _FAILED = r'{ out.push_str("{\"failure\":\"a step that builds the object failed\"}"); return; }'
 
 HELPER = """
@@ -47,13 +46,15 @@ def derive_rust_folds(
     cases: Sequence[Case],
     code: str,
     crate: str,
+    names: Callable[[str], list[str]],
     argument: Callable[[str, str], str],
-    undisplayed: set[str],
+    readable: Callable[[str, str], str],
 ) -> CallMap | None:
     """The calls of `folding.choose_folds` on the types `code` implements (blank literals
-    and comments), each argument as `argument(input, its type)` writes it, an `Err` of the
-    `undisplayed` types read by its `Debug` form; None where no type is built so, or an item
-    would be spread (a Rust list holds one type)."""
+    and comments), a property spelled as `names` spells it, each argument as
+    `argument(input, its type)` writes it and each call as `readable(call, what it returns)`
+    reads its errors; None where no type is built so, or an item would be spread (a Rust list
+    holds one type)."""
     classes: dict[str, dict[str, int]] = {}
     kinds: dict[tuple[str, str], list[str]] = {}
     returns: dict[tuple[str, str], str] = {}
@@ -70,7 +71,7 @@ def derive_rust_folds(
             returns[owner, match[1]] = (match[3] or "").strip()
         if made:
             classes[owner] = methods
-    chosen = choose_folds(cases, classes, lambda prop: [_snake(prop)])
+    chosen = choose_folds(cases, classes, names)
     if isinstance(chosen, str) or any(fold.spread for fold in chosen.values()):
         return None
     calls = {}
@@ -80,15 +81,13 @@ def derive_rust_folds(
             for name, kind in zip(fold.given, kinds[fold.owner, fold.member], strict=True)
         )
         step = f"std::panic::AssertUnwindSafe(|| tdd_made.{fold.step}(tdd_item))"
-        calls[prop] = (
+        built = (
             f"{{ let mut tdd_made = {crate}::{fold.owner}::new(); "
             f"for tdd_item in ${{{fold.items}}} {{ "
             f"if tdd_step_failed(std::panic::catch_unwind({step})) {_FAILED} }} "
             f"tdd_made.{fold.member}({given}) }}"
         )
-        error = _ERR_TYPE.match(returns[fold.owner, fold.member])
-        if error and error[1] in undisplayed:
-            calls[prop] += '.map_err(|e| format!("{e:?}"))'
+        calls[prop] = readable(built, returns[fold.owner, fold.member])
     return CallMap(setup=HELPER, calls=calls)
 
 
@@ -102,7 +101,3 @@ def _impls(code: str) -> list[tuple[str, str]]:
             at += 1
         found.append((match[1], code[match.end() : at - 1]))
     return found
-
-
-def _snake(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
