@@ -60,6 +60,7 @@ def run_acceptance(
         none_is_error=calls.none_is_error,
         rounded=calls.rounded,
         unordered=calls.unordered,
+        scripts=frozenset(calls.steps),
         problem=problem,
     )
 

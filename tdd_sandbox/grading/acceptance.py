@@ -11,12 +11,13 @@ patched test runner or a read of the answers has nothing to act on.
 from __future__ import annotations
 
 import enum
-import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.grading.equality import plain_equal, show
+from tdd_sandbox.grading.scripts import script_departure
 from tdd_sandbox.grading.shapes import as_expected
 from tdd_sandbox.vocabulary.cases import Case, Judged, Observed
 
@@ -170,6 +171,7 @@ def grade(
     none_is_error: bool = False,
     unordered: frozenset[str] = frozenset(),
     rounded: bool = False,
+    scripts: frozenset[str] = frozenset(),
     problem: str = "",
 ) -> AcceptanceReport:
     """Each case against what was observed for it. `error_types`, when given, are the
@@ -177,10 +179,14 @@ def grade(
     whether an error's message must be the expected one; `none_is_error`, whether no
     answer (null) and an error of those kinds stand for each other; `unordered`, the
     properties whose list answers compare in any order; `rounded`, whether a number is
-    rounded to the places of the expected one before it is compared (`CallMap`)."""
+    rounded to the places of the expected one before it is compared; `scripts`, the
+    properties performed by a script, judged step by step (`CallMap.steps`)."""
     results = []
     for case in cases:
         seen = observed.get(case.id)
+        if case.property in scripts:
+            results.append(_grade_script(case, seen, error_types, messages, problem))
+            continue
         if case.property in unordered and seen is not None:
             seen = _in_order_of(case.expected, seen)
         if rounded and seen is not None and isinstance(case.expected, float):
@@ -228,6 +234,21 @@ def _none_for_error(case: Case, seen: Observed, error_types: frozenset[str]) -> 
     return case.expected is None and seen.error is not None and counted
 
 
+def _grade_script(
+    case: Case, seen: Observed | None, error_types: frozenset[str], messages: bool, problem: str
+) -> CaseResult:
+    if seen is None or seen.failure is not None:
+        why = seen.failure if seen is not None and seen.failure else (problem or "no result")
+        return CaseResult(case.id, CaseStatus.NO_RESULT, str(why)[:300])
+    if seen.error is not None:
+        said = f"{seen.error_type}: {seen.error[:120]!r}"
+        return CaseResult(case.id, CaseStatus.WRONG, f"the script did not run: {said}")
+    departs = script_departure(case, seen.value, error_types, messages)
+    if departs is not None:
+        return CaseResult(case.id, CaseStatus.WRONG, departs)
+    return CaseResult(case.id, CaseStatus.PASSED)
+
+
 def _grade_one(
     case: Case, seen: Observed | None, error_types: frozenset[str], messages: bool, problem: str
 ) -> CaseResult:
@@ -238,7 +259,7 @@ def _grade_one(
         wanted = str(case.expected["error"])
         if seen.error is None:
             return CaseResult(
-                case.id, CaseStatus.WRONG, f"expected error {wanted!r}, got {_show(seen.value)}"
+                case.id, CaseStatus.WRONG, f"expected error {wanted!r}, got {show(seen.value)}"
             )
         if error_types and seen.error_type not in error_types:
             kinds = ", ".join(sorted(error_types))
@@ -256,37 +277,10 @@ def _grade_one(
         return CaseResult(
             case.id,
             CaseStatus.WRONG,
-            f"expected {_show(case.expected)}, got {seen.error_type}: {seen.error[:120]!r}",
+            f"expected {show(case.expected)}, got {seen.error_type}: {seen.error[:120]!r}",
         )
     if not plain_equal(case.expected, as_expected(case.expected, seen.value)):
         return CaseResult(
-            case.id, CaseStatus.WRONG, f"expected {_show(case.expected)}, got {_show(seen.value)}"
+            case.id, CaseStatus.WRONG, f"expected {show(case.expected)}, got {show(seen.value)}"
         )
     return CaseResult(case.id, CaseStatus.PASSED)
-
-
-def plain_equal(expected: Any, actual: Any) -> bool:
-    """Type-strict equality of plain data (JSON's types): `"1"` is not `1`, `True` is not `1`,
-    a tuple never arrives (drivers send lists). Numbers compare by value, floats closely."""
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return type(expected) is type(actual) and expected == actual
-    if isinstance(expected, int | float) and isinstance(actual, int | float):
-        if isinstance(expected, int) and isinstance(actual, int):
-            return expected == actual
-        return math.isclose(expected, actual, rel_tol=1e-9, abs_tol=1e-12)
-    if type(expected) is not type(actual):
-        return False
-    if isinstance(expected, list):
-        return len(expected) == len(actual) and all(
-            plain_equal(e, a) for e, a in zip(expected, actual, strict=True)
-        )
-    if isinstance(expected, dict):
-        return expected.keys() == actual.keys() and all(
-            plain_equal(expected[k], actual[k]) for k in expected
-        )
-    return bool(expected == actual)  # same type here: str or None
-
-
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 120 else text[:117] + "..."

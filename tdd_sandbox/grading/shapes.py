@@ -1,6 +1,6 @@
 """An answer read in the shape the canonical data gives it, where a track gives it another
 (a song as one text, a record as a tuple, a day as a time at midnight): the comparison
-itself stays type-strict (`acceptance.plain_equal`)."""
+itself stays type-strict (`equality.plain_equal`)."""
 
 from __future__ import annotations
 

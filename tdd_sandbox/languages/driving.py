@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages.deriving import is_rows
 from tdd_sandbox.languages.members import as_name
+from tdd_sandbox.languages.scripting import TIMES, is_group, step_of
 from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 from tdd_sandbox.vocabulary.files import TOOL_CONFIG
 
@@ -20,7 +21,7 @@ DRIVER_DIR = ".tdd/acceptance"
 """Where the driver and the inputs go in the sandbox's snapshot: a path no agent may write."""
 RESULTS = "/tmp/tdd-acceptance/out"
 """Where a compiled language's driver script collects every case's framed line."""
-_PLACEHOLDER = re.compile(r"\$\{(\w+(?:\.\w+)*)(?:\|(lines|json|lower|name))?\}")
+_PLACEHOLDER = re.compile(r"\$\{(\w+(?:\.\w+)*)(?:\|(lines|json|lower|name|steps))?\}")
 
 # The shell that a compiled language's driver script shares, run as
 # `sh -c SCRIPT acceptance <nonce> <cases> <seconds per case>`: its build, whose failure is
@@ -140,7 +141,23 @@ def case_script(setup: str, build: str | None, run: str) -> str:
     return head + setup.strip("\n") + "\n" + built + _CASES.format(run=run)
 
 
-def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str:
+def render_calls(calls: CallMap, cases: Sequence[Case], literal: Callable[[Any], str]) -> list[str]:
+    """Each case's call, rendered (`render_call`) with its property's steps, if any.
+
+    Raises:
+        UsageError: a case cannot be written so.
+    """
+    return [
+        render_call(calls.calls[c.property], c, literal, calls.steps.get(c.property)) for c in cases
+    ]
+
+
+def render_call(
+    template: str,
+    case: Case,
+    literal: Callable[[Any], str],
+    steps: Mapping[str, str] | None = None,
+) -> str:
     """`template` with each `${name}` replaced by the case's input `name` as a literal (a
     field of a record input as `${name.field}`, an item of a list input as `${name.0}`), and
     each `${name|lines}` by its list of strings as one string of lines (a track that takes
@@ -149,7 +166,10 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
     call takes: Go's `[]Domino`), and each `${name|lower}` by its text in lower case (a
     track that spells the data's names so: JavaScript's space-age `age('earth', ...)`), and
     each `${name|name}` by its text as a name, not a literal (`members.as_name`: a member
-    named by the value, C++'s space-age `on_earth()`), only where it is one.
+    named by the value, C++'s space-age `on_earth()`), only where it is one; and each
+    `${name|steps}` by its list of operations as their steps, joined by commas: each the
+    template `steps` gives its operation (`scripting.step_of`), rendered so with the
+    operation's fields as the inputs (a group's count once where it gives none).
 
     Raises:
         UsageError: the case has no such input, or it cannot be written as a literal.
@@ -168,6 +188,8 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
                 raise UsageError(
                     f"case {case.id!r} has no input {name!r} for the call {template!r}"
                 )
+        if match.group(2) == "steps":
+            return _steps(value, case, literal, steps or {})
         if match.group(2) == "lines":
             if not is_rows(value):
                 raise UsageError(f"case {case.id!r}: input {name!r} is not a list of lines")
@@ -186,6 +208,19 @@ def render_call(template: str, case: Case, literal: Callable[[Any], str]) -> str
         return literal(value)
 
     return _PLACEHOLDER.sub(replace, template)
+
+
+def _steps(value: Any, case: Case, literal: Callable[[Any], str], steps: Mapping[str, str]) -> str:
+    if not isinstance(value, list) or not all(isinstance(op, dict) for op in value):
+        raise UsageError(f"case {case.id!r}: its operations are not a list of records")
+    rendered = []
+    for op in value:
+        template = step_of(op, steps)
+        if template is None:
+            raise UsageError(f"case {case.id!r}: no step performs the operation {op!r}")
+        fields = {TIMES: 1, **op} if is_group(op) else op
+        rendered.append(render_call(template, replace(case, input=fields), literal, steps))
+    return ", ".join(rendered)
 
 
 class CodeFiles(Protocol):

@@ -62,6 +62,11 @@ class CallMap(BaseModel):
     """Whether the data's decimal numbers are answers rounded to the places they show
     (space-age's 31.69 for 31.6880...), as the track compares them within half a last place:
     an answer is rounded so before it is compared. Set by the import's proof, as above."""
+    steps: dict[str, dict[str, str]] = {}
+    """Property -> operation -> the step that performs it, for a property performed by a
+    script of operations (`languages.scripting`): its call's `${operations|steps}` is each
+    operation of the case as its step. Its answer is every step's outcome, each judged on
+    the host (`grading.scripts`)."""
     timeout_s: float = Field(5.0, gt=0, le=CASE_TIME_BOUND_S)
     """How long one case may run."""
     exclude: frozenset[str] = frozenset()

@@ -12,8 +12,8 @@ from tdd_sandbox.grading.acceptance import (
     CaseStatus,
     flatten_cases,
     grade,
-    plain_equal,
 )
+from tdd_sandbox.grading.equality import plain_equal
 from tdd_sandbox.vocabulary.cases import Case, Judged, Observed
 
 DOCUMENT = {

@@ -110,3 +110,42 @@ def test_a_class_built_step_by_step_replays_the_list_and_a_void_member_answers_n
         "score": f"{built}.score()",
         "roll": f"TddAcceptance.done(() -> {built}.roll(${{roll}}))",
     }
+
+
+BUFFER_STUB = b"""\
+class BufferIOException extends Exception {
+    BufferIOException(String message) {
+        super(message);
+    }
+}
+
+class CircularBuffer<T> {
+    CircularBuffer(final int size) {
+        throw new UnsupportedOperationException();
+    }
+
+    T read() throws BufferIOException {
+        throw new UnsupportedOperationException();
+    }
+
+    void write(T data) throws BufferIOException {
+        throw new UnsupportedOperationException();
+    }
+}
+"""
+
+
+def test_a_script_makes_the_generic_class_of_the_data_s_kind_and_steps_by_lambdas() -> None:
+    stub = {"src/main/java/CircularBuffer.java": BUFFER_STUB}
+    ops = [{"operation": "write", "item": 1, "should_succeed": True}, {"operation": "read"}]
+    calls = JAVA.derive_calls([_case("run", capacity=1, operations=ops)], stub, {})
+    assert isinstance(calls, CallMap)
+    steps = "${operations|steps}"
+    assert calls.calls == {
+        "run": f"TddAcceptance.script(new CircularBuffer<Integer>(${{capacity}}), {steps})"
+    }
+    assert calls.steps == {"run": {
+        "write": "tddMade -> { tddMade.write(${item}); return null; }",
+        "read": "tddMade -> tddMade.read()",
+        "": f"TddAcceptance.together(${{number}}, {steps})",
+    }}  # fmt: skip

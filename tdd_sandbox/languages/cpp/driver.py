@@ -12,7 +12,7 @@ from tdd_sandbox.languages.driving import (
     FramedDriver,
     Prepared,
     case_script,
-    render_call,
+    render_calls,
 )
 from tdd_sandbox.languages.literal import LiteralSyntax
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -38,7 +38,7 @@ class CppDriver(FramedDriver):
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """The model's code files and headers, and the generated driver."""
-        rendered = [render_call(calls.calls[c.property], c, CPP_LITERALS.render) for c in cases]
+        rendered = render_calls(calls, cases, CPP_LITERALS.render)
         arms = "\n".join(
             f"    case {i}:\n      return report({call});" for i, call in enumerate(rendered)
         )

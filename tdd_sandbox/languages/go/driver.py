@@ -14,7 +14,7 @@ from tdd_sandbox.languages.driving import (
     FramedDriver,
     Prepared,
     case_script,
-    render_call,
+    render_calls,
 )
 from tdd_sandbox.languages.go.reader import GO_DIRECTIVE, module_path
 from tdd_sandbox.languages.literal import LiteralSyntax
@@ -47,7 +47,7 @@ class GoDriver(FramedDriver):
         module = module_path(files)
         if not _MODULE.fullmatch(module):
             module = "kata"
-        rendered = [render_call(calls.calls[c.property], c, GO_LITERALS.render) for c in cases]
+        rendered = render_calls(calls, cases, GO_LITERALS.render)
         arms = "\n".join(
             f"\tcase {i}:\n\t\treturn capture({call})" for i, call in enumerate(rendered)
         )

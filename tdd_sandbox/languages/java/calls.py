@@ -12,10 +12,11 @@ from pathlib import PurePosixPath
 from tdd_sandbox.languages.deriving import choose_functions, split_parameters
 from tdd_sandbox.languages.java.folds import derive_java_folds
 from tdd_sandbox.languages.java.reader import JAVA_LEXEMES, java_text
+from tdd_sandbox.languages.java.scripts import derive_java_scripts
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_CLASS = re.compile(r"\bclass\s+(\w+)")
+_CLASS = re.compile(r"\bclass\s+(\w+)\s*(?:<([^>]*)>)?")
 _METHOD = re.compile(
     r"^[ \t]*((?:(?:public|protected|static|final|synchronized)\s+)*)"
     r"(?:<[^>]*>\s*)?([\w<>\[\],.? ]+?)\s+(\w+)\s*\(([^)]*)\)\s*(?:throws\s+[\w., ]+)?\{",
@@ -33,14 +34,17 @@ def derive_java_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
     made: dict[str, tuple[list[str], list[str]]] = {}  # class -> its constructor's parameters
     # class -> each instance method's parameter types and what it returns
     own: dict[str, dict[str, tuple[list[str], str]]] = {}
+    generic: dict[str, int] = {}  # class -> how many type parameters it declares
     for path, data in sorted(stub.items()):
         pure = PurePosixPath(path)
         if pure.suffix != ".java" or pure.parts[:2] == ("src", "test"):
             continue
         code = blank(java_text(data.decode("utf-8", "replace")), JAVA_LEXEMES)
-        owner = next((m[1] for m in _CLASS.finditer(code) if m[1] == pure.stem), None)
-        if owner is None:
+        declared = next((m for m in _CLASS.finditer(code) if m[1] == pure.stem), None)
+        if declared is None:
             continue
+        owner = declared[1]
+        generic[owner] = len(split_parameters(declared[2] or ""))
         for match in _METHOD.finditer(code):
             modifiers, returns, name, params = match[1], match[2], match[3], match[4]
             if name in _KEYWORDS or "private" in modifiers:
@@ -53,6 +57,10 @@ def derive_java_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallM
             methods[name] = (owner, "static" in modifiers.split(), names, types)
             if "static" not in modifiers.split():
                 own.setdefault(owner, {})[name] = (types, returns.strip())
+    if scripted := derive_java_scripts(
+        cases, own, {owner: len(names) for owner, (names, _) in made.items()}, generic
+    ):
+        return scripted
     # A method on an instance takes the constructor's parameters first (`new Hamming(a,
     # b).getHammingDistance()`, today's Java track).
     signatures = {

@@ -180,6 +180,72 @@ public final class TddAcceptance {
     return null;
   }
 
+  /** One step of a script (`CallMap.steps`): a call on the object, and what it answers. */
+  interface Step<T> {
+    Object take(T made) throws Throwable;
+  }
+
+  /** A script's line: each step's answer or error, in order, each read as it answered (a
+   * later step cannot change what an earlier one said). */
+  @SafeVarargs
+  static <T> String script(T made, Step<T>... steps) {
+    StringBuilder out = new StringBuilder("{\"value\":[");
+    for (int i = 0; i < steps.length; i++) {
+      out.append(i > 0 ? "," : "");
+      Object answer;
+      try {
+        answer = steps[i].take(made);
+      } catch (NotPlain problem) {
+        throw problem;
+      } catch (Throwable error) {
+        out.append(failed(error));
+        continue;
+      }
+      out.append("{\"value\":").append(plain(answer, 1)).append('}');
+    }
+    return out.append("]}").toString();
+  }
+
+  /** A group of steps run `times` over on four threads at once (the tracks' tests of a
+   * bank account's concurrency): the first error any run meets is the group's. */
+  @SafeVarargs
+  static <T> Step<T> together(int times, Step<T>... steps) {
+    return made -> {
+      java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+      Throwable[] first = new Throwable[1];
+      Thread[] workers = new Thread[4];
+      for (int w = 0; w < workers.length; w++) {
+        workers[w] = new Thread(() -> {
+          while (next.getAndIncrement() < times) {
+            try {
+              for (Step<T> step : steps) {
+                step.take(made);
+              }
+            } catch (Throwable error) {
+              synchronized (first) {
+                first[0] = first[0] == null ? error : first[0];
+              }
+              return;
+            }
+          }
+        });
+        workers[w].start();
+      }
+      for (Thread worker : workers) {
+        worker.join();
+      }
+      if (first[0] != null) {
+        throw first[0];
+      }
+      return null;
+    };
+  }
+
+  static String failed(Throwable error) {
+    return "{\"error\":" + quote(String.valueOf(error.getMessage())) + ",\"error_type\":"
+        + quote(error.getClass().getSimpleName()) + "}";
+  }
+
   static String report(Object value) {
     return "{\"value\":" + plain(value, 0) + "}";
   }
@@ -200,8 +266,7 @@ public final class TddAcceptance {
     } catch (NotPlain problem) {
       line = "{\"failure\":" + quote(problem.getMessage()) + "}";
     } catch (Throwable error) {
-      line = "{\"error\":" + quote(String.valueOf(error.getMessage())) + ",\"error_type\":"
-          + quote(error.getClass().getSimpleName()) + "}";
+      line = failed(error);
     }
     System.out.print("\n@@" + args[1] + " " + index + " " + line + "\n");
     System.out.flush();

@@ -13,7 +13,7 @@ from tdd_sandbox.languages.driving import (
     Prepared,
     case_script,
     implementation_files,
-    render_call,
+    render_calls,
 )
 from tdd_sandbox.languages.literal import LiteralSyntax
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -41,9 +41,14 @@ class JavaDriver(FramedDriver):
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """The model's code under `src/` and the generated driver."""
-        rendered = [render_call(calls.calls[c.property], c, JAVA_LITERALS.render) for c in cases]
+        rendered = render_calls(calls, cases, JAVA_LITERALS.render)
+        # A script's call is its line already (`script`); any other's answer is reported.
+        answers = [
+            call if case.property in calls.steps else f"report({call})"
+            for case, call in zip(cases, rendered, strict=True)
+        ]
         arms = "\n".join(
-            f"      case {i}:\n        return report({call});" for i, call in enumerate(rendered)
+            f"      case {i}:\n        return {answer};" for i, answer in enumerate(answers)
         )
         source = self.source.read_text().replace("/*CASES*/", arms)
         # The code under src/ without its tests (Gradle's src/test/, which import JUnit).

@@ -11,7 +11,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.languages.driving import DRIVER_DIR, PackDriver, Prepared, read_framed, render_call
+from tdd_sandbox.languages.driving import (
+    DRIVER_DIR,
+    PackDriver,
+    Prepared,
+    read_framed,
+    render_calls,
+)
 from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 
 _TEMPLATE = Path(__file__).with_name("driver.mjs")
@@ -56,7 +62,7 @@ class JavaScriptDriver(PackDriver):
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """The model's code files, a package.json of the tool's and the generated driver."""
-        rendered = [render_call(calls.calls[c.property], c, js_literal) for c in cases]
+        rendered = render_calls(calls, cases, js_literal)
         arms = "\n".join(
             f"    case {i}:\n      return ({call});" for i, call in enumerate(rendered)
         )

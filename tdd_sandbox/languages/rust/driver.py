@@ -15,7 +15,7 @@ from tdd_sandbox.languages.driving import (
     FramedDriver,
     Prepared,
     case_script,
-    render_call,
+    render_calls,
 )
 from tdd_sandbox.languages.literal import LiteralSyntax
 from tdd_sandbox.languages.rust.reader import newer_rust
@@ -43,7 +43,7 @@ class RustDriver(FramedDriver):
     ) -> Prepared:
         """`src/` of the model's tree, the tool's manifest and the generated driver."""
         crate, edition, dependencies = _package(files.get("Cargo.toml", b""))
-        rendered = [render_call(calls.calls[c.property], c, RUST_LITERALS.render) for c in cases]
+        rendered = render_calls(calls, cases, RUST_LITERALS.render)
         arms = "\n".join(
             f"        {i} => Plain::report(&({call}), out)," for i, call in enumerate(rendered)
         )

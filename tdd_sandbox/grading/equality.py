@@ -1,0 +1,35 @@
+"""How an answer compares with an expected value on the host: type-strict equality of
+plain data, and how either is shown in a verdict."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+
+def plain_equal(expected: Any, actual: Any) -> bool:
+    """Type-strict equality of plain data (JSON's types): `"1"` is not `1`, `True` is not `1`,
+    a tuple never arrives (drivers send lists). Numbers compare by value, floats closely."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    if isinstance(expected, int | float) and isinstance(actual, int | float):
+        if isinstance(expected, int) and isinstance(actual, int):
+            return expected == actual
+        return math.isclose(expected, actual, rel_tol=1e-9, abs_tol=1e-12)
+    if type(expected) is not type(actual):
+        return False
+    if isinstance(expected, list):
+        return len(expected) == len(actual) and all(
+            plain_equal(e, a) for e, a in zip(expected, actual, strict=True)
+        )
+    if isinstance(expected, dict):
+        return expected.keys() == actual.keys() and all(
+            plain_equal(expected[k], actual[k]) for k in expected
+        )
+    return bool(expected == actual)  # same type here: str or None
+
+
+def show(value: Any) -> str:
+    """`value` as a verdict shows it: its repr, cut to 120 characters."""
+    text = repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."

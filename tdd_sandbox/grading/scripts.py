@@ -1,0 +1,84 @@
+"""Judging a case performed by a script of operations (`languages.scripting`), step by
+step. The driver was given each operation's name and arguments only; it answers with every
+step's outcome, in order: `{"value": ...}`, or `{"error": ..., "error_type": ...}` where
+the step failed. Here each is held against what the data says of its operation:
+
+- `should_succeed: false`: the step fails (with an error of the kata's kinds, where the
+  track names them);
+- `expected`: the step answers that value;
+- the case's own `expected`, where it is more than `{}`: what the last step answers, or its
+  error (bank-account's `balance` or `{"error": "account not open"}`);
+- any other step succeeds: a buffer's `clear` or `overwrite`, a group run at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tdd_sandbox.grading.equality import plain_equal, show
+from tdd_sandbox.grading.shapes import as_expected
+from tdd_sandbox.languages.scripting import OPERATIONS
+from tdd_sandbox.vocabulary.cases import Case
+
+_FAILS = object()
+"""What a step is expected to do when it must fail, with no message given."""
+_SUCCEEDS = object()
+"""What a step is expected to do when only its success is asked."""
+
+
+def script_departure(
+    case: Case, answer: Any, error_types: frozenset[str], messages: bool
+) -> str | None:
+    """Why `answer` (the driver's list of step outcomes) departs from the case's script, at
+    its first step that does; None where every step does what the data says.
+    `error_types` and `messages` as `acceptance.grade` takes them."""
+    ops = case.input[OPERATIONS]
+    if not isinstance(answer, list) or len(answer) != len(ops):
+        return f"expected the outcomes of {len(ops)} steps, got {show(answer)}"
+    for index, (op, outcome) in enumerate(zip(ops, answer, strict=True)):
+        last = index == len(ops) - 1
+        wanted = _wanted(op, case.expected if last else {})
+        why = _departure(wanted, outcome, error_types, messages)
+        if why is not None:
+            return f"step {index + 1} ({op.get('operation')}): {why}"
+    return None
+
+
+def _wanted(op: Mapping[str, Any], final: Any) -> Any:
+    """What a step must do: `_FAILS`, `_SUCCEEDS`, `{"error": message}` or a value."""
+    if op.get("should_succeed") is False:
+        return _FAILS
+    if "expected" in op:
+        return op["expected"]
+    if final != {}:
+        return final
+    return _SUCCEEDS
+
+
+def _departure(
+    wanted: Any, outcome: Any, error_types: frozenset[str], messages: bool
+) -> str | None:
+    if not isinstance(outcome, dict) or not (
+        set(outcome) == {"value"} or ("error" in outcome and "value" not in outcome)
+    ):
+        return f"a malformed outcome {show(outcome)}"
+    failed = "error" in outcome
+    said = f"{outcome.get('error_type', '')}: {str(outcome.get('error'))[:120]!r}"
+    must_fail = wanted is _FAILS or (isinstance(wanted, dict) and set(wanted) == {"error"})
+    if must_fail:
+        if not failed:
+            return f"expected it to fail, got {show(outcome['value'])}"
+        if error_types and outcome.get("error_type") not in error_types:
+            return f"expected a {', '.join(sorted(error_types))}, got {said}"
+        message = None if wanted is _FAILS else str(wanted["error"])
+        if messages and message is not None and str(outcome["error"]).strip() != message.strip():
+            return f"expected error {message!r}, got {said}"
+        return None
+    if failed:
+        return f"expected it to succeed, got {said}"
+    if wanted is _SUCCEEDS:
+        return None
+    if not plain_equal(wanted, as_expected(wanted, outcome["value"])):
+        return f"expected {show(wanted)}, got {show(outcome['value'])}"
+    return None
