@@ -76,7 +76,8 @@ def choose_script(
     `made` arguments) performs every case: each operation's method is the one of `names`
     (how the track spells it), or of those and more words, or of its words in another
     form (`balance` is `getBalance`), that takes as many arguments as the operation gives
-    fields; the constructor takes the case's other inputs. A reason where there is none."""
+    fields, or, for the one operation none is named for, the one method of its arity left;
+    the constructor takes the case's other inputs. A reason where there is none."""
     given = [[key for key in case.input if key != OPERATIONS] for case in cases]
     if any(keys != given[0] for keys in given) or len(given[0]) != made:
         return f"the constructor of {owner} takes {made} arguments where the scripts give other"
@@ -85,15 +86,27 @@ def choose_script(
         passed = tuple(key for key in op if key not in JUDGED)
         if fields.setdefault(op[NAME], passed) != passed:
             return f"the operations {op[NAME]} do not all give the same fields"
-    chosen = {}
+    chosen, unnamed = {}, []
     for name, passed in fields.items():
         fitting = {method: () for method, arity in methods.items() if arity == len(passed)}
         tried = list(names(name))
         method = next((n for n in tried if n in fitting), None) or extended_name(tried, fitting)
         method = method or worded_name(name, fitting)
         if method is None:
-            return f"no method of {owner} performs the operation {name} ({', '.join(tried)})"
-        chosen[name] = method
+            unnamed.append(name)
+        else:
+            chosen[name] = method
+    if len(unnamed) == 1:
+        # The one operation no name performs is the one method of its arity no other
+        # operation takes: C++'s linked-list `erase`s what the data calls `delete`, a word
+        # the language keeps for itself.
+        arity = len(fields[unnamed[0]])
+        left = [m for m, count in methods.items() if count == arity and m not in chosen.values()]
+        if len(left) == 1:
+            chosen[unnamed.pop()] = left[0]
+    if unnamed:
+        spelled = ", ".join(names(unnamed[0]))
+        return f"no method of {owner} performs the operation {unnamed[0]} ({spelled})"
     return Script(owner, tuple(given[0]), chosen, fields)
 
 

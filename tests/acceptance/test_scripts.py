@@ -21,8 +21,7 @@ from tdd_sandbox.settings import load_settings
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 
-JAVA = get_language("java")
-STUB = b"""\
+JAVA_STUB = b"""\
 class BufferIOException extends Exception {
     BufferIOException(String message) {
         super(message);
@@ -51,7 +50,7 @@ class Buffer<T> {
     }
 }
 """
-HONEST = """\
+JAVA_HONEST = """\
 import java.util.ArrayDeque;
 
 class BufferIOException extends Exception {
@@ -88,11 +87,68 @@ class Buffer<T> {
     }
 }
 """
-NEVER_FAILS = HONEST.replace(
-    'if (items.isEmpty()) throw new BufferIOException("empty");',
-    "if (items.isEmpty()) return null;",
-).replace('if (items.size() == size) throw new BufferIOException("full");', "")
-ALWAYS_FAILS = HONEST.replace("return items.removeFirst();", 'throw new BufferIOException("no");')
+CPP_TESTS = b"""\
+#include "buffer.h"
+TEST_CASE("buffer") {
+  ns::buffer<int> buffer(1);
+  buffer.write(1);
+  REQUIRE(buffer.read() == 1);
+  buffer.add(2);
+  REQUIRE(buffer.total() == 2);
+}
+"""
+CPP_HONEST = """\
+#pragma once
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+
+namespace ns {
+template <typename T>
+class buffer {
+ public:
+  explicit buffer(int size) : size_(size) {}
+  T read() {
+    if (items_.empty()) throw std::domain_error("empty");
+    T item = items_.front();
+    items_.pop_front();
+    return item;
+  }
+  void write(T item) {
+    if (static_cast<int>(items_.size()) == size_) throw std::domain_error("full");
+    items_.push_back(item);
+  }
+  void add(int amount) {
+    std::lock_guard<std::mutex> lock(guard_);
+    total_ += amount;
+  }
+  int total() {
+    std::lock_guard<std::mutex> lock(guard_);
+    return total_;
+  }
+
+ private:
+  std::deque<T> items_;
+  int size_;
+  int total_ = 0;
+  std::mutex guard_;
+};
+}  // namespace ns
+"""
+KATAS = {  # language -> the code's file, the stub, the track's tests, honest code and attacks
+    "java": ("src/Buffer.java", JAVA_STUB, {}, JAVA_HONEST, (
+        ('throw new BufferIOException("empty");', "return null;"),
+        ('if (items.size() == size) throw new BufferIOException("full");', ""),
+        ("return items.removeFirst();", 'throw new BufferIOException("no");'),
+    )),
+    "cpp": ("buffer.h", b"namespace ns {}\n", {"buffer_test.cpp": CPP_TESTS}, CPP_HONEST, (
+        ('throw std::domain_error("empty");', "return T{};"),
+        ('if (static_cast<int>(items_.size()) == size_) throw std::domain_error("full");', ""),
+        ("T item = items_.front();", 'throw std::domain_error("no");\n    T item{};'),
+    )),
+}  # fmt: skip
+"""Each attack's edits of the honest code: never failing makes the first two, always failing
+the third."""
 DOCUMENT: dict[str, Any] = {"cases": [
     {"description": "empty", "property": "run", "input": {"capacity": 1, "operations": [
         {"operation": "read", "should_succeed": False}]}, "expected": {}},
@@ -113,38 +169,52 @@ def checker() -> Iterator[DockerChecker]:
         yield made
 
 
-def _suite(tmp_path: Path) -> Suite:
+def _suite(tmp_path: Path, language: str) -> Suite:
     folder = tmp_path / "kata" / "acceptance"
     folder.mkdir(parents=True)
     (folder / "canonical-data.json").write_text(json.dumps(DOCUMENT))
     cases = flatten_cases(DOCUMENT, source="-")
-    stub = {**{p: t.encode() for p, t in JAVA.scaffold().items()}, "src/Buffer.java": STUB}
-    calls = JAVA.derive_calls(cases, stub, {})
+    plugin = get_language(language)
+    path, stub, tests, _, _ = KATAS[language]
+    stub_tree = {**{p: t.encode() for p, t in plugin.scaffold().items()}, path: stub}
+    calls = plugin.derive_calls(cases, stub_tree, tests)
     assert not isinstance(calls, str), calls
-    (folder / "calls.yaml").write_text(json.dumps({"java": calls.model_dump(mode="json")}))
+    (folder / "calls.yaml").write_text(json.dumps({language: calls.model_dump(mode="json")}))
     return load_suite(tmp_path / "kata")
 
 
+def _code(language: str, attack: str) -> bytes:
+    _, _, _, honest, edits = KATAS[language]
+    chosen = {"honest": (), "never_fails": edits[:2], "always_fails": edits[2:]}[attack]
+    for old, new in chosen:
+        assert old in honest
+        honest = honest.replace(old, new)
+    return honest.encode()
+
+
+@pytest.mark.parametrize("language", sorted(KATAS))
 @pytest.mark.parametrize(
-    ("code", "passed"),
-    [(HONEST, [True, True, True]), (NEVER_FAILS, [False, False, True]),
-     (ALWAYS_FAILS, [True, False, True])],
-    ids=["honest", "never_fails", "always_fails"],
+    ("attack", "passed"),
+    [("honest", [True, True, True]), ("never_fails", [False, False, True]),
+     ("always_fails", [True, False, True])],
 )  # fmt: skip
 def test_every_step_of_a_script_is_judged_on_the_host(
-    checker: DockerChecker, tmp_path: Path, code: str, passed: list[bool]
+    checker: DockerChecker, tmp_path: Path, language: str, attack: str, passed: list[bool]
 ) -> None:
-    tree = {name: text.encode() for name, text in JAVA.scaffold().items()}
-    tree["src/Buffer.java"] = code.encode()
-    report = run_acceptance(checker, JAVA, tree, _suite(tmp_path))
+    plugin = get_language(language)
+    tree = {name: text.encode() for name, text in plugin.scaffold().items()}
+    tree[KATAS[language][0]] = _code(language, attack)
+    report = run_acceptance(checker, plugin, tree, _suite(tmp_path, language))
     assert [r.status is CaseStatus.PASSED for r in report.results] == passed, report.why()
 
 
-def test_what_a_step_should_answer_never_enters_the_box(tmp_path: Path) -> None:
-    suite = _suite(tmp_path)
-    tree = {"src/Buffer.java": HONEST.encode()}
-    prepared = JAVA.driver.prepare(tree, suite.cases_for("java"), suite.calls_for("java"), "n")
-    driver = b"".join(prepared.files.values()).decode()
+@pytest.mark.parametrize("language", sorted(KATAS))
+def test_what_a_step_should_answer_never_enters_the_box(tmp_path: Path, language: str) -> None:
+    suite = _suite(tmp_path, language)
+    plugin = get_language(language)
+    tree = {KATAS[language][0]: _code(language, "honest")}
+    calls, cases = suite.calls_for(language), suite.cases_for(language)
+    driver = b"".join(plugin.driver.prepare(tree, cases, calls, "n").files.values()).decode()
     assert "write(7)" in driver  # the steps are there, with their arguments
     assert "together(250, " in driver
     assert "should_succeed" not in driver  # nor anything of what they answer

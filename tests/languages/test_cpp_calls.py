@@ -135,3 +135,37 @@ def test_a_member_named_by_an_input_s_value_is_called_by_that_name() -> None:
     # A planet the tests ask no member for: no such call.
     pluto = [*cases, Case("p", "", "age", {"planet": "Pluto", "seconds": 3}, 0)]
     assert isinstance(CPP.derive_calls(pluto, stub, tests), str)
+
+
+LIST_TESTS = b"""\
+#include "linked_list.h"
+TEST_CASE("pop") {
+  linked_list::List<int> list{};
+  list.push(1);
+  REQUIRE(list.pop() == 1);
+  REQUIRE(list.count() == 0);
+}
+TEST_CASE("erase") {
+  linked_list::List<int> list{};
+  list.push(1);
+  list.erase(1);
+}
+TEST_CASE("strings") {
+  linked_list::List<std::string> list{};
+  list.push("a");
+}
+"""
+
+
+def test_a_script_makes_the_object_the_tests_make_most_and_steps_by_lambdas() -> None:
+    stub = {"linked_list.h": b"namespace linked_list {}\n"}
+    ops = [{"operation": "push", "value": 1}, {"operation": "delete", "value": 1},
+           {"operation": "pop", "expected": 1}, {"operation": "count", "expected": 0}]  # fmt: skip
+    calls = CPP.derive_calls([_case("list", operations=ops)], stub, {"t.cpp": LIST_TESTS})
+    assert isinstance(calls, CallMap)
+    made = "[] { return std::make_unique<linked_list::List<int>>(); }"
+    assert calls.calls == {"list": f"tdd_acceptance::script({made}, ${{operations|steps}})"}
+    assert calls.steps["list"]["delete"] == (  # the one member no operation's name says
+        "[](auto& tdd_made) { return tdd_made.erase(${value}); }"
+    )
+    assert calls.steps["list"]["pop"] == "[](auto& tdd_made) { return tdd_made.pop(); }"

@@ -104,3 +104,13 @@ def test_a_group_renders_as_its_steps_run_its_number_of_times() -> None:
 def test_an_operation_no_step_performs_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="no step performs the operation"):
         render_call(f"script({STEPS})", BUFFER[0], repr, {"write": "w"})
+
+
+def test_the_one_operation_no_name_says_is_the_one_method_of_its_arity_left() -> None:
+    methods = {"read": 0, "clear": 0, "put": 1, "size": 0}
+    script = choose_script(BUFFER, "Buffer", methods, 1, lambda n: [n])
+    assert isinstance(script, Script)
+    assert script.methods["write"] == "put"
+    two_left = choose_script(BUFFER, "Buffer", {**methods, "add": 1}, 1, lambda n: [n])
+    assert isinstance(two_left, str)
+    assert two_left.startswith("no method of Buffer performs the operation write")

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.cpp.reader import CPP_LEXEMES, cpp_text
+from tdd_sandbox.languages.cpp.scripts import derive_cpp_scripts
 from tdd_sandbox.languages.deriving import (
     Source,
     Use,
@@ -49,6 +50,8 @@ def derive_cpp_calls(
     source = _code(b"\n".join(tests.values()))
     functions, uses = _calls(source, spaces)
     setup = "\n".join([*(f'#include "{path}"' for path in headers), *_named(source)])
+    if scripted := derive_cpp_scripts(cases, source, spaces, setup, _names):
+        return scripted
     single = {name: arity for name, arity in functions.items() if arity is not None}
     chosen = choose_functions(
         cases, {name: [f"_{k}" for k in range(arity)] for name, arity in single.items()},

@@ -6,6 +6,7 @@
 // values happens on the host, never in this process.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <concepts>
 #include <cstdint>
@@ -13,10 +14,13 @@
 #include <cstdlib>
 #include <exception>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
@@ -201,6 +205,69 @@ std::string plain(const T& value) {
 template <typename T>
 std::string report(const T& value) {
   return "{\"value\":" + plain(value) + "}";
+}
+
+// One step's outcome: what it answers, read at once (a later step cannot change what an
+// earlier one said), or its error.
+template <typename Call>
+std::string outcome(Call call) {
+  try {
+    if constexpr (std::is_void_v<decltype(call())>) {
+      call();
+      return "{\"value\":null}";
+    } else {
+      return "{\"value\":" + plain(call()) + "}";
+    }
+  } catch (const NotPlain&) {
+    throw;
+  } catch (const std::exception& error) {
+    return "{\"error\":" + quote(error.what()) + ",\"error_type\":\"exception\"}";
+  } catch (...) {
+    return "{\"error\":\"\",\"error_type\":\"throw\"}";
+  }
+}
+
+// A script's line (`CallMap.steps`): the object `make` makes, once (it may be neither
+// copied nor moved), then each step's outcome, in order.
+template <typename Make, typename... Steps>
+std::string script(Make make, Steps... steps) {
+  auto made = make();
+  std::string out = "{\"value\":[";
+  bool first = true;
+  auto take = [&](auto& step) {
+    out += first ? "" : ",";
+    first = false;
+    out += outcome([&] { return step(*made); });
+  };
+  (take(steps), ...);
+  return out + "]}";
+}
+
+// A group of steps run `times` over on four threads at once (the tracks' tests of a bank
+// account's concurrency): the first error any run meets is the group's.
+template <typename... Steps>
+auto together(int times, Steps... steps) {
+  return [=](auto& made) {
+    std::atomic<int> next{0};
+    std::exception_ptr first;
+    std::mutex guard;
+    std::vector<std::thread> workers;
+    for (int w = 0; w < 4; ++w) {
+      workers.emplace_back([&] {
+        while (next++ < times) {
+          try {
+            (steps(made), ...);
+          } catch (...) {
+            std::lock_guard<std::mutex> lock(guard);
+            if (!first) first = std::current_exception();
+            return;
+          }
+        }
+      });
+    }
+    for (auto& worker : workers) worker.join();
+    if (first) std::rethrow_exception(first);
+  };
 }
 
 std::string run(int index) {

@@ -39,8 +39,13 @@ class CppDriver(FramedDriver):
     ) -> Prepared:
         """The model's code files and headers, and the generated driver."""
         rendered = render_calls(calls, cases, CPP_LITERALS.render)
+        # A script's call is its line already (`script`); any other's answer is reported.
+        answers = [
+            call if case.property in calls.steps else f"report({call})"
+            for case, call in zip(cases, rendered, strict=True)
+        ]
         arms = "\n".join(
-            f"    case {i}:\n      return report({call});" for i, call in enumerate(rendered)
+            f"    case {i}:\n      return {answer};" for i, answer in enumerate(answers)
         )
         source = (
             self.source.read_text().replace("/*SETUP*/", calls.setup).replace("/*CASES*/", arms)
