@@ -5,6 +5,9 @@ answers its own way, the suite is read that way and proved again (`READINGS`, in
 - the data's decimals are the answer rounded to the places they show (`CallMap.rounded`),
   for the cases it fails that expect a decimal number (C++'s space-age answers 31.6880...
   where the data says 31.69, and its tests compare within 0.005);
+- the data's whole numbers count the hundredths of the answer (`CallMap.hundredths`), for
+  the cases it fails whose decimal answer is a hundredth of the whole number expected
+  (Java's book-store answers 8.0 dollars where the data counts 800 cents);
 - no answer and an error stand for each other (`CallMap.none_is_error`), for the cases it
   fails that expect null or an error (Go's alphametics returns an error where the data's
   answer is null, Rust's two-bucket `None` where the data expects an error);
@@ -27,6 +30,7 @@ reference then passes every case, the calls go, and the track's tests judge."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,6 +74,17 @@ READINGS = (
         ),
         reads=lambda calls, _: calls.model_copy(update={"rounded": True}),
         says=lambda *_: ", the data's decimals read as the answer rounded to their places",
+        alone=True,
+    ),
+    Reading(
+        explains=lambda case, result: (
+            type(case.expected) is int
+            and type(result.answer) is float
+            and case.expected != 0
+            and math.isclose(result.answer * 100, case.expected)
+        ),
+        reads=lambda calls, _: calls.model_copy(update={"hundredths": True}),
+        says=lambda *_: ", the data's whole numbers read as the answer's hundredths",
         alone=True,
     ),
     Reading(

@@ -59,6 +59,7 @@ def run_acceptance(
         messages=calls.messages,
         none_is_error=calls.none_is_error,
         rounded=calls.rounded,
+        hundredths=calls.hundredths,
         unordered=calls.unordered,
         scripts=frozenset(calls.steps),
         problem=problem,

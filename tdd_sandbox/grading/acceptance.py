@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tdd_sandbox.errors import UsageError
@@ -97,6 +97,9 @@ class CaseResult:
     id: str
     status: CaseStatus
     detail: str = ""
+    answer: Any = field(default=None, compare=False)
+    """The value a wrong case answered, for the rules that read a track's answers its own
+    way (`acceptance.readings`)."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +174,7 @@ def grade(
     none_is_error: bool = False,
     unordered: frozenset[str] = frozenset(),
     rounded: bool = False,
+    hundredths: bool = False,
     scripts: frozenset[str] = frozenset(),
     problem: str = "",
 ) -> AcceptanceReport:
@@ -179,7 +183,8 @@ def grade(
     whether an error's message must be the expected one; `none_is_error`, whether no
     answer (null) and an error of those kinds stand for each other; `unordered`, the
     properties whose list answers compare in any order; `rounded`, whether a number is
-    rounded to the places of the expected one before it is compared; `scripts`, the
+    rounded to the places of the expected one before it is compared; `hundredths`, whether
+    a decimal answer counts what the data counts a hundred of (dollars for cents); `scripts`, the
     properties performed by a script, judged step by step (`CallMap.steps`)."""
     results = []
     for case in cases:
@@ -191,6 +196,8 @@ def grade(
             seen = _in_order_of(case.expected, seen)
         if rounded and seen is not None and isinstance(case.expected, float):
             seen = _rounded_as(case.expected, seen)
+        if hundredths and seen and type(case.expected) is int and type(seen.value) is float:
+            seen = replace(seen, value=seen.value * 100)
         if none_is_error and seen is not None and _none_for_error(case, seen, error_types):
             results.append(CaseResult(case.id, CaseStatus.PASSED))
             continue
@@ -280,7 +287,6 @@ def _grade_one(
             f"expected {show(case.expected)}, got {seen.error_type}: {seen.error[:120]!r}",
         )
     if not plain_equal(case.expected, as_expected(case.expected, seen.value)):
-        return CaseResult(
-            case.id, CaseStatus.WRONG, f"expected {show(case.expected)}, got {show(seen.value)}"
-        )
+        said = f"expected {show(case.expected)}, got {show(seen.value)}"
+        return CaseResult(case.id, CaseStatus.WRONG, said, seen.value)
     return CaseResult(case.id, CaseStatus.PASSED)

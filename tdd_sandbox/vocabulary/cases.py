@@ -62,6 +62,10 @@ class CallMap(BaseModel):
     """Whether the data's decimal numbers are answers rounded to the places they show
     (space-age's 31.69 for 31.6880...), as the track compares them within half a last place:
     an answer is rounded so before it is compared. Set by the import's proof, as above."""
+    hundredths: bool = False
+    """Whether the data counts in hundredths what the track answers as a decimal (cents
+    where Java's book-store answers 8.0 dollars for 800): an answer is multiplied by a
+    hundred before it is compared. Set by the import's proof, as above."""
     steps: dict[str, dict[str, str]] = {}
     """Property -> operation -> the step that performs it, for a property performed by a
     script of operations (`languages.scripting`): its call's `${operations|steps}` is each

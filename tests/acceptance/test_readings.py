@@ -11,10 +11,12 @@ from tdd_sandbox.grading.acceptance import (
     CaseResult,
     CaseStatus,
     flatten_cases,
+    grade,
 )
-from tdd_sandbox.vocabulary.cases import CallMap, Case
+from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 
-ROUNDED, NONE, TIME, ERRORS, REPLACED = (reading.explains for reading in READINGS)
+ROUNDING, IN_HUNDREDTHS, NO_ANSWER, MORE_TIME, LEAVING_ERRORS, LEAVING_REPLACED = READINGS
+ROUNDED, HUNDREDTHS, NONE, TIME, ERRORS, REPLACED = (reading.explains for reading in READINGS)
 
 
 def _report(passed: int, total: int) -> AcceptanceReport:
@@ -71,7 +73,7 @@ def test_no_answer_as_an_error_explains_failures_of_cases_expecting_null_or_an_e
     # failing unless another reading explains it (the suite is then not proved).
     seven = Proof("k", "go", _report(7, 10), _report(0, 10))
     assert departures(seven, cases, NONE) == ["c8", "c9"]
-    reading = READINGS[1].reads(CallMap(calls={"solve": "solve(${p})"}), ["c8", "c9"])
+    reading = NO_ANSWER.reads(CallMap(calls={"solve": "solve(${p})"}), ["c8", "c9"])
     assert reading.none_is_error
     assert not reading.exclude  # every case stays
 
@@ -86,9 +88,9 @@ def test_more_time_explains_cases_the_reference_gave_no_result_for() -> None:
     proof = Proof("alphametics", "rust", AcceptanceReport(slow), _report(0, 10))
     assert departures(proof, cases, TIME) == ["c7", "c8", "c9"]
     assert departures(Proof("k", "rust", _report(7, 10), _report(0, 10)), cases, TIME) == []
-    longer = READINGS[2].reads(CallMap(calls={"solve": "x"}, timeout_s=20), ["c7"])
+    longer = MORE_TIME.reads(CallMap(calls={"solve": "x"}, timeout_s=20), ["c7"])
     assert longer.timeout_s == 60  # four times as long, at most the bound
-    assert READINGS[2].says(longer, ["c7"]) == ", given 60 s a case, as the reference needs"
+    assert MORE_TIME.says(longer, ["c7"]) == ", given 60 s a case, as the reference needs"
 
 
 def test_a_case_a_newer_one_of_the_data_replaces_is_left_out_where_the_reference_fails_it() -> None:
@@ -112,9 +114,9 @@ def test_a_case_a_newer_one_of_the_data_replaces_is_left_out_where_the_reference
     proof = Proof("sgf-parsing", "java", ran, _report(0, 14))
     assert departures(proof, cases, REPLACED) == ["c12"]
     assert departures(proof, cases, ERRORS) == []  # a value, not an error
-    read = READINGS[4].reads(CallMap(calls={"parse": "parse(${encoded})"}), ["c12"])
+    read = LEAVING_REPLACED.reads(CallMap(calls={"parse": "parse(${encoded})"}), ["c12"])
     assert read.exclude == {"c12"}
-    assert "a newer case of the data replaces" in READINGS[4].says(read, ["c12"])
+    assert "a newer case of the data replaces" in LEAVING_REPLACED.says(read, ["c12"])
     # A case nothing replaces is never left out so.
     unreplaced = flatten_cases({"cases": document["cases"][:13]})
     assert departures(proof, unreplaced, REPLACED) == []
@@ -127,8 +129,33 @@ def test_decimals_the_data_rounds_explain_every_decimal_case_the_reference_fails
     cases = [Case(f"c{i}", "-", "age", {}, 31.69) for i in range(7)]
     cases.append(Case("c7", "-", "age", {}, 2))  # a whole number: no places to round to
     proof = Proof("space-age", "cpp", _report(0, 8), _report(0, 8))
-    rounded = READINGS[0]
+    rounded = ROUNDING
     assert rounded.alone
     assert departures(proof, cases, ROUNDED, alone=True) == [f"c{i}" for i in range(7)]
     assert departures(proof, cases, ROUNDED) == []  # the others' guard: too many failing
     assert rounded.reads(CallMap(calls={"age": "age()"}), ["c0"]).rounded
+
+
+def test_whole_numbers_the_data_counts_in_hundredths_explain_decimal_answers_a_hundredth() -> None:
+    # Java's book-store answers 8.0 (dollars) where the data counts 800 (cents): every case
+    # but the empty basket's fails, and this reading alone may explain them all.
+    cases = [Case(f"c{i}", "-", "total", {}, 800) for i in range(3)]
+    results = (
+        CaseResult("c0", CaseStatus.WRONG, "", 8.0),
+        CaseResult("c1", CaseStatus.WRONG, "", 800),  # a whole number: no decimal read so
+        CaseResult("c2", CaseStatus.WRONG, "", 7.5),  # a hundredth of another
+    )
+    proof = Proof("book-store", "java", AcceptanceReport(results), _report(0, 3))
+    hundredths = IN_HUNDREDTHS
+    assert hundredths.alone
+    assert departures(proof, cases, HUNDREDTHS, alone=True) == ["c0"]
+    assert hundredths.reads(CallMap(calls={"total": "total()"}), ["c0"]).hundredths
+
+
+def test_a_decimal_answer_is_read_in_hundredths_only_where_a_whole_number_is_expected() -> None:
+    cases = [Case("a", "-", "total", {}, 800), Case("b", "-", "total", {}, 8.0)]
+    seen = {"a": Observed(value=8.0), "b": Observed(value=8.0)}
+    as_said = grade(cases, seen)
+    assert [r.status for r in as_said.results] == [CaseStatus.WRONG, CaseStatus.PASSED]
+    read = grade(cases, seen, hundredths=True)
+    assert [r.status for r in read.results] == [CaseStatus.PASSED, CaseStatus.PASSED]
