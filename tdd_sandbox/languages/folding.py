@@ -26,6 +26,14 @@ class Fold:
     member: str
     given: tuple[str, ...]
 
+    @property
+    def replayed(self) -> bool:
+        """Whether the property asks one more step (bowling's `roll(roll)`): its call is
+        then the replay's last, its item the inputs `given`, made from the one place every
+        step is made from, so the code cannot tell it from the steps before it (by the
+        call stack) and refuse only where the case is asked."""
+        return self.member == self.step
+
 
 def choose_folds(
     cases: Sequence[Case],

@@ -301,3 +301,55 @@ def test_a_history_is_replayed_and_a_step_that_raises_fails_its_case(
     report = run_acceptance(checker, plugin, tree, _suite(tmp_path, language))
     passed = [r.status is CaseStatus.PASSED for r in report.results]
     assert passed == [not attack] * 3, report.why()
+
+
+# The attack on a replay whose last call comes from another place than the steps before it:
+# a roll refuses only where no replay called it, so every "cannot roll" case passes without
+# a pin counted. Each reads the call stack as its language lets it (the static policy may
+# refuse the means: the replay must not depend on that).
+STACK_ATTACKS = {
+    "javascript": """\
+export class Game {
+  constructor() {
+    this.rolls = [];
+  }
+
+  roll(pins) {
+    if (!new Error().stack.includes('tddFold')) throw new Error('too many pins');
+    this.rolls.push(pins);
+  }
+
+  score() {
+    return this.rolls.reduce((a, b) => a + b, 0);
+  }
+}
+""",
+    "python": """\
+import traceback
+
+
+class Game:
+    def __init__(self):
+        self.rolls = []
+
+    def roll(self, pins):
+        if "tdd_fold" not in str(traceback.extract_stack()):
+            raise ValueError("too many pins")
+        self.rolls.append(pins)
+
+    def score(self):
+        return sum(self.rolls)
+""",
+}
+
+
+@pytest.mark.parametrize("language", sorted(STACK_ATTACKS))
+def test_the_last_call_of_a_replay_comes_from_where_every_step_does(
+    checker: DockerChecker, tmp_path: Path, language: str
+) -> None:
+    plugin = get_language(language)
+    tree = {name: text.encode() for name, text in plugin.scaffold().items()}
+    tree[KATAS[language][0]] = STACK_ATTACKS[language].encode()
+    report = run_acceptance(checker, plugin, tree, _suite(tmp_path, language))
+    passed = [r.status is CaseStatus.PASSED for r in report.results]
+    assert passed == [True, False, False], report.why()  # the sum only: no roll refused

@@ -148,7 +148,8 @@ def test_a_class_the_tests_build_step_by_step_replays_the_list_input() -> None:
     calls = JAVASCRIPT.derive_calls(cases, stub, tests)
     assert isinstance(calls, CallMap), calls
     built = 'tddFold(new Bowling(), "roll", ${previousRolls}, false)'
-    assert calls.calls == {"score": f"{built}.score()", "roll": f"{built}.roll(${{roll}})"}
+    replayed = 'tddFold(new Bowling(), "roll", [...${previousRolls}, ${roll}], false, true)'
+    assert calls.calls == {"score": f"{built}.score()", "roll": replayed}  # the last roll too
     assert calls.setup.startswith('import { Bowling } from "./bowling.js";\n')
 
 

@@ -215,6 +215,7 @@ def test_an_object_the_stub_builds_step_by_step_replays_the_list_input() -> None
     calls = PYTHON.derive_calls(cases, stub, tests)
     assert isinstance(calls, CallMap)
     built = "tdd_fold(BowlingGame(), 'roll', previousRolls, False)"
-    assert calls.calls == {"score": f"{built}.score()", "roll": f"{built}.roll(roll)"}
+    replayed = "tdd_fold(BowlingGame(), 'roll', [*previousRolls, roll], False, True)"
+    assert calls.calls == {"score": f"{built}.score()", "roll": replayed}  # the last roll too
     assert calls.setup.startswith("from bowling import BowlingGame\n")
     assert calls.errors == frozenset()  # `Exception`: any error of the code's counts

@@ -12,17 +12,22 @@ from tdd_sandbox.languages.folding import choose_folds
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 HELPER = """
-const tddFold = (made, step, items, spread) => {
-  for (const item of items) {
+const tddFold = (made, step, items, spread, replayed = false) => {
+  const last = replayed ? items.length - 1 : -1;
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index];
+    let answer;
     try {
-      if (spread) made[step](...item);
-      else made[step](item);
+      // One call for every step, the one the case asks too: no stack tells them apart.
+      answer = spread ? made[step](...item) : made[step](item);
     } catch (error) {
+      if (index === last) throw error;
       // A step that throws fails the case, never passes one that expects an error: the
       // object answers whatever it is asked with what failed.
       const said = `${step}(${JSON.stringify(item)}) threw ${error}`;
       return new Proxy({}, { get: () => () => said });
     }
+    if (index === last) return answer;
   }
   return made;
 };
@@ -49,8 +54,13 @@ def derive_javascript_folds(
     calls = {}
     for prop, fold in chosen.items():
         spread = "true" if fold.spread else "false"
-        built = f'tddFold(new {fold.owner}(), "{fold.step}", ${{{fold.items}}}, {spread})'
         given = ", ".join("${" + name + "}" for name in fold.given)
+        if fold.replayed:
+            last = f"[{given}]" if fold.spread else given
+            replay = f"[...${{{fold.items}}}, {last}], {spread}, true"
+            calls[prop] = f'tddFold(new {fold.owner}(), "{fold.step}", {replay})'
+            continue
+        built = f'tddFold(new {fold.owner}(), "{fold.step}", ${{{fold.items}}}, {spread})'
         calls[prop] = f"{built}.{fold.member}({given})"
     owner = next(iter(chosen.values())).owner
     return CallMap(setup=f"{imports[owner]}\n{HELPER}", calls=calls)

@@ -22,16 +22,23 @@ class TddStepFailed:
         return lambda *args: self.said
 
 
-def tdd_fold(made, step, items, spread):
-    for item in items:
+def tdd_fold(made, step, items, spread, replayed=False):
+    last = len(items) - 1 if replayed else -1
+    for index, item in enumerate(items):
         try:
-            getattr(made, step)(*item) if spread else getattr(made, step)(item)
+            # One call for every step, the one the case asks too: no caller tells them apart.
+            answer = getattr(made, step)(*item) if spread else getattr(made, step)(item)
         except Exception as exc:
+            if index == last:
+                raise
             return TddStepFailed(f"{step}({item!r}) raised {type(exc).__name__}: {exc}")
+        if index == last:
+            return answer
     return made
 '''
 """The driver's fold, in the setup: a step that raises is a failure of the case, never
-its error."""
+its error, but for the last of a replay (`Fold.replayed`), whose answer or error is the
+case's."""
 
 
 def derive_python_folds(
@@ -57,6 +64,11 @@ def derive_python_folds(
             n.isidentifier() and not keyword.iskeyword(n) for n in (fold.items, *fold.given)
         ):
             return None
+        if fold.replayed:
+            last = f"[{', '.join(fold.given)}]" if fold.spread else fold.given[0]
+            replay = f"[*{fold.items}, {last}], {fold.spread}, True"
+            calls[prop] = f"tdd_fold({fold.owner}(), {fold.step!r}, {replay})"
+            continue
         built = f"tdd_fold({fold.owner}(), {fold.step!r}, {fold.items}, {fold.spread})"
         calls[prop] = f"{built}.{fold.member}({', '.join(fold.given)})"
     owner = next(iter(chosen.values())).owner
