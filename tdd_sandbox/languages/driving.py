@@ -21,7 +21,7 @@ DRIVER_DIR = ".tdd/acceptance"
 """Where the driver and the inputs go in the sandbox's snapshot: a path no agent may write."""
 RESULTS = "/tmp/tdd-acceptance/out"
 """Where a compiled language's driver script collects every case's framed line."""
-_PLACEHOLDER = re.compile(r"\$\{(\w+(?:\.\w+)*)(?:\|(lines|json|lower|name|steps))?\}")
+_PLACEHOLDER = re.compile(r"\$\{(\w+(?:\.\w+)*)(?:\+(\w+))?(?:\|(lines|json|lower|name|steps))?\}")
 
 # The shell that a compiled language's driver script shares, run as
 # `sh -c SCRIPT acceptance <nonce> <cases> <seconds per case>`: its build, whose failure is
@@ -169,7 +169,9 @@ def render_call(
     named by the value, C++'s space-age `on_earth()`), only where it is one; and each
     `${name|steps}` by its list of operations as their steps, joined by commas: each the
     template `steps` gives its operation (`scripting.step_of`), rendered so with the
-    operation's fields as the inputs (a group's count once where it gives none).
+    operation's fields as the inputs (a group's count once where it gives none); and each
+    `${name+other}` by the list `name` with the input `other` after its items (a replay's
+    steps and the one the case asks: `folding.Fold.replayed`).
 
     Raises:
         UsageError: the case has no such input, or it cannot be written as a literal.
@@ -188,20 +190,25 @@ def render_call(
                 raise UsageError(
                     f"case {case.id!r} has no input {name!r} for the call {template!r}"
                 )
-        if match.group(2) == "steps":
+        if match.group(2) is not None:  # `${items+last}`: the list, then one more
+            if not isinstance(value, list) or match.group(2) not in case.input:
+                raise UsageError(f"case {case.id!r} has no list {name!r} and input {match[2]!r}")
+            value = [*value, case.input[match.group(2)]]
+        how = match.group(3)
+        if how == "steps":
             return _steps(value, case, literal, steps or {})
-        if match.group(2) == "lines":
+        if how == "lines":
             if not is_rows(value):
                 raise UsageError(f"case {case.id!r}: input {name!r} is not a list of lines")
             value = "\n".join(value)
-        elif match.group(2) == "json":
+        elif how == "json":
             value = json.dumps(value, ensure_ascii=False)
-        elif match.group(2) == "name":
+        elif how == "name":
             named = as_name(value)
             if named is None:
                 raise UsageError(f"case {case.id!r}: input {name!r} is no name: {value!r}")
             return named
-        elif match.group(2) == "lower":
+        elif how == "lower":
             if not isinstance(value, str):
                 raise UsageError(f"case {case.id!r}: input {name!r} is not a text")
             value = value.lower()

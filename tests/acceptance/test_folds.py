@@ -304,9 +304,9 @@ def test_a_history_is_replayed_and_a_step_that_raises_fails_its_case(
 
 
 # The attack on a replay whose last call comes from another place than the steps before it:
-# a roll refuses only where no replay called it, so every "cannot roll" case passes without
-# a pin counted. Each reads the call stack as its language lets it (the static policy may
-# refuse the means: the replay must not depend on that).
+# a roll refuses only where it is called from elsewhere than the first roll was, so every
+# "cannot roll" case passes without a pin counted. Each reads the call stack as its language
+# lets it (the static policy may refuse the means: the replay must not depend on that).
 STACK_ATTACKS = {
     "javascript": """\
 export class Game {
@@ -315,7 +315,9 @@ export class Game {
   }
 
   roll(pins) {
-    if (!new Error().stack.includes('tddFold')) throw new Error('too many pins');
+    const site = new Error().stack.split('\\n')[2];
+    this.site = this.site ?? site;
+    if (site !== this.site) throw new Error('too many pins');
     this.rolls.push(pins);
   }
 
@@ -331,14 +333,93 @@ import traceback
 class Game:
     def __init__(self):
         self.rolls = []
+        self.site = None
 
     def roll(self, pins):
-        if "tdd_fold" not in str(traceback.extract_stack()):
+        caller = traceback.extract_stack()[-2]
+        site = (caller.filename, caller.lineno)
+        self.site = self.site or site
+        if site != self.site:
             raise ValueError("too many pins")
         self.rolls.append(pins)
 
     def score(self):
         return sum(self.rolls)
+""",
+    "java": """\
+class Game {
+    private int total;
+    private StackTraceElement site;
+
+    void roll(int pins) {
+        StackTraceElement caller = Thread.currentThread().getStackTrace()[2];
+        site = site == null ? caller : site;
+        if (!caller.equals(site)) {
+            throw new IllegalStateException("too many pins");
+        }
+        total += pins;
+    }
+
+    int score() {
+        return total;
+    }
+}
+""",
+    "go": """\
+package kata
+
+import (
+	"errors"
+	"runtime"
+)
+
+type Game struct {
+	total int
+	site  uintptr
+}
+
+func NewGame() *Game { return &Game{} }
+
+func (g *Game) Roll(pins int) error {
+	caller, _, _, _ := runtime.Caller(1)
+	if g.site == 0 {
+		g.site = caller
+	}
+	if caller != g.site {
+		return errors.New("too many pins")
+	}
+	g.total += pins
+	return nil
+}
+
+func (g *Game) Score() (int, error) { return g.total, nil }
+""",
+    "rust": """\
+pub struct Game {
+    total: u16,
+    site: Option<(u32, u32)>,
+}
+
+impl Game {
+    pub fn new() -> Self {
+        Game { total: 0, site: None }
+    }
+
+    #[track_caller]
+    pub fn roll(&mut self, pins: u16) -> Result<(), String> {
+        let caller = std::panic::Location::caller();
+        let here = (caller.line(), caller.column());
+        if *self.site.get_or_insert(here) != here {
+            return Err("too many pins".to_string());
+        }
+        self.total += pins;
+        Ok(())
+    }
+
+    pub fn score(&self) -> Option<u16> {
+        Some(self.total)
+    }
+}
 """,
 }
 

@@ -95,4 +95,8 @@ def test_a_type_a_function_makes_and_its_methods_build_step_by_step_replay_the_l
         "tddFold(kata.NewGame(), tddAs[[]int](${previousRolls|json}), "
         "func(tddMade *kata.Game, tddItem int) { tddStep(tddMade.Roll(tddItem)) })"
     )
-    assert calls.calls == {"score": f"{built}.Score()", "roll": f"{built}.Roll(${{roll}})"}
+    replayed = (  # the roll the case asks from where every roll before it is made
+        "tddReplay(kata.NewGame(), tddAs[[]int](${previousRolls+roll|json}), "
+        "func(tddMade *kata.Game, tddItem int) []any { return tddAll(tddMade.Roll(tddItem)) })..."
+    )
+    assert calls.calls == {"score": f"{built}.Score()", "roll": replayed}

@@ -245,5 +245,8 @@ def test_a_type_built_step_by_step_replays_the_list_input_and_reads_its_error_by
     assert calls.calls["score"].startswith("{ let mut tdd_made = bowling::BowlingGame::new(); ")
     assert "for tdd_item in ${previousRolls} {" in calls.calls["score"]
     assert calls.calls["score"].endswith(" tdd_made.score() }")
-    assert calls.calls["roll"].endswith(' tdd_made.roll(${roll}) }.map_err(|e| format!("{e:?}"))')
+    roll = calls.calls["roll"]  # from where every roll before it is made
+    assert "let tdd_items = ${previousRolls+roll}; " in roll
+    assert roll.count("tdd_made.roll(") == 1
+    assert roll.endswith('resume_unwind(tdd_panic) } }.map_err(|e| format!("{e:?}"))')
     assert "fn tdd_step_failed" in calls.setup

@@ -68,6 +68,37 @@ func tddTake[T any, I any](made T, item I, step func(T, I)) {
 	step(made, item)
 }
 
+// tddReplay is what the last of items answers once each went to step, in order, every one
+// from the one place (the last too: no caller tells the step the case asks from the
+// others); a step before it that fails fails the case.
+func tddReplay[T any, I any](made T, items []I, step func(T, I) []any) []any {
+	last := len(items) - 1
+	var results []any
+	for index, item := range items {
+		results = tddCall(made, item, step, index < last)
+		if index < last {
+			tddStep(results...)
+		}
+	}
+	return results
+}
+
+func tddCall[T any, I any](made T, item I, step func(T, I) []any, building bool) []any {
+	if building {
+		defer func() {
+			if r := recover(); r != nil {
+				panic(stepFailed{fmt.Sprintf("a step that builds the object panicked: %v", r)})
+			}
+		}()
+	}
+	return step(made, item)
+}
+
+// tddAll is a call's results, as many as it gives.
+func tddAll(results ...any) []any {
+	return results
+}
+
 // tddStep reads a step's results as capture does: an error that is not nil, or a last
 // false of a comma-ok, failed it.
 func tddStep(results ...any) {

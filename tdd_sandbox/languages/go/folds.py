@@ -55,6 +55,17 @@ def derive_go_folds(
             for input_, (_, kind) in zip(fold.given, params[fold.owner, fold.member], strict=True)
         )
         made = f"kata.{makers[fold.owner]}()"
+        if fold.replayed:
+            took = f"tddMade.{fold.step}(tddItem)"
+            took = (
+                f"return tddAll({took})"
+                if results[fold.owner, fold.step]
+                else f"{took}; return nil"
+            )
+            items = f"tddAs[[]{qualified(item)}](${{{fold.items}+{fold.given[0]}|json}})"
+            taking = f"tddMade {receivers[fold.owner]}, tddItem {qualified(item)}"
+            calls[prop] = f"tddReplay({made}, {items}, func({taking}) []any {{ {took} }})..."
+            continue
         items = f"tddAs[[]{qualified(item)}](${{{fold.items}|json}})"
         closure = f"func(tddMade {receivers[fold.owner]}, tddItem {qualified(item)}) {{ {step} }}"
         calls[prop] = f"tddFold({made}, {items}, {closure}).{fold.member}({given})"

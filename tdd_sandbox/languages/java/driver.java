@@ -169,6 +169,41 @@ public final class TddAcceptance {
     return made;
   }
 
+  /** A step of a replay (`Fold.replayed`): one item given to the object. */
+  interface Replayed<T, I> {
+    Object take(T made, I item) throws Throwable;
+  }
+
+  /** What the last of `items` answers once each went to `step`, in order, every one from
+   * the one place (the last too: no stack tells the step the case asks from the others);
+   * a step before it that throws fails the case. */
+  static <T, I> Object replay(T made, I[] items, Replayed<T, I> step) throws Throwable {
+    int last = items.length - 1;
+    for (int i = 0; i < items.length; i++) {
+      Object answer;
+      try {
+        answer = step.take(made, items[i]);
+      } catch (Throwable error) {
+        if (i == last) {
+          throw error;
+        }
+        throw new NotPlain("a step that builds the object failed: " + error);
+      }
+      if (i == last) {
+        return answer;
+      }
+    }
+    return made;
+  }
+
+  static <T> Object replay(T made, int[] items, Replayed<T, Integer> step) throws Throwable {
+    return replay(made, java.util.Arrays.stream(items).boxed().toArray(Integer[]::new), step);
+  }
+
+  static <T> Object replay(T made, long[] items, Replayed<T, Long> step) throws Throwable {
+    return replay(made, java.util.Arrays.stream(items).boxed().toArray(Long[]::new), step);
+  }
+
   /** A call of a method that returns nothing. */
   interface Call {
     void run() throws Throwable;

@@ -36,6 +36,14 @@ def derive_java_folds(
         )
         if fold.spread:
             return None  # a Java array holds one kind: an item of several is no array
+        if fold.replayed:
+            took = f"tddMade.{fold.step}(tddItem)"
+            took = f"{{ {took}; return null; }}" if returns == "void" else took
+            items = "${" + fold.items + "+" + fold.given[0] + "}"
+            calls[prop] = (
+                f"TddAcceptance.replay(new {fold.owner}(), {items}, (tddMade, tddItem) -> {took})"
+            )
+            continue
         items = "${" + fold.items + "}"
         step = f"tddMade -> {{ for (var tddItem : {items}) tddMade.{fold.step}(tddItem); }}"
         call = f"TddAcceptance.fold(new {fold.owner}(), {step}).{fold.member}({given})"

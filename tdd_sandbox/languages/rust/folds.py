@@ -81,6 +81,21 @@ def derive_rust_folds(
             for name, kind in zip(fold.given, kinds[fold.owner, fold.member], strict=True)
         )
         step = f"std::panic::AssertUnwindSafe(|| tdd_made.{fold.step}(tdd_item))"
+        if fold.replayed:
+            # One call for every step, the one the case asks too: no caller tells them apart.
+            built = (
+                f"{{ let mut tdd_made = {crate}::{fold.owner}::new(); "
+                f"let tdd_items = ${{{fold.items}+{fold.given[0]}}}; "
+                f"let tdd_last = tdd_items.len() - 1; let mut tdd_answer = None; "
+                f"for (tdd_at, tdd_item) in tdd_items.into_iter().enumerate() {{ "
+                f"let tdd_ran = std::panic::catch_unwind({step}); "
+                f"if tdd_at == tdd_last {{ tdd_answer = Some(tdd_ran); break; }} "
+                f"if tdd_step_failed(tdd_ran) {_FAILED} }} "
+                f"match tdd_answer.unwrap() {{ Ok(tdd_said) => tdd_said, "
+                f"Err(tdd_panic) => std::panic::resume_unwind(tdd_panic) }} }}"
+            )
+            calls[prop] = readable(built, returns[fold.owner, fold.member])
+            continue
         built = (
             f"{{ let mut tdd_made = {crate}::{fold.owner}::new(); "
             f"for tdd_item in ${{{fold.items}}} {{ "
