@@ -129,3 +129,16 @@ def step_templates(
 def step_of(op: Mapping[str, Any], templates: Mapping[str, str]) -> str | None:
     """The template of one operation's step: a group's, else its method's."""
     return templates.get("" if is_group(op) else str(op.get(NAME)))
+
+
+def unanswered(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """A script case's inputs without what its operations should do (`JUDGED` but their
+    names), a group's too: for a driver given the inputs whole (Python's)."""
+
+    def strip(op: Mapping[str, Any]) -> dict[str, Any]:
+        kept = {key: value for key, value in op.items() if key == NAME or key not in JUDGED}
+        if is_group(op):
+            kept[OPERATIONS] = [strip(inner) for inner in op[OPERATIONS]]
+        return kept
+
+    return {**inputs, OPERATIONS: [strip(op) for op in inputs[OPERATIONS]]}

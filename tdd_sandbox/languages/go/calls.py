@@ -14,6 +14,7 @@ from pathlib import PurePosixPath
 from tdd_sandbox.languages.deriving import choose_functions, split_parameters
 from tdd_sandbox.languages.go.folds import derive_go_folds, qualified
 from tdd_sandbox.languages.go.reader import GO_LEXEMES
+from tdd_sandbox.languages.go.scripts import derive_go_scripts
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -32,6 +33,8 @@ def derive_go_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap
     """The call mapping, or why there is none (the reference's proof confirms it)."""
     code = _code(stub)
     signatures = _functions(code)
+    if scripted := derive_go_scripts(cases, code, signatures, _parameters, _argument, _name):
+        return scripted
     functions = {name: [p for p, _ in params] for name, (params, _) in signatures.items()}
     fields = _fields(code)
     chosen = choose_functions(cases, functions, _name)

@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	kata "${MODULE}"
@@ -92,6 +94,76 @@ func tddCall[T any, I any](made T, item I, step func(T, I) []any, building bool)
 		}()
 	}
 	return step(made, item)
+}
+
+// tddScript is a script's line (CallMap.steps): each step's outcome, in order, its results
+// read as capture reads a call's, at once (a later step cannot change what it said).
+func tddScript[T any](made T, steps ...func(T) []any) string {
+	var out strings.Builder
+	out.WriteString(`{"value":[`)
+	for index, step := range steps {
+		said := tddOutcome(made, step)
+		if strings.HasPrefix(said, `{"failure"`) {
+			return said
+		}
+		if index > 0 {
+			out.WriteString(",")
+		}
+		out.WriteString(said)
+	}
+	out.WriteString("]}")
+	return out.String()
+}
+
+func tddOutcome[T any](made T, step func(T) []any) (said string) {
+	defer func() {
+		if r := recover(); r != nil {
+			if failed, ok := r.(unconverted); ok {
+				said = `{"failure":` + quote(failed.why) + `}`
+				return
+			}
+			said = `{"error":` + quote(fmt.Sprint(r)) + `,"error_type":"panic"}`
+		}
+	}()
+	return capture(step(made)...)
+}
+
+// tddTogether is a group of steps run times over on four goroutines at once (the tracks'
+// tests of a bank account's concurrency): the first error or panic any run meets is the
+// group's.
+func tddTogether[T any](times int, steps ...func(T) []any) func(T) []any {
+	return func(made T) []any {
+		var next atomic.Int64
+		var once sync.Once
+		var first any
+		var workers sync.WaitGroup
+		for w := 0; w < 4; w++ {
+			workers.Add(1)
+			go func() {
+				defer workers.Done()
+				defer func() {
+					if r := recover(); r != nil {
+						once.Do(func() { first = r })
+					}
+				}()
+				for next.Add(1) <= int64(times) {
+					for _, step := range steps {
+						results := step(made)
+						if n := len(results); n > 0 {
+							if err, ok := results[n-1].(error); ok && err != nil {
+								panic(err.Error())
+							}
+						}
+					}
+				}
+			}()
+		}
+		workers.Wait()
+		if first != nil {
+			panic(first)
+		}
+		return nil
+	}
 }
 
 // tddAll is a call's results, as many as it gives.

@@ -48,9 +48,12 @@ class GoDriver(FramedDriver):
         if not _MODULE.fullmatch(module):
             module = "kata"
         rendered = render_calls(calls, cases, GO_LITERALS.render)
-        arms = "\n".join(
-            f"\tcase {i}:\n\t\treturn capture({call})" for i, call in enumerate(rendered)
-        )
+        # A script's call is its line already (`tddScript`); any other's results are read.
+        answers = [
+            call if case.property in calls.steps else f"capture({call})"
+            for case, call in zip(cases, rendered, strict=True)
+        ]
+        arms = "\n".join(f"\tcase {i}:\n\t\treturn {answer}" for i, answer in enumerate(answers))
         source = self.source.read_text().replace("${MODULE}", module).replace("/*CASES*/", arms)
         shipped = {
             path: data

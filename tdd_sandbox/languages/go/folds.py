@@ -11,9 +11,11 @@ from collections.abc import Callable, Sequence
 from tdd_sandbox.languages.folding import choose_folds
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_METHOD = re.compile(
+METHOD = re.compile(
     r"^func\s+\(\s*\w+\s+(\*?)(\w+)\s*\)\s*([A-Z]\w*)\s*\(([^)]*)\)[ \t]*([^{\n]*)", re.MULTILINE
 )
+"""An exported method: whether its receiver is a pointer, its type, name, parameters and
+results."""
 
 
 def derive_go_folds(
@@ -31,7 +33,7 @@ def derive_go_folds(
     receivers: dict[str, str] = {}
     params: dict[tuple[str, str], list[tuple[str, str]]] = {}
     results: dict[tuple[str, str], str] = {}
-    for match in _METHOD.finditer(code):
+    for match in METHOD.finditer(code):
         pointer, owner, method = match[1], match[2], match[3]
         if owner in makers:
             receivers[owner] = f"{pointer}kata.{owner}"

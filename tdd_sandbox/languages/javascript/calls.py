@@ -23,6 +23,7 @@ from tdd_sandbox.languages.deriving import (
 )
 from tdd_sandbox.languages.javascript.folds import derive_javascript_folds
 from tdd_sandbox.languages.javascript.reader import read_javascript
+from tdd_sandbox.languages.javascript.scripts import derive_javascript_scripts
 from tdd_sandbox.languages.kinds import argument_texts, lower_cased
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -109,6 +110,8 @@ def _derive_uses(
         else f'import {{ {owner} }} from "./{path}";'
         for owner, (path, default) in classes.items()
     }
+    if scripted := derive_javascript_scripts(cases, imports, uses):
+        return scripted
     chosen = choose_uses(cases, uses, _member_names)
     if isinstance(chosen, str):
         # Lists the tests pass item by item (`new Triangle(2, 2, 2)` for `sides`).

@@ -24,6 +24,7 @@ from tdd_sandbox.languages.deriving import (
 from tdd_sandbox.languages.lambdas import Function, all_functions, read_function
 from tdd_sandbox.languages.python.folds import derive_python_folds
 from tdd_sandbox.languages.python.reader import parse_python
+from tdd_sandbox.languages.python.scripts import derive_python_scripts
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _RAISES = re.compile(rb"assertRaises\w*\(\s*([A-Z]\w*)")
@@ -47,7 +48,8 @@ def derive_python_calls(
     )
     if isinstance(chosen, str):
         return (
-            _derive_uses(cases, stub, tests)
+            derive_python_scripts(cases, _modules(stub), _names, _errors(tests))
+            or _derive_uses(cases, stub, tests)
             or _derive_starred(cases, stub, tests)
             or derive_python_folds(cases, _modules(stub), _names, _errors(tests))
             or chosen

@@ -23,6 +23,7 @@ from tdd_sandbox.languages.deriving import (
 from tdd_sandbox.languages.kinds import argument_texts
 from tdd_sandbox.languages.rust.folds import derive_rust_folds
 from tdd_sandbox.languages.rust.reader import rust_code
+from tdd_sandbox.languages.rust.scripts import derive_rust_scripts
 from tdd_sandbox.languages.rust.types import DATETIME_SETUP, datetime_names, read_types
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -69,7 +70,11 @@ def derive_rust_calls(
         def readable(call: str, returns: str) -> str:
             return _readable(call, returns, undisplayed)
 
-        return derive_rust_folds(cases, code, crate, _names, argument, readable) or chosen
+        return (
+            derive_rust_scripts(cases, code, crate, _names, argument, readable)
+            or derive_rust_folds(cases, code, crate, _names, argument, readable)
+            or chosen
+        )
     calls = {}
     for prop, call in chosen.items():
         kinds = [kind for _, kind in functions[call.function]][: len(call.arguments)]

@@ -1,0 +1,141 @@
+"""Rust's types driven by a script (`scripting`): a type of the crate with a `new` that takes
+the case's other inputs, and its methods of `&self` or `&mut self`, each an operation's. The
+driver's `tdd_script!` makes the value, then takes each step, a closure on it, and reports
+what it answers as a call's (an `Err` is the step's error, a panic too). A group run at once
+is not performed: a value shared by threads is no `&mut`, so no script is derived there."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from tdd_sandbox.languages.deriving import split_parameters
+from tdd_sandbox.languages.scripting import (
+    NAME,
+    STEPS,
+    Script,
+    choose_script,
+    is_group,
+    is_script,
+    operations,
+    step_templates,
+)
+from tdd_sandbox.vocabulary.cases import CallMap, Case
+
+_IMPL = re.compile(r"^impl(?:\s*<[^>{]*>)?\s+(\w+)\s*(<[^>{]*>)?\s*\{", re.MULTILINE)
+_METHOD = re.compile(r"\bpub\s+fn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^)]*)\)\s*(?:->\s*([^{;]+))?")
+_KINDS = {int: "i64", bool: "bool"}
+"""The type argument of a generic type whose operations pass values of one kind."""
+
+HELPER = """
+macro_rules! tdd_script {
+    ($made:expr $(, $step:expr)* $(,)?) => {{
+        let mut tdd_made = $made;
+        let mut tdd_line = String::from("{\\"value\\":[");
+        let mut tdd_first = true;
+        $(
+            if !tdd_first {
+                tdd_line.push(',');
+            }
+            tdd_first = false;
+            tdd_line.push_str(&tdd_take(&mut tdd_made, $step));
+        )*
+        tdd_line.push_str("]}");
+        tdd_line
+    }};
+}
+fn tdd_take<T, F: FnOnce(&mut T) -> String>(made: &mut T, step: F) -> String {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| step(made))) {
+        Ok(said) => said,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let mut out = String::from("{\\"error\\":");
+            quote(&message, &mut out);
+            out.push_str(",\\"error_type\\":\\"panic\\"}");
+            out
+        }
+    }
+}
+fn tdd_said<R: Plain>(answer: R) -> String {
+    let mut out = String::new();
+    answer.report(&mut out);
+    out
+}
+"""
+"""A script's line, each step's outcome read at once (a later step cannot change it)."""
+
+
+def derive_rust_scripts(
+    cases: Sequence[Case],
+    code: str,
+    crate: str,
+    names: Callable[[str], list[str]],
+    argument: Callable[[str, str], str],
+    readable: Callable[[str, str], str],
+) -> CallMap | None:
+    """The calls that perform every case by a script on the one type `code` (literals and
+    comments blank) implements whose methods perform every operation, each argument as
+    `argument(input, its type)` writes it and each call as `readable(call, what it
+    returns)` reads its errors; None where no one type does, or a group runs at once."""
+    if not is_script(cases) or any(is_group(op) for c in cases for op in c.input["operations"]):
+        return None
+    found: list[tuple[Script, dict[str, tuple[list[str], str]], list[str], bool]] = []
+    for owner, generic, body in _impls(code):
+        made: list[str] | None = None
+        methods: dict[str, tuple[list[str], str]] = {}
+        for match in _METHOD.finditer(body):
+            params = split_parameters(match[2])
+            kinds = [p.partition(":")[2].strip() for p in params]
+            if params and "self" in params[0]:
+                methods[match[1]] = (kinds[1:], (match[3] or "").strip())
+            elif match[1] == "new":
+                made = kinds
+        if made is None:
+            continue
+        arities = {method: len(kinds) for method, (kinds, _) in methods.items()}
+        script = choose_script(cases, owner, arities, len(made), names)
+        if isinstance(script, Script):
+            found.append((script, methods, made, generic))
+    if len(found) != 1:
+        return None
+    script, methods, made, generic = found[0]
+    owner = f"{crate}::{script.owner}"
+    if generic:
+        passed = {type(op[f]) for op in operations(cases) for f in script.arguments[op[NAME]]}
+        if len(passed) != 1 or (kind := _KINDS.get(passed.pop())) is None:
+            return None
+        owner += f"::<{kind}>"
+
+    def step(method: str, given: tuple[str, ...]) -> str:
+        # An operation's fields are the data's scalars: each its literal.
+        call = readable(f"tdd_made.{method}({', '.join(given)})", methods[method][1])
+        return f"|tdd_made| tdd_said({call})"
+
+    steps = step_templates(script, step, lambda _: "")  # no group: refused above
+    made_with = ", ".join(
+        argument(name, kind) for name, kind in zip(script.made_with, made, strict=True)
+    )
+    call = f"tdd_script!({owner}::new({made_with}), {STEPS})"
+    properties = dict.fromkeys(case.property for case in cases)
+    return CallMap(
+        setup=HELPER,
+        calls=dict.fromkeys(properties, call),
+        steps=dict.fromkeys(properties, steps),
+    )
+
+
+def _impls(code: str) -> list[tuple[str, bool, str]]:
+    """Each inherent `impl` block at the top level: the type, whether it is generic, and
+    its body."""
+    found = []
+    for match in _IMPL.finditer(code):
+        depth, at = 1, match.end()
+        while at < len(code) and depth:
+            depth += (code[at] == "{") - (code[at] == "}")
+            at += 1
+        found.append((match[1], match[2] is not None, code[match.end() : at - 1]))
+    return found
