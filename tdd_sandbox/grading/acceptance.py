@@ -237,7 +237,7 @@ def _none_for_error(case: Case, seen: Observed, error_types: frozenset[str]) -> 
         return False
     if case.expects_error:
         return seen.error is None and seen.value is None
-    counted = not error_types or seen.error_type in error_types
+    counted = seen.is_of(error_types)
     return case.expected is None and seen.error is not None and counted
 
 
@@ -268,7 +268,7 @@ def _grade_one(
             return CaseResult(
                 case.id, CaseStatus.WRONG, f"expected error {wanted!r}, got {show(seen.value)}"
             )
-        if error_types and seen.error_type not in error_types:
+        if not seen.is_of(error_types):
             kinds = ", ".join(sorted(error_types))
             return CaseResult(
                 case.id,

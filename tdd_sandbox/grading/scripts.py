@@ -19,7 +19,7 @@ from typing import Any
 from tdd_sandbox.grading.equality import plain_equal, show
 from tdd_sandbox.grading.shapes import as_expected
 from tdd_sandbox.languages.scripting import OPERATIONS
-from tdd_sandbox.vocabulary.cases import Case
+from tdd_sandbox.vocabulary.cases import Case, Observed
 
 _FAILS = object()
 """What a step is expected to do when it must fail, with no message given."""
@@ -69,7 +69,13 @@ def _departure(
     if must_fail:
         if not failed:
             return f"expected it to fail, got {show(outcome['value'])}"
-        if error_types and outcome.get("error_type") not in error_types:
+        kinds = outcome.get("error_kinds")
+        seen = Observed(
+            error=str(outcome["error"]),
+            error_type=str(outcome.get("error_type", "")),
+            error_kinds=tuple(map(str, kinds)) if isinstance(kinds, list) else (),
+        )
+        if not seen.is_of(error_types):
             return f"expected a {', '.join(sorted(error_types))}, got {said}"
         message = None if wanted is _FAILS else str(wanted["error"])
         if messages and message is not None and str(outcome["error"]).strip() != message.strip():

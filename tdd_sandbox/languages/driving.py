@@ -93,7 +93,12 @@ def observed_from(report: Any) -> Observed:
     if "failure" in report:
         return Observed(failure=str(report["failure"])[:300])
     if "error" in report:
-        return Observed(error=str(report["error"]), error_type=str(report.get("error_type", "")))
+        kinds = report.get("error_kinds")
+        return Observed(
+            error=str(report["error"]),
+            error_type=str(report.get("error_type", "")),
+            error_kinds=tuple(map(str, kinds)) if isinstance(kinds, list) else (),
+        )
     if set(report) == {"value"}:
         return Observed(value=report["value"])
     return Observed(failure="a malformed report")

@@ -123,3 +123,16 @@ def test_a_script_that_did_not_run_fails_and_one_with_no_result_is_no_result() -
     assert made_failed.results[0].status is CaseStatus.WRONG
     crashed = grade([case], {"c": Observed(failure="timeout")}, scripts=scripts)
     assert crashed.results[0].status is CaseStatus.NO_RESULT
+
+
+def test_an_error_of_a_kind_the_tests_expect_counts_as_that_kind_or_as_its_base() -> None:
+    # Python's circular-buffer: the tests expect `BufferError`, the reference raises its
+    # subclass `BufferEmptyException`.
+    kinds = frozenset({"BufferError"})
+    empty = {"error": "empty", "error_type": "BufferEmptyException", "error_kinds": ["BufferError"]}
+    assert _status(_case(BUFFER), [empty, *HONEST[1:]], error_types=kinds) is CaseStatus.PASSED
+    other = {**empty, "error_kinds": ["OSError", "Exception"]}
+    assert _status(_case(BUFFER), [other, *HONEST[1:]], error_types=kinds) is CaseStatus.WRONG
+    case = Case("c", "-", "read", {}, {"error": "empty"})
+    seen = Observed(error="empty", error_type="BufferEmptyException", error_kinds=("BufferError",))
+    assert grade([case], {"c": seen}, error_types=kinds).results[0].status is CaseStatus.PASSED

@@ -86,7 +86,8 @@ def perform(code: tuple[Any, Any], namespace: dict[str, Any], inputs: dict[str, 
         exec(code[0], scope)  # noqa: S102 - the kata's own call mapping, written by its author
         value = eval(code[1], scope)  # noqa: S307 - idem
     except BaseException as exc:  # noqa: BLE001 - an error is the case's result
-        return {"error": str(exc), "error_type": type(exc).__name__}
+        bases = [kind.__name__ for kind in type(exc).__mro__[1:-1]]  # `object` is no kind
+        return {"error": str(exc), "error_type": type(exc).__name__, "error_kinds": bases}
     try:
         return {"value": plain(value)}
     except NotPlain as exc:

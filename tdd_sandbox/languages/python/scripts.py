@@ -20,7 +20,9 @@ def tdd_script(made, operations):
         try:
             answer = tdd_take(made, operation)
         except Exception as exc:
-            outcomes.append({"error": str(exc), "error_type": type(exc).__name__})
+            bases = [kind.__name__ for kind in type(exc).__mro__[1:-1]]
+            outcomes.append({"error": str(exc), "error_type": type(exc).__name__,
+                             "error_kinds": bases})
         else:
             outcomes.append({"value": answer})
     return outcomes
