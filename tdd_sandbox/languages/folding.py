@@ -25,6 +25,10 @@ class Fold:
     spread: bool
     member: str
     given: tuple[str, ...]
+    reads: bool = False
+    """Whether the steps perform the property (forth's `evaluate`, each instruction an
+    `eval`) and the member, taking nothing, is read after them (its `stack`): the last
+    step's error is then the case's, made from where every step is (`replayed`)."""
 
     @property
     def replayed(self) -> bool:
@@ -39,6 +43,8 @@ def choose_folds(
     cases: Sequence[Case],
     classes: Mapping[str, Mapping[str, int]],
     names: Callable[[str], Sequence[str]],
+    *,
+    readers: bool = False,
 ) -> dict[str, Fold] | str:
     """Per property, the fold that performs it, on the one class of `classes` (class ->
     its methods' arities; only classes made without arguments) that performs every
@@ -46,8 +52,10 @@ def choose_folds(
     one method that takes as many arguments as an item holds (a list item spread, anything
     else one), or of those the one that shares a word with the input's name; the member is
     the method of one of `names` (or its words, or them and more), or its past form
-    (grade-school's `add` is `added()`: what the adds said), that takes the other inputs.
-    A reason where there is none."""
+    (grade-school's `add` is `added()`: what the adds said), that takes the other inputs;
+    with `readers` (a pack whose driver reads so: `Fold.reads`), where the property gives
+    the list alone and names the step, or begins with its name (forth's `eval` evaluates),
+    the one other method that takes nothing. A reason where there is none."""
     properties = list(dict.fromkeys(case.property for case in cases))
     shapes = _item_shapes(cases)
     found: list[dict[str, Fold]] = []
@@ -55,7 +63,7 @@ def choose_folds(
         folds: dict[str, Fold] = {}
         for prop in properties:
             given = [case.input for case in cases if case.property == prop]
-            fold = _fold(owner, methods, prop, given, shapes, names)
+            fold = _fold(owner, methods, prop, given, shapes, names, readers)
             if fold is None:
                 break
             folds[prop] = fold
@@ -99,6 +107,7 @@ def _fold(
     given: Sequence[Mapping[str, object]],
     shapes: Mapping[str, tuple[int, bool]],
     names: Callable[[str], Sequence[str]],
+    readers: bool,
 ) -> Fold | None:
     keys = list(given[0])
     if any(list(inputs) != keys for inputs in given):
@@ -115,4 +124,8 @@ def _fold(
         member = member or extended_name(tried, fitting) or worded_name(prop, fitting)
         if len(steps) == 1 and member is not None:
             return Fold(owner, items, steps[0], spread, member, rest)
+        if readers and len(steps) == 1 and not rest and prop.startswith(steps[0]):
+            read = [name for name in fitting if name != steps[0]]
+            if len(read) == 1:
+                return Fold(owner, items, steps[0], spread, read[0], rest, reads=True)
     return None

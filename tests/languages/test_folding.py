@@ -57,3 +57,24 @@ def test_no_guess_between_two_steps_or_two_classes_or_for_an_unknown_property() 
 def test_an_input_that_is_not_a_list_in_every_case_is_no_history() -> None:
     cases = [_case("score", rolls=[1, 2]), _case("score", rolls=3)]
     assert isinstance(choose_folds(cases, {"Game": {"roll": 1, "score": 0}}, _names), str)
+
+
+FORTH = [
+    _case("evaluate", instructions=["1 2 +"]),
+    _case("evaluate", instructions=[": a 1 ;", "a"]),
+]
+
+
+def test_steps_that_perform_the_property_are_read_after_by_the_one_member_taking_nothing() -> None:
+    # Rust's forth: each instruction an `eval`, then `stack()`, which no name says.
+    classes = {"Forth": {"eval": 1, "stack": 0}}
+    assert choose_folds(FORTH, classes, _names, readers=True) == {
+        "evaluate": Fold("Forth", "instructions", "eval", False, "stack", (), reads=True)
+    }
+    assert isinstance(choose_folds(FORTH, classes, _names), str)  # a pack that reads none
+    # The step must say the property (or begin it), and one member be left to read.
+    assert isinstance(
+        choose_folds(FORTH, {"Forth": {"run": 1, "stack": 0}}, _names, readers=True), str
+    )
+    two = {"Forth": {"eval": 1, "stack": 0, "depth": 0}}
+    assert isinstance(choose_folds(FORTH, two, _names, readers=True), str)

@@ -148,7 +148,7 @@ def test_a_class_the_tests_build_step_by_step_replays_the_list_input() -> None:
     calls = JAVASCRIPT.derive_calls(cases, stub, tests)
     assert isinstance(calls, CallMap), calls
     built = 'tddFold(new Bowling(), "roll", ${previousRolls}, false)'
-    replayed = 'tddFold(new Bowling(), "roll", [...${previousRolls}, ${roll}], false, true)'
+    replayed = 'tddFold(new Bowling(), "roll", [...${previousRolls}, ${roll}], false, "answers")'
     assert calls.calls == {"score": f"{built}.score()", "roll": replayed}  # the last roll too
     assert calls.setup.startswith('import { Bowling } from "./bowling.js";\n')
 
@@ -162,3 +162,24 @@ def test_a_text_the_tests_spell_in_lower_case_is_passed_so() -> None:
     calls = JAVASCRIPT.derive_calls(cases, stub, tests)
     assert isinstance(calls, CallMap)
     assert calls.calls == {"age": "age(${planet|lower}, ${seconds})"}
+
+
+def test_a_member_the_tests_give_one_text_at_a_time_takes_a_list_input_step_by_step() -> None:
+    # forth: `forth.evaluate('1 2 +')`, then `forth.stack`, where the data lists the
+    # instructions; before, `evaluate` was given the whole list (29 of 47 cases failed).
+    stub = {
+        "forth.js": b"export class Forth {\n  evaluate() {\n    throw 1;\n  }\n\n"
+        b"  get stack() {\n    throw 1;\n  }\n}\n"
+    }
+    tests = {
+        "forth.spec.js": b"import { Forth } from './forth';\nlet forth;\n"
+        b"beforeEach(() => {\n  forth = new Forth();\n});\n"
+        b"test('adds', () => {\n  forth.evaluate('1 2 +');\n"
+        b"  expect(forth.stack).toEqual([3]);\n});\n"
+    }
+    cases = [_case("evaluate", instructions=["1 2 +"]), _case("evaluate", instructions=["+"])]
+    calls = JAVASCRIPT.derive_calls(cases, stub, tests)
+    assert isinstance(calls, CallMap), calls
+    assert calls.calls == {
+        "evaluate": 'tddFold(new Forth(), "evaluate", ${instructions}, false, "errs").stack'
+    }

@@ -118,8 +118,30 @@ def _derive_uses(
         spread = spread_cases(cases)
         chosen = choose_uses(spread, uses, _member_names)
         cases = spread if not isinstance(chosen, str) else cases
-    if isinstance(chosen, str):
-        return derive_javascript_folds(cases, imports, uses)
+    if isinstance(chosen, str) or _one_by_one(cases, chosen, text):
+        return derive_javascript_folds(cases, imports, uses) or (
+            None if isinstance(chosen, str) else _spelled(cases, chosen, text, imports)
+        )
+    return _spelled(cases, chosen, text, imports)
+
+
+def _one_by_one(cases: Sequence[Case], chosen: Mapping[str, Use], text: str) -> bool:
+    """Whether a property's one input is a list of texts that the tests give its member one
+    text at a time (forth's `evaluate('1 2 +')` for its `instructions`): an object built
+    step by step, where one is (`derive_javascript_folds`)."""
+    for prop, use in chosen.items():
+        example = next(case.input for case in cases if case.property == prop)
+        values = list(example.values())
+        passed = re.search(rf"\.{re.escape(use.member)}\(\s*['\"`]", text)
+        if len(values) == 1 and is_rows(values[0]) and use.given == 1 and passed:
+            return True
+    return False
+
+
+def _spelled(
+    cases: Sequence[Case], chosen: Mapping[str, Use], text: str, imports: Mapping[str, str]
+) -> CallMap:
+    """The calls of the uses chosen, and the lines importing their classes."""
     calls = {}
     for prop, use in chosen.items():
         example = next(case.input for case in cases if case.property == prop)

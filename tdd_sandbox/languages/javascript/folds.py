@@ -12,8 +12,8 @@ from tdd_sandbox.languages.folding import choose_folds
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 HELPER = """
-const tddFold = (made, step, items, spread, replayed = false) => {
-  const last = replayed ? items.length - 1 : -1;
+const tddFold = (made, step, items, spread, last = "fails") => {
+  const final = last === "fails" ? -1 : items.length - 1;
   for (let index = 0; index < items.length; index += 1) {
     const item = items[index];
     let answer;
@@ -21,13 +21,13 @@ const tddFold = (made, step, items, spread, replayed = false) => {
       // One call for every step, the one the case asks too: no stack tells them apart.
       answer = spread ? made[step](...item) : made[step](item);
     } catch (error) {
-      if (index === last) throw error;
+      if (index === final) throw error;
       // A step that throws fails the case, never passes one that expects an error: the
       // object answers whatever it is asked with what failed.
       const said = `${step}(${JSON.stringify(item)}) threw ${error}`;
       return new Proxy({}, { get: () => () => said });
     }
-    if (index === last) return answer;
+    if (index === final && last === "answers") return answer;
   }
   return made;
 };
@@ -39,16 +39,22 @@ def derive_javascript_folds(
 ) -> CallMap | None:
     """The calls of `folding.choose_folds` on the classes of `imports` (class -> the line
     that imports it) that `uses` make without arguments; None where none is built so."""
-    arities: dict[str, dict[str, set[int]]] = {}
+    arities: dict[str, dict[str, set[int | None]]] = {}
     made_bare = {use.owner for use in uses if use.made_with == 0 and not use.static}
     for use in uses:
-        if use.owner in made_bare and use.owner in imports and use.given is not None:
+        if use.owner in made_bare and use.owner in imports:
             arities.setdefault(use.owner, {}).setdefault(use.member, set()).add(use.given)
+    read = {  # members the tests read as values, never call (forth's `stack`)
+        (owner, member)
+        for owner, members in arities.items()
+        for member, counts in members.items()
+        if counts == {None}
+    }
     classes = {
-        owner: {member: counts.pop() for member, counts in members.items() if len(counts) == 1}
+        owner: {member: counts.pop() or 0 for member, counts in members.items() if len(counts) == 1}
         for owner, members in arities.items()
     }
-    chosen = choose_folds(cases, classes, lambda prop: [prop])
+    chosen = choose_folds(cases, classes, lambda prop: [prop], readers=True)
     if isinstance(chosen, str):
         return None
     calls = {}
@@ -57,10 +63,12 @@ def derive_javascript_folds(
         given = ", ".join("${" + name + "}" for name in fold.given)
         if fold.replayed:
             last = f"[{given}]" if fold.spread else given
-            replay = f"[...${{{fold.items}}}, {last}], {spread}, true"
+            replay = f'[...${{{fold.items}}}, {last}], {spread}, "answers"'
             calls[prop] = f'tddFold(new {fold.owner}(), "{fold.step}", {replay})'
             continue
-        built = f'tddFold(new {fold.owner}(), "{fold.step}", ${{{fold.items}}}, {spread})'
-        calls[prop] = f"{built}.{fold.member}({given})"
+        how = ', "errs"' if fold.reads else ""
+        built = f'tddFold(new {fold.owner}(), "{fold.step}", ${{{fold.items}}}, {spread}{how})'
+        asked = "" if (fold.owner, fold.member) in read else f"({given})"
+        calls[prop] = f"{built}.{fold.member}{asked}"
     owner = next(iter(chosen.values())).owner
     return CallMap(setup=f"{imports[owner]}\n{HELPER}", calls=calls)

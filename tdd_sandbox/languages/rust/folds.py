@@ -71,7 +71,7 @@ def derive_rust_folds(
             returns[owner, match[1]] = (match[3] or "").strip()
         if made:
             classes[owner] = methods
-    chosen = choose_folds(cases, classes, names)
+    chosen = choose_folds(cases, classes, names, readers=True)
     if isinstance(chosen, str) or any(fold.spread for fold in chosen.values()):
         return None
     calls = {}
@@ -81,6 +81,26 @@ def derive_rust_folds(
             for name, kind in zip(fold.given, kinds[fold.owner, fold.member], strict=True)
         )
         step = f"std::panic::AssertUnwindSafe(|| tdd_made.{fold.step}(tdd_item))"
+        if fold.reads:
+            stepped = returns[fold.owner, fold.step]
+            if not stepped.startswith("Result"):
+                return None  # only a `Result` says a step's error
+            # One call for every step, the last too: its `Err` is the case's error.
+            built = (
+                f"{{ let mut tdd_made = {crate}::{fold.owner}::new(); "
+                f"let tdd_items = ${{{fold.items}}}; "
+                f"let tdd_last = tdd_items.len().wrapping_sub(1); let mut tdd_error = None; "
+                f"for (tdd_at, tdd_item) in tdd_items.into_iter().enumerate() {{ "
+                f"let tdd_ran = std::panic::catch_unwind({step}); "
+                f"if tdd_at == tdd_last {{ match tdd_ran {{ Ok(tdd_said) => tdd_error = "
+                f"tdd_said.err(), Err(tdd_panic) => std::panic::resume_unwind(tdd_panic) }} "
+                f"break; }} "
+                f"if tdd_step_failed(tdd_ran) {_FAILED} }} "
+                f"match tdd_error {{ Some(tdd_said) => Err(tdd_said), "
+                f"None => Ok(tdd_made.{fold.member}().to_owned()) }} }}"
+            )
+            calls[prop] = readable(built, stepped)
+            continue
         if fold.replayed:
             # One call for every step, the one the case asks too: no caller tells them apart.
             built = (
