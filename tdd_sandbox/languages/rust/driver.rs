@@ -205,17 +205,20 @@ fn main() {
     });
     let line = match outcome {
         Ok(text) => text,
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            let mut out = String::from("{\"error\":");
-            quote(&message, &mut out);
-            out.push_str(",\"error_type\":\"panic\"}");
-            out
-        }
+        Err(payload) => panicked(payload),
     };
     println!("\n@@{} {} {}", nonce, index, line);
+}
+
+// A panic as the error it reports: its message, where it gave one as text.
+fn panicked(payload: Box<dyn std::any::Any + Send>) -> String {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    let mut out = String::from("{\"error\":");
+    quote(&message, &mut out);
+    out.push_str(",\"error_type\":\"panic\"}");
+    out
 }

@@ -47,17 +47,7 @@ macro_rules! tdd_script {
 fn tdd_take<T, F: FnOnce(&mut T) -> String>(made: &mut T, step: F) -> String {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| step(made))) {
         Ok(said) => said,
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            let mut out = String::from("{\\"error\\":");
-            quote(&message, &mut out);
-            out.push_str(",\\"error_type\\":\\"panic\\"}");
-            out
-        }
+        Err(payload) => panicked(payload),
     }
 }
 fn tdd_said<R: Plain>(answer: R) -> String {
