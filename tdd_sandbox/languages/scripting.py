@@ -117,8 +117,8 @@ def step_templates(
 ) -> dict[str, str]:
     """Each operation's step, as a call's template writes it: `step(method, its argument
     placeholders)`, and a group's as `group(its count's placeholder)` (the placeholder of
-    its own operations' steps inside: `STEPS`). A group's step is under every name no
-    method performs, as a group is named by the data, not by a method."""
+    its own operations' steps inside: `STEPS`), under the empty name: a group is named by
+    the data (`concurrent`), never by a method."""
     templates = {
         name: step(script.methods[name], tuple("${" + f + "}" for f in fields))
         for name, fields in script.arguments.items()
