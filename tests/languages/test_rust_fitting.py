@@ -65,3 +65,37 @@ def test_the_crate_s_functions_are_chosen_by_their_types_where_no_name_says() ->
 )  # fmt: skip
 def test_a_value_fits_a_type_that_can_hold_it(kind: str, value: object, fitting: bool) -> None:
     assert fits(kind, value) is fitting
+
+
+ROMAN = b"""\
+use std::fmt::{Display, Formatter, Result};
+
+pub struct Roman;
+
+impl Display for Roman {
+    fn fmt(&self, _f: &mut Formatter<'_>) -> Result {
+        todo!()
+    }
+}
+
+impl From<u32> for Roman {
+    fn from(num: u32) -> Self {
+        todo!("{num}")
+    }
+}
+"""
+
+
+def test_a_text_answer_is_the_one_type_made_from_the_input_and_shown() -> None:
+    # roman-numerals as Exercism serves it today: `Roman::from(n).to_string()`, no function.
+    cases = [
+        Case("a", "-", "roman", {"number": 1}, "I"),
+        Case("b", "-", "roman", {"number": 4}, "IV"),
+    ]
+    calls = RUST.derive_calls(cases, {"src/lib.rs": ROMAN}, {})
+    assert calls == CallMap(calls={"roman": "kata::Roman::from(${number}).to_string()"})
+    # Not where an input does not fit what it is made from, nor for answers that are no text.
+    negative = [Case("c", "-", "roman", {"number": -1}, "I")]
+    assert isinstance(RUST.derive_calls(negative, {"src/lib.rs": ROMAN}, {}), str)
+    numbers = [Case("d", "-", "roman", {"number": 1}, 1)]
+    assert isinstance(RUST.derive_calls(numbers, {"src/lib.rs": ROMAN}, {}), str)

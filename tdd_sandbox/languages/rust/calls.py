@@ -21,7 +21,7 @@ from tdd_sandbox.languages.deriving import (
     split_parameters,
 )
 from tdd_sandbox.languages.kinds import argument_texts
-from tdd_sandbox.languages.rust.fitting import choose_by_types
+from tdd_sandbox.languages.rust.fitting import choose_by_types, shown_from
 from tdd_sandbox.languages.rust.folds import derive_rust_folds
 from tdd_sandbox.languages.rust.reader import rust_code
 from tdd_sandbox.languages.rust.scripts import derive_rust_scripts
@@ -64,6 +64,8 @@ def derive_rust_calls(
     chosen = choose_functions(cases, declared, _names, fixed=fixed)
     if isinstance(chosen, str) and (typed := choose_by_types(cases, functions, returns)):
         chosen = typed  # no name says it, the types do (variable-length-quantity)
+    if isinstance(chosen, str) and (shown := shown_from(cases, code, crate)):
+        return CallMap(calls=shown)
     if isinstance(chosen, str):
         values = {key: [c.input.get(key) for c in cases] for c in cases for key in c.input}
 
