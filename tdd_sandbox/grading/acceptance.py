@@ -189,19 +189,23 @@ def grade(
     results = []
     for case in cases:
         seen = observed.get(case.id)
-        if case.property in scripts:
-            results.append(_grade_script(case, seen, error_types, messages, problem))
+        if seen is None or seen.failure is not None:
+            why = seen.failure if seen is not None and seen.failure else (problem or "no result")
+            results.append(CaseResult(case.id, CaseStatus.NO_RESULT, str(why)[:300]))
             continue
-        if case.property in unordered and seen is not None:
+        if case.property in scripts:
+            results.append(_grade_script(case, seen, error_types, messages))
+            continue
+        if case.property in unordered:
             seen = _in_order_of(case.expected, seen)
-        if rounded and seen is not None and isinstance(case.expected, float):
+        if rounded and isinstance(case.expected, float):
             seen = _rounded_as(case.expected, seen)
-        if hundredths and seen and type(case.expected) is int and type(seen.value) is float:
+        if hundredths and type(case.expected) is int and type(seen.value) is float:
             seen = replace(seen, value=seen.value * 100)
-        if none_is_error and seen is not None and _none_for_error(case, seen, error_types):
+        if none_is_error and _none_for_error(case, seen, error_types):
             results.append(CaseResult(case.id, CaseStatus.PASSED))
             continue
-        results.append(_grade_one(case, seen, error_types, messages, problem))
+        results.append(_grade_one(case, seen, error_types, messages))
     return AcceptanceReport(tuple(results), problem, Judged.DATA)
 
 
@@ -233,8 +237,6 @@ def _in_order_of(expected: Any, seen: Observed) -> Observed:
 def _none_for_error(case: Case, seen: Observed, error_types: frozenset[str]) -> bool:
     """No answer where an error is expected, or an error of the counted kinds where the
     expected answer is null."""
-    if seen.failure is not None:
-        return False
     if case.expects_error:
         return seen.error is None and seen.value is None
     counted = seen.is_of(error_types)
@@ -242,26 +244,26 @@ def _none_for_error(case: Case, seen: Observed, error_types: frozenset[str]) -> 
 
 
 def _grade_script(
-    case: Case, seen: Observed | None, error_types: frozenset[str], messages: bool, problem: str
+    case: Case, seen: Observed, error_types: frozenset[str], messages: bool
 ) -> CaseResult:
-    if seen is None or seen.failure is not None:
-        why = seen.failure if seen is not None and seen.failure else (problem or "no result")
-        return CaseResult(case.id, CaseStatus.NO_RESULT, str(why)[:300])
     if seen.error is not None:
         said = f"{seen.error_type}: {seen.error[:120]!r}"
         return CaseResult(case.id, CaseStatus.WRONG, f"the script did not run: {said}")
-    departs = script_departure(case, seen.value, error_types, messages)
+
+    def judged(wanted: Any, step: Observed) -> str | None:
+        """A step held against a value or an error, as a case's answer is."""
+        result = _grade_one(replace(case, expected=wanted), step, error_types, messages)
+        return None if result.status is CaseStatus.PASSED else result.detail
+
+    departs = script_departure(case, seen.value, error_types, judged)
     if departs is not None:
         return CaseResult(case.id, CaseStatus.WRONG, departs)
     return CaseResult(case.id, CaseStatus.PASSED)
 
 
 def _grade_one(
-    case: Case, seen: Observed | None, error_types: frozenset[str], messages: bool, problem: str
+    case: Case, seen: Observed, error_types: frozenset[str], messages: bool
 ) -> CaseResult:
-    if seen is None or seen.failure is not None:
-        why = seen.failure if seen is not None and seen.failure else (problem or "no result")
-        return CaseResult(case.id, CaseStatus.NO_RESULT, str(why)[:300])
     if case.expects_error:
         wanted = str(case.expected["error"])
         if seen.error is None:

@@ -146,15 +146,27 @@ def case_script(setup: str, build: str | None, run: str) -> str:
     return head + setup.strip("\n") + "\n" + built + _CASES.format(run=run)
 
 
-def render_calls(calls: CallMap, cases: Sequence[Case], literal: Callable[[Any], str]) -> list[str]:
-    """Each case's call, rendered (`render_call`) with its property's steps, if any.
+def render_calls(
+    calls: CallMap,
+    cases: Sequence[Case],
+    literal: Callable[[Any], str],
+    reported: Callable[[str], str] = str,
+    lined: Callable[[str], str] = str,
+) -> list[str]:
+    """Each case's call, rendered (`render_call`) with its property's steps, if any, and
+    given to `reported` (how the driver reports an answer), or for a script, whose call
+    gives its line already (each step's answer read as it came: `CallMap.steps`), to
+    `lined`.
 
     Raises:
         UsageError: a case cannot be written so.
     """
-    return [
-        render_call(calls.calls[c.property], c, literal, calls.steps.get(c.property)) for c in cases
-    ]
+    answers = []
+    for case in cases:
+        steps = calls.steps.get(case.property)
+        call = render_call(calls.calls[case.property], case, literal, steps)
+        answers.append(lined(call) if steps is not None else reported(call))
+    return answers
 
 
 def render_call(

@@ -110,6 +110,14 @@ def choose_script(
     return Script(owner, tuple(given[0]), chosen, fields)
 
 
+def passed_kind(cases: Sequence[Case], script: Script) -> type | None:
+    """The one kind (`int`, `str`...) of every value the operations pass, for a generic
+    type's argument (a Java `CircularBuffer<Integer>`, a Rust `CircularBuffer::<i64>`);
+    None where they pass several kinds, or none."""
+    kinds = {type(op[f]) for op in operations(cases) for f in script.arguments[op[NAME]]}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
 def step_templates(
     script: Script,
     step: Callable[[str, tuple[str, ...]], str],

@@ -90,14 +90,13 @@ class Observed:
     error_kinds: tuple[str, ...] = ()
     """The kinds the error is of besides its own, where the language says (a Python
     exception's bases: `BufferEmptyException` is a `BufferError`)."""
+    failure: str | None = None
+    """No result: timeout, crash, a value that is not plain data, output past its limit."""
 
     def is_of(self, kinds: frozenset[str]) -> bool:
         """Whether the error is of one of `kinds`, as its own or as a base; any, where
         `kinds` is empty."""
         return not kinds or self.error_type in kinds or not kinds.isdisjoint(self.error_kinds)
-
-    failure: str | None = None
-    """No result: timeout, crash, a value that is not plain data, output past its limit."""
 
 
 class Judged(enum.StrEnum):

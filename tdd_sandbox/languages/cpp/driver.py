@@ -38,12 +38,7 @@ class CppDriver(FramedDriver):
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """The model's code files and headers, and the generated driver."""
-        rendered = render_calls(calls, cases, CPP_LITERALS.render)
-        # A script's call is its line already (`script`); any other's answer is reported.
-        answers = [
-            call if case.property in calls.steps else f"report({call})"
-            for case, call in zip(cases, rendered, strict=True)
-        ]
+        answers = render_calls(calls, cases, CPP_LITERALS.render, lambda call: f"report({call})")
         arms = "\n".join(
             f"    case {i}:\n      return {answer};" for i, answer in enumerate(answers)
         )

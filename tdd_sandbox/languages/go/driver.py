@@ -47,12 +47,7 @@ class GoDriver(FramedDriver):
         module = module_path(files)
         if not _MODULE.fullmatch(module):
             module = "kata"
-        rendered = render_calls(calls, cases, GO_LITERALS.render)
-        # A script's call is its line already (`tddScript`); any other's results are read.
-        answers = [
-            call if case.property in calls.steps else f"capture({call})"
-            for case, call in zip(cases, rendered, strict=True)
-        ]
+        answers = render_calls(calls, cases, GO_LITERALS.render, lambda call: f"capture({call})")
         arms = "\n".join(f"\tcase {i}:\n\t\treturn {answer}" for i, answer in enumerate(answers))
         source = self.source.read_text().replace("${MODULE}", module).replace("/*CASES*/", arms)
         shipped = {

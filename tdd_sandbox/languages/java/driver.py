@@ -41,12 +41,7 @@ class JavaDriver(FramedDriver):
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """The model's code under `src/` and the generated driver."""
-        rendered = render_calls(calls, cases, JAVA_LITERALS.render)
-        # A script's call is its line already (`script`); any other's answer is reported.
-        answers = [
-            call if case.property in calls.steps else f"report({call})"
-            for case, call in zip(cases, rendered, strict=True)
-        ]
+        answers = render_calls(calls, cases, JAVA_LITERALS.render, lambda call: f"report({call})")
         arms = "\n".join(
             f"      case {i}:\n        return {answer};" for i, answer in enumerate(answers)
         )

@@ -7,17 +7,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tdd_sandbox.languages.scripting import (
-    NAME,
     STEPS,
     Script,
     choose_script,
     is_script,
-    operations,
+    passed_kind,
     step_templates,
 )
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_BOXES = {int: "Integer", str: "String", bool: "Boolean", float: "Double"}
+_BOXES: dict[type | None, str] = {int: "Integer", str: "String", bool: "Boolean", float: "Double"}
 """The type argument of a generic class whose operations pass values of one kind."""
 
 
@@ -54,10 +53,7 @@ def derive_java_scripts(
     methods = classes[script.owner]
     type_argument = ""
     if count := generic.get(script.owner, 0):
-        kinds = {
-            type(op[field]) for op in operations(cases) for field in script.arguments[op[NAME]]
-        }
-        if count != 1 or len(kinds) != 1 or (box := _BOXES.get(kinds.pop())) is None:
+        if count != 1 or (box := _BOXES.get(passed_kind(cases, script))) is None:
             return None
         type_argument = f"<{box}>"
 

@@ -47,11 +47,12 @@ def derive_python_calls(
         cases, {name: params for name, (_, params) in functions.items()}, _names
     )
     if isinstance(chosen, str):
+        parsed, errors = list(_modules(stub)), _errors(tests)  # each read once
         return (
-            derive_python_scripts(cases, _modules(stub), _names, _errors(tests))
+            derive_python_scripts(cases, parsed, _names, errors)
             or _derive_uses(cases, stub, tests)
             or _derive_starred(cases, stub, tests)
-            or derive_python_folds(cases, _modules(stub), _names, _errors(tests))
+            or derive_python_folds(cases, parsed, _names, errors)
             or chosen
         )
     for call in chosen.values():

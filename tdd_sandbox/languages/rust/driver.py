@@ -43,13 +43,13 @@ class RustDriver(FramedDriver):
     ) -> Prepared:
         """`src/` of the model's tree, the tool's manifest and the generated driver."""
         crate, edition, dependencies = _package(files.get("Cargo.toml", b""))
-        rendered = render_calls(calls, cases, RUST_LITERALS.render)
-        # A script's call is its line already (`tdd_script!`); any other's answer is reported.
-        answers = [
-            f"out.push_str(&({call}))" if case.property in calls.steps
-            else f"Plain::report(&({call}), out)"
-            for case, call in zip(cases, rendered, strict=True)
-        ]  # fmt: skip
+        answers = render_calls(
+            calls,
+            cases,
+            RUST_LITERALS.render,
+            lambda call: f"Plain::report(&({call}), out)",
+            lambda call: f"out.push_str(&({call}))",
+        )
         arms = "\n".join(f"        {i} => {answer}," for i, answer in enumerate(answers))
         source = self.source.read_text().replace("/*USES*/", calls.setup).replace("/*CASES*/", arms)
         manifest = (

@@ -11,20 +11,19 @@ from collections.abc import Callable, Sequence
 
 from tdd_sandbox.languages.deriving import split_parameters
 from tdd_sandbox.languages.scripting import (
-    NAME,
     STEPS,
     Script,
     choose_script,
     is_group,
     is_script,
-    operations,
+    passed_kind,
     step_templates,
 )
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _IMPL = re.compile(r"^impl(?:\s*<[^>{]*>)?\s+(\w+)\s*(<[^>{]*>)?\s*\{", re.MULTILINE)
 _METHOD = re.compile(r"\bpub\s+fn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^)]*)\)\s*(?:->\s*([^{;]+))?")
-_KINDS = {int: "i64", bool: "bool"}
+_KINDS: dict[type | None, str] = {int: "i64", bool: "bool"}
 """The type argument of a generic type whose operations pass values of one kind."""
 
 HELPER = """
@@ -95,8 +94,7 @@ def derive_rust_scripts(
     script, methods, made, generic = found[0]
     owner = f"{crate}::{script.owner}"
     if generic:
-        passed = {type(op[f]) for op in operations(cases) for f in script.arguments[op[NAME]]}
-        if len(passed) != 1 or (kind := _KINDS.get(passed.pop())) is None:
+        if (kind := _KINDS.get(passed_kind(cases, script))) is None:
             return None
         owner += f"::<{kind}>"
 
