@@ -434,3 +434,92 @@ def test_the_last_call_of_a_replay_comes_from_where_every_step_does(
     report = run_acceptance(checker, plugin, tree, _suite(tmp_path, language))
     passed = [r.status is CaseStatus.PASSED for r in report.results]
     assert passed == [True, False, False], report.why()  # the sum only: no roll refused
+
+
+# Steps that perform the property, read after (forth: each instruction an `evaluate`, then
+# `stack`): only the last step's error is the case's. The attack refuses every step, which
+# a replay that took any step's error as the answer would pass wherever an error is expected.
+READ_DOCUMENT: dict[str, Any] = {"cases": [
+    {"description": "adds", "property": "evaluate", "input": {"instructions": ["1", "2", "+"]},
+     "expected": [3]},
+    {"description": "one value", "property": "evaluate", "input": {"instructions": ["1", "+"]},
+     "expected": {"error": "only one value on the stack"}},
+]}  # fmt: skip
+READ_STUB = b"""\
+export class Counter {
+  evaluate() {
+    throw new Error('Remove this statement and implement this function');
+  }
+
+  get stack() {
+    throw new Error('Remove this statement and implement this function');
+  }
+}
+"""
+READ_TESTS = b"""\
+import { Counter } from './counter';
+let counter;
+beforeEach(() => {
+  counter = new Counter();
+});
+test('adds', () => {
+  counter.evaluate('1 2 +');
+  expect(counter.stack).toEqual([3]);
+});
+"""
+READ_HONEST = """\
+export class Counter {
+  constructor() {
+    this.values = [];
+  }
+
+  evaluate(text) {
+    if (text !== '+') {
+      this.values.push(Number(text));
+      return;
+    }
+    if (this.values.length < 2) throw new Error('only one value on the stack');
+    this.values.push(this.values.pop() + this.values.pop());
+  }
+
+  get stack() {
+    return this.values;
+  }
+}
+"""
+READ_REFUSES = """\
+export class Counter {
+  evaluate() {
+    throw new Error('only one value on the stack');
+  }
+
+  get stack() {
+    return [];
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("code", "passed"),
+    [(READ_HONEST, [True, True]), (READ_REFUSES, [False, False])],
+    ids=["honest", "refuses_every_step"],
+)
+def test_only_the_last_step_s_error_answers_a_fold_read_after_its_steps(
+    checker: DockerChecker, tmp_path: Path, code: str, passed: list[bool]
+) -> None:
+    folder = tmp_path / "kata" / "acceptance"
+    folder.mkdir(parents=True)
+    (folder / "canonical-data.json").write_text(json.dumps(READ_DOCUMENT))
+    plugin = get_language("javascript")
+    stub = {**{p: t.encode() for p, t in plugin.scaffold().items()}, "counter.js": READ_STUB}
+    calls = plugin.derive_calls(
+        flatten_cases(READ_DOCUMENT, source="-"), stub, {"counter.spec.js": READ_TESTS}
+    )
+    assert not isinstance(calls, str), calls
+    assert calls.calls["evaluate"].endswith('"errs").stack')
+    (folder / "calls.yaml").write_text(json.dumps({"javascript": calls.model_dump(mode="json")}))
+    tree = {name: text.encode() for name, text in plugin.scaffold().items()}
+    tree["counter.js"] = code.encode()
+    report = run_acceptance(checker, plugin, tree, load_suite(tmp_path / "kata"))
+    assert [r.status is CaseStatus.PASSED for r in report.results] == passed, report.why()
