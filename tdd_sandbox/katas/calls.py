@@ -15,6 +15,7 @@ from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import flatten_cases
 from tdd_sandbox.katas.exercism import Exercise
 from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.pairing import find_pairs, with_pairs
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 CASES_FILE = "canonical-data.json"
@@ -38,11 +39,17 @@ def derive_data_suites(kata_dir: Path, exercises: Sequence[Exercise]) -> list[st
 
 
 def _derive(kata_dir: Path, exercise: Exercise, every: list[Case]) -> str:
-    """One track's section, derived from the cases its tests implement (`tests.toml`)."""
+    """One track's section, derived from the cases its tests implement (`tests.toml`), a
+    property asked of two objects at once from its base's call (`pairing`)."""
     assert exercise.language is not None  # a track's exercise
     included = exercise.included
     cases = every if included is None else [c for c in every if included.get(c.id, False)]
-    derived = get_language(exercise.language).derive_calls(cases, exercise.stub, exercise.tests)
+    language = get_language(exercise.language)
+    pairs = find_pairs(cases)
+    single = [case for case in cases if case.property not in pairs]
+    derived = language.derive_calls(single, exercise.stub, exercise.tests)
+    if pairs and not isinstance(derived, str):
+        derived = with_pairs(derived, pairs, language.paired)
     if not cases or isinstance(derived, str):
         write_calls(kata_dir, exercise.language, None)
         why = derived if isinstance(derived, str) else "the track implements none of its cases"

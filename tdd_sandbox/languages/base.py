@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Protocol
 
-from tdd_sandbox.languages.driving import CodeFiles, Driver
+from tdd_sandbox.languages.driving import CodeFiles, Driver, rename_inputs
 from tdd_sandbox.languages.parts import Layout, Policy, Runner, Track
 from tdd_sandbox.languages.perturbing import Expectations, Perturbed, perturb_expected
 from tdd_sandbox.languages.readout import SentinelReports, without_frames
@@ -182,6 +182,17 @@ class Defaults(RunnerDefaults):
         """A track's example is the kata's reference as it is."""
         del path
         return data, ""
+
+    listed: tuple[str, str] | None = None
+    """How the language opens and closes a list of values written in place (Rust's `vec![`
+    and `]`), for `paired`; None where it has no such list for any answer."""
+
+    def paired(self, call: str, halves: Sequence[Mapping[str, str]]) -> str | None:
+        """The call once per half, its `${input}`s renamed, in the language's `listed`."""
+        if self.listed is None:
+            return None
+        opened, closed = self.listed
+        return f"{opened}{', '.join(rename_inputs(call, half) for half in halves)}{closed}"
 
     def derive_calls(
         self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]

@@ -234,6 +234,20 @@ def render_call(
     return _PLACEHOLDER.sub(replace, template)
 
 
+def rename_inputs(template: str, names: Mapping[str, str]) -> str:
+    """`template` with each placeholder of an input `names` holds (its first part: `key` of
+    `${key.a}`, and a replay's `+last`) naming the input `names` gives it instead."""
+
+    def rename(match: re.Match[str]) -> str:
+        head, dot, rest = match.group(1).partition(".")
+        text = "${" + names.get(head, head) + dot + rest
+        if match.group(2) is not None:
+            text += "+" + names.get(match.group(2), match.group(2))
+        return text + (f"|{match.group(3)}" if match.group(3) else "") + "}"
+
+    return _PLACEHOLDER.sub(rename, template)
+
+
 def _steps(value: Any, case: Case, literal: Callable[[Any], str], steps: Mapping[str, str]) -> str:
     if not isinstance(value, list) or not all(isinstance(op, dict) for op in value):
         raise UsageError(f"case {case.id!r}: its operations are not a list of records")

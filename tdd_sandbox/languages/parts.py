@@ -228,6 +228,11 @@ class Track(Protocol):
         read as the one the kata's package is."""
         ...
 
+    def paired(self, call: str, halves: Sequence[Mapping[str, str]]) -> str | None:
+        """`call` made once per half, each of its inputs renamed as the half says, the
+        answers one list (`pairing`: forth's `evaluateBoth`); None where the pack cannot."""
+        ...
+
     def derive_calls(
         self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
     ) -> CallMap | str:

@@ -250,3 +250,22 @@ def test_a_type_built_step_by_step_replays_the_list_input_and_reads_its_error_by
     assert roll.count("tdd_made.roll(") == 1
     assert roll.endswith('resume_unwind(tdd_panic) } }.map_err(|e| format!("{e:?}"))')
     assert "fn tdd_step_failed" in calls.setup
+
+
+def test_a_result_the_crate_names_by_an_alias_is_read_as_what_it_stands_for() -> None:
+    # forth's `eval` returns `Result`, the crate's `pub type Result = std::result::Result<(),
+    # Error>`: before, its Debug-only Error went unread and the driver did not compile
+    # ("`forth::Error` doesn't implement `std::fmt::Display`").
+    lib = (
+        b"pub type Result = std::result::Result<(), Error>;\n\n#[derive(Debug)]\n"
+        b"pub enum Error {\n    StackUnderflow,\n}\n\npub struct Forth;\n\nimpl Forth {\n"
+        b"    pub fn new() -> Forth {\n        todo!()\n    }\n\n"
+        b"    pub fn stack(&self) -> &[i32] {\n        todo!()\n    }\n\n"
+        b"    pub fn eval(&mut self, input: &str) -> Result {\n        todo!()\n    }\n}\n"
+    )
+    manifest = MANIFEST.replace(b"all-your-base", b"forth")
+    cases = [_case("evaluate", instructions=["1 2 +"])]
+    calls = RUST.derive_calls(cases, {"Cargo.toml": manifest, "src/lib.rs": lib}, {})
+    assert isinstance(calls, CallMap), calls
+    assert calls.calls["evaluate"].endswith('.map_err(|e| format!("{e:?}"))')
+    assert "None => Ok(tdd_made.stack().to_owned())" in calls.calls["evaluate"]

@@ -45,6 +45,7 @@ class Cpp(CppRunner, Defaults):
         return check_cpp(path, text, is_test=is_test, tree=tree)
 
     name = "cpp"
+    listed = ("std::vector{", "}")
     title = "C++"
     source_suffixes: tuple[str, ...] = (".cpp", ".cc", ".hpp", ".h")
     expectations = Expectations(

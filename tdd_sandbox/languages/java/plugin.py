@@ -58,6 +58,7 @@ class Java(JavaRunner, Defaults):
         return check_java(path, text, is_test=is_test, tree=tree)
 
     name = "java"
+    listed = ("java.util.List.of(", ")")
     title = "Java"
     source_suffixes: tuple[str, ...] = (".java",)
     expectations = Expectations(

@@ -51,6 +51,7 @@ class JavaScript(JavaScriptRunner, Defaults):
         return check_javascript(path, text, is_test=is_test)
 
     name = "javascript"
+    listed = ("[", "]")
     title = "JavaScript"
     source_suffixes: tuple[str, ...] = (".js", ".mjs", ".cjs")
     expectations = Expectations(

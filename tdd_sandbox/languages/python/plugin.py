@@ -92,6 +92,13 @@ class Python(PythonRunner, Defaults):
         """The stub's functions perform the properties (`calls.py`)."""
         return derive_python_calls(cases, stub, tests)
 
+    def paired(self, call: str, halves: Sequence[Mapping[str, str]]) -> str | None:
+        """The call as a function of the inputs it names, given each half's in turn: a
+        Python call names its inputs as variables (`evaluate(instructions)`)."""
+        params = ", ".join(halves[0])
+        given = [", ".join(half.values()) for half in halves]
+        return "[" + ", ".join(f"(lambda {params}: {call})({g})" for g in given) + "]"
+
     def track_test(self, path: str, data: bytes) -> tuple[str, bytes]:
         """A track's tests go under tests/, where the scaffold's pytest finds them."""
         return "tests/" + PurePosixPath(path).name, data

@@ -63,6 +63,7 @@ class Rust(RustRunner, Defaults):
         return check_rust(path, text, is_test=is_test)
 
     name = "rust"
+    listed = ("vec![", "]")
     title = "Rust"
     source_suffixes: tuple[str, ...] = (".rs",)
     expectations = Expectations(
