@@ -6,6 +6,8 @@ then confirms it with the reference, or the track's tests judge instead."""
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -19,6 +21,12 @@ from tdd_sandbox.languages.pairing import find_pairs, with_pairs
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 CASES_FILE = "canonical-data.json"
+_NAME = re.compile(r"\w+")
+_SAID = re.compile(r"'([^'\n]*)'|\"([^\"\n]*)\"")
+_NOT_WORD = re.compile(r"[^a-z0-9]")
+_NAMED_LENGTH = 12
+"""The fewest letters a case's description has for a test named so to count as its: a
+test named `empty` is no case's."""
 CALLS_FILE = "calls.yaml"
 
 
@@ -39,11 +47,10 @@ def derive_data_suites(kata_dir: Path, exercises: Sequence[Exercise]) -> list[st
 
 
 def _derive(kata_dir: Path, exercise: Exercise, every: list[Case]) -> str:
-    """One track's section, derived from the cases its tests implement (`tests.toml`), a
+    """One track's section, derived from the cases its tests implement (`implemented`), a
     property asked of two objects at once from its base's call (`pairing`)."""
     assert exercise.language is not None  # a track's exercise
-    included = exercise.included
-    cases = every if included is None else [c for c in every if included.get(c.id, False)]
+    cases = implemented(every, exercise.included, exercise.tests)
     language = get_language(exercise.language)
     pairs = find_pairs(cases)
     single = [case for case in cases if case.property not in pairs]
@@ -63,6 +70,43 @@ def _derive(kata_dir: Path, exercise: Exercise, every: list[Case]) -> str:
         f"{_head(exercise)}: a data suite of {len(cases)} cases, its calls read off the track "
         f"({_shown(derived)}), to be proved with the reference"
     )
+
+
+def implemented(
+    every: Sequence[Case], included: Mapping[str, bool] | None, tests: Mapping[str, bytes]
+) -> list[Case]:
+    """The cases the track's tests implement: those its `tests.toml` includes, and those it
+    does not mention (a file older than the tests: Rust's scale-generator lists 4 cases, its
+    tests hold 17) where a test is named as the case is described (`chromatic_scale_with_
+    sharps`, `test('chromatic scale with sharps')`), unless two cases are described so (a
+    newer case that reimplements an older one: which the test is, its name does not say).
+    Every case where the track has no `tests.toml`."""
+    if included is None:
+        return list(every)
+    leaves = Counter(_leaf(case) for case in every)
+    text = b"\n".join(tests.values()).decode("utf-8", "replace")
+    named = {_words(name).removeprefix("test") for name in _NAME.findall(text)}
+    named |= {_words(said) for pair in _SAID.findall(text) for said in pair if said}
+    return [
+        case
+        for case in every
+        if included.get(case.id, False)
+        or (
+            case.id not in included
+            and leaves[leaf := _leaf(case)] == 1
+            and len(leaf) >= _NAMED_LENGTH
+            and leaf in named
+        )
+    ]
+
+
+def _leaf(case: Case) -> str:
+    """The case's own description (its groups' left out), as `_words` reads it."""
+    return _words(case.description.rpartition(" > ")[2])
+
+
+def _words(text: str) -> str:
+    return _NOT_WORD.sub("", text.lower())
 
 
 def _compares_messages(cases: Sequence[Case], tests: Mapping[str, bytes]) -> bool:

@@ -53,3 +53,8 @@ def extended_name(tried: Sequence[str], functions: Mapping[str, Sequence[str]]) 
         if name.startswith(spelled) and name[len(spelled) : len(spelled) + 1] in _NEW_WORD
     }
     return found.pop() if len(found) == 1 else None
+
+
+def snake_case(name: str) -> str:
+    """A camelCase name of the data as snake_case spells it: `inputBase` -> `input_base`."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()

@@ -25,6 +25,7 @@ from tdd_sandbox.languages.deriving import (
 from tdd_sandbox.languages.kinds import argument_texts, arranged, literal_kind
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.members import valued_uses
+from tdd_sandbox.languages.naming import snake_case
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _NAMESPACE = re.compile(r"\bnamespace\s+(\w+)")
@@ -170,8 +171,7 @@ def _inputs(cases: Sequence[Case], prop: str) -> list[str]:
 
 def _names(prop: str) -> list[str]:
     """How the C++ track spells a property: snake_case (`isValid` -> `is_valid`)."""
-    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", prop).lower()
-    return list(dict.fromkeys((snake, prop)))
+    return list(dict.fromkeys((snake_case(prop), prop)))
 
 
 def _code(data: bytes) -> Source:

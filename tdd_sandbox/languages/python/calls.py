@@ -22,6 +22,7 @@ from tdd_sandbox.languages.deriving import (
     most_said,
 )
 from tdd_sandbox.languages.lambdas import Function, all_functions, read_function
+from tdd_sandbox.languages.naming import snake_case
 from tdd_sandbox.languages.python.folds import derive_python_folds
 from tdd_sandbox.languages.python.reader import parse_python
 from tdd_sandbox.languages.python.scripts import derive_python_scripts
@@ -101,7 +102,7 @@ def _derive_uses(
     where the tests use no object of the stub so."""
     classes = _classes(stub)
     uses = [use for use in _uses(tests) if use.owner in classes]
-    chosen = choose_uses(cases, uses, lambda prop: [*_names(prop), f"get_{_snake(prop)}"])
+    chosen = choose_uses(cases, uses, lambda prop: [*_names(prop), f"get_{snake_case(prop)}"])
     if isinstance(chosen, str):
         return None
     calls = {}
@@ -274,9 +275,4 @@ def _functions(stub: Mapping[str, bytes]) -> dict[str, tuple[str, list[str]]]:
 
 def _names(prop: str) -> list[str]:
     """How the Python track spells a property: snake_case (`leapYear` -> `leap_year`)."""
-    return list(dict.fromkeys((_snake(prop), prop)))
-
-
-def _snake(name: str) -> str:
-    """`leapYear` -> `leap_year`, as the Python track names canonical properties."""
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+    return list(dict.fromkeys((snake_case(prop), prop)))

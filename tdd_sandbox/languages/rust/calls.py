@@ -21,6 +21,7 @@ from tdd_sandbox.languages.deriving import (
     split_parameters,
 )
 from tdd_sandbox.languages.kinds import argument_texts
+from tdd_sandbox.languages.naming import snake_case
 from tdd_sandbox.languages.rust.fitting import choose_by_types, shown_from
 from tdd_sandbox.languages.rust.folds import derive_rust_folds
 from tdd_sandbox.languages.rust.reader import rust_code
@@ -197,8 +198,4 @@ def _crate(manifest: bytes) -> str:
 
 def _names(prop: str) -> list[str]:
     """How the Rust track spells a property: snake_case."""
-    return [_snake(prop)]
-
-
-def _snake(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+    return [snake_case(prop)]
