@@ -79,6 +79,13 @@ def compile_call(source: str) -> tuple[Any, Any]:
     return body, value
 
 
+def error_report(exc: BaseException) -> dict[str, Any]:
+    """An error as a case's report: its message, its kind and its kinds' bases (`object` is
+    no kind); the setup's scripts report each step's error so too (`tdd_error`)."""
+    bases = [kind.__name__ for kind in type(exc).__mro__[1:-1]]
+    return {"error": str(exc), "error_type": type(exc).__name__, "error_kinds": bases}
+
+
 def perform(code: tuple[Any, Any], namespace: dict[str, Any], inputs: dict[str, Any]) -> Any:
     """Run one call; its report."""
     scope = {**namespace, **inputs}
@@ -86,8 +93,7 @@ def perform(code: tuple[Any, Any], namespace: dict[str, Any], inputs: dict[str, 
         exec(code[0], scope)  # noqa: S102 - the kata's own call mapping, written by its author
         value = eval(code[1], scope)  # noqa: S307 - idem
     except BaseException as exc:  # noqa: BLE001 - an error is the case's result
-        bases = [kind.__name__ for kind in type(exc).__mro__[1:-1]]  # `object` is no kind
-        return {"error": str(exc), "error_type": type(exc).__name__, "error_kinds": bases}
+        return error_report(exc)
     try:
         return {"value": plain(value)}
     except NotPlain as exc:
@@ -147,7 +153,7 @@ def main() -> None:
     # The code's own prints go to stderr; stdout stays the driver's.
     os.dup2(2, 1)
     sys.path.insert(0, TREE.rstrip("/"))
-    namespace: dict[str, Any] = {"__name__": "tdd_acceptance"}
+    namespace: dict[str, Any] = {"__name__": "tdd_acceptance", "tdd_error": error_report}
     document: dict[str, Any] = {"cases": {}}
     try:
         exec(spec["setup"], namespace)  # noqa: S102 - the kata's own setup line

@@ -20,9 +20,7 @@ def tdd_script(made, operations):
         try:
             answer = tdd_take(made, operation)
         except Exception as exc:
-            bases = [kind.__name__ for kind in type(exc).__mro__[1:-1]]
-            outcomes.append({"error": str(exc), "error_type": type(exc).__name__,
-                             "error_kinds": bases})
+            outcomes.append(tdd_error(exc))
         else:
             outcomes.append({"value": answer})
     return outcomes
