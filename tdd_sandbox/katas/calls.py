@@ -21,13 +21,13 @@ from tdd_sandbox.languages.pairing import find_pairs, with_pairs
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 CASES_FILE = "canonical-data.json"
+CALLS_FILE = "calls.yaml"
 _NAME = re.compile(r"\w+")
 _SAID = re.compile(r"'([^'\n]*)'|\"([^\"\n]*)\"")
 _NOT_WORD = re.compile(r"[^a-z0-9]")
 _NAMED_LENGTH = 12
-"""The fewest letters a case's description has for a test named so to count as its: a
-test named `empty` is no case's."""
-CALLS_FILE = "calls.yaml"
+"""The fewest letters and digits a case's description has for a test named so to count
+as its: a test named `empty` is no case's."""
 
 
 def derive_data_suites(kata_dir: Path, exercises: Sequence[Exercise]) -> list[str]:
@@ -76,9 +76,9 @@ def implemented(
     every: Sequence[Case], included: Mapping[str, bool] | None, tests: Mapping[str, bytes]
 ) -> list[Case]:
     """The cases the track's tests implement: those its `tests.toml` includes, and those it
-    does not mention (a file older than the tests: Rust's scale-generator lists 4 cases, its
-    tests hold 17) where a test is named as the case is described (`chromatic_scale_with_
-    sharps`, `test('chromatic scale with sharps')`), unless two cases are described so (a
+    does not mention (a file older than the tests: Rust's bowling lists 6 of the 31 cases)
+    where a test is named as the case is described (`chromatic_scale_with_sharps`,
+    `test('chromatic scale with sharps')`), unless two cases are described so (a
     newer case that reimplements an older one: which the test is, its name does not say).
     Every case where the track has no `tests.toml`."""
     if included is None:
