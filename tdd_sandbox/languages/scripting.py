@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tdd_sandbox.languages.naming import extended_name, worded_name
-from tdd_sandbox.vocabulary.cases import Case
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 OPERATIONS = "operations"
 """The input, and a group's field, that lists the operations."""
@@ -150,3 +150,14 @@ def unanswered(inputs: Mapping[str, Any]) -> dict[str, Any]:
         return kept
 
     return {**inputs, OPERATIONS: [strip(op) for op in inputs[OPERATIONS]]}
+
+
+def scripted(cases: Sequence[Case], call: str, steps: Mapping[str, str], **more: Any) -> CallMap:
+    """The calls of a kata performed by one script: every property's call is `call`, its
+    operations taken by `steps`; `more` (a setup, the errors that count) as the pack says."""
+    properties = dict.fromkeys(case.property for case in cases)
+    return CallMap(
+        calls=dict.fromkeys(properties, call),
+        steps={prop: dict(steps) for prop in properties},
+        **more,
+    )

@@ -12,7 +12,14 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 
 from tdd_sandbox.languages.deriving import Source, arguments_at
-from tdd_sandbox.languages.scripting import STEPS, Script, choose_script, is_script, step_templates
+from tdd_sandbox.languages.scripting import (
+    STEPS,
+    Script,
+    choose_script,
+    is_script,
+    scripted,
+    step_templates,
+)
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _MADE = re.compile(
@@ -75,7 +82,4 @@ def derive_cpp_scripts(
     made_with = ", ".join("${" + name + "}" for name in script.made_with)
     maker = f"[] {{ return std::make_unique<{script.owner}>({made_with}); }}"
     call = f"tdd_acceptance::script({maker}, {STEPS})"
-    properties = dict.fromkeys(case.property for case in cases)
-    return CallMap(
-        setup=setup, calls=dict.fromkeys(properties, call), steps=dict.fromkeys(properties, steps)
-    )
+    return scripted(cases, call, steps, setup=setup)

@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from tdd_sandbox.languages.go.folds import METHOD
-from tdd_sandbox.languages.scripting import STEPS, Script, choose_script, is_script, step_templates
+from tdd_sandbox.languages.scripting import (
+    STEPS,
+    Script,
+    choose_script,
+    is_script,
+    scripted,
+    step_templates,
+)
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 
@@ -65,9 +72,4 @@ def derive_go_scripts(
         for input_, (_, kind) in zip(script.made_with, makers[maker][0], strict=True)
     )
     call = f"tddScript(kata.{maker}({made_with}), {STEPS})"
-    properties = dict.fromkeys(case.property for case in cases)
-    return CallMap(
-        calls=dict.fromkeys(properties, call),
-        steps=dict.fromkeys(properties, steps),
-        messages=False,
-    )
+    return scripted(cases, call, steps, messages=False)

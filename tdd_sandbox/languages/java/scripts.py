@@ -12,6 +12,7 @@ from tdd_sandbox.languages.scripting import (
     choose_script,
     is_script,
     passed_kind,
+    scripted,
     step_templates,
 )
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -66,5 +67,4 @@ def derive_java_scripts(
     steps = step_templates(script, step, lambda times: f"TddAcceptance.together({times}, {STEPS})")
     made_with = ", ".join("${" + name + "}" for name in script.made_with)
     call = f"TddAcceptance.script(new {script.owner}{type_argument}({made_with}), {STEPS})"
-    properties = dict.fromkeys(case.property for case in cases)
-    return CallMap(calls=dict.fromkeys(properties, call), steps=dict.fromkeys(properties, steps))
+    return scripted(cases, call, steps)

@@ -11,7 +11,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
 from tdd_sandbox.languages.deriving import Use
-from tdd_sandbox.languages.scripting import STEPS, Script, choose_script, is_script, step_templates
+from tdd_sandbox.languages.scripting import (
+    STEPS,
+    Script,
+    choose_script,
+    is_script,
+    scripted,
+    step_templates,
+)
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 HELPER = """
@@ -75,9 +82,4 @@ def derive_javascript_scripts(
     steps = step_templates(script, step, lambda times: f"tddTogether({times}, {STEPS})")
     made_with = ", ".join("${" + name + "}" for name in script.made_with)
     call = f"tddScript(new {script.owner}({made_with}), {STEPS})"
-    properties = dict.fromkeys(case.property for case in cases)
-    return CallMap(
-        setup=f"{imports[script.owner]}\n{HELPER}",
-        calls=dict.fromkeys(properties, call),
-        steps=dict.fromkeys(properties, steps),
-    )
+    return scripted(cases, call, steps, setup=f"{imports[script.owner]}\n{HELPER}")

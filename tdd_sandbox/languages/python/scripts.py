@@ -10,7 +10,7 @@ import ast
 import keyword
 from collections.abc import Callable, Iterable, Sequence
 
-from tdd_sandbox.languages.scripting import OPERATIONS, Script, choose_script, is_script
+from tdd_sandbox.languages.scripting import OPERATIONS, Script, choose_script, is_script, scripted
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 HELPER = """
@@ -95,13 +95,7 @@ def derive_python_scripts(
     table = ", ".join(f"{operation!r}: {step}" for operation, step in steps.items())
     setup = f"from {module} import {script.owner}\n{HELPER}\nTDD_STEPS = {{{table}}}"
     call = f"tdd_script({script.owner}({', '.join(script.made_with)}), {OPERATIONS})"
-    properties = dict.fromkeys(case.property for case in cases)
-    return CallMap(
-        setup=setup,
-        calls=dict.fromkeys(properties, call),
-        steps=dict.fromkeys(properties, steps),
-        errors=errors,
-    )
+    return scripted(cases, call, steps, setup=setup, errors=errors)
 
 
 def _arities(node: ast.ClassDef) -> tuple[int, dict[str, int]]:

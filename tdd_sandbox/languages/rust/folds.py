@@ -5,15 +5,12 @@ driver's `failure`), never passes one that expects an error."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
-from tdd_sandbox.languages.deriving import split_parameters
 from tdd_sandbox.languages.folding import choose_folds
+from tdd_sandbox.languages.rust.types import read_impls
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_IMPL = re.compile(r"^impl\s+(\w+)\s*\{", re.MULTILINE)
-_METHOD = re.compile(r"\bpub\s+fn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^)]*)\)\s*(?:->\s*([^{;]+))?")
 _FAILED = r'{ out.push_str("{\"failure\":\"a step that builds the object failed\"}"); return; }'
 
 HELPER = """
@@ -58,19 +55,13 @@ def derive_rust_folds(
     classes: dict[str, dict[str, int]] = {}
     kinds: dict[tuple[str, str], list[str]] = {}
     returns: dict[tuple[str, str], str] = {}
-    for owner, body in _impls(code):
-        methods: dict[str, int] = {}
-        made = False
-        for match in _METHOD.finditer(body):
-            params = split_parameters(match[2])
-            if not params or "self" not in params[0]:
-                made = made or (match[1] == "new" and not params)
-                continue
-            methods[match[1]] = len(params) - 1
-            kinds[owner, match[1]] = [p.partition(":")[2].strip() for p in params[1:]]
-            returns[owner, match[1]] = (match[3] or "").strip()
-        if made:
-            classes[owner] = methods
+    for impl in read_impls(code):
+        if impl.generic or impl.made != []:
+            continue  # a fold's type is made by a `new()` of no arguments
+        classes[impl.owner] = {name: len(taken) for name, (taken, _) in impl.methods.items()}
+        for name, (taken, answer) in impl.methods.items():
+            kinds[impl.owner, name] = taken
+            returns[impl.owner, name] = answer
     chosen = choose_folds(cases, classes, names, readers=True)
     if isinstance(chosen, str) or any(fold.spread for fold in chosen.values()):
         return None
@@ -124,15 +115,3 @@ def derive_rust_folds(
         )
         calls[prop] = readable(built, returns[fold.owner, fold.member])
     return CallMap(setup=HELPER, calls=calls)
-
-
-def _impls(code: str) -> list[tuple[str, str]]:
-    """Each inherent `impl Type { ... }` block at the top level: the type and its body."""
-    found = []
-    for match in _IMPL.finditer(code):
-        depth, at = 1, match.end()
-        while at < len(code) and depth:
-            depth += (code[at] == "{") - (code[at] == "}")
-            at += 1
-        found.append((match[1], code[match.end() : at - 1]))
-    return found

@@ -6,10 +6,9 @@ is not performed: a value shared by threads is no `&mut`, so no script is derive
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
-from tdd_sandbox.languages.deriving import split_parameters
+from tdd_sandbox.languages.rust.types import read_impls
 from tdd_sandbox.languages.scripting import (
     STEPS,
     Script,
@@ -17,12 +16,11 @@ from tdd_sandbox.languages.scripting import (
     is_group,
     is_script,
     passed_kind,
+    scripted,
     step_templates,
 )
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_IMPL = re.compile(r"^impl(?:\s*<[^>{]*>)?\s+(\w+)\s*(<[^>{]*>)?\s*\{", re.MULTILINE)
-_METHOD = re.compile(r"\bpub\s+fn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^)]*)\)\s*(?:->\s*([^{;]+))?")
 _KINDS: dict[type | None, str] = {int: "i64", bool: "bool"}
 """The type argument of a generic type whose operations pass values of one kind."""
 
@@ -73,22 +71,13 @@ def derive_rust_scripts(
     if not is_script(cases) or any(is_group(op) for c in cases for op in c.input["operations"]):
         return None
     found: list[tuple[Script, dict[str, tuple[list[str], str]], list[str], bool]] = []
-    for owner, generic, body in _impls(code):
-        made: list[str] | None = None
-        methods: dict[str, tuple[list[str], str]] = {}
-        for match in _METHOD.finditer(body):
-            params = split_parameters(match[2])
-            kinds = [p.partition(":")[2].strip() for p in params]
-            if params and "self" in params[0]:
-                methods[match[1]] = (kinds[1:], (match[3] or "").strip())
-            elif match[1] == "new":
-                made = kinds
-        if made is None:
+    for impl in read_impls(code):
+        if impl.made is None:
             continue
-        arities = {method: len(kinds) for method, (kinds, _) in methods.items()}
-        script = choose_script(cases, owner, arities, len(made), names)
+        arities = {method: len(kinds) for method, (kinds, _) in impl.methods.items()}
+        script = choose_script(cases, impl.owner, arities, len(impl.made), names)
         if isinstance(script, Script):
-            found.append((script, methods, made, generic))
+            found.append((script, impl.methods, impl.made, impl.generic))
     if len(found) != 1:
         return None
     script, methods, made, generic = found[0]
@@ -108,22 +97,4 @@ def derive_rust_scripts(
         argument(name, kind) for name, kind in zip(script.made_with, made, strict=True)
     )
     call = f"tdd_script!({owner}::new({made_with}), {STEPS})"
-    properties = dict.fromkeys(case.property for case in cases)
-    return CallMap(
-        setup=HELPER,
-        calls=dict.fromkeys(properties, call),
-        steps=dict.fromkeys(properties, steps),
-    )
-
-
-def _impls(code: str) -> list[tuple[str, bool, str]]:
-    """Each inherent `impl` block at the top level: the type, whether it is generic, and
-    its body."""
-    found = []
-    for match in _IMPL.finditer(code):
-        depth, at = 1, match.end()
-        while at < len(code) and depth:
-            depth += (code[at] == "{") - (code[at] == "}")
-            at += 1
-        found.append((match[1], match[2] is not None, code[match.end() : at - 1]))
-    return found
+    return scripted(cases, call, steps, setup=HELPER)

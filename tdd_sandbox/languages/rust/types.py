@@ -150,3 +150,41 @@ def datetime_names(code: str) -> set[str]:
     if "time::PrimitiveDateTime" in code:
         names.add("time::PrimitiveDateTime")
     return names
+
+
+_IMPL = re.compile(r"^impl(?:\s*<[^>{]*>)?\s+(\w+)\s*(<[^>{]*>)?\s*\{", re.MULTILINE)
+_METHOD = re.compile(r"\bpub\s+fn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^)]*)\)\s*(?:->\s*([^{;]+))?")
+
+
+@dataclass(frozen=True)
+class Impl:
+    """An inherent `impl` block at the top level of the crate, as scripts and folds build
+    on it: its type, whether that is generic (`impl<T> Buffer<T>`), the parameter types of
+    its `new` (None where it has none) and, per method of `&self` or `&mut self`, its
+    parameter types after `self` and what it returns."""
+
+    owner: str
+    generic: bool
+    made: list[str] | None
+    methods: dict[str, tuple[list[str], str]]
+
+
+def read_impls(code: str) -> list[Impl]:
+    """Each inherent `impl` block of `code` (literals and comments blank), in order."""
+    found = []
+    for match in _IMPL.finditer(code):
+        depth, at = 1, match.end()
+        while at < len(code) and depth:
+            depth += (code[at] == "{") - (code[at] == "}")
+            at += 1
+        made: list[str] | None = None
+        methods: dict[str, tuple[list[str], str]] = {}
+        for method in _METHOD.finditer(code[match.end() : at - 1]):
+            params = split_parameters(method[2])
+            kinds = [p.partition(":")[2].strip() for p in params]
+            if params and "self" in params[0]:
+                methods[method[1]] = (kinds[1:], (method[3] or "").strip())
+            elif method[1] == "new":
+                made = kinds
+        found.append(Impl(match[1], match[2] is not None, made, methods))
+    return found
