@@ -76,35 +76,24 @@ def derive_rust_folds(
             stepped = returns[fold.owner, fold.step]
             if not stepped.startswith("Result"):
                 return None  # only a `Result` says a step's error
-            # One call for every step, the last too: its `Err` is the case's error.
-            built = (
-                f"{{ let mut tdd_made = {crate}::{fold.owner}::new(); "
-                f"let tdd_items = ${{{fold.items}}}; "
-                f"let tdd_last = tdd_items.len().wrapping_sub(1); let mut tdd_error = None; "
-                f"for (tdd_at, tdd_item) in tdd_items.into_iter().enumerate() {{ "
-                f"let tdd_ran = std::panic::catch_unwind({step}); "
-                f"if tdd_at == tdd_last {{ match tdd_ran {{ Ok(tdd_said) => tdd_error = "
-                f"tdd_said.err(), Err(tdd_panic) => std::panic::resume_unwind(tdd_panic) }} "
-                f"break; }} "
-                f"if tdd_step_failed(tdd_ran) {_FAILED} }} "
-                f"match tdd_error {{ Some(tdd_said) => Err(tdd_said), "
-                f"None => Ok(tdd_made.{fold.member}().to_owned()) }} }}"
+            # The last step's `Err` is the case's error; else the member is read after them.
+            read = (
+                "match tdd_outcome.and_then(|tdd_ran| match tdd_ran { Ok(tdd_said) => "
+                "tdd_said.err(), Err(tdd_panic) => std::panic::resume_unwind(tdd_panic) }) { "
+                "Some(tdd_said) => Err(tdd_said), "
+                f"None => Ok(tdd_made.{fold.member}().to_owned()) }}"
             )
+            built = _replay(crate, fold.owner, f"${{{fold.items}}}", step, read)
             calls[prop] = readable(built, stepped)
             continue
         if fold.replayed:
-            # One call for every step, the one the case asks too: no caller tells them apart.
-            built = (
-                f"{{ let mut tdd_made = {crate}::{fold.owner}::new(); "
-                f"let tdd_items = ${{{fold.items}+{fold.given[0]}}}; "
-                f"let tdd_last = tdd_items.len() - 1; let mut tdd_answer = None; "
-                f"for (tdd_at, tdd_item) in tdd_items.into_iter().enumerate() {{ "
-                f"let tdd_ran = std::panic::catch_unwind({step}); "
-                f"if tdd_at == tdd_last {{ tdd_answer = Some(tdd_ran); break; }} "
-                f"if tdd_step_failed(tdd_ran) {_FAILED} }} "
-                f"match tdd_answer.unwrap() {{ Ok(tdd_said) => tdd_said, "
-                f"Err(tdd_panic) => std::panic::resume_unwind(tdd_panic) }} }}"
+            # The step the case asks is the replay's last: its answer is the case's.
+            answer = (
+                "match tdd_outcome.unwrap() { Ok(tdd_said) => tdd_said, "
+                "Err(tdd_panic) => std::panic::resume_unwind(tdd_panic) }"
             )
+            items = f"${{{fold.items}+{fold.given[0]}}}"
+            built = _replay(crate, fold.owner, items, step, answer)
             calls[prop] = readable(built, returns[fold.owner, fold.member])
             continue
         built = (
@@ -115,3 +104,18 @@ def derive_rust_folds(
         )
         calls[prop] = readable(built, returns[fold.owner, fold.member])
     return CallMap(setup=HELPER, calls=calls)
+
+
+def _replay(crate: str, owner: str, items: str, step: str, then: str) -> str:
+    """A value of `owner` made, then each of `items` given to `step` from one call site, the
+    last too, so no caller tells them apart: a step before the last that fails fails the
+    case; the last one's outcome (`tdd_outcome`: None where there are no items) goes to
+    `then`, the block's value."""
+    return (
+        f"{{ let mut tdd_made = {crate}::{owner}::new(); let tdd_items = {items}; "
+        "let tdd_last = tdd_items.len().wrapping_sub(1); let mut tdd_outcome = None; "
+        "for (tdd_at, tdd_item) in tdd_items.into_iter().enumerate() { "
+        f"let tdd_ran = std::panic::catch_unwind({step}); "
+        "if tdd_at == tdd_last { tdd_outcome = Some(tdd_ran); break; } "
+        f"if tdd_step_failed(tdd_ran) {_FAILED} }} {then} }}"
+    )
