@@ -26,7 +26,12 @@ from tdd_sandbox.languages.rust.fitting import choose_by_types, shown_from
 from tdd_sandbox.languages.rust.folds import derive_rust_folds
 from tdd_sandbox.languages.rust.reader import rust_code
 from tdd_sandbox.languages.rust.scripts import derive_rust_scripts
-from tdd_sandbox.languages.rust.types import DATETIME_SETUP, datetime_names, read_types
+from tdd_sandbox.languages.rust.types import (
+    DATETIME_SETUP,
+    datetime_names,
+    read_types,
+    return_types,
+)
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _PUB_FN = re.compile(
@@ -37,8 +42,7 @@ _DISPLAYED = re.compile(r"\bimpl\b[^{]*\bDisplay\s+for\s+(\w+)")
 _SET = re.compile(
     r"collect::<\s*(?:std::collections::)?(?:HashSet|BTreeSet)\b|\.sort(?:_unstable)?\("
 )
-_ERR_TYPE = re.compile(r"^(?:std::result::)?Result\s*<.*,\s*(\w+)\s*>$", re.DOTALL)
-_ALIAS = re.compile(r"^pub\s+type\s+(\w+)\s*=\s*([^;]+);", re.MULTILINE)
+_ERR_TYPE = re.compile(r"^Result\s*<.*,\s*(\w+)\s*>$", re.DOTALL)
 _LITERAL = re.compile(
     r"-?\d[\d_]*(?:\.\d+)?(?:[iuf](?:8|16|32|64|128|size))?|true|false|'(?:[^'\\]|\\.)'"
     r'|"(?:[^"\\]|\\.)*"'
@@ -53,11 +57,11 @@ def derive_rust_calls(
     code, _ = rust_code(stub.get("src/lib.rs", b"").decode("utf-8", "replace"))
     functions: dict[str, list[tuple[str, str]]] = {}
     returns: dict[str, str] = {}
+    read_returned = return_types(code)
     for match in _PUB_FN.finditer(code):
         functions[match[1]] = [_param(p) for p in split_parameters(match[2])]
-        returns[match[1]] = (match[3] or "").strip()
+        returns[match[1]] = read_returned(match[3] or "")
     undisplayed = set(_OWN_TYPE.findall(code)) - set(_DISPLAYED.findall(code))
-    aliases = {match[1]: match[2].strip() for match in _ALIAS.finditer(code)}
     types = read_types(code, [v for c in cases for v in (c.input, c.expected)])
     times = datetime_names(code)
     declared = {name: [n for n, _ in params] for name, params in functions.items()}
@@ -76,7 +80,7 @@ def derive_rust_calls(
             return _argument(name, kind, values[name])
 
         def readable(call: str, returns: str) -> str:
-            return _readable(call, returns, undisplayed, aliases)
+            return _readable(call, returns, undisplayed)
 
         return (
             derive_rust_scripts(cases, code, crate, _names, argument, readable)
@@ -94,7 +98,7 @@ def derive_rust_calls(
             for name, kind in zip(call.arguments, kinds, strict=True)
         ] + list(call.constants)
         called = f"{crate}::{call.function}({', '.join(arguments)})"
-        calls[prop] = _readable(called, returns[call.function], undisplayed, aliases)
+        calls[prop] = _readable(called, returns[call.function], undisplayed)
     returned = [returns[call.function] for call in chosen.values()]
     signatures = [*returned, *(k for c in chosen.values() for _, k in functions[c.function])]
     uses_time = any(_named(name, kind) for kind in signatures for name in times)
@@ -129,11 +133,10 @@ def _fixed(function: str, tests: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     return tuple(tail)
 
 
-def _readable(call: str, returns: str, undisplayed: set[str], aliases: Mapping[str, str]) -> str:
+def _readable(call: str, returns: str, undisplayed: set[str]) -> str:
     """`call`, its `Err` of one of the crate's `undisplayed` types read by its `Debug` form
-    (the driver reads errors by their `Display`); a type the crate's `aliases` name is read
-    as what it stands for (forth's `pub type Result = std::result::Result<(), Error>`)."""
-    error = _ERR_TYPE.match(aliases.get(returns, returns))
+    (the driver reads errors by their `Display`)."""
+    error = _ERR_TYPE.match(returns)
     if error and error[1] in undisplayed:
         return call + '.map_err(|e| format!("{e:?}"))'
     return call

@@ -8,7 +8,7 @@ out, and a call that returns it fails to build: the track's tests judge instead.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from tdd_sandbox.languages.deriving import split_parameters
@@ -152,6 +152,7 @@ def datetime_names(code: str) -> set[str]:
     return names
 
 
+_ALIAS = re.compile(r"^pub\s+type\s+(\w+)\s*=\s*([^;]+);", re.MULTILINE)
 _IMPL = re.compile(r"^impl(?:\s*<[^>{]*>)?\s+(\w+)\s*(<[^>{]*>)?\s*\{", re.MULTILINE)
 _METHOD = re.compile(r"\bpub\s+fn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^)]*)\)\s*(?:->\s*([^{;]+))?")
 
@@ -169,8 +170,23 @@ class Impl:
     methods: dict[str, tuple[list[str], str]]
 
 
+def return_types(code: str) -> Callable[[str], str]:
+    """How the crate's code reads a type it returns: the type a crate's alias names, as
+    what it stands for (forth's `pub type Result = std::result::Result<(), Error>` is a
+    `Result<(), Error>`), any other as written."""
+    aliases = {match[1]: match[2].strip() for match in _ALIAS.finditer(code)}
+
+    def read(kind: str) -> str:
+        kind = aliases.get(kind.strip(), kind.strip())
+        return kind.removeprefix("std::result::")
+
+    return read
+
+
 def read_impls(code: str) -> list[Impl]:
-    """Each inherent `impl` block of `code` (literals and comments blank), in order."""
+    """Each inherent `impl` block of `code` (literals and comments blank), in order, the
+    types its methods return read as `return_types` reads them."""
+    returned = return_types(code)
     found = []
     for match in _IMPL.finditer(code):
         depth, at = 1, match.end()
@@ -183,7 +199,7 @@ def read_impls(code: str) -> list[Impl]:
             params = split_parameters(method[2])
             kinds = [p.partition(":")[2].strip() for p in params]
             if params and "self" in params[0]:
-                methods[method[1]] = (kinds[1:], (method[3] or "").strip())
+                methods[method[1]] = (kinds[1:], returned(method[3] or ""))
             elif method[1] == "new":
                 made = kinds
         found.append(Impl(match[1], match[2] is not None, made, methods))
