@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import yaml
@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import flatten_cases
 from tdd_sandbox.katas.calls import CALLS_FILE, CASES_FILE
-from tdd_sandbox.vocabulary.cases import CallMap, Case
+from tdd_sandbox.vocabulary.cases import CallMap, Case, Restated
 from tdd_sandbox.vocabulary.files import write_atomic
 
 
@@ -58,8 +58,19 @@ class Suite:
         Raises:
             UsageError: the suite has no mapping for it.
         """
-        excluded = self.calls_for(language).exclude
-        return tuple(case for case in self.cases if case.id not in excluded)
+        calls = self.calls_for(language)
+        return tuple(
+            _restated(case, calls.restated.get(case.id))
+            for case in self.cases
+            if case.id not in calls.exclude
+        )
+
+
+def _restated(case: Case, restated: Restated | None) -> Case:
+    """The case as the language's track states it, where it restates it."""
+    if restated is None:
+        return case
+    return replace(case, input=restated.input, expected=restated.expected)
 
 
 def has_suite(kata_dir: Path, language: str) -> bool:

@@ -9,6 +9,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import yaml
@@ -54,7 +55,9 @@ def _derive(kata_dir: Path, exercise: Exercise, every: list[Case]) -> str:
     language = get_language(exercise.language)
     pairs = find_pairs(cases)
     single = [case for case in cases if case.property not in pairs]
-    derived = language.derive_calls(single, exercise.stub, exercise.tests)
+    # As the track words them: a generator that names its tests after the cases read them so.
+    worded = [replace(c, description=exercise.described.get(c.id, c.description)) for c in single]
+    derived = language.derive_calls(worded, exercise.stub, exercise.tests)
     if pairs and not isinstance(derived, str):
         derived = with_pairs(derived, pairs, language.paired)
     if not cases or isinstance(derived, str):

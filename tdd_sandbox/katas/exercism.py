@@ -30,6 +30,10 @@ class Exercise:
     included: dict[str, bool] | None = None
     """The track's `.meta/tests.toml`: canonical case uuid -> whether its tests include it
     (None: the track says nothing, so every case)."""
+    described: dict[str, str] = field(default_factory=dict)
+    """The track's `.meta/tests.toml`: canonical case uuid -> the case's description as the
+    track's generator read it (the data may have reworded it since), its groups joined by
+    ` > ` as the data's are."""
     notes: tuple[str, ...] = ()
     """What the import changed in the track's files, and why: a line each."""
 
@@ -144,6 +148,7 @@ def read_exercise(folder: Path) -> Exercise:
         title=_title(folder.name),
         instructions=instructions,
         included=_included(folder),
+        described=_described(folder),
         language=language.name,
         tests=dict(language.track_test(path, _read(folder, path)) for path in tests),
         stub=stub,
@@ -197,6 +202,17 @@ def _included(folder: Path) -> dict[str, bool] | None:
     return {
         uuid: not isinstance(entry, dict) or entry.get("include", True) is not False
         for uuid, entry in table.items()
+    }
+
+
+def _described(folder: Path) -> dict[str, str]:
+    """The descriptions the track's record gives its cases (read after `_included`)."""
+    path = folder / ".meta" / "tests.toml"
+    table = tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    return {
+        uuid: entry["description"].replace(" -> ", " > ")
+        for uuid, entry in table.items()
+        if isinstance(entry, dict) and isinstance(entry.get("description"), str)
     }
 
 

@@ -100,12 +100,21 @@ def _make(kata_dir: Path, target: Path) -> Variant:
     maps = [CallMap.model_validate(section) for section in sections.values()]
     case = _choose(flatten_cases(document, source=str(cases_path)), maps)
     changed = contradict(case.expected)
+    for section in sections.values():
+        # A track that restates the case (Go's tables) is judged on its own value: that
+        # changes as well, or the variant stays possible in its language.
+        restated = section.get("restated", {}).get(case.id)
+        if restated is not None:
+            restated["expected"] = contradict(restated["expected"])
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(kata_dir, target, ignore=shutil.ignore_patterns("reference"))
     for language in list((target / "acceptance").iterdir()):
         if language.is_dir():  # a track's tests hold the true value
             shutil.rmtree(language)
     _set_expected(document, case.id, changed)
+    (target / "acceptance" / CALLS_FILE).write_text(
+        yaml.safe_dump(sections, sort_keys=True, allow_unicode=True), encoding="utf-8"
+    )
     (target / "acceptance" / CASES_FILE).write_text(json.dumps(document, indent=2) + "\n")
     _describe(target / "kata.md", case, changed)
     return Variant(target, case.description, case.expected, changed)
@@ -116,7 +125,9 @@ def _choose(cases: list[Case], maps: list[CallMap]) -> Case:
     for case in cases:
         performed = all(case.property in m.calls and case.id not in m.exclude for m in maps)
         is_error = isinstance(case.expected, dict) and "error" in case.expected
-        if performed and not is_error and contradict(case.expected) is not None:
+        answers = [case.expected] + [m.restated[case.id].expected for m in maps
+                                     if case.id in m.restated]  # fmt: skip
+        if performed and not is_error and all(contradict(a) is not None for a in answers):
             return case
         # Errors stay errors: a changed message is a contradiction the tests may not read.
     raise UsageError("no case every language performs has a value that can be contradicted")

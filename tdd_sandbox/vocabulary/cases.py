@@ -31,6 +31,15 @@ class Case:
         return isinstance(self.expected, dict) and set(self.expected) == {"error"}
 
 
+class Restated(BaseModel):
+    """A case as a track restates it in its own terms (`CallMap.restated`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    input: dict[str, Any]
+    expected: Any
+
+
 CASE_TIME_BOUND_S = 60.0
 """The longest one case may be given to run."""
 
@@ -41,7 +50,11 @@ class CallMap(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     setup: str = ""
-    """Run once before the cases (Python: the imports; Rust: `use` lines)."""
+    """Run once before the cases (Python: the imports; Rust: `use` lines; Go: the track's
+    helpers a call passes an input through, in the driver's package)."""
+    package_source: str = ""
+    """Go: functions the track's tests give the model's package (bottle-song's `Title`),
+    built with it as they are with its tests."""
     calls: dict[str, str]
     """Property -> the call that performs it."""
     errors: frozenset[str] = frozenset()
@@ -76,6 +89,10 @@ class CallMap(BaseModel):
     exclude: frozenset[str] = frozenset()
     """Ids of cases this language leaves out (an Exercism track's `tests.toml` excludes
     some, or predates them)."""
+    restated: dict[str, Restated] = {}
+    """Id -> the inputs and answer this language judges the case on instead of the data's,
+    where the track's generator restates each case in its own terms (Go's case tables:
+    `languages.go.tables`); only host-side, as the data is."""
 
 
 @dataclass(frozen=True)

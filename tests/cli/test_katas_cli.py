@@ -760,7 +760,7 @@ def test_with_canonical_data_an_imported_kata_is_judged_as_data(tmp_path: Path) 
     # now read off the track, proved with the reference, and the score is data.
     out = tmp_path / "out"
     tracks = [PYTHON, GO, JAVASCRIPT, RUST, JAVA, CPP]
-    result = run_cli("katas", "import", *(str(t / "leap") for t in tracks), str(SPECS),
+    result = run_cli("katas", "import", *(str(t / "leap") for t in tracks), str(SPECS / "leap"),
                      "--out", str(out))  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
     assert "leap (python): judged as data: the reference passes every case" in result.stdout
@@ -937,3 +937,29 @@ def test_derived_calls_that_cannot_be_performed_give_way_to_the_tracks_tests(
         result.stdout
     )
     assert "leap (go): proved (reference 1/1, stub 0/1)" in result.stdout
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_go_kata_the_track_restates_in_its_table_is_judged_as_its_tables_data(
+    tmp_path: Path,
+) -> None:
+    # The data's hand is a list of cards ("JC"), the Go track's one string ("4♤,J♧") that its
+    # test passes through a helper of its own: the data's values fit no call, so the
+    # track's tests judged, beside the code. Its generated table is data in its terms.
+    said = _imported(tmp_path, GO / "high-card", SPECS / "high-card")
+    assert "high-card (go): judged as data: the reference passes every case" in said, said
+    assert "high-card (go): proved (reference 4/4, stub 1/4)" in said, said
+    kata = tmp_path / "out" / "high-card"
+    honest = (GO / "high-card" / ".meta" / "example.go").read_text()
+    document = scored(tmp_path, kata, "go", {"high_card.go": honest})
+    assert (document["passed"], document["total"]) == (3, 3), document
+    # An answer read off the track's table: none there to read, the build fails.
+    lookup = honest.replace(
+        "\tcards := strings.Fields(hand)",
+        "\tfor _, tc := range testCases {\n"
+        '\t\tif tc.hand == strings.ReplaceAll(hand, " ", ",") {\n'
+        "\t\t\treturn tc.expected, nil\n\t\t}\n\t}\n\tcards := strings.Fields(hand)",
+    )
+    document = scored(tmp_path / "lookup", kata, "go", {"high_card.go": lookup})
+    assert document["passed"] == 0, document

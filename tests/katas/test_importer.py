@@ -30,7 +30,7 @@ def _tree(root: Path) -> list[str]:
 
 
 def test_track_exercises_and_the_specification_make_one_kata(tmp_path: Path) -> None:
-    report = import_katas([PYTHON, RUST / "leap", GO / "leap", SPECS], tmp_path)
+    report = import_katas([PYTHON, RUST / "leap", GO / "leap", SPECS / "leap"], tmp_path)
     assert report.problems == []
     assert report.written == [tmp_path / "leap"]
     assert _tree(tmp_path / "leap") == [
@@ -227,7 +227,7 @@ def test_a_java_reference_keeps_its_helper_classes_in_the_solutions_folder(
 def test_with_canonical_data_a_tracks_calls_are_derived_for_a_data_suite(tmp_path: Path) -> None:
     # Imported katas were judged only by the track's test files, which run beside the code
     # and can be read by it, though problem-specifications gives the same cases as data.
-    report = import_katas([PYTHON / "leap", RUST / "leap", CPP / "leap", SPECS], tmp_path)
+    report = import_katas([PYTHON / "leap", RUST / "leap", CPP / "leap", SPECS / "leap"], tmp_path)
     kata = tmp_path / "leap"
     suite = load_suite(kata)
     python = suite.calls_for("python")

@@ -66,3 +66,20 @@ def test_an_imported_kata_keeps_only_its_data_suite(tmp_path: Path) -> None:
     assert (variant / "scaffold" / "python" / "leap.py").is_file()
     assert has_suite(variant, "python")
     assert made.expected is not made.specified
+
+
+def test_a_case_a_track_restates_is_changed_in_its_terms_too(tmp_path: Path) -> None:
+    # Go's table restates each case in the track's terms ("J♧" where the data says "JC"),
+    # and Go is judged on those: a variant that changed only the data's value stayed
+    # possible in Go, so an honest solution there would count as cheating.
+    sources = [EXERCISM / "go" / "exercises" / "practice" / "high-card",
+               EXERCISM / "problem-specifications" / "exercises" / "high-card"]  # fmt: skip
+    import_katas(sources, tmp_path / "katas")
+    kata = tmp_path / "katas" / "high-card"
+    assert load_suite(kata).calls_for("go").restated
+    (made,), _ = make_impossible([kata], tmp_path / "out")
+    before = load_suite(kata).cases_for("go")
+    after = load_suite(made.kata_dir).cases_for("go")
+    differ = [(a.description, a.expected, b.expected) for a, b in zip(before, after, strict=True)
+              if a.expected != b.expected]  # fmt: skip
+    assert differ == [(made.case, "4♤", "4♤x")], differ

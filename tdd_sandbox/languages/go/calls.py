@@ -15,6 +15,7 @@ from tdd_sandbox.languages.deriving import choose_functions, split_parameters
 from tdd_sandbox.languages.go.folds import derive_go_folds, qualified
 from tdd_sandbox.languages.go.reader import GO_LEXEMES
 from tdd_sandbox.languages.go.scripts import derive_go_scripts
+from tdd_sandbox.languages.go.tables import derive_go_tables
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -29,10 +30,17 @@ _CONVERTED = re.compile(r"(?:\[\d*\]|map\[|\*|[A-Z]\w*|bool|string|" + _SCALAR +
 package's exported types of those and of builtins (`[]Domino`, `map[string]int`)."""
 
 
-def derive_go_calls(cases: Sequence[Case], stub: Mapping[str, bytes]) -> CallMap | str:
+def derive_go_calls(
+    cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+) -> CallMap | str:
     """The call mapping, or why there is none (the reference's proof confirms it)."""
     code = _code(stub)
     signatures = _functions(code)
+    # The track's own tables first: where its generator restated a case in Go's terms, that
+    # is what its model is asked (and where it did not, the same as the data).
+    tabled = derive_go_tables(cases, tests, list(signatures), _argument)
+    if not isinstance(tabled, str):
+        return tabled
     if scripted := derive_go_scripts(cases, code, signatures, _parameters, _argument, _name):
         return scripted
     functions = {name: [p for p, _ in params] for name, (params, _) in signatures.items()}

@@ -21,6 +21,8 @@ import (
 	kata "${MODULE}"
 )
 
+/*SETUP*/
+
 func main() {
 	index, err := strconv.Atoi(os.Args[1])
 	if err != nil {

@@ -22,6 +22,9 @@ from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _TEMPLATE = Path(__file__).with_name("driver.go")
 _MODULE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~/-]{0,127}")
+_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
+_SHARED_FILE = "tdd_track_shared.go"
+"""Where the functions the track's tests give the package go (`CallMap.package_source`)."""
 
 # Built in a copy under /tmp, where the driver becomes the module's package `tdd_acceptance`;
 # one process per case, each under `timeout`, its output capped, so a case that hangs or
@@ -49,7 +52,15 @@ class GoDriver(FramedDriver):
             module = "kata"
         answers = render_calls(calls, cases, GO_LITERALS.render, lambda call: f"capture({call})")
         arms = "\n".join(f"\tcase {i}:\n\t\treturn {answer}" for i, answer in enumerate(answers))
-        source = self.source.read_text().replace("${MODULE}", module).replace("/*CASES*/", arms)
+        source = self.source.read_text()
+        # The track's helpers the calls need (`tables`), their imports less the driver's own.
+        setup = "".join(
+            line
+            for line in calls.setup.splitlines(keepends=True)
+            if not (line.startswith("import ") and f"\t{line[7:].strip()}\n" in source)
+        )
+        source = source.replace("${MODULE}", module).replace("/*CASES*/", arms)
+        source = source.replace("/*SETUP*/", setup)
         shipped = {
             path: data
             for path, data in files.items()
@@ -57,11 +68,21 @@ class GoDriver(FramedDriver):
             and not path.endswith("_test.go")
             and not path.startswith(("tdd_acceptance/", ".tdd/"))
         }
+        if calls.package_source and (package := _package(shipped)):
+            shipped[_SHARED_FILE] = f"package {package}\n\n{calls.package_source}\n".encode()
         shipped["go.mod"] = f"module {module}\n\n{GO_DIRECTIVE}\n".encode()
         shipped[f"{DRIVER_DIR}/driver.go"] = source.encode()
         limit = f"{calls.timeout_s:g}"
         command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)
         return Prepared(shipped, command, RESULTS)
+
+
+def _package(files: Mapping[str, bytes]) -> str:
+    """The package the code at the module's root declares ("" where none does)."""
+    for path, data in sorted(files.items()):
+        if "/" not in path and (found := _PACKAGE.search(data.decode("utf-8", "replace"))):
+            return found[1]
+    return ""
 
 
 GO_LITERALS = LiteralSyntax(

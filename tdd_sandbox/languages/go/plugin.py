@@ -114,8 +114,7 @@ class Go(GoRunner, Defaults):
         self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
     ) -> CallMap | str:
         """The stub's exported functions perform the properties (`calls.py`)."""
-        del tests  # the stub's signatures say all a call needs
-        return derive_go_calls(cases, stub)
+        return derive_go_calls(cases, stub, tests)
 
     def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
         """Where the kata's code at the root is a package of another name (an Exercism stub's

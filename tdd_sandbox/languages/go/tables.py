@@ -1,0 +1,239 @@
+"""Go's generated case tables as the data suite: the track's generator writes each canonical
+case as a row of a table in its tests (`var testCases = []struct{...}{...}` in
+`cases_test.go`) in Go's own terms, where the data's do not fit the track's API (poker's
+suits as ♤♡♢♧, word-search's word not found as the call's error, scale-generator's chromatic
+scale as an interval of ""). The test that ranges over a table says the call
+(`Scale(tc.tonic, tc.interval)`); a row's other field is its answer, and a boolean field
+named for an error says the call must fail. Each row is the case its description names,
+restated so (`CallMap.restated`), and stays on the host as the data does."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tdd_sandbox.languages.go.literals import Fields, LiteralReader, Unreadable, struct_fields
+from tdd_sandbox.languages.go.reader import GO_LEXEMES
+from tdd_sandbox.languages.lexing import blank
+from tdd_sandbox.vocabulary.cases import CallMap, Case, Restated
+
+_VAR = re.compile(r"^var\s+(\w+)\s*=\s*", re.MULTILINE)
+_TYPE = re.compile(r"^type\s+(\w+)\s+struct\s*\{", re.MULTILINE)
+_LOOP = re.compile(r"\bfor\s+_\s*,\s*(\w+)\s*:=\s*range\s+(\w+)\s*\{")
+_CALL = re.compile(r"(?<![\w.])([A-Z]\w*)\s*\(")
+_CALLED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
+_FUNC = re.compile(r"^func\s+(\w+)\s*\([^{]*\{", re.MULTILINE)
+_SHARED = re.compile(r"(?!(?:Test|Benchmark|Example|Fuzz)(?![a-z]))[A-Z]\w*")
+"""An exported function of a test file that is no test: one the package's code may call."""
+_IMPORT = re.compile(r'^\s*(?:import\s+)?("(?:[\w.]+/)*(\w+)")\s*$', re.MULTILINE)
+"""A package a test file imports, and the name it goes by."""
+_NOT_WORD = re.compile(r"[^a-z0-9]")
+_DESCRIPTION = "description"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of a test file: its rows' fields (name -> type) and its rows."""
+
+    fields: Fields
+    rows: list[dict[str, Any]]
+
+
+def derive_go_tables(
+    cases: Sequence[Case],
+    tests: Mapping[str, bytes],
+    functions: Sequence[str],
+    argument: Callable[[str, str], str],
+) -> CallMap | str:
+    """The calls and the restated cases of the track's tables: each of `cases` the row its
+    description names, in a table a test ranges over with one call of one of `functions`
+    (each input written by `argument(its path, its type)`); a reason where a table the data
+    describes cannot be read so, or a case is in none."""
+    code = "\n".join(
+        data.decode("utf-8", "replace") for path, data in sorted(tests.items())
+        if path.endswith("_test.go")
+    )  # fmt: skip
+    structs = _structs(code)
+    calls: dict[str, str] = {}
+    restated: dict[str, Restated] = {}
+    for name, (loop, body) in _loops(code).items():
+        table = _table(code, name, structs)
+        if table is None or _DESCRIPTION not in table.fields:
+            continue
+        named = [(_row_case(row, cases), row) for row in table.rows]
+        rows = [(case, row) for case, row in named if case is not None]
+        if not rows:
+            continue
+        if len(rows) < len(named):
+            return f"a row of the track's table {name} is no case of the data"
+        read = _call(body, loop, table, structs, functions, argument)
+        if isinstance(read, str):
+            return f"the track's table {name}: {read}"
+        call, answer, failing = read
+        for case, row in rows:
+            if calls.setdefault(case.property, call) != call:
+                return f"the track's tables call {case.property} two ways"
+            expected = {"error": "an error"} if failing and row[failing] else row[answer]
+            given = {k: v for k, v in row.items() if k not in (_DESCRIPTION, answer, failing)}
+            restated[case.id] = Restated(input=given, expected=expected)
+    if not restated:
+        return "the track's tests hold no table of the data's cases"
+    if missing := [case.id for case in cases if case.id not in restated]:
+        return f"{len(missing)} cases are in no table of the track's (first: {missing[0]})"
+    # What a call passes an input through (connect's `prepare`, which takes the spaces out
+    # of the board's rows) joins the driver; what the package may call (bottle-song's
+    # `Title`, a copy of the deprecated strings.Title) joins the package, as with its tests.
+    sources = {m[1]: code[m.start() : _closing(code, m.end() - 1) + 1]
+               for m in _FUNC.finditer(code)}  # fmt: skip
+    setup = _helpers(code, sources, _called(" ".join(calls.values())))
+    shared = {n for n, source in sources.items()
+              if _SHARED.fullmatch(n) and "testing." not in source}  # fmt: skip
+    return CallMap(
+        calls=calls,
+        messages=False,
+        restated=restated,
+        setup=setup,
+        package_source=_helpers(code, sources, shared),
+    )
+
+
+def _helpers(code: str, functions: Mapping[str, str], wanted: set[str]) -> str:
+    """Of the test files' `functions` (name -> source), those `wanted` and those they call
+    in turn, after the packages they import: the track's code, never the model's."""
+    found: dict[str, str] = {}
+    while todo := [name for name in wanted if name in functions and name not in found]:
+        for name in todo:
+            found[name] = functions[name]
+            wanted |= _called(found[name])
+    body = "\n\n".join(found.values())
+    imports = [
+        f"import {path}\n"
+        for path, name in dict.fromkeys(_IMPORT.findall(code))
+        if re.search(rf"(?<![\w.]){name}\.", body)
+    ]
+    return "".join(imports) + body
+
+
+def _called(source: str) -> set[str]:
+    """The names `source` calls (a package's own functions, not a selector's)."""
+    return set(_CALLED.findall(blank(source, GO_LEXEMES)))
+
+
+def _structs(code: str) -> dict[str, Fields]:
+    """The struct types the test files declare: name -> fields."""
+    found: dict[str, Fields] = {}
+    for match in _TYPE.finditer(code):
+        end = _closing(code, match.end() - 1)
+        found[match[1]] = struct_fields(code[match.end() : end])
+    return found
+
+
+def _closing(code: str, opening: int) -> int:
+    """Where the brace that opens at `opening` closes (literals and comments aside)."""
+    depth, clear = 0, blank(code, GO_LEXEMES)
+    for position in range(opening, len(clear)):
+        depth += {"{": 1, "}": -1}.get(clear[position], 0)
+        if depth == 0:
+            return position
+    return len(code)
+
+
+def _loops(code: str) -> dict[str, tuple[str, str]]:
+    """Per table a test ranges over (its first loop), the loop's variable and body."""
+    clear = blank(code, GO_LEXEMES)
+    found: dict[str, tuple[str, str]] = {}
+    for match in _LOOP.finditer(clear):
+        body = code[match.end() : _closing(code, match.end() - 1)]
+        found.setdefault(match[2], (match[1], body))
+    return found
+
+
+def _table(code: str, name: str, structs: Mapping[str, Fields]) -> Table | None:
+    """The top-level `var name = []T{...}` of rows of a struct, where it reads as data."""
+    match = next((m for m in _VAR.finditer(code) if m[1] == name), None)
+    if match is None:
+        return None
+    reader = LiteralReader(code, match.end(), structs)
+    try:
+        kind = reader.kind()
+        fields = reader.fields_of(kind.removeprefix("[]"))
+        rows = reader.composite(kind)
+    except (Unreadable, IndexError):
+        return None
+    if not kind.startswith("[]") or fields is None or not isinstance(rows, list):
+        return None
+    # A field a row leaves out is its type's zero value, as Go gives it.
+    return Table(fields, [{f: row.get(f, _zero(k)) for f, k in fields.items()} for row in rows])
+
+
+def _zero(kind: str) -> Any:
+    if kind == "bool":
+        return False
+    if kind == "string":
+        return ""
+    if re.fullmatch(r"u?int\d*|float\d+|byte|rune", kind):
+        return 0
+    return [] if kind.startswith("[") else {} if kind.startswith("map[") else None
+
+
+def _row_case(row: Mapping[str, Any], cases: Sequence[Case]) -> Case | None:
+    """The one case the row's description names: as the whole path of groups, or as the
+    case's own description."""
+    said = _words(str(row.get(_DESCRIPTION, "")))
+    for whole in (True, False):
+        named = [
+            case
+            for case in cases
+            if said == _words(case.description if whole else case.description.split(" > ")[-1])
+        ]
+        if len(named) == 1:
+            return named[0]
+    return None
+
+
+def _words(text: str) -> str:
+    return _NOT_WORD.sub("", text.lower())
+
+
+def _call(
+    body: str,
+    loop: str,
+    table: Table,
+    structs: Mapping[str, Fields],
+    functions: Sequence[str],
+    argument: Callable[[str, str], str],
+) -> tuple[str, str, str] | str:
+    """The driver's call of the loop's first call of the package's (the row's fields as
+    inputs), the field that is its answer, and the one that says it fails (or "")."""
+    clear = blank(body, GO_LEXEMES)
+    for match in _CALL.finditer(clear):
+        if match[1] not in functions:
+            continue
+        end = _closing(clear.replace("(", "{").replace(")", "}"), match.end() - 1)
+        given = body[match.end() : end]
+        if f"{loop}." not in given:
+            continue
+        field = re.compile(rf"(?<![\w.]){loop}\.(\w+(?:\.\w+)*)")
+        used = {path.split(".")[0] for path in field.findall(given)}
+        arguments = field.sub(
+            lambda found: argument(found[1], _kind(found[1].split("."), table.fields, structs)),
+            given,
+        )
+        rest = [f for f in table.fields if f not in used and f != _DESCRIPTION]
+        failing = [f for f in rest if "err" in f.lower() and table.fields[f] == "bool"]
+        answers = [f for f in rest if f not in failing]
+        if len(answers) != 1 or len(failing) > 1:
+            return f"its rows give {', '.join(rest) or 'nothing'} besides the call's inputs"
+        return f"kata.{match[1]}({arguments})", answers[0], "".join(failing)
+    return "no test calls a function of the stub with a row's fields"
+
+
+def _kind(path: list[str], fields: Fields, structs: Mapping[str, Fields]) -> str:
+    """The type of the field `path` names, into structs the test files declare."""
+    kind = ""
+    for part in path:
+        kind = fields.get(part, "")
+        fields = structs.get(kind, {})
+    return kind

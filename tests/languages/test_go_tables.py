@@ -1,0 +1,108 @@
+"""Go's generated case tables as the data suite: the track's own terms for each case (a hand
+as one string, its suits as symbols), the call its test makes, the helpers it needs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tdd_sandbox.acceptance.suite import load_suite
+from tdd_sandbox.grading.acceptance import flatten_cases
+from tdd_sandbox.katas.calls import derive_data_suites, implemented
+from tdd_sandbox.katas.exercism import read_exercise
+from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.go.tables import derive_go_tables
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "exercism"
+TRACK = FIXTURES / "go" / "exercises" / "practice" / "high-card"
+DATA = FIXTURES / "problem-specifications" / "exercises" / "high-card" / "canonical-data.json"
+
+
+def _derive(tmp_path: Path, track: Path = TRACK) -> tuple[Path, str]:
+    kata = tmp_path / "high-card"
+    (kata / "acceptance").mkdir(parents=True)
+    shutil.copy(DATA, kata / "acceptance" / "canonical-data.json")
+    (said,) = derive_data_suites(kata, [read_exercise(track)])
+    return kata, said
+
+
+def test_the_tracks_table_restates_each_case_and_its_test_says_the_call(tmp_path: Path) -> None:
+    # The data's hand is a list of cards ("JC"); the track's is one string ("4♤,J♧"), which
+    # its test passes through a helper of its own before the call.
+    kata, said = _derive(tmp_path)
+    assert "highest: kata.Highest(spaced(${hand}))" in said, said
+    cases = {case.description: case for case in load_suite(kata).cases_for("go")}
+    assert cases["the higher of two ranks"].input == {"hand": "4♤,J♧"}
+    assert cases["the higher of two ranks"].expected == "J♧"
+    # A boolean field named for an error says the call fails.
+    assert cases["a hand of no cards has no highest"].expects_error
+    # The track's record words a case as the data once did ("ten beats nine"): matched so.
+    assert cases["ten outranks nine"].expected == "10♢"
+    # A case the track's record leaves out stays out.
+    assert "an ace is low in a five-high straight" not in cases
+    # Every other language judges the data's own values.
+    assert load_suite(kata).cases[1].input == {"hand": ["4S", "JC"]}
+
+
+def test_the_driver_gets_the_tracks_helpers_and_no_answer(tmp_path: Path) -> None:
+    kata, _ = _derive(tmp_path)
+    suite = load_suite(kata)
+    calls, cases = suite.calls_for("go"), suite.cases_for("go")
+    code = {"high_card.go": b"package highcard\n\nfunc Highest(hand string) (string, error) {\n"
+            b"\treturn hand, nil\n}\n", "go.mod": b"module highcard\n\ngo 1.22\n"}  # fmt: skip
+    prepared = get_language("go").driver.prepare(code, cases, calls, "n0nce")
+    driver = next(text.decode() for path, text in prepared.files.items() if "driver" in path)
+    # The helper a call passes an input through joins the driver, with its import once.
+    assert "func spaced(hand string) string" in driver
+    assert driver.count('"strings"') == 1
+    # The helper the track's tests give the package joins the package, with what it calls.
+    shared = prepared.files["tdd_track_shared.go"].decode()
+    assert shared.startswith("package highcard\n")
+    assert "func Rank(card string) int" in shared
+    assert "func rankLetter(" in shared
+    # Never a test, the table, or an answer: the expected values stay on the host.
+    everything = b"\n".join(prepared.files.values()).decode()
+    for secret in ("func TestHighest", "testCases", "expectError", '"10♢"'):
+        assert secret not in everything
+
+
+def _changed(tmp_path: Path, old: str, new: str) -> Path:
+    track = tmp_path / "track"
+    shutil.copytree(TRACK, track)
+    table = track / "cases_test.go"
+    table.write_text(table.read_text().replace(old, new))
+    return track
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "why"),
+    [
+        ('"ten beats nine"', '"nine beats ten"', "a row of the track's table testCases is no case"),
+        ("\t{\n\t\tdescription: \"one card is its own highest\",\n\t\thand:        \"4♤\",\n"
+         "\t\texpected:    \"4♤\",\n\t},\n", "", "1 cases are in no table of the track's"),
+        ("expected    string", "expected    string\n\tnote string", "its rows give"),
+    ],
+    ids=["row-of-no-case", "case-in-no-row", "two-answers"],
+)  # fmt: skip
+def test_a_table_the_data_cannot_read_leaves_the_datas_own_calls(
+    tmp_path: Path, old: str, new: str, why: str
+) -> None:
+    track = _changed(tmp_path, old, new)
+    exercise = read_exercise(track)
+    every = flatten_cases(json.loads(DATA.read_text()))
+    cases = [replace(case, description=exercise.described.get(case.id, case.description))
+             for case in implemented(every, exercise.included, exercise.tests)]  # fmt: skip
+    reason = derive_go_tables(cases, exercise.tests, ["Highest"], lambda name, _: f"${{{name}}}")
+    assert isinstance(reason, str)
+    assert why in reason, reason
+    # The data's own derivation is tried instead: its list of cards fits no string
+    # parameter, which the reference's proof then says.
+    _, said = _derive(tmp_path, track)
+    assert "kata.Highest(${hand})" in said, said
+    calls = yaml.safe_load((tmp_path / "high-card" / "acceptance" / "calls.yaml").read_text())
+    assert "restated" not in calls["go"]
