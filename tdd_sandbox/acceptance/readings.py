@@ -15,6 +15,10 @@ answers its own way, the suite is read that way and proved again (`READINGS`, in
   the track's tests run in one process under the whole run's limit gives none in a case's
   few seconds (Rust's alphametics at a debug build's speed): four times as long, again
   while it helps, up to the bound;
+- a case taken as the other statement of the data's (`Case.counterpart`), for the cases it
+  fails that the data reimplements, or that reimplement another: the track's record names
+  one statement and its tests follow the other (JavaScript's scale-generator names the
+  scales that stop short of the tonic, and its tests close them on it);
 - errors left out (`CallMap.exclude`), for the cases it fails that expect an error, which
   the track reports its own way (go-counting's JavaScript returns `{error}` where the data
   throws);
@@ -50,7 +54,7 @@ class Reading:
     the suite that way, and how to say so."""
 
     explains: Callable[[Case, CaseResult], bool]
-    reads: Callable[[CallMap, list[str]], CallMap]
+    reads: Callable[[CallMap, list[Case]], CallMap]
     says: Callable[[CallMap, list[str]], str]
     alone: bool = False
     """Whether it may explain every case the reference fails, not only a few: a reading that
@@ -63,8 +67,16 @@ def _left_out(failed: list[str], what: str = "error{s} the track reports its own
     return f" but {len(failed)} {said}, left out: {shown}"
 
 
-def _leave_out(calls: CallMap, failed: list[str]) -> CallMap:
-    return calls.model_copy(update={"exclude": calls.exclude | set(failed)})
+def _leave_out(calls: CallMap, failed: list[Case]) -> CallMap:
+    return calls.model_copy(update={"exclude": calls.exclude | {case.id for case in failed}})
+
+
+def _swap(calls: CallMap, failed: list[Case]) -> CallMap:
+    """Each of `failed` left out for its counterpart, taken in."""
+    out = {case.id for case in failed}
+    return calls.model_copy(
+        update={"exclude": (calls.exclude | out) - {case.counterpart for case in failed}}
+    )
 
 
 READINGS = (
@@ -96,6 +108,15 @@ READINGS = (
         explains=lambda _, result: result.status is CaseStatus.NO_RESULT,
         reads=lambda calls, _: calls.model_copy(update={"timeout_s": _longer(calls)}),
         says=lambda calls, _: f", given {calls.timeout_s:g} s a case, as the reference needs",
+    ),
+    Reading(
+        explains=lambda case, _: bool(case.counterpart),
+        reads=_swap,
+        says=lambda _, failed: (
+            f", {len(failed)} case{'s' if len(failed) > 1 else ''} taken as the other "
+            "statement of the data's (the track follows the one its record does not name)"
+        ),
+        alone=True,
     ),
     Reading(
         explains=lambda case, _: case.expects_error,
@@ -167,7 +188,7 @@ def confirm_calls(
         said_here = ""
         # Again while it helps and changes the calls: more time is asked for in steps.
         while (failed := departures(proof, cases, reading.explains, alone=reading.alone)) and (
-            read_calls := reading.reads(calls, failed)
+            read_calls := reading.reads(calls, [c for c in cases if c.id in failed])
         ) != calls:
             write_calls(kata_dir, language.name, read_calls)
             read = prove(checker, language, kata_dir)
@@ -175,6 +196,7 @@ def confirm_calls(
                 write_calls(kata_dir, language.name, calls)  # no better read so
                 break
             calls, proof, said_here = read_calls, read, reading.says(read_calls, failed)
+            cases = load_suite(kata_dir).cases_for(language.name)  # a swap takes cases in
             if proof.suite_proved:
                 whole = "the reference passes every case of the data suite"
                 lines.append(f"{head} as data: {whole}{said}{said_here}")

@@ -28,9 +28,14 @@ def flatten_cases(document: Mapping[str, Any], *, source: str = "canonical data"
     Raises:
         UsageError: the document is not in the canonical-data shape, or two cases share an id.
     """
-    replaced = _reimplemented(document.get("cases"))
+    newer = _reimplemented(document.get("cases"))
+    older = {new: old for old, new in newer.items()}
     cases = [
-        replace(case, replaced=True) if case.id in replaced else case
+        replace(case, replaced=True, counterpart=newer[case.id])
+        if case.id in newer
+        else replace(case, counterpart=older[case.id])
+        if case.id in older
+        else case
         for case in _walk(document.get("cases"), (), source)
     ]
     seen: set[str] = set()
@@ -43,13 +48,13 @@ def flatten_cases(document: Mapping[str, Any], *, source: str = "canonical data"
     return cases
 
 
-def _reimplemented(nodes: Any) -> set[str]:
-    """The uuids the data's cases say they reimplement, at any depth."""
-    found: set[str] = set()
+def _reimplemented(nodes: Any) -> dict[str, str]:
+    """The uuids the data's cases say they reimplement, at any depth: old -> new."""
+    found: dict[str, str] = {}
     for node in nodes if isinstance(nodes, list) else ():
         if isinstance(node, dict):
-            if isinstance(node.get("reimplements"), str):
-                found.add(node["reimplements"])
+            if isinstance(node.get("reimplements"), str) and isinstance(node.get("uuid"), str):
+                found[node["reimplements"]] = node["uuid"]
             found |= _reimplemented(node.get("cases"))
     return found
 

@@ -24,6 +24,9 @@ class Case:
     replaced: bool = False
     """Whether a newer case of the data reimplements this one (its `reimplements`): what it
     expects changed, and a track may implement either."""
+    counterpart: str = ""
+    """The other case of such a pair: the newer one of a replaced case, the one it replaces
+    of a newer case ("" where the data reimplements nothing)."""
 
     @builtins.property  # `property` is a field of a case here
     def expects_error(self) -> bool:

@@ -15,8 +15,8 @@ from tdd_sandbox.grading.acceptance import (
 )
 from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 
-ROUNDING, IN_HUNDREDTHS, NO_ANSWER, MORE_TIME, LEAVING_ERRORS, LEAVING_REPLACED = READINGS
-ROUNDED, HUNDREDTHS, NONE, TIME, ERRORS, REPLACED = (reading.explains for reading in READINGS)
+ROUNDING, IN_HUNDREDTHS, NO_ANSWER, MORE_TIME, SWAPPING, LEAVING_ERRORS, LEAVING_REPLACED = READINGS
+ROUNDED, HUNDREDTHS, NONE, TIME, SWAPPED, ERRORS, REPLACED = (r.explains for r in READINGS)
 
 
 def _report(passed: int, total: int) -> AcceptanceReport:
@@ -73,7 +73,7 @@ def test_no_answer_as_an_error_explains_failures_of_cases_expecting_null_or_an_e
     # failing unless another reading explains it (the suite is then not proved).
     seven = Proof("k", "go", _report(7, 10), _report(0, 10))
     assert departures(seven, cases, NONE) == ["c8", "c9"]
-    reading = NO_ANSWER.reads(CallMap(calls={"solve": "solve(${p})"}), ["c8", "c9"])
+    reading = NO_ANSWER.reads(CallMap(calls={"solve": "solve(${p})"}), cases[8:])
     assert reading.none_is_error
     assert not reading.exclude  # every case stays
 
@@ -88,7 +88,7 @@ def test_more_time_explains_cases_the_reference_gave_no_result_for() -> None:
     proof = Proof("alphametics", "rust", AcceptanceReport(slow), _report(0, 10))
     assert departures(proof, cases, TIME) == ["c7", "c8", "c9"]
     assert departures(Proof("k", "rust", _report(7, 10), _report(0, 10)), cases, TIME) == []
-    longer = MORE_TIME.reads(CallMap(calls={"solve": "x"}, timeout_s=20), ["c7"])
+    longer = MORE_TIME.reads(CallMap(calls={"solve": "x"}, timeout_s=20), cases[7:8])
     assert longer.timeout_s == 60  # four times as long, at most the bound
     assert MORE_TIME.says(longer, ["c7"]) == ", given 60 s a case, as the reference needs"
 
@@ -114,12 +114,46 @@ def test_a_case_a_newer_one_of_the_data_replaces_is_left_out_where_the_reference
     proof = Proof("sgf-parsing", "java", ran, _report(0, 14))
     assert departures(proof, cases, REPLACED) == ["c12"]
     assert departures(proof, cases, ERRORS) == []  # a value, not an error
-    read = LEAVING_REPLACED.reads(CallMap(calls={"parse": "parse(${encoded})"}), ["c12"])
+    read = LEAVING_REPLACED.reads(CallMap(calls={"parse": "parse(${encoded})"}), cases[12:13])
     assert read.exclude == {"c12"}
     assert "a newer case of the data replaces" in LEAVING_REPLACED.says(read, ["c12"])
     # A case nothing replaces is never left out so.
     unreplaced = flatten_cases({"cases": document["cases"][:13]})
     assert departures(proof, unreplaced, REPLACED) == []
+
+
+def test_a_case_the_reference_fails_is_taken_as_the_other_statement_of_the_data() -> None:
+    # JavaScript's scale-generator: its record names the scales that stop short of the tonic
+    # (6f5b1410...), which the data reimplements closed on it; its tests and reference close
+    # them. The reference fails 15 of 17, more than any other reading lets go: this one may
+    # explain them all, as it keeps as many cases as it takes out.
+    document = {"cases": [
+        {"uuid": "chromatic", "description": "chromatic", "property": "chromatic",
+         "input": {"tonic": "C"}, "expected": ["C", "C#"]},
+        *({"uuid": f"old{i}", "description": f"scale {i}", "property": "interval",
+           "input": {"tonic": "C"}, "expected": ["C", "D"]} for i in range(3)),
+        *({"uuid": f"new{i}", "description": f"scale {i}", "property": "interval",
+           "reimplements": f"old{i}", "input": {"tonic": "C"}, "expected": ["C", "D", "C"]}
+          for i in range(3)),
+    ]}  # fmt: skip
+    every = flatten_cases(document)
+    assert {c.id: c.counterpart for c in every if c.counterpart} == {
+        "old0": "new0", "old1": "new1", "old2": "new2",
+        "new0": "old0", "new1": "old1", "new2": "old2",
+    }  # fmt: skip
+    named = CallMap(calls={"interval": "x"}, exclude=frozenset({"new0", "new1", "new2"}))
+    cases = [case for case in every if case.id not in named.exclude]
+    failing = (CaseResult(f"old{i}", CaseStatus.WRONG) for i in range(3))
+    ran = AcceptanceReport((CaseResult("chromatic", CaseStatus.PASSED), *failing))
+    proof = Proof("scale-generator", "javascript", ran, _report(0, 4))
+    assert SWAPPING.alone
+    failed = departures(proof, cases, SWAPPED, alone=True)
+    assert failed == ["old0", "old1", "old2"]
+    read = SWAPPING.reads(named, [case for case in cases if case.id in failed])
+    assert read.exclude == {"old0", "old1", "old2"}
+    # Of the others' guard, too many fail; and a case of no pair has no other statement.
+    assert departures(proof, cases, REPLACED) == []
+    assert not SWAPPED(every[0], ran.results[0])
 
 
 def test_decimals_the_data_rounds_explain_every_decimal_case_the_reference_fails() -> None:
@@ -133,7 +167,7 @@ def test_decimals_the_data_rounds_explain_every_decimal_case_the_reference_fails
     assert rounded.alone
     assert departures(proof, cases, ROUNDED, alone=True) == [f"c{i}" for i in range(7)]
     assert departures(proof, cases, ROUNDED) == []  # the others' guard: too many failing
-    assert rounded.reads(CallMap(calls={"age": "age()"}), ["c0"]).rounded
+    assert rounded.reads(CallMap(calls={"age": "age()"}), cases[:1]).rounded
 
 
 def test_whole_numbers_the_data_counts_in_hundredths_explain_decimal_answers_a_hundredth() -> None:
@@ -149,7 +183,7 @@ def test_whole_numbers_the_data_counts_in_hundredths_explain_decimal_answers_a_h
     hundredths = IN_HUNDREDTHS
     assert hundredths.alone
     assert departures(proof, cases, HUNDREDTHS, alone=True) == ["c0"]
-    assert hundredths.reads(CallMap(calls={"total": "total()"}), ["c0"]).hundredths
+    assert hundredths.reads(CallMap(calls={"total": "total()"}), cases[:1]).hundredths
 
 
 def test_a_decimal_answer_is_read_in_hundredths_only_where_a_whole_number_is_expected() -> None:

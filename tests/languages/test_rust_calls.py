@@ -269,3 +269,69 @@ def test_a_result_the_crate_names_by_an_alias_is_read_as_what_it_stands_for() ->
     assert isinstance(calls, CallMap), calls
     assert calls.calls["evaluate"].endswith('.map_err(|e| format!("{e:?}"))')
     assert "None => Ok(tdd_made.stack().to_owned())" in calls.calls["evaluate"]
+
+
+FENCE_LIB = b"""\
+#[derive(Debug)]
+pub enum Error {
+    NoRails,
+}
+
+pub struct Fence {
+    rails: u32,
+}
+
+impl Fence {
+    pub fn new(rails: u32) -> Result<Fence, Error> {
+        todo!()
+    }
+
+    pub fn encode(&self, text: &str) -> String {
+        todo!()
+    }
+
+    pub fn decode(&self, cipher: &str) -> String {
+        todo!()
+    }
+}
+"""
+FENCE_TESTS = b"""\
+use fence::*;
+
+#[test]
+fn encodes_with_two_rails() {
+    let fence = Fence::new(2).unwrap();
+    assert_eq!(fence.encode("XOXOXO"), "XXXOOO");
+}
+
+#[test]
+fn decodes_with_three_rails() {
+    assert_eq!(Fence::new(3).expect("rails").decode("TEITELHDVLSNHDTISEIIEA"), "THEDEVIL");
+}
+"""
+
+
+def test_an_object_a_function_of_its_type_makes_is_asked_the_method_named_for_the_property() -> (
+    None
+):
+    # Rust's rail-fence-cipher: `RailFence::new(rails)`, then `.encode(text)`; the data
+    # gives the text first, the maker takes the input of its parameter's name. The maker's
+    # Err is the case's answer, read by its Debug form (the crate's Error has no Display).
+    stub = {"Cargo.toml": MANIFEST.replace(b"all-your-base", b"fence"), "src/lib.rs": FENCE_LIB}
+    cases = [_case("encode", msg="ab", rails=2), _case("decode", msg="ab", rails=2)]
+    calls = RUST.derive_calls(cases, stub, {"tests/fence.rs": FENCE_TESTS})
+    assert isinstance(calls, CallMap)
+    read = '.map_err(|e| format!("{e:?}"))'
+    assert calls.calls == {
+        "encode": f"fence::Fence::new(${{rails}}).map(|tdd_made| tdd_made.encode(${{msg}})){read}",
+        "decode": f"fence::Fence::new(${{rails}}).map(|tdd_made| tdd_made.decode(${{msg}})){read}",
+    }
+    # Two makers the tests use as often for one property: which, nothing says.
+    twice = FENCE_LIB.replace(b"    pub fn encode", b"    pub fn striped(rails: u32) -> Self {\n"
+                              b"        todo!()\n    }\n\n    pub fn encode")  # fmt: skip
+    tests = (
+        FENCE_TESTS + b"\n#[test]\nfn striped() {\n    let s = Fence::striped(2);\n"
+        b'    assert_eq!(s.encode("ab"), "ab");\n    assert_eq!(s.decode("ab"), "ab");\n}\n'
+    )
+    stub["src/lib.rs"] = twice
+    assert isinstance(RUST.derive_calls(cases, stub, {"tests/fence.rs": tests}), str)

@@ -32,6 +32,7 @@ from tdd_sandbox.languages.rust.types import (
     read_types,
     return_types,
 )
+from tdd_sandbox.languages.rust.uses import derive_rust_uses
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _PUB_FN = re.compile(
@@ -77,7 +78,8 @@ def derive_rust_calls(
         values = {key: [c.input.get(key) for c in cases] for c in cases for key in c.input}
 
         def argument(name: str, kind: str) -> str:
-            return _argument(name, kind, values[name])
+            own = types.argument("${" + name + "}", kind, crate)
+            return own or _argument(name, kind, values[name])
 
         def readable(call: str, returns: str) -> str:
             return _readable(call, returns, undisplayed)
@@ -85,6 +87,9 @@ def derive_rust_calls(
         return (
             derive_rust_scripts(cases, code, crate, _names, argument, readable)
             or derive_rust_folds(cases, code, crate, _names, argument, readable)
+            or derive_rust_uses(
+                cases, code, tests_read, (crate, _names), argument, readable, types.readers
+            )
             or chosen
         )
     calls = {}

@@ -168,6 +168,10 @@ class Impl:
     generic: bool
     made: list[str] | None
     methods: dict[str, tuple[list[str], str]]
+    makers: dict[str, tuple[list[tuple[str, str]], str]]
+    """Per function of no `self` that returns the type (`Self`, or a `Result` or `Option`
+    of it: `Scale::chromatic(tonic: &str) -> Result<Scale, Error>`), its parameters as
+    name and type, and what it returns."""
 
 
 def return_types(code: str) -> Callable[[str], str]:
@@ -195,12 +199,19 @@ def read_impls(code: str) -> list[Impl]:
             at += 1
         made: list[str] | None = None
         methods: dict[str, tuple[list[str], str]] = {}
+        makers: dict[str, tuple[list[tuple[str, str]], str]] = {}
         for method in _METHOD.finditer(code[match.end() : at - 1]):
             params = split_parameters(method[2])
             kinds = [p.partition(":")[2].strip() for p in params]
+            answer = returned(method[3] or "")
             if params and "self" in params[0]:
-                methods[method[1]] = (kinds[1:], returned(method[3] or ""))
-            elif method[1] == "new":
+                methods[method[1]] = (kinds[1:], answer)
+                continue
+            if method[1] == "new":
                 made = kinds
-        found.append(Impl(match[1], match[2] is not None, made, methods))
+            if re.search(rf"^(?:Result<|Option<)?\s*(?:Self|{match[1]})\b", answer):
+                named = [(p.partition(":")[0].replace("mut ", "").strip(), k)
+                         for p, k in zip(params, kinds, strict=True)]  # fmt: skip
+                makers[method[1]] = (named, answer)
+        found.append(Impl(match[1], match[2] is not None, made, methods, makers))
     return found
