@@ -26,3 +26,13 @@ def blank(text: str, lexemes: re.Pattern[str]) -> str:
     """`text` with every match of `lexemes` turned into spaces, newlines kept, so that what
     is left is code and line numbers still hold."""
     return lexemes.sub(lambda match: spaced(match.group(0)), text)
+
+
+def block_end(code: str, start: int, opening: str = "{", closing: str = "}") -> int:
+    """Just past the `closing` that ends the block whose `opening` is just before `start`,
+    in `code` whose literals and comments are blank (its length, where none does)."""
+    depth, at = 1, start
+    while at < len(code) and depth:
+        depth += (code[at] == opening) - (code[at] == closing)
+        at += 1
+    return at

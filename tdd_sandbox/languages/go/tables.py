@@ -16,7 +16,7 @@ from typing import Any
 
 from tdd_sandbox.languages.go.literals import Fields, LiteralReader, Unreadable, struct_fields
 from tdd_sandbox.languages.go.reader import GO_LEXEMES
-from tdd_sandbox.languages.lexing import blank
+from tdd_sandbox.languages.lexing import blank, block_end
 from tdd_sandbox.vocabulary.cases import CallMap, Case, Restated
 
 _VAR = re.compile(r"^var\s+(\w+)\s*=\s*", re.MULTILINE)
@@ -55,11 +55,12 @@ def derive_go_tables(
         data.decode("utf-8", "replace") for path, data in sorted(tests.items())
         if path.endswith("_test.go")
     )  # fmt: skip
-    structs = _structs(code)
+    clear = blank(code, GO_LEXEMES)
+    structs = _structs(code, clear)
     calls: dict[str, str] = {}
     restated: dict[str, Restated] = {}
-    for name, (loop, body) in _loops(code).items():
-        table = _table(code, name, structs)
+    for name, (loop, body) in _loops(code, clear).items():
+        table = _table(code, clear, name, structs)
         if table is None or _DESCRIPTION not in table.fields:
             continue
         named = [(_row_case(row, cases), row) for row in table.rows]
@@ -85,8 +86,8 @@ def derive_go_tables(
     # What a call passes an input through (connect's `prepare`, which takes the spaces out
     # of the board's rows) joins the driver; what the package may call (bottle-song's
     # `Title`, a copy of the deprecated strings.Title) joins the package, as with its tests.
-    sources = {m[1]: code[m.start() : _closing(code, m.end() - 1) + 1]
-               for m in _FUNC.finditer(code)}  # fmt: skip
+    sources = {m[1]: code[m.start() : block_end(clear, m.end())]
+               for m in _FUNC.finditer(clear)}  # fmt: skip
     setup = _helpers(code, sources, _called(" ".join(calls.values())))
     shared = {n for n, source in sources.items()
               if _SHARED.fullmatch(n) and "testing." not in source}  # fmt: skip
@@ -121,38 +122,27 @@ def _called(source: str) -> set[str]:
     return set(_CALLED.findall(blank(source, GO_LEXEMES)))
 
 
-def _structs(code: str) -> dict[str, Fields]:
-    """The struct types the test files declare: name -> fields."""
-    found: dict[str, Fields] = {}
-    for match in _TYPE.finditer(code):
-        end = _closing(code, match.end() - 1)
-        found[match[1]] = struct_fields(code[match.end() : end])
-    return found
+def _structs(code: str, clear: str) -> dict[str, Fields]:
+    """The struct types the test files declare (`clear`: `code` with its literals and
+    comments blank): name -> fields."""
+    return {
+        match[1]: struct_fields(code[match.end() : block_end(clear, match.end()) - 1])
+        for match in _TYPE.finditer(clear)
+    }
 
 
-def _closing(code: str, opening: int) -> int:
-    """Where the brace that opens at `opening` closes (literals and comments aside)."""
-    depth, clear = 0, blank(code, GO_LEXEMES)
-    for position in range(opening, len(clear)):
-        depth += {"{": 1, "}": -1}.get(clear[position], 0)
-        if depth == 0:
-            return position
-    return len(code)
-
-
-def _loops(code: str) -> dict[str, tuple[str, str]]:
+def _loops(code: str, clear: str) -> dict[str, tuple[str, str]]:
     """Per table a test ranges over (its first loop), the loop's variable and body."""
-    clear = blank(code, GO_LEXEMES)
     found: dict[str, tuple[str, str]] = {}
     for match in _LOOP.finditer(clear):
-        body = code[match.end() : _closing(code, match.end() - 1)]
+        body = code[match.end() : block_end(clear, match.end()) - 1]
         found.setdefault(match[2], (match[1], body))
     return found
 
 
-def _table(code: str, name: str, structs: Mapping[str, Fields]) -> Table | None:
+def _table(code: str, clear: str, name: str, structs: Mapping[str, Fields]) -> Table | None:
     """The top-level `var name = []T{...}` of rows of a struct, where it reads as data."""
-    match = next((m for m in _VAR.finditer(code) if m[1] == name), None)
+    match = next((m for m in _VAR.finditer(clear) if m[1] == name), None)
     if match is None:
         return None
     reader = LiteralReader(code, match.end(), structs)
@@ -211,8 +201,7 @@ def _call(
     for match in _CALL.finditer(clear):
         if match[1] not in functions:
             continue
-        end = _closing(clear.replace("(", "{").replace(")", "}"), match.end() - 1)
-        given = body[match.end() : end]
+        given = body[match.end() : block_end(clear, match.end(), "(", ")") - 1]
         if f"{loop}." not in given:
             continue
         field = re.compile(rf"(?<![\w.]){loop}\.(\w+(?:\.\w+)*)")

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from tdd_sandbox.languages.deriving import split_parameters
+from tdd_sandbox.languages.lexing import block_end
 
 _ENUM = re.compile(r"^pub\s+enum\s+(\w+)\s*\{([^{}]*)\}", re.MULTILINE)
 _STRUCT = re.compile(r"^pub\s+struct\s+(\w+)\s*\{([^{}]*)\}", re.MULTILINE)
@@ -193,10 +194,7 @@ def read_impls(code: str) -> list[Impl]:
     returned = return_types(code)
     found = []
     for match in _IMPL.finditer(code):
-        depth, at = 1, match.end()
-        while at < len(code) and depth:
-            depth += (code[at] == "{") - (code[at] == "}")
-            at += 1
+        at = block_end(code, match.end())
         made: list[str] | None = None
         methods: dict[str, tuple[list[str], str]] = {}
         makers: dict[str, tuple[list[tuple[str, str]], str]] = {}

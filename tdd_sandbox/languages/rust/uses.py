@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tdd_sandbox.languages.deriving import Source, arguments_at
+from tdd_sandbox.languages.lexing import block_end
 from tdd_sandbox.languages.rust.types import Impl, read_impls
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -152,11 +153,4 @@ def _asked(
 
 def _bodies(code: str) -> list[tuple[int, int]]:
     """Where each function of the tests has its body (a test, or a helper a test calls)."""
-    spans = []
-    for match in _TEST.finditer(code):
-        depth, at = 1, match.end()
-        while at < len(code) and depth:
-            depth += (code[at] == "{") - (code[at] == "}")
-            at += 1
-        spans.append((match.end(), at))
-    return spans
+    return [(match.end(), block_end(code, match.end())) for match in _TEST.finditer(code)]
