@@ -17,6 +17,7 @@ from tdd_sandbox.katas.calls import derive_data_suites, implemented
 from tdd_sandbox.katas.exercism import read_exercise
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.go.tables import derive_go_tables
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "exercism"
 TRACK = FIXTURES / "go" / "exercises" / "practice" / "high-card"
@@ -106,3 +107,86 @@ def test_a_table_the_data_cannot_read_leaves_the_datas_own_calls(
     assert "kata.Highest(${hand})" in said, said
     calls = yaml.safe_load((tmp_path / "high-card" / "acceptance" / "calls.yaml").read_text())
     assert "restated" not in calls["go"]
+
+
+def test_an_error_field_of_a_message_says_the_call_fails_where_it_is_not_empty(
+    tmp_path: Path,
+) -> None:
+    # Today's nth-prime and largest-series-product: `err: "there is no zeroth prime"`.
+    track = _changed(tmp_path, "expectError bool", "err         string")
+    table = track / "cases_test.go"
+    table.write_text(table.read_text().replace("expectError: true", 'err:         "empty hand"'))
+    test = track / "high_card_test.go"
+    test.write_text(test.read_text().replace("case tc.expectError:", 'case tc.err != "":'))
+    kata, said = _derive(tmp_path, track)
+    assert "kata.Highest(spaced(${hand}))" in said, said
+    cases = {case.description: case for case in load_suite(kata).cases_for("go")}
+    assert cases["a hand of no cards has no highest"].expects_error
+    assert not cases["the higher of two ranks"].expects_error
+
+
+COLORS_TABLE = b"""package resistorcolor
+
+var colorCodeTestCases = []struct {
+\tdescription string
+\tinput       string
+\texpected    int
+}{
+\t{description: "Black", input: "black", expected: 0},
+\t{description: "White", input: "white", expected: 9},
+}
+
+var colorsTestCases = []struct {
+\tdescription string
+\texpected    []string
+}{
+\t{description: "Colors", expected: []string{"black", "white"}},
+}
+"""
+COLORS_TEST = b"""package resistorcolor
+
+import "testing"
+
+func TestColorCode(t *testing.T) {
+\tfor _, tc := range colorCodeTestCases {
+\t\tif got := ColorCode(tc.input); got != tc.expected {
+\t\t\tt.Fatalf("ColorCode(%q) = %d", tc.input, got)
+\t\t}
+\t}
+}
+
+func TestColors(t *testing.T) {
+\tfor _, tc := range colorsTestCases {
+\t\tif got := Colors(); len(got) != len(tc.expected) {
+\t\t\tt.Fatalf("Colors() = %v", got)
+\t\t}
+\t}
+}
+"""
+
+
+def test_a_table_of_no_inputs_is_the_call_of_no_arguments_its_test_makes() -> None:
+    # Today's resistor-color: `Colors()` for the rows of colorsTestCases, which give only
+    # their answer.
+    cases = [
+        Case("black", "Color codes > Black", "colorCode", {"color": "black"}, 0),
+        Case("white", "Color codes > White", "colorCode", {"color": "white"}, 9),
+        Case("colors", "Colors", "colors", {}, ["black", "white"]),
+    ]
+    tests = {"cases_test.go": COLORS_TABLE, "resistor_color_test.go": COLORS_TEST}
+    calls = derive_go_tables(cases, tests, ["ColorCode", "Colors"], lambda n, _: f"${{{n}}}")
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"colorCode": "kata.ColorCode(${input})", "colors": "kata.Colors()"}
+    assert calls.restated["colors"].input == {}
+    # A call of no arguments is never taken for a table whose rows give inputs.
+    unused = COLORS_TEST.replace(b"ColorCode(tc.input)", b'ColorCode("black")')
+    reason = derive_go_tables(
+        cases,
+        {**tests, "resistor_color_test.go": unused},
+        ["ColorCode", "Colors"],
+        lambda n, _: f"${{{n}}}",
+    )
+    assert reason == (
+        "the track's table colorCodeTestCases: no test calls a function of the stub with a "
+        "row's fields"
+    )

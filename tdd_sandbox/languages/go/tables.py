@@ -30,6 +30,10 @@ _SHARED = re.compile(r"(?!(?:Test|Benchmark|Example|Fuzz)(?![a-z]))[A-Z]\w*")
 _IMPORT = re.compile(r'^\s*(?:import\s+)?("(?:[\w.]+/)*(\w+)")\s*$', re.MULTILINE)
 """A package a test file imports, and the name it goes by."""
 _NOT_WORD = re.compile(r"[^a-z0-9]")
+_FAILING = re.compile(r"(?i)err")
+_FLAGS = ("bool", "string", "error")
+"""The types of a field named for an error that says a row's call fails: true, a message,
+an error that is not nil (nth-prime's `err: "there is no zeroth prime"`)."""
 _DESCRIPTION = "description"
 
 
@@ -198,12 +202,13 @@ def _call(
     """The driver's call of the loop's first call of the package's (the row's fields as
     inputs), the field that is its answer, and the one that says it fails (or "")."""
     clear = blank(body, GO_LEXEMES)
+    inputs = [f for f in table.fields if f != _DESCRIPTION and f not in _answers(table)]
     for match in _CALL.finditer(clear):
         if match[1] not in functions:
             continue
         given = body[match.end() : block_end(clear, match.end(), "(", ")") - 1]
-        if f"{loop}." not in given:
-            continue
+        if f"{loop}." not in given and (given.strip() or inputs):
+            continue  # a call of no arguments only where the rows give no inputs
         field = re.compile(rf"(?<![\w.]){loop}\.(\w+(?:\.\w+)*)")
         used = {path.split(".")[0] for path in field.findall(given)}
         arguments = field.sub(
@@ -211,12 +216,17 @@ def _call(
             given,
         )
         rest = [f for f in table.fields if f not in used and f != _DESCRIPTION]
-        failing = [f for f in rest if "err" in f.lower() and table.fields[f] == "bool"]
+        failing = [f for f in rest if _FAILING.search(f) and table.fields[f] in _FLAGS]
         answers = [f for f in rest if f not in failing]
         if len(answers) != 1 or len(failing) > 1:
             return f"its rows give {', '.join(rest) or 'nothing'} besides the call's inputs"
         return f"kata.{match[1]}({arguments})", answers[0], "".join(failing)
     return "no test calls a function of the stub with a row's fields"
+
+
+def _answers(table: Table) -> list[str]:
+    """The fields that can only be a row's answer or its error (by their names)."""
+    return [f for f in table.fields if re.match(r"(?:expected|want)", f) or _FAILING.search(f)]
 
 
 def _kind(path: list[str], fields: Fields, structs: Mapping[str, Fields]) -> str:
