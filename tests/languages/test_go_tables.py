@@ -190,3 +190,90 @@ def test_a_table_of_no_inputs_is_the_call_of_no_arguments_its_test_makes() -> No
         "the track's table colorCodeTestCases: no test calls a function of the stub with a "
         "row's fields"
     )
+
+
+CODEC_TABLE = b"""package codec
+
+var encodeTests = []struct {
+\tdescription string
+\tinput       string
+\texpected    string
+}{
+\t{description: "empty string", input: "", expected: ""},
+\t{description: "two of a kind", input: "AA", expected: "2A"},
+}
+
+var decodeTests = []struct {
+\tdescription string
+\tinput       string
+\texpected    string
+}{
+\t{description: "empty string", input: "", expected: ""},
+\t{description: "a kind twice over", input: "2A", expected: "AA"},
+}
+
+var roundTrips = []struct {
+\tdescription string
+\tinput       string
+\texpected    string
+}{
+\t{description: "encode followed by decode gives original string", input: "AAB", expected: "AAB"},
+}
+"""
+CODEC_TEST = b"""package codec
+
+import "testing"
+
+func TestEncode(t *testing.T) {
+\tfor _, tc := range encodeTests {
+\t\tif got := Encode(tc.input); got != tc.expected {
+\t\t\tt.Fatal(got)
+\t\t}
+\t}
+}
+
+func TestDecode(t *testing.T) {
+\tfor _, tc := range decodeTests {
+\t\tif got := Decode(tc.input); got != tc.expected {
+\t\t\tt.Fatal(got)
+\t\t}
+\t}
+}
+
+func TestRoundTrip(t *testing.T) {
+\tfor _, tc := range roundTrips {
+\t\tif got := Decode(Encode(tc.input)); got != tc.expected {
+\t\t\tt.Fatal(got)
+\t\t}
+\t}
+}
+"""
+
+
+def test_a_row_described_as_cases_of_several_properties_is_its_tables_and_values_name_one() -> None:
+    # Today's run-length-encoding: "empty string" is a case of encode and of decode alike;
+    # each table's other rows say which it is. A row the data has reworded since ("a kind
+    # twice over", now "two of a kind, decoded") is the case of its inputs' values.
+    cases = [
+        Case("e0", "encode > empty string", "encode", {"string": ""}, ""),
+        Case("e1", "encode > two of a kind", "encode", {"string": "AA"}, "2A"),
+        Case("d0", "decode > empty string", "decode", {"string": ""}, ""),
+        Case("d1", "decode > two of a kind, decoded", "decode", {"string": "2A"}, "AA"),
+        Case("c0", "consistency > encode followed by decode gives original string",
+             "consistency", {"string": "AAB"}, "AAB"),
+    ]  # fmt: skip
+    tests = {"cases_test.go": CODEC_TABLE, "codec_test.go": CODEC_TEST}
+    calls = derive_go_tables(cases, tests, ["Encode", "Decode"], lambda n, _: f"${{{n}}}")
+    assert isinstance(calls, CallMap)
+    # The package's functions inside an argument are the driver's `kata.` ones too.
+    assert calls.calls == {
+        "encode": "kata.Encode(${input})",
+        "decode": "kata.Decode(${input})",
+        "consistency": "kata.Decode(kata.Encode(${input}))",
+    }
+    assert calls.restated["d0"].input == {"input": ""}
+    assert calls.restated["d1"].expected == "AA"
+    # Two cases of the same values: which the row is, nothing says.
+    twin = [*cases, Case("d2", "decode > again", "decode", {"string": "2A"}, "AA")]
+    reason = derive_go_tables(twin, tests, ["Encode", "Decode"], lambda n, _: f"${{{n}}}")
+    assert reason == "a row of the track's table decodeTests is no case of the data"

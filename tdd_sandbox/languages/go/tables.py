@@ -16,6 +16,7 @@ from typing import Any
 
 from tdd_sandbox.languages.go.literals import Fields, LiteralReader, Unreadable, struct_fields
 from tdd_sandbox.languages.go.reader import GO_LEXEMES
+from tdd_sandbox.languages.go.rows import DESCRIPTION, mentioned, row_case
 from tdd_sandbox.languages.lexing import blank, block_end
 from tdd_sandbox.vocabulary.cases import CallMap, Case, Restated
 
@@ -29,12 +30,10 @@ _SHARED = re.compile(r"(?!(?:Test|Benchmark|Example|Fuzz)(?![a-z]))[A-Z]\w*")
 """An exported function of a test file that is no test: one the package's code may call."""
 _IMPORT = re.compile(r'^\s*(?:import\s+)?("(?:[\w.]+/)*(\w+)")\s*$', re.MULTILINE)
 """A package a test file imports, and the name it goes by."""
-_NOT_WORD = re.compile(r"[^a-z0-9]")
 _FAILING = re.compile(r"(?i)err")
 _FLAGS = ("bool", "string", "error")
 """The types of a field named for an error that says a row's call fails: true, a message,
 an error that is not nil (nth-prime's `err: "there is no zeroth prime"`)."""
-_DESCRIPTION = "description"
 
 
 @dataclass(frozen=True)
@@ -65,23 +64,28 @@ def derive_go_tables(
     restated: dict[str, Restated] = {}
     for name, (loop, body) in _loops(code, clear).items():
         table = _table(code, clear, name, structs)
-        if table is None or _DESCRIPTION not in table.fields:
+        if table is None or DESCRIPTION not in table.fields:
             continue
-        named = [(_row_case(row, cases), row) for row in table.rows]
-        rows = [(case, row) for case, row in named if case is not None]
-        if not rows:
-            continue
-        if len(rows) < len(named):
-            return f"a row of the track's table {name} is no case of the data"
+        if not any(mentioned(row, cases) for row in table.rows):
+            continue  # a table of the track's own, no case of the data's
+        described = [row_case(row, cases) for row in table.rows]
         read = _call(body, loop, table, structs, functions, argument)
         if isinstance(read, str):
             return f"the track's table {name}: {read}"
         call, answer, failing = read
-        for case, row in rows:
-            if calls.setdefault(case.property, call) != call:
-                return f"the track's tables call {case.property} two ways"
+        # A row its description does not name alone is named among the cases of the
+        # table's property, else by its inputs' values.
+        of = {case.property for case in described if case}
+        called = {c.property for c in cases if f"kata.{_name(c.property)}(" in call}
+        prefer = of if len(of) == 1 else called
+        for row, case in zip(table.rows, described, strict=True):
+            given = {k: v for k, v in row.items() if k not in (DESCRIPTION, answer, failing)}
+            case = case or row_case(row, cases, prefer, given)
+            if case is None:
+                return f"a row of the track's table {name} is no case of the data"
+            if case.id in restated or calls.setdefault(case.property, call) != call:
+                return f"the track's tables give {case.property} two ways"
             expected = {"error": "an error"} if failing and row[failing] else row[answer]
-            given = {k: v for k, v in row.items() if k not in (_DESCRIPTION, answer, failing)}
             restated[case.id] = Restated(input=given, expected=expected)
     if not restated:
         return "the track's tests hold no table of the data's cases"
@@ -172,23 +176,8 @@ def _zero(kind: str) -> Any:
     return [] if kind.startswith("[") else {} if kind.startswith("map[") else None
 
 
-def _row_case(row: Mapping[str, Any], cases: Sequence[Case]) -> Case | None:
-    """The one case the row's description names: as the whole path of groups, or as the
-    case's own description."""
-    said = _words(str(row.get(_DESCRIPTION, "")))
-    for whole in (True, False):
-        named = [
-            case
-            for case in cases
-            if said == _words(case.description if whole else case.description.split(" > ")[-1])
-        ]
-        if len(named) == 1:
-            return named[0]
-    return None
-
-
-def _words(text: str) -> str:
-    return _NOT_WORD.sub("", text.lower())
+def _name(prop: str) -> str:
+    return prop[:1].upper() + prop[1:]
 
 
 def _call(
@@ -202,7 +191,7 @@ def _call(
     """The driver's call of the loop's first call of the package's (the row's fields as
     inputs), the field that is its answer, and the one that says it fails (or "")."""
     clear = blank(body, GO_LEXEMES)
-    inputs = [f for f in table.fields if f != _DESCRIPTION and f not in _answers(table)]
+    inputs = [f for f in table.fields if f != DESCRIPTION and f not in _answers(table)]
     for match in _CALL.finditer(clear):
         if match[1] not in functions:
             continue
@@ -215,7 +204,11 @@ def _call(
             lambda found: argument(found[1], _kind(found[1].split("."), table.fields, structs)),
             given,
         )
-        rest = [f for f in table.fields if f not in used and f != _DESCRIPTION]
+        # The package's own functions in an argument are the driver's `kata.` ones
+        # (run-length-encoding's `RunLengthDecode(RunLengthEncode(tc.input))`).
+        arguments = re.sub(rf"(?<![\w.])({'|'.join(map(re.escape, functions))})\s*\(",
+                           r"kata.\1(", arguments) if functions else arguments  # fmt: skip
+        rest = [f for f in table.fields if f not in used and f != DESCRIPTION]
         failing = [f for f in rest if _FAILING.search(f) and table.fields[f] in _FLAGS]
         answers = [f for f in rest if f not in failing]
         if len(answers) != 1 or len(failing) > 1:
