@@ -277,3 +277,40 @@ def test_a_row_described_as_cases_of_several_properties_is_its_tables_and_values
     twin = [*cases, Case("d2", "decode > again", "decode", {"string": "2A"}, "AA")]
     reason = derive_go_tables(twin, tests, ["Encode", "Decode"], lambda n, _: f"${{{n}}}")
     assert reason == "a row of the track's table decodeTests is no case of the data"
+
+
+def test_a_comma_ok_field_says_the_call_fails_where_it_is_false() -> None:
+    # Today's relative-distance: `expectedOk: false` where no relation is, as the driver
+    # reads the call's `ok`; a row that leaves it out is Go's zero value, false.
+    table = b"""package kin
+
+var testCases = []struct {
+\tdescription    string
+\tpersonA        string
+\texpectedDegree int
+\texpectedOk     bool
+}{
+\t{description: "a parent", personA: "Vera", expectedDegree: 1, expectedOk: true},
+\t{description: "a stranger", personA: "Zoe"},
+}
+"""
+    test = b"""package kin
+
+func TestDegree(t *testing.T) {
+\tfor _, tc := range testCases {
+\t\tif got, ok := Degree(tc.personA); ok != tc.expectedOk || got != tc.expectedDegree {
+\t\t\tt.Fatal(got)
+\t\t}
+\t}
+}
+"""
+    cases = [
+        Case("p", "a parent", "degree", {"person": "Vera"}, 1),
+        Case("s", "a stranger", "degree", {"person": "Zoe"}, None),
+    ]
+    tests = {"cases_test.go": table, "kin_test.go": test}
+    calls = derive_go_tables(cases, tests, ["Degree"], lambda n, _: f"${{{n}}}")
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"degree": "kata.Degree(${personA})"}
+    assert calls.restated["p"].expected == 1
+    assert calls.restated["s"].expected == {"error": "an error"}

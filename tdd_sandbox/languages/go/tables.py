@@ -30,10 +30,12 @@ _SHARED = re.compile(r"(?!(?:Test|Benchmark|Example|Fuzz)(?![a-z]))[A-Z]\w*")
 """An exported function of a test file that is no test: one the package's code may call."""
 _IMPORT = re.compile(r'^\s*(?:import\s+)?("(?:[\w.]+/)*(\w+)")\s*$', re.MULTILINE)
 """A package a test file imports, and the name it goes by."""
-_FAILING = re.compile(r"(?i)err")
+_FAILING = re.compile(r"(?i)err|(?:^ok|Ok)$")
 _FLAGS = ("bool", "string", "error")
 """The types of a field named for an error that says a row's call fails: true, a message,
-an error that is not nil (nth-prime's `err: "there is no zeroth prime"`)."""
+an error that is not nil (nth-prime's `err: "there is no zeroth prime"`); of one named for
+the comma-ok idiom, false (relative-distance's `expectedOk`), as the driver reads `ok`."""
+_OK = re.compile(r"(?:^ok|Ok)$")
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,8 @@ def derive_go_tables(
                 return f"a row of the track's table {name} is no case of the data"
             if case.id in restated or calls.setdefault(case.property, call) != call:
                 return f"the track's tables give {case.property} two ways"
-            expected = {"error": "an error"} if failing and row[failing] else row[answer]
+            fails = failing and (not row[failing] if _OK.search(failing) else row[failing])
+            expected = {"error": "an error"} if fails else row[answer]
             restated[case.id] = Restated(input=given, expected=expected)
     if not restated:
         return "the track's tests hold no table of the data's cases"
@@ -209,7 +212,11 @@ def _call(
         arguments = re.sub(rf"(?<![\w.])({'|'.join(map(re.escape, functions))})\s*\(",
                            r"kata.\1(", arguments) if functions else arguments  # fmt: skip
         rest = [f for f in table.fields if f not in used and f != DESCRIPTION]
-        failing = [f for f in rest if _FAILING.search(f) and table.fields[f] in _FLAGS]
+        failing = [
+            f
+            for f in rest
+            if _FAILING.search(f) and table.fields[f] in (("bool",) if _OK.search(f) else _FLAGS)
+        ]
         answers = [f for f in rest if f not in failing]
         if len(answers) != 1 or len(failing) > 1:
             return f"its rows give {', '.join(rest) or 'nothing'} besides the call's inputs"
