@@ -194,60 +194,42 @@ def test_a_table_of_no_inputs_is_the_call_of_no_arguments_its_test_makes() -> No
 
 CODEC_TABLE = b"""package codec
 
-var encodeTests = []struct {
+type codecCase struct {
 \tdescription string
 \tinput       string
 \texpected    string
-}{
+}
+
+var encodeTests = []codecCase{
 \t{description: "empty string", input: "", expected: ""},
 \t{description: "two of a kind", input: "AA", expected: "2A"},
 }
 
-var decodeTests = []struct {
-\tdescription string
-\tinput       string
-\texpected    string
-}{
+var decodeTests = []codecCase{
 \t{description: "empty string", input: "", expected: ""},
 \t{description: "a kind twice over", input: "2A", expected: "AA"},
 }
 
-var roundTrips = []struct {
-\tdescription string
-\tinput       string
-\texpected    string
-}{
+var roundTrips = []codecCase{
 \t{description: "encode followed by decode gives original string", input: "AAB", expected: "AAB"},
 }
 """
-CODEC_TEST = b"""package codec
 
-import "testing"
 
-func TestEncode(t *testing.T) {
-\tfor _, tc := range encodeTests {
-\t\tif got := Encode(tc.input); got != tc.expected {
-\t\t\tt.Fatal(got)
-\t\t}
-\t}
-}
+def _looping(table: str, call: str) -> str:
+    """A test that ranges over `table`, comparing `call` of the row with its answer."""
+    return (
+        f"func Test{table}(t *testing.T) {{\n\tfor _, tc := range {table} {{\n"
+        f"\t\tif got := {call}; got != tc.expected {{\n\t\t\tt.Fatal(got)\n\t\t}}\n\t}}\n}}\n"
+    )
 
-func TestDecode(t *testing.T) {
-\tfor _, tc := range decodeTests {
-\t\tif got := Decode(tc.input); got != tc.expected {
-\t\t\tt.Fatal(got)
-\t\t}
-\t}
-}
 
-func TestRoundTrip(t *testing.T) {
-\tfor _, tc := range roundTrips {
-\t\tif got := Decode(Encode(tc.input)); got != tc.expected {
-\t\t\tt.Fatal(got)
-\t\t}
-\t}
-}
-"""
+CODEC_TEST = (
+    'package codec\n\nimport "testing"\n\n'
+    + _looping("encodeTests", "Encode(tc.input)")
+    + _looping("decodeTests", "Decode(tc.input)")
+    + _looping("roundTrips", "Decode(Encode(tc.input))")
+).encode()
 
 
 def test_a_row_described_as_cases_of_several_properties_is_its_tables_and_values_name_one() -> None:
