@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tdd_sandbox.languages.go.literals import LiteralReader, Unreadable, unquote
+from tdd_sandbox.languages.go.literals import LiteralReader, Unreadable, struct_fields, unquote
 
 
 def _read(source: str, structs: dict[str, dict[str, str]] | None = None) -> object:
@@ -59,3 +59,9 @@ def test_what_is_no_plain_data_is_unreadable(source: str) -> None:
 
 def test_an_escape_reads_as_go_reads_it() -> None:
     assert unquote('"a\\"b\\\\c\\n"') == 'a"b\\c\n'
+
+
+def test_a_struct_s_fields_of_one_type_may_share_a_line() -> None:
+    # Today's clock: `h, m int`.
+    fields = struct_fields("\n\tdescription string\n\th, m        int // hours, minutes\n")
+    assert fields == {"description": "string", "h": "int", "m": "int"}

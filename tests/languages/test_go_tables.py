@@ -296,3 +296,37 @@ func TestDegree(t *testing.T) {
     assert calls.calls == {"degree": "kata.Degree(${personA})"}
     assert calls.restated["p"].expected == 1
     assert calls.restated["s"].expected == {"error": "an error"}
+
+
+def _clock_test(compare: str) -> bytes:
+    return (
+        "package clock\n\nfunc TestAdd(t *testing.T) {\n\tfor _, tc := range addTests {\n"
+        "\t\tif actual := New(tc.h, tc.m).Add(tc.a); " + compare + " {\n"
+        '\t\t\tt.Fatalf("got %s", actual.String())\n\t\t}\n\t}\n}\n'
+    ).encode()
+
+
+def test_methods_called_on_the_result_and_the_one_it_is_compared_by_join_the_call() -> None:
+    # Today's clock: `actual := New(tc.h, tc.m).Add(tc.a)`, compared as `actual.String()`.
+    table = b"""package clock
+
+var addTests = []struct {
+\tdescription string
+\th, m, a     int
+\texpected    string
+}{
+\t{description: "add minutes", h: 10, a: 3, expected: "10:03"},
+}
+"""
+    cases = [Case("add", "add minutes", "add", {"hour": 10, "minute": 0, "value": 3}, "10:03")]
+    functions, argument = ["New"], lambda n, _: f"${{{n}}}"
+    tests = {"cases_test.go": table, "clock_test.go": _clock_test("tc.expected != actual.String()")}
+    calls = derive_go_tables(cases, tests, functions, argument)
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"add": "kata.New(${h}, ${m}).Add(${a}).String()"}
+    assert calls.restated["add"].input == {"h": 10, "m": 0, "a": 3}
+    # A method the test calls only to say what went wrong is not how it compares.
+    tests["clock_test.go"] = _clock_test("actual != tc.expected")
+    calls = derive_go_tables(cases, tests, functions, argument)
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"add": "kata.New(${h}, ${m}).Add(${a})"}

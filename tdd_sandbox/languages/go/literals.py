@@ -21,6 +21,9 @@ _ESCAPE = re.compile(r"\\(?:([abfnrtv\\'\"])|x([0-9a-fA-F]{2})|([0-7]{3})|u([0-9
                      r"|U([0-9a-fA-F]{8}))")  # fmt: skip
 _SIMPLE = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11, "\\": 92, "'": 39, '"': 34}
 
+_FIELDS = re.compile(r"(\w+(?:\s*,\s*\w+)*)\s+(.+?)")
+"""A line of a struct's fields: their names, then their type."""
+
 Fields = Mapping[str, str]
 """A struct's fields: name -> Go type, in order."""
 
@@ -68,9 +71,9 @@ def struct_fields(body: str) -> dict[str, str]:
     """The fields of a struct type's body (`a, b int; c []string`): name -> type."""
     fields: dict[str, str] = {}
     for line in re.split(r"[;\n]", re.sub(r"//[^\n]*", "", body)):
-        names, _, kind = line.strip().partition(" ")
-        for name in filter(None, (n.strip() for n in names.split(","))):
-            fields[name] = kind.strip()
+        if declared := _FIELDS.fullmatch(line.strip()):
+            for name in declared[1].split(","):
+                fields[name.strip()] = declared[2]
     return fields
 
 

@@ -36,6 +36,9 @@ _FLAGS = ("bool", "string", "error")
 an error that is not nil (nth-prime's `err: "there is no zeroth prime"`); of one named for
 the comma-ok idiom, false (relative-distance's `expectedOk`), as the driver reads `ok`."""
 _OK = re.compile(r"(?:^ok|Ok)$")
+_METHOD = re.compile(r"\s*\.\s*[A-Z]\w*\s*\(")
+_BOUND = re.compile(r"(?<!,)(?<!,\s)\b(\w+)\s*:?=\s*$")
+"""One name bound to what follows (not the last of several: `actual, err :=`)."""
 
 
 @dataclass(frozen=True)
@@ -198,8 +201,9 @@ def _call(
     for match in _CALL.finditer(clear):
         if match[1] not in functions:
             continue
-        given = body[match.end() : block_end(clear, match.end(), "(", ")") - 1]
-        if f"{loop}." not in given and (given.strip() or inputs):
+        end = _chained(clear, block_end(clear, match.end(), "(", ")"))
+        given = body[match.end() : end] + _read_back(clear, match.start(), end, loop)
+        if f"{loop}." not in given and (given.strip(" ()") or inputs):
             continue  # a call of no arguments only where the rows give no inputs
         field = re.compile(rf"(?<![\w.]){loop}\.(\w+(?:\.\w+)*)")
         used = {path.split(".")[0] for path in field.findall(given)}
@@ -220,8 +224,31 @@ def _call(
         answers = [f for f in rest if f not in failing]
         if len(answers) != 1 or len(failing) > 1:
             return f"its rows give {', '.join(rest) or 'nothing'} besides the call's inputs"
-        return f"kata.{match[1]}({arguments})", answers[0], "".join(failing)
+        return f"kata.{match[1]}({arguments}", answers[0], "".join(failing)
     return "no test calls a function of the stub with a row's fields"
+
+
+def _chained(clear: str, at: int) -> int:
+    """Past the methods called on a call's result in the same expression (clock's
+    `New(tc.h, tc.m).Add(tc.addedValue)`)."""
+    while method := _METHOD.match(clear, at):
+        at = block_end(clear, method.end(), "(", ")")
+    return at
+
+
+def _read_back(clear: str, start: int, end: int, loop: str) -> str:
+    """The method of no arguments by which the test compares the result it binds to a name
+    with a row's field (clock's `actual := New(...)`, then `tc.expected !=
+    actual.String()`): so the driver reads it."""
+    bound = _BOUND.search(clear[:start])
+    if bound is None:
+        return ""
+    read = rf"{bound[1]}\s*\.\s*([A-Z]\w*)\s*\(\s*\)"
+    row = rf"{loop}\.\w+"
+    compared = re.search(
+        rf"(?<![\w.])(?:{read}\s*[!=]=\s*{row}|{row}\s*[!=]=\s*{read})", clear[end:]
+    )
+    return f".{compared[1] or compared[2]}()" if compared else ""
 
 
 def _answers(table: Table) -> list[str]:
