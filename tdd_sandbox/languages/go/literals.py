@@ -77,6 +77,18 @@ def struct_fields(body: str) -> dict[str, str]:
     return fields
 
 
+def zero_value(kind: str) -> Any:
+    """The value Go gives a variable of type `kind` that nothing set (`nil`'s too, read as
+    the driver reports it: a nil slice as an empty list, a nil map as an empty record)."""
+    if kind == "bool":
+        return False
+    if kind == "string":
+        return ""
+    if re.fullmatch(r"u?int\d*|float\d+|byte|rune", kind):
+        return 0
+    return [] if kind.startswith("[") else {} if kind.startswith("map[") else None
+
+
 class LiteralReader:
     """Reads types and values from a token list, from `position` on; `structs` names the
     struct types a literal may be of (name -> its fields)."""
@@ -166,7 +178,7 @@ class LiteralReader:
             return text == "true"
         if text == "nil":
             self.take()
-            return [] if kind.startswith("[") else {} if kind.startswith("map[") else None
+            return zero_value(kind)
         if text != "{":
             kind = self.kind()
         return self.composite(kind)

@@ -14,7 +14,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tdd_sandbox.languages.go.literals import Fields, LiteralReader, Unreadable, struct_fields
+from tdd_sandbox.languages.go.literals import (
+    Fields,
+    LiteralReader,
+    Unreadable,
+    struct_fields,
+    zero_value,
+)
 from tdd_sandbox.languages.go.reader import GO_LEXEMES
 from tdd_sandbox.languages.go.rows import DESCRIPTION, mentioned, row_case
 from tdd_sandbox.languages.lexing import blank, block_end
@@ -30,12 +36,13 @@ _SHARED = re.compile(r"(?!(?:Test|Benchmark|Example|Fuzz)(?![a-z]))[A-Z]\w*")
 """An exported function of a test file that is no test: one the package's code may call."""
 _IMPORT = re.compile(r'^\s*(?:import\s+)?("(?:[\w.]+/)*(\w+)")\s*$', re.MULTILINE)
 """A package a test file imports, and the name it goes by."""
-_FAILING = re.compile(r"(?i)err|(?:^ok|Ok)$")
+_ERROR = re.compile(r"(?i)err")
 _FLAGS = ("bool", "string", "error")
 """The types of a field named for an error that says a row's call fails: true, a message,
-an error that is not nil (nth-prime's `err: "there is no zeroth prime"`); of one named for
-the comma-ok idiom, false (relative-distance's `expectedOk`), as the driver reads `ok`."""
+an error that is not nil (nth-prime's `err: "there is no zeroth prime"`)."""
 _OK = re.compile(r"(?:^ok|Ok)$")
+"""A field named for the comma-ok idiom, a bool: false says the call fails, as the driver
+reads `ok` (relative-distance's `expectedOk`)."""
 _METHOD = re.compile(r"\s*\.\s*[A-Z]\w*\s*\(")
 _BOUND = re.compile(r"(?<!,)(?<!,\s)\b(\w+)\s*:?=\s*$")
 """One name bound to what follows (not the last of several: `actual, err :=`)."""
@@ -169,17 +176,9 @@ def _table(code: str, clear: str, name: str, structs: Mapping[str, Fields]) -> T
     if not kind.startswith("[]") or fields is None or not isinstance(rows, list):
         return None
     # A field a row leaves out is its type's zero value, as Go gives it.
-    return Table(fields, [{f: row.get(f, _zero(k)) for f, k in fields.items()} for row in rows])
-
-
-def _zero(kind: str) -> Any:
-    if kind == "bool":
-        return False
-    if kind == "string":
-        return ""
-    if re.fullmatch(r"u?int\d*|float\d+|byte|rune", kind):
-        return 0
-    return [] if kind.startswith("[") else {} if kind.startswith("map[") else None
+    return Table(
+        fields, [{f: row.get(f, zero_value(k)) for f, k in fields.items()} for row in rows]
+    )
 
 
 def _name(prop: str) -> str:
@@ -216,11 +215,7 @@ def _call(
         arguments = re.sub(rf"(?<![\w.])({'|'.join(map(re.escape, functions))})\s*\(",
                            r"kata.\1(", arguments) if functions else arguments  # fmt: skip
         rest = [f for f in table.fields if f not in used and f != DESCRIPTION]
-        failing = [
-            f
-            for f in rest
-            if _FAILING.search(f) and table.fields[f] in (("bool",) if _OK.search(f) else _FLAGS)
-        ]
+        failing = [f for f in rest if _says_failure(f, table.fields[f])]
         answers = [f for f in rest if f not in failing]
         if len(answers) != 1 or len(failing) > 1:
             return f"its rows give {', '.join(rest) or 'nothing'} besides the call's inputs"
@@ -253,7 +248,18 @@ def _read_back(clear: str, start: int, end: int, loop: str) -> str:
 
 def _answers(table: Table) -> list[str]:
     """The fields that can only be a row's answer or its error (by their names)."""
-    return [f for f in table.fields if re.match(r"(?:expected|want)", f) or _FAILING.search(f)]
+    return [f for f in table.fields if re.match(r"(?:expected|want)", f) or _named_failure(f)]
+
+
+def _named_failure(field: str) -> bool:
+    return _ERROR.search(field) is not None or _OK.search(field) is not None
+
+
+def _says_failure(field: str, kind: str) -> bool:
+    """Whether a row's field says its call fails (`_FLAGS`, `_OK`)."""
+    if _OK.search(field):
+        return kind == "bool"
+    return _ERROR.search(field) is not None and kind in _FLAGS
 
 
 def _kind(path: list[str], fields: Fields, structs: Mapping[str, Fields]) -> str:

@@ -88,7 +88,7 @@ def derive_rust_calls(
             derive_rust_scripts(cases, code, crate, _names, argument, readable)
             or derive_rust_folds(cases, code, crate, _names, argument, readable)
             or derive_rust_uses(
-                cases, code, tests_read, (crate, _names), argument, readable, types.readers
+                cases, code, tests_read, crate, _names, argument, readable, types.readers
             )
             or chosen
         )

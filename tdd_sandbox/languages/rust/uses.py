@@ -41,17 +41,17 @@ def derive_rust_uses(
     cases: Sequence[Case],
     code: str,
     tests: Sequence[tuple[str, str]],
-    named: tuple[str, Callable[[str], list[str]]],
+    crate: str,
+    names: Callable[[str], list[str]],
     argument: Callable[[str, str], str],
     readable: Callable[[str, str], str],
     readers: Callable[[str, list[str]], str],
 ) -> CallMap | None:
     """The calls of the uses the tests (text, code) make of the types `code` implements, in
-    the crate and with the properties spelled as `named` says, each input passed as
+    `crate` and with the properties spelled as `names` spells them, each input passed as
     `argument(input, its type)` writes it, each answer read as `readable(call, what it
     returns)` reads its errors, and as `readers(crate, types returned)` sets up the
     crate's own types it returns; None where a property has none."""
-    crate, names = named
     impls = {impl.owner: impl for impl in read_impls(code) if impl.makers}
     counted = Counter(use for test in tests for use in _uses(test, impls))
     chosen: dict[str, Use] = {}
@@ -115,7 +115,7 @@ def _uses(test: tuple[str, str], impls: dict[str, Impl]) -> set[Use]:
         bound: dict[str, tuple[str, str, int]] = {}
         for match in _MAKING.finditer(code, *body):
             owner, maker = match[1], match[2]
-            if maker not in impls.get(owner, _NONE).makers:
+            if owner not in impls or maker not in impls[owner].makers:
                 continue
             count, end = arguments_at(Source(code, text), match.end())
             if count is None:
@@ -133,9 +133,6 @@ def _uses(test: tuple[str, str], impls: dict[str, Impl]) -> set[Use]:
                 if use := _asked(code, text, match.end(), made, impls):
                     found.add(use)
     return found
-
-
-_NONE = Impl("", False, None, {}, {})
 
 
 def _asked(
