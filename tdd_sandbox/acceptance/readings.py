@@ -41,9 +41,11 @@ from pathlib import Path
 
 from tdd_sandbox.acceptance.proof import Proof, prove
 from tdd_sandbox.acceptance.suite import load_suite
+from tdd_sandbox.acceptance.testfiles import hidden_test_files
+from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.base import Checker
 from tdd_sandbox.grading.acceptance import CaseResult, CaseStatus
-from tdd_sandbox.katas.calls import write_calls
+from tdd_sandbox.katas.calls import transcribed_said, write_calls
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.vocabulary.cases import CASE_TIME_BOUND_S, CallMap, Case
 
@@ -184,6 +186,7 @@ def confirm_calls(
     why = "no reference to confirm them" if proof.reference is None else proof.describe()
     suite = load_suite(kata_dir)
     calls, cases, said = suite.calls_for(language.name), suite.cases_for(language.name), ""
+    first = (calls, cases)
     for reading in READINGS:
         said_here = ""
         # Again while it helps and changes the calls: more time is asked for in steps.
@@ -204,9 +207,47 @@ def confirm_calls(
                 lines.append(f"{head} as data: {whole}{said}{said_here}")
                 return proof
         said += said_here
+    if (transcribed := _transcribed(checker, language, kata_dir, first)) is not None:
+        said = transcribed_said(transcribed.left_out)
+        whole = "the reference passes every case of its track's tests"
+        lines.append(f"{head} as data: {whole}, {said}")
+        return transcribed.proof
     write_calls(kata_dir, language.name, None)
     lines.append(f"{head} by its track's tests: the derived calls did not prove ({why})")
     return prove(checker, language, kata_dir)
+
+
+@dataclass(frozen=True)
+class _Transcribed:
+    proof: Proof
+    left_out: frozenset[str]
+    """The cases left out, as their tests hold two answers of the code's own."""
+
+
+def _transcribed(
+    checker: Checker, language: Language, kata_dir: Path, first: tuple[CallMap, Sequence[Case]]
+) -> _Transcribed | None:
+    """The proof with the track's own tests of the cases as data (`transcribe_tests`), where
+    the reference passes every case so; else None, and the calls as they were derived.
+
+    Raises:
+        SandboxUnavailable: the sandbox failed.
+    """
+    calls, cases = first
+    try:
+        tests = hidden_test_files(kata_dir, language)
+    except UsageError:
+        return None
+    derived = language.transcribe_tests(cases, tests)
+    if calls.transcripts or isinstance(derived, str):
+        return None
+    write_calls(kata_dir, language.name, derived.model_copy(
+        update={"exclude": calls.exclude | derived.exclude}))  # fmt: skip
+    proof = prove(checker, language, kata_dir)
+    if proof.reference is not None and proof.suite_proved:
+        return _Transcribed(proof, derived.exclude)
+    write_calls(kata_dir, language.name, calls)
+    return None
 
 
 def _failures(proof: Proof) -> int:

@@ -62,6 +62,7 @@ def run_acceptance(
         hundredths=calls.hundredths,
         unordered=calls.unordered,
         scripts=frozenset(calls.steps),
+        transcribed=frozenset(calls.transcripts),
         problem=problem,
     )
 

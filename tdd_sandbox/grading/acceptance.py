@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.grading.equality import plain_equal, show
+from tdd_sandbox.grading.equality import in_order_of, plain_equal, show
 from tdd_sandbox.grading.scripts import script_departure
 from tdd_sandbox.grading.shapes import as_expected
 from tdd_sandbox.vocabulary.cases import Case, Judged, Observed
@@ -181,6 +181,7 @@ def grade(
     rounded: bool = False,
     hundredths: bool = False,
     scripts: frozenset[str] = frozenset(),
+    transcribed: frozenset[str] = frozenset(),
     problem: str = "",
 ) -> AcceptanceReport:
     """Each case against what was observed for it. `error_types`, when given, are the
@@ -190,7 +191,8 @@ def grade(
     properties whose list answers compare in any order; `rounded`, whether a number is
     rounded to the places of the expected one before it is compared; `hundredths`, whether
     a decimal answer counts what the data counts a hundred of (dollars for cents); `scripts`, the
-    properties performed by a script, judged step by step (`CallMap.steps`)."""
+    properties performed by a script, judged step by step (`CallMap.steps`), as are the
+    cases `transcribed` names (`CallMap.transcripts`)."""
     results = []
     for case in cases:
         seen = observed.get(case.id)
@@ -198,11 +200,11 @@ def grade(
             why = seen.failure if seen is not None and seen.failure else (problem or "no result")
             results.append(CaseResult(case.id, CaseStatus.NO_RESULT, str(why)[:300]))
             continue
-        if case.property in scripts:
+        if case.property in scripts or case.id in transcribed:
             results.append(_grade_script(case, seen, error_types, messages))
             continue
-        if case.property in unordered:
-            seen = _in_order_of(case.expected, seen)
+        if case.property in unordered and seen.error is None:
+            seen = Observed(value=in_order_of(case.expected, seen.value))
         if rounded and isinstance(case.expected, float):
             seen = _rounded_as(case.expected, seen)
         if hundredths and type(case.expected) is int and type(seen.value) is float:
@@ -221,22 +223,6 @@ def _rounded_as(expected: float, seen: Observed) -> Observed:
     if type(seen.value) is not float or "e" in shown:
         return seen
     return replace(seen, value=round(seen.value, len(shown.partition(".")[2])))
-
-
-def _in_order_of(expected: Any, seen: Observed) -> Observed:
-    """A list answer with its items in the expected list's order where they are the same
-    items, each as often; any other answer as it is."""
-    if not (isinstance(expected, list) and isinstance(seen.value, list)):
-        return seen
-    if len(expected) != len(seen.value):
-        return seen
-    left, ordered = list(seen.value), []
-    for item in expected:
-        match = next((k for k, have in enumerate(left) if plain_equal(item, have)), None)
-        if match is None:
-            return seen
-        ordered.append(left.pop(match))
-    return Observed(value=ordered)
 
 
 def _none_for_error(case: Case, seen: Observed, error_types: frozenset[str]) -> bool:

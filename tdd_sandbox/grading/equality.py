@@ -29,6 +29,22 @@ def plain_equal(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)  # same type here: str or None
 
 
+def in_order_of(expected: Any, actual: Any) -> Any:
+    """A list answer with its items in the expected list's order where they are the same
+    items, each as often (an answer the track takes in any order); anything else as it is."""
+    if not (isinstance(expected, list) and isinstance(actual, list)):
+        return actual
+    if len(expected) != len(actual):
+        return actual
+    left, ordered = list(actual), []
+    for item in expected:
+        match = next((k for k, have in enumerate(left) if plain_equal(item, have)), None)
+        if match is None:
+            return actual
+        ordered.append(left.pop(match))
+    return ordered
+
+
 def show(value: Any) -> str:
     """`value` as a verdict shows it: its repr, cut to 120 characters."""
     text = repr(value)

@@ -9,6 +9,9 @@ the step failed. Here each is held against what the data says of its operation:
 - the case's own `expected`, where it is more than `{}`: what the last step answers, or its
   error (bank-account's `balance` or `{"error": "account not open"}`);
 - any other step succeeds: a buffer's `clear` or `overwrite`, a group run at once.
+
+A step marked `unordered` answers a list whose items may come in any order (a track's
+test that collects them into a set).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tdd_sandbox.grading.equality import show
+from tdd_sandbox.grading.equality import in_order_of, show
 from tdd_sandbox.languages.driving import observed_from
 from tdd_sandbox.languages.scripting import OPERATIONS
 from tdd_sandbox.vocabulary.cases import Case, Observed
@@ -43,6 +46,8 @@ def script_departure(
     for index, (op, outcome) in enumerate(zip(ops, answer, strict=True)):
         last = index == len(ops) - 1
         wanted = _wanted(op, case.expected if last else {})
+        if op.get("unordered") and isinstance(outcome, dict) and set(outcome) == {"value"}:
+            outcome = {"value": in_order_of(wanted, outcome["value"])}
         why = _departure(wanted, outcome, error_types, judged)
         if why is not None:
             return f"step {index + 1} ({op.get('operation')}): {why}"

@@ -60,19 +60,42 @@ def _derive(kata_dir: Path, exercise: Exercise, every: list[Case]) -> str:
     derived = language.derive_calls(worded, exercise.stub, exercise.tests)
     if pairs and not isinstance(derived, str):
         derived = with_pairs(derived, pairs, language.paired)
+    if isinstance(derived, str) and cases:
+        # No call the inputs fill performs the cases: the track's own tests may, as data.
+        every_worded = [replace(c, description=exercise.described.get(c.id, c.description))
+                        for c in cases]  # fmt: skip
+        transcribed = language.transcribe_tests(every_worded, exercise.tests)
+        derived = transcribed if isinstance(transcribed, CallMap) else derived
     if not cases or isinstance(derived, str):
         write_calls(kata_dir, exercise.language, None)
         why = derived if isinstance(derived, str) else "the track implements none of its cases"
         return f"{_head(exercise)}: judged by its track's tests: {why}"
     kept = {case.id for case in cases}
-    exclude = frozenset(case.id for case in every if case.id not in kept)
-    messages = derived.messages and _compares_messages(cases, exercise.tests)
+    exclude = frozenset(case.id for case in every if case.id not in kept) | derived.exclude
+    messages = derived.messages and (
+        bool(derived.transcripts) or _compares_messages(cases, exercise.tests)
+    )
     update = {"exclude": exclude, "messages": messages}
     write_calls(kata_dir, exercise.language, derived.model_copy(update=update))
-    return (
-        f"{_head(exercise)}: a data suite of {len(cases)} cases, its calls read off the track "
-        f"({_shown(derived)}), to be proved with the reference"
+    how = (
+        transcribed_said(derived.exclude)
+        if derived.transcripts
+        else f"its calls read off the track ({_shown(derived)})"
     )
+    return f"{_head(exercise)}: a data suite of {len(cases)} cases, {how}, to be proved with the reference"
+
+
+def transcribed_said(left_out: frozenset[str]) -> str:
+    """How a suite of the track's tests transcribed reads, for people, with the cases left
+    out as their tests hold two answers of the code's own against each other."""
+    said = "each case's own test of the track's, transcribed (what it asserts kept on the host)"
+    if left_out:
+        shown = ", ".join(sorted(left_out)[:5]) + (", ..." if len(left_out) > 5 else "")
+        said += (
+            f"; {len(left_out)} left out, as their tests hold two answers of the code's own "
+            f"against each other, which the code could read while it makes them: {shown}"
+        )
+    return said
 
 
 def implemented(

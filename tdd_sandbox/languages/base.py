@@ -200,3 +200,10 @@ class Defaults(RunnerDefaults):
         """No rule: the track's tests judge the kata."""
         del cases, stub, tests
         return f"no rule derives {self.name} calls from its track's tests yet"
+
+    def transcribe_tests(self, cases: Sequence[Case], tests: Mapping[str, bytes]) -> CallMap | str:
+        """The track's own tests of `cases` as data, where the derived calls do not prove:
+        each case's test run as written, what it asserts kept on the host
+        (`CallMap.transcripts`). No rule here: the track's tests judge the kata."""
+        del cases, tests
+        return f"no rule transcribes {self.name}'s tests yet"

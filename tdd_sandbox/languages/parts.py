@@ -241,6 +241,12 @@ class Track(Protocol):
         judges anyone), or why they cannot be."""
         ...
 
+    def transcribe_tests(self, cases: Sequence[Case], tests: Mapping[str, bytes]) -> CallMap | str:
+        """The track's own `tests` of `cases` as data, where no derived call performs them:
+        each case's test run as written in the sandbox, what it asserts kept on the host
+        (`CallMap.transcripts`); or why they cannot be."""
+        ...
+
 
 PARTS: tuple[type, ...] = (Layout, Runner, Policy, Track)
 """Every part a pack must have, in the order the registry names what is missing."""

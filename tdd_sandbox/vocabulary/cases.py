@@ -96,6 +96,11 @@ class CallMap(BaseModel):
     """Id -> the inputs and answer this language judges the case on instead of the data's,
     where the track's generator restates each case in its own terms (Go's case tables:
     `languages.go.tables`); only host-side, as the data is."""
+    transcripts: dict[str, str] = {}
+    """Id -> the track's own test of the case, transcribed (Python's:
+    `languages.python.transcripts`): its statements, inputs written in, each assertion
+    answering only the value it asserts. What each must be is the case's restated
+    `operations`, judged as a script's steps are; only host-side, as the data is."""
 
 
 @dataclass(frozen=True)

@@ -136,3 +136,29 @@ def test_an_error_of_a_kind_the_tests_expect_counts_as_that_kind_or_as_its_base(
     case = Case("c", "-", "read", {}, {"error": "empty"})
     seen = Observed(error="empty", error_type="BufferEmptyException", error_kinds=("BufferError",))
     assert grade([case], {"c": seen}, error_types=kinds).results[0].status is CaseStatus.PASSED
+
+
+def test_a_transcribed_case_is_judged_as_a_script_by_its_id() -> None:
+    # A case performed by its track's own test, transcribed: its property may be any, the
+    # case is named by its id (`CallMap.transcripts`).
+    ops = [{"operation": "tally.value()", "expected": 8}]
+    case = Case("t", "a sum", "valueAfter", {"operations": ops}, {})
+    right = grade([case], {"t": Observed(value=[{"value": 8}])}, transcribed=frozenset({"t"}))
+    wrong = grade([case], {"t": Observed(value=[{"value": 9}])}, transcribed=frozenset({"t"}))
+    assert right.results[0].status is CaseStatus.PASSED
+    assert wrong.results[0].status is CaseStatus.WRONG
+    assert "step 1 (tally.value())" in wrong.results[0].detail
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [([0, 5, 2], CaseStatus.PASSED), ([0, 5], CaseStatus.WRONG), ([0, 5, 5], CaseStatus.WRONG)],
+    ids=["any_order", "one_short", "one_twice"],
+)
+def test_a_step_its_test_takes_in_any_order_compares_the_same_items(
+    answer: list[int], status: CaseStatus
+) -> None:
+    ops = [{"operation": "history()", "expected": [0, 2, 5], "unordered": True}]
+    case = Case("t", "history", "history", {"operations": ops}, {})
+    report = grade([case], {"t": Observed(value=[{"value": answer}])}, transcribed=frozenset({"t"}))
+    assert report.results[0].status is status

@@ -30,7 +30,7 @@ def _tree(root: Path) -> list[str]:
 
 
 def test_track_exercises_and_the_specification_make_one_kata(tmp_path: Path) -> None:
-    report = import_katas([PYTHON, RUST / "leap", GO / "leap", SPECS / "leap"], tmp_path)
+    report = import_katas([PYTHON / "leap", RUST / "leap", GO / "leap", SPECS / "leap"], tmp_path)
     assert report.problems == []
     assert report.written == [tmp_path / "leap"]
     assert _tree(tmp_path / "leap") == [

@@ -48,7 +48,7 @@ def derive_python_calls(
         cases, {name: params for name, (_, params) in functions.items()}, _names
     )
     if isinstance(chosen, str):
-        parsed, errors = list(_modules(stub)), _errors(tests)  # each read once
+        parsed, errors = list(_modules(stub)), raised_errors(tests)  # each read once
         return (
             derive_python_scripts(cases, parsed, _names, errors)
             or _derive_uses(cases, stub, tests)
@@ -83,10 +83,10 @@ def derive_python_calls(
     if given:
         table = ", ".join(f"{text!r}: {f.python()}" for text, f in sorted(given.items()))
         setup += f"\n{_FUNCTIONS} = {{{table}}}"
-    return CallMap(setup=setup, calls=calls, errors=_errors(tests))
+    return CallMap(setup=setup, calls=calls, errors=raised_errors(tests))
 
 
-def _errors(tests: Mapping[str, bytes]) -> frozenset[str]:
+def raised_errors(tests: Mapping[str, bytes]) -> frozenset[str]:
     """The error kinds that count: the classes the tests expect, or any where they expect
     `Exception` itself, which every error of the code's is (an empty set: any)."""
     found = frozenset(m.decode() for data in tests.values() for m in _RAISES.findall(data))
@@ -119,7 +119,7 @@ def _derive_uses(
         f"from {module} import {', '.join(names)}"
         for module, names in by_module(owners, classes).items()
     )
-    return CallMap(setup=setup, calls=calls, errors=_errors(tests))
+    return CallMap(setup=setup, calls=calls, errors=raised_errors(tests))
 
 
 def _derive_starred(
@@ -155,7 +155,8 @@ def _derive_starred(
         return None
     call = f"{name}(*{key}{', ' + keywords if keywords else ''})"
     prop = cases[0].property
-    return CallMap(setup=f"from {module} import {name}", calls={prop: call}, errors=_errors(tests))
+    setup = f"from {module} import {name}"
+    return CallMap(setup=setup, calls={prop: call}, errors=raised_errors(tests))
 
 
 def _uses(tests: Mapping[str, bytes]) -> list[Use]:

@@ -37,13 +37,22 @@ class PythonDriver(PackDriver):
     ) -> Prepared:
         """The code, the driver and `calls.json` (inputs only); `python3 -I` so no variable
         or site hook of the tree's reaches the interpreter."""
+        calls_shipped: dict[str, str] = {}
+        entries = []
+        shipped_input: Mapping[str, Any]
+        for case in cases:
+            if case.id in calls.transcripts:  # its own statements, no input beside them
+                key, shipped_input = f"#{case.id}", {}
+                calls_shipped[key] = calls.transcripts[case.id]
+            else:
+                key, shipped_input = case.property, _shipped(case, calls)
+                calls_shipped[key] = calls.calls[key]
+            entries.append({"id": case.id, "property": key, "input": shipped_input})
         spec = {
             "setup": calls.setup,
-            "calls": calls.calls,
+            "calls": calls_shipped,
             "timeout_s": calls.timeout_s,
-            "cases": [
-                {"id": c.id, "property": c.property, "input": _shipped(c, calls)} for c in cases
-            ],
+            "cases": entries,
         }
         shipped = {
             **implementation_files(self.language, files),

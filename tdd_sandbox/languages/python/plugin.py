@@ -9,7 +9,7 @@ from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.base import Defaults
 from tdd_sandbox.languages.perturbing import Expectations
-from tdd_sandbox.languages.python.calls import derive_python_calls
+from tdd_sandbox.languages.python.calls import derive_python_calls, raised_errors
 from tdd_sandbox.languages.python.discovery import (
     RUNNERS,
 )
@@ -17,6 +17,7 @@ from tdd_sandbox.languages.python.driver import PythonDriver
 from tdd_sandbox.languages.python.policy import check_python
 from tdd_sandbox.languages.python.reader import JUDGE_PYTHON, parse_python, python_text
 from tdd_sandbox.languages.python.runner import PythonRunner
+from tdd_sandbox.languages.python.transcripts import derive_python_transcripts
 from tdd_sandbox.languages.tokens import python_tokens
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.violation import Violation
@@ -91,6 +92,10 @@ class Python(PythonRunner, Defaults):
     ) -> CallMap | str:
         """The stub's functions perform the properties (`calls.py`)."""
         return derive_python_calls(cases, stub, tests)
+
+    def transcribe_tests(self, cases: Sequence[Case], tests: Mapping[str, bytes]) -> CallMap | str:
+        """Each case's test, its assertions' values kept on the host (`transcripts.py`)."""
+        return derive_python_transcripts(cases, tests, raised_errors(tests))
 
     def paired(self, call: str, halves: Sequence[Mapping[str, str]]) -> str | None:
         """The call as a function of the inputs it names, given each half's in turn: a

@@ -153,7 +153,11 @@ def main() -> None:
     # The code's own prints go to stderr; stdout stays the driver's.
     os.dup2(2, 1)
     sys.path.insert(0, TREE.rstrip("/"))
-    namespace: dict[str, Any] = {"__name__": "tdd_acceptance", "tdd_error": error_report}
+    # The setup's scripts and transcripts report a step's error (`tdd_error`), and read an
+    # answer as plain data when it is given (`tdd_plain`): code that runs later could
+    # change a list it still holds.
+    namespace: dict[str, Any] = {"__name__": "tdd_acceptance", "tdd_error": error_report,
+                                 "tdd_plain": plain}  # fmt: skip
     document: dict[str, Any] = {"cases": {}}
     try:
         exec(spec["setup"], namespace)  # noqa: S102 - the kata's own setup line

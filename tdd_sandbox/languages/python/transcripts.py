@@ -1,0 +1,274 @@
+"""The track's own tests as data, where no call the data's inputs fill performs its cases
+(zipper's `Zipper.from_tree(tree).left().right().value()`, a reactive cell's callbacks):
+each test named as a case is transcribed. Its statements run in the sandbox as the test
+wrote them, inputs and all; each assertion there only answers the value it asserts, as a
+step of a script does (`grading.scripts`), and what that value must be is read here, on the
+host, from the test's literal. No expected value is shipped.
+
+A test transcribes only where each thing it asserts against is a literal, or a name it
+binds to one and uses for nothing else (that binding stays on the host too); where it
+asserts with `assertEqual` and its kin, `assertCountEqual` and `assertSetEqual` (any
+order), `assertTrue`, `assertFalse`, `assertIsNone` and `assertIsNotNone`, or expects an
+error (`with self.assertRaises(E) as err:`, its message read from `err.exception.args[0]`);
+and where it uses `self` for nothing else. A test that holds two answers of the code's own
+against each other has no value to keep out of the sandbox, where the code could read one
+answer while it makes the other: its case is left out, and said so. Any other test, or a
+case no test is named as, leaves the exercise to the track's tests."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tdd_sandbox.languages.python.assertions import (
+    ANY_ORDER,
+    EQUAL,
+    NO,
+    TRUTH,
+    SetLiteral,
+    as_plain,
+    assertion_of,
+    is_kind_of,
+    is_message_of,
+    literal,
+    raised_name,
+    uses_self,
+)
+from tdd_sandbox.languages.python.helpers import needed_helpers, helper_methods, unbound
+from tdd_sandbox.languages.scripting import NAME, OPERATIONS
+from tdd_sandbox.vocabulary.cases import CallMap, Case, Restated
+
+NOT_WORD = re.compile(r"[^a-z0-9]")
+HELPER = """
+def tdd_check(answer):
+    try:
+        return {"value": tddas_plain(answer())}
+    except Exception as exc:
+        return tdd_error(exc)
+"""
+"""The transcript's one helper: an asserted value as plain data when it is asserted (code
+that runs later could change a list it holds), or the error it raised instead."""
+_NOT_WORD = re.compile(r"[^a-z0-9]")
+_STEPS = "tdd_steps"
+TRANSCRIBED = "its test's own statements, transcribed"
+"""What performs a transcribed case's property: each case's own transcript, not one call."""
+
+
+class Untranscribable(Exception):
+    """Why a test cannot be transcribed."""
+
+
+@dataclass
+class _Transcript:
+    """One test as it is being transcribed."""
+
+    host: dict[str, Any]
+    """Names the test binds to literals, as the host reads them."""
+    computed: set[str] = field(default_factory=set)
+    """The names the test binds to something other than a literal."""
+    lines: list[str] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    raised: str = ""
+    """The name `assertRaises(...) as` binds, while a message about it may follow."""
+
+    def check(self, text: str, actual: str, wanted: Any, any_order: bool = False) -> None:
+        self.lines.append(f"{_STEPS}.append(tdd_check(lambda: {actual}))")
+        step = {NAME: text, "expected": wanted}
+        self.steps.append({**step, "unordered": True} if any_order else step)
+
+
+def derive_python_transcripts(
+    cases: Sequence[Case], tests: Mapping[str, bytes], errors: frozenset[str]
+) -> CallMap | str:
+    """Each case's test transcribed (`CallMap.transcripts`), what its steps must answer
+    restated (`CallMap.restated`); or why the tests cannot be read so."""
+    setup, methods, helpers = [], {}, {}
+    for path, data in sorted(tests.items()):
+        try:
+            module = ast.parse(data.decode("utf-8", "replace"), filename=path)
+        except SyntaxError as exc:
+            return f"the track's test {path} does not parse ({exc.msg})"
+        setup += [ast.unparse(n) for n in module.body if isinstance(n, ast.Import | ast.ImportFrom)]
+        for node in ast.walk(module):
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+                methods[_words(node.name).removeprefix("test")] = node
+        helpers.update(helper_methods(module))
+    transcripts, restated, left_out = {}, {}, []
+    for case in cases:
+        method = methods.get(_words(case.description.rpartition(" > ")[2]))
+        if method is None:
+            return f"no test of the track's is named as the case {case.description!r}"
+        try:
+            transcript = _transcribe(unbound(method, helpers))
+        except Untranscribable as exc:
+            if str(exc) == _OWN_ANSWERS:
+                left_out.append(case.id)
+                continue
+            return f"the test {method.name} cannot be transcribed: {exc}"
+        body = "\n".join([f"{_STEPS} = []", *transcript.lines, _STEPS])
+        transcripts[case.id] = body
+        restated[case.id] = Restated(input={OPERATIONS: transcript.steps}, expected={})
+    if not transcripts:
+        return "the track's tests transcribe none of its cases"
+    calls = {case.property: TRANSCRIBED for case in cases}
+    used = needed_helpers(list(transcripts.values()), helpers)
+    return CallMap(
+        setup="\n".join([*dict.fromkeys(setup), HELPER, *used]),
+        calls=calls,
+        errors=errors,
+        transcripts=transcripts,
+        restated=restated,
+        exclude=frozenset(left_out),
+    )
+
+
+_OWN_ANSWERS = "it holds two answers of the code's own against each other"
+
+
+def _transcribe(method: ast.FunctionDef) -> _Transcript:
+    """The test's statements, its assertions as steps; raises `Untranscribable`."""
+    shipped_names = _names_used_by_the_code(method.body)
+    transcript = _Transcript(host={}, computed=_computed_names(method))
+    for statement in method.body:
+        _take(statement, transcript, shipped_names)
+    if not transcript.steps:
+        raise Untranscribable("it asserts nothing")
+    return transcript
+
+
+def _take(statement: ast.stmt, transcript: _Transcript, shipped: set[str]) -> None:
+    """One statement of the test, into the transcript."""
+    assertion = assertion_of(statement)
+    if assertion is not None:
+        _assert(*assertion, transcript)
+        return
+    if isinstance(statement, ast.With) and (raising := raised_name(statement)) is not None:
+        _raise(statement, raising, transcript)
+        return
+    if uses_self(statement):
+        raise Untranscribable(f"it uses the test case itself: {_shown(statement)}")
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0]
+        value = literal(statement.value, {})
+        if isinstance(target, ast.Name) and value is not NO and target.id not in shipped:
+            transcript.host[target.id] = value
+            return  # what it binds is asserted against only: it stays here
+    transcript.lines.append(ast.unparse(statement))
+
+
+def _assert(name: str, arguments: list[ast.expr], transcript: _Transcript) -> None:
+    if name in ("assertTrue", "assertFalse") and arguments:
+        compared = arguments[0]
+        if isinstance(compared, ast.Compare) and [type(o) for o in compared.ops] == [ast.Eq]:
+            if name == "assertFalse":
+                raise Untranscribable(f"it asserts that two values differ: {ast.unparse(compared)}")
+            name, arguments = "assertEqual", [compared.left, compared.comparators[0]]
+        elif any(isinstance(n, ast.Compare | ast.BoolOp) for n in ast.walk(compared)):
+            # `x in [1, 2]` would hold its literal against the code in the sandbox.
+            raise Untranscribable(f"it asserts a comparison: {ast.unparse(compared)}")
+    if name in TRUTH and arguments:
+        form, wanted = TRUTH[name]
+        asked = form.format(ast.unparse(arguments[0]))
+        transcript.check(f"{name}({ast.unparse(arguments[0])})", asked, wanted)
+        return
+    if name not in EQUAL | ANY_ORDER or len(arguments) < 2:
+        raise Untranscribable(f"it asserts with {name}")
+    first, second = arguments[:2]
+    if transcript.raised and is_message_of(first, transcript.raised):
+        message = literal(second, transcript.host)
+        if not isinstance(message, str):
+            raise Untranscribable("it expects an error message that is no literal")
+        transcript.steps[-1] = {**transcript.steps[-1], "expected": {"error": message}}
+        transcript.steps[-1].pop("should_succeed", None)
+        return
+    if transcript.raised and is_kind_of(first, transcript.raised):
+        return  # the kinds that count are the kata's (`CallMap.errors`)
+    for asked_node, held in ((first, second), (second, first)):
+        wanted = literal(held, transcript.host)
+        if wanted is not NO and literal(asked_node, transcript.host) is NO:
+            any_order = name in ANY_ORDER or isinstance(wanted, SetLiteral)
+            text = ast.unparse(asked_node)
+            transcript.check(
+                text, f"list({text})" if any_order else text, as_plain(wanted), any_order
+            )
+            return
+    for side in (first, second):
+        if not _computed(side, transcript.computed):
+            # The code could choose it (go-counting's `BLACK`), or it is no literal.
+            raise Untranscribable(f"it asserts against {ast.unparse(side)}, a name of the code's")
+    raise Untranscribable(_OWN_ANSWERS)
+
+
+def _computed(node: ast.expr, computed: set[str]) -> bool:
+    """Whether `node` is an answer of the code's: it calls, or reads a name the test binds
+    to something other than a literal."""
+    return any(
+        isinstance(n, ast.Call) or (isinstance(n, ast.Name) and n.id in computed)
+        for n in ast.walk(node)
+    )
+
+
+def _raise(statement: ast.With, name: str, transcript: _Transcript) -> None:
+    """The block that must fail, as one step that answers its error (or no error)."""
+    if any(uses_self(inner) for inner in statement.body):
+        raise Untranscribable("it asserts inside the block that must fail")
+    body = "\n".join("    " + line for s in statement.body for line in ast.unparse(s).split("\n"))
+    transcript.lines.append(
+        f"try:\n{body}\nexcept Exception as tdd_exc:\n    {_STEPS}.append(tdd_error(tdd_exc))\n"
+        f'else:\n    {_STEPS}.append({{"value": None}})'
+    )
+    said = "; ".join(ast.unparse(s) for s in statement.body)
+    transcript.steps.append({NAME: said, "should_succeed": False})
+    transcript.raised = name or "\0"
+
+
+def _names_used_by_the_code(body: Sequence[ast.stmt]) -> set[str]:
+    """The names the shipped part of the test reads: every statement's but the literals'
+    the assertions hold against (the actual side is not known yet, so every name an
+    assertion's arguments read that another statement binds by a call counts too)."""
+    used: set[str] = set()
+    for statement in body:
+        if assertion_of(statement) is not None:
+            continue
+        if isinstance(statement, ast.Assign):
+            nodes: list[ast.AST] = [statement.value]
+        else:
+            nodes = [statement]
+        used |= {n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name)}
+    for statement in body:
+        if (assertion := assertion_of(statement)) is not None:
+            for argument in assertion[1]:
+                if not _is_literal_shape(argument):
+                    used |= {n.id for n in ast.walk(argument) if isinstance(n, ast.Name)}
+    return used
+
+
+def _computed_names(method: ast.FunctionDef) -> set[str]:
+    """The names the test binds other than to a literal alone: by a call, a loop, a `with`."""
+    bound = {
+        n.id for n in ast.walk(method) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    literals = {
+        target.id
+        for n in ast.walk(method)
+        if isinstance(n, ast.Assign) and literal(n.value, {}) is not NO
+        for target in n.targets
+        if isinstance(target, ast.Name)
+    }
+    return bound - literals
+
+
+def _is_literal_shape(node: ast.expr) -> bool:
+    """Whether `node` is a literal or a bare name (what may be held against)."""
+    return isinstance(node, ast.Name) or literal(node, {}) is not NO
+
+
+def _shown(node: ast.AST) -> str:
+    return ast.unparse(node).split("\n")[0][:80]
+
+
+def _words(text: str) -> str:
+    return _NOT_WORD.sub("", text.lower())
