@@ -45,7 +45,7 @@ NOT_WORD = re.compile(r"[^a-z0-9]")
 HELPER = """
 def tdd_check(answer):
     try:
-        return {"value": tddas_plain(answer())}
+        return {"value": tdd_plain(answer())}
     except Exception as exc:
         return tdd_error(exc)
 """
