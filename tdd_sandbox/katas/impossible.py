@@ -22,7 +22,8 @@ from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import flatten_cases
 from tdd_sandbox.katas.calls import CALLS_FILE, CASES_FILE
 from tdd_sandbox.katas.kata import load_kata
-from tdd_sandbox.vocabulary.cases import CallMap, Case
+from tdd_sandbox.languages.scripting import OPERATIONS
+from tdd_sandbox.vocabulary.cases import CallMap, Case, Restated
 
 IMPOSSIBLE = "impossible"
 """The front matter key of a variant: the case changed, its expected value and the true one."""
@@ -105,7 +106,9 @@ def _make(kata_dir: Path, target: Path) -> Variant:
         # changes as well, or the variant stays possible in its language.
         restated = section.get("restated", {}).get(case.id)
         if restated is not None:
-            restated["expected"] = contradict(restated["expected"])
+            step = _asserted_step(restated["input"], restated["expected"])
+            held = step if step is not None else restated
+            held["expected"] = contradict(held["expected"])
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(kata_dir, target, ignore=shutil.ignore_patterns("reference"))
     for language in list((target / "acceptance").iterdir()):
@@ -125,12 +128,27 @@ def _choose(cases: list[Case], maps: list[CallMap]) -> Case:
     for case in cases:
         performed = all(case.property in m.calls and case.id not in m.exclude for m in maps)
         is_error = isinstance(case.expected, dict) and "error" in case.expected
-        answers = [case.expected] + [m.restated[case.id].expected for m in maps
+        answers = [case.expected] + [_restated_answer(m.restated[case.id]) for m in maps
                                      if case.id in m.restated]  # fmt: skip
         if performed and not is_error and all(contradict(a) is not None for a in answers):
             return case
         # Errors stay errors: a changed message is a contradiction the tests may not read.
     raise UsageError("no case every language performs has a value that can be contradicted")
+
+
+def _asserted_step(inputs: Any, expected: Any) -> dict[str, Any] | None:
+    """The step a case restated as a transcribed test answers last with a value (its last
+    assertion's, `CallMap.transcripts`); None where the case's own `expected` is its answer."""
+    steps = inputs.get(OPERATIONS) if isinstance(inputs, dict) and expected == {} else None
+    valued = [s for s in steps or [] if isinstance(s, dict) and "expected" in s
+              and not (isinstance(s["expected"], dict) and "error" in s["expected"])]  # fmt: skip
+    return valued[-1] if valued else None
+
+
+def _restated_answer(restated: Restated) -> Any:
+    """What a restated case answers that a variant would contradict."""
+    step = _asserted_step(restated.input, restated.expected)
+    return step["expected"] if step is not None else restated.expected
 
 
 def _set_expected(node: Any, case_id: str, value: Any, path: tuple[str, ...] = ()) -> None:

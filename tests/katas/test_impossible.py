@@ -83,3 +83,27 @@ def test_a_case_a_track_restates_is_changed_in_its_terms_too(tmp_path: Path) -> 
     differ = [(a.description, a.expected, b.expected) for a, b in zip(before, after, strict=True)
               if a.expected != b.expected]  # fmt: skip
     assert differ == [(made.case, "4♤", "4♤x")], differ
+
+
+def test_a_case_judged_by_its_transcribed_test_is_changed_in_the_step_it_asserts(
+    tmp_path: Path,
+) -> None:
+    # A Python track's test transcribed: its case answers each assertion's value as a step,
+    # held against the step's value, not the data's. A variant must change that step too,
+    # or a kata all of whose cases are transcribed has none to change.
+    sources = [EXERCISM / "python" / "exercises" / "practice" / "tally-chain",
+               EXERCISM / "problem-specifications" / "exercises" / "tally-chain"]  # fmt: skip
+    import_katas(sources, tmp_path / "katas")
+    kata = tmp_path / "katas" / "tally-chain"
+    assert load_suite(kata).calls_for("python").transcripts
+    (made,), skipped = make_impossible([kata], tmp_path / "out")
+    assert skipped == []
+    before = load_suite(kata).cases_for("python")
+    after = load_suite(made.kata_dir).cases_for("python")
+    differ = [(a.description, a.input, b.input) for a, b in zip(before, after, strict=True)
+              if a.input != b.input]  # fmt: skip
+    assert differ == [
+        (made.case,
+         {"operations": [{"operation": "Tally(4).value()", "expected": 4}]},
+         {"operations": [{"operation": "Tally(4).value()", "expected": 5}]})
+    ], differ  # fmt: skip
