@@ -30,7 +30,10 @@ Each is tried on what the ones before left, and kept where the reference then fa
 cases. Each but the first asks the reference to pass more than half the cases and, of
 each property, a case the stub fails: a value the track answers otherwise could leave a
 property judged by its trivial cases alone (list-ops' `map` of an empty list). Unless the
-reference then passes every case, the calls go, and the track's tests judge."""
+reference then passes every case, the calls go: the track's own tests transcribed judge as
+data where the reference passes every one so (`Language.transcribe_tests`: the derived
+calls guessed the track's API wrong, Python's grains calling `square(square)`), else the
+track's tests themselves judge."""
 
 from __future__ import annotations
 
@@ -208,9 +211,8 @@ def confirm_calls(
                 return proof
         said += said_here
     if (transcribed := _transcribed(checker, language, kata_dir, first)) is not None:
-        said = transcribed_said(transcribed.left_out)
-        whole = "the reference passes every case of its track's tests"
-        lines.append(f"{head} as data: {whole}, {said}")
+        whole = "the reference passes every one of the track's tests"
+        lines.append(f"{head} as data: {whole}: {transcribed_said(transcribed.calls)}")
         return transcribed.proof
     write_calls(kata_dir, language.name, None)
     lines.append(f"{head} by its track's tests: the derived calls did not prove ({why})")
@@ -220,8 +222,7 @@ def confirm_calls(
 @dataclass(frozen=True)
 class _Transcribed:
     proof: Proof
-    left_out: frozenset[str]
-    """The cases left out, as their tests hold two answers of the code's own."""
+    calls: CallMap
 
 
 def _transcribed(
@@ -245,7 +246,7 @@ def _transcribed(
         update={"exclude": calls.exclude | derived.exclude}))  # fmt: skip
     proof = prove(checker, language, kata_dir)
     if proof.reference is not None and proof.suite_proved:
-        return _Transcribed(proof, derived.exclude)
+        return _Transcribed(proof, derived)
     write_calls(kata_dir, language.name, calls)
     return None
 

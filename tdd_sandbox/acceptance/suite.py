@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import flatten_cases
 from tdd_sandbox.katas.calls import CALLS_FILE, CASES_FILE
-from tdd_sandbox.vocabulary.cases import CallMap, Case, Restated
+from tdd_sandbox.vocabulary.cases import TRACK_TEST, CallMap, Case, Restated
 from tdd_sandbox.vocabulary.files import write_atomic
 
 
@@ -53,16 +53,27 @@ class Suite:
         return self.languages[language]
 
     def cases_for(self, language: str) -> tuple[Case, ...]:
-        """The cases `language` is judged on: all but those its mapping excludes.
+        """The cases `language` is judged on: all but those its mapping excludes, as it
+        restates them, then the cases of its track's own (`Restated.description`).
 
         Raises:
             UsageError: the suite has no mapping for it.
         """
         calls = self.calls_for(language)
-        return tuple(
-            _restated(case, calls.restated.get(case.id))
-            for case in self.cases
-            if case.id not in calls.exclude
+        known = {case.id for case in self.cases}
+        own = tuple(
+            Case(case_id, restated.description or case_id, TRACK_TEST, restated.input,
+                 restated.expected)
+            for case_id, restated in calls.restated.items()
+            if case_id not in known and case_id not in calls.exclude
+        )  # fmt: skip
+        return (
+            tuple(
+                _restated(case, calls.restated.get(case.id))
+                for case in self.cases
+                if case.id not in calls.exclude
+            )
+            + own
         )
 
 

@@ -77,23 +77,28 @@ def _derive(kata_dir: Path, exercise: Exercise, every: list[Case]) -> str:
     )
     update = {"exclude": exclude, "messages": messages}
     write_calls(kata_dir, exercise.language, derived.model_copy(update=update))
-    how = (
-        transcribed_said(derived.exclude)
-        if derived.transcripts
-        else f"its calls read off the track ({_shown(derived)})"
+    if derived.transcripts:
+        said = transcribed_said(derived)
+        return f"{_head(exercise)}: a data suite of {said}, to be proved with the reference"
+    return (
+        f"{_head(exercise)}: a data suite of {len(cases)} cases, its calls read off the track "
+        f"({_shown(derived)}), to be proved with the reference"
     )
-    return f"{_head(exercise)}: a data suite of {len(cases)} cases, {how}, to be proved with the reference"
 
 
-def transcribed_said(left_out: frozenset[str]) -> str:
-    """How a suite of the track's tests transcribed reads, for people, with the cases left
-    out as their tests hold two answers of the code's own against each other."""
-    said = "each case's own test of the track's, transcribed (what it asserts kept on the host)"
-    if left_out:
-        shown = ", ".join(sorted(left_out)[:5]) + (", ..." if len(left_out) > 5 else "")
+def transcribed_said(calls: CallMap) -> str:
+    """How a suite of the track's tests transcribed reads, for people: how many, and those
+    left out as they hold two answers of the code's own against each other."""
+    out = sorted(i for i in calls.exclude if i in calls.restated and i not in calls.transcripts)
+    said = (
+        f"the track's {len(calls.transcripts)} tests transcribed, what each asserts held on "
+        "the host"
+    )
+    if out:
+        shown = ", ".join(out[:5]) + (", ..." if len(out) > 5 else "")
         said += (
-            f"; {len(left_out)} left out, as their tests hold two answers of the code's own "
-            f"against each other, which the code could read while it makes them: {shown}"
+            f"; {len(out)} left out, as they hold two answers of the code's own against each "
+            f"other, which it could read while it makes them: {shown}"
         )
     return said
 

@@ -152,17 +152,24 @@ def render_calls(
     literal: Callable[[Any], str],
     reported: Callable[[str], str] = str,
     lined: Callable[[str], str] = str,
+    transcribes: bool = False,
 ) -> list[str]:
     """Each case's call, rendered (`render_call`) with its property's steps, if any, and
     given to `reported` (how the driver reports an answer), or for a script, whose call
     gives its line already (each step's answer read as it came: `CallMap.steps`), to
-    `lined`.
+    `lined`; a case performed by its track's test transcribed, that expression (`reported`),
+    where the driver `transcribes` (it runs the transcript's language).
 
     Raises:
         UsageError: a case cannot be written so.
     """
     answers = []
     for case in cases:
+        if case.id in calls.transcripts:
+            if not transcribes:
+                raise UsageError(f"{case.id}: this language's driver runs no transcribed test")
+            answers.append(reported(calls.transcripts[case.id]))
+            continue
         steps = calls.steps.get(case.property)
         call = render_call(calls.calls[case.property], case, literal, steps)
         answers.append(lined(call) if steps is not None else reported(call))

@@ -35,12 +35,19 @@ class Case:
 
 
 class Restated(BaseModel):
-    """A case as a track restates it in its own terms (`CallMap.restated`)."""
+    """A case as a track restates it in its own terms (`CallMap.restated`), or a case of
+    the track's own that the data does not have (a test of its transcribed: `description`
+    then names it, and it performs `TRACK_TEST`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     input: dict[str, Any]
     expected: Any
+    description: str = ""
+
+
+TRACK_TEST = "track test"
+"""The property of a case of the track's own (`Restated.description`): one of its tests."""
 
 
 CASE_TIME_BOUND_S = 60.0
@@ -95,7 +102,8 @@ class CallMap(BaseModel):
     restated: dict[str, Restated] = {}
     """Id -> the inputs and answer this language judges the case on instead of the data's,
     where the track's generator restates each case in its own terms (Go's case tables:
-    `languages.go.tables`); only host-side, as the data is."""
+    `languages.go.tables`), or a case of the track's own beside the data's (a test of its
+    that matches no case of the data, transcribed); only host-side, as the data is."""
     transcripts: dict[str, str] = {}
     """Id -> the track's own test of the case, transcribed (Python's:
     `languages.python.transcripts`): its statements, inputs written in, each assertion

@@ -25,6 +25,7 @@ from tdd_sandbox.languages.java.driver import JAVA_LITERALS
 from tdd_sandbox.languages.javascript.driver import js_literal
 from tdd_sandbox.languages.literal import LiteralSyntax
 from tdd_sandbox.languages.rust.driver import RUST_LITERALS
+from tdd_sandbox.vocabulary.cases import TRACK_TEST
 
 KATAS = Path(__file__).resolve().parents[2] / "katas"
 
@@ -59,6 +60,28 @@ def test_a_property_of_excluded_cases_alone_needs_no_call(tmp_path: Path) -> Non
     kata = _kata(tmp_path, "python: {calls: {triple: triple(n)}, exclude: [a]}\n")
     suite = load_suite(kata)
     assert suite.cases_for("python") == ()
+
+
+def test_a_track_s_own_cases_join_the_data_s_for_its_language_alone(tmp_path: Path) -> None:
+    # A test of the track's transcribed that matches no case of the data: judged, with the
+    # description it restates; a left-out one is not, nor in another language.
+    kata = _kata(
+        tmp_path,
+        "python:\n"
+        "  calls: {double: x, track test: x}\n"
+        "  exclude: [gone]\n"
+        "  restated:\n"
+        "    own: {input: {operations: []}, expected: {}, description: doubles zero}\n"
+        "    gone: {input: {operations: []}, expected: {}, description: left out}\n"
+        "rust: {calls: {double: double(n)}}\n",
+    )
+    suite = load_suite(kata)
+    cases = suite.cases_for("python")
+    assert [(c.id, c.description, c.property) for c in cases] == [
+        ("a", "a", "double"),
+        ("own", "doubles zero", TRACK_TEST),
+    ]
+    assert [c.id for c in suite.cases_for("rust")] == ["a"]
 
 
 def test_an_unknown_key_in_calls_is_named(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ def test_a_kata_no_call_performs_is_judged_by_its_tests_transcribed(tmp_path: Pa
     result = run_cli("katas", "import", str(TALLY), str(SPECS / "tally-chain"), "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
     said = result.stdout
-    assert "tally-chain (python): a data suite of 5 cases, each case's own test" in said, said
+    assert "tally-chain (python): a data suite of the track's 5 tests transcribed" in said, said
     assert "tally-chain (python): judged as data" in said, said
     assert "tally-chain (python): proved (reference 5/5, stub 0/5)" in said, said
     kata = out / "tally-chain"
@@ -73,3 +73,72 @@ def test_a_kata_no_call_performs_is_judged_by_its_tests_transcribed(tmp_path: Pa
     assert document["passed"] < document["total"], document
     failed = [case for case in document["cases"] if case["status"] != "passed"]
     assert any("tally.value()" in case["detail"] for case in failed), failed
+
+
+# Code that reads the value it is held against out of the spec beside it: under the
+# track's own tests it finds `const expected = 8`; the sandbox of a transcript has no spec.
+SPEC_READER = """import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const spec = (dir, depth = 0) => {
+  for (const name of fs.readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (name.endsWith('.spec.js')) return fs.readFileSync(file, 'utf8');
+    if (depth < 3 && name !== 'node_modules' && fs.statSync(file).isDirectory()) {
+      const found = spec(file, depth + 1);
+      if (found) return found;
+    }
+  }
+  return '';
+};
+
+export class Tally {
+  constructor(start, before = []) {
+    if (start < 0) {
+      throw new RangeError('a tally cannot fall below zero');
+    }
+    this.values = [...before, start];
+  }
+
+  add(amount) {
+    return new Tally(this.values[this.values.length - 1] + amount, this.values);
+  }
+
+  get value() {
+    const said = spec(process.cwd()).match(/const expected = (\\d+)/);
+    return said ? Number(said[1]) : this.values[0];
+  }
+
+  history() {
+    return [...this.values];
+  }
+}
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_jest_spec_is_transcribed_and_its_expected_values_stay_on_the_host(
+    tmp_path: Path,
+) -> None:
+    # Today's layout: the spec imports its globals from @jest/globals, a describe's
+    # beforeEach makes what its tests use, a test named its own way is a case of its own.
+    source = FIXTURES / "javascript" / "exercises" / "practice" / "tally-chain"
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(source), str(SPECS / "tally-chain"), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    said = result.stdout
+    assert "tally-chain (javascript): a data suite of the track's 5 tests transcribed" in said
+    assert "tally-chain (javascript): judged as data" in said, said
+    assert "tally-chain (javascript): proved (reference 5/5, stub 0/5)" in said, said
+    kata = out / "tally-chain"
+    honest = (source / ".meta" / "proof.ci.js").read_text()
+    document = scored(tmp_path / "honest", kata, "javascript", {"tally-chain.js": honest})
+    assert (document["passed"], document["total"], document["judged"]) == (5, 5, "data")
+    rules = {
+        v.rule for v in check_policy(get_language("javascript"), {"t.js": SPEC_READER.encode()})
+    }
+    allow_rules(kata / "kata.md", "javascript", rules)
+    document = scored(tmp_path / "reader", kata, "javascript", {"tally-chain.js": SPEC_READER})
+    failed = [case["detail"] for case in document["cases"] if case["status"] != "passed"]
+    assert any("start.add(2).add(5).value" in detail for detail in failed), document

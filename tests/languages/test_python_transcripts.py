@@ -8,7 +8,8 @@ import json
 from typing import Any
 
 from tdd_sandbox.languages.python.transcripts import derive_python_transcripts
-from tdd_sandbox.vocabulary.cases import CallMap, Case
+from tdd_sandbox.languages.transcribing import TRANSCRIBED
+from tdd_sandbox.vocabulary.cases import TRACK_TEST, CallMap, Case
 
 SECRET = "the-answer-only-the-host-holds"
 
@@ -144,17 +145,14 @@ def test_a_test_that_holds_two_answers_against_each_other_is_left_out_and_said()
     assert set(calls.transcripts) == {"id1", "id2"}
     # Most left out, the kata would not be the track's.
     most = _transcribed(same + same.replace("same", "again") + value, "same", "again", "value")
-    assert most == "2 of its 3 cases' tests hold two answers of the code's own"
+    assert most == "2 of its 3 tests hold two answers of the code's own"
 
 
-def test_an_assertion_of_the_track_s_own_or_a_case_with_no_test_leaves_the_track_s_tests() -> None:
+def test_an_assertion_of_the_track_s_own_leaves_the_track_s_tests() -> None:
     helper = _transcribed(
         "    def test_chain(self):\n        self.assert_chain(Tally(1))\n", "chain"
     )
     assert helper == "the test test_chain cannot be transcribed: it asserts with assert_chain"
-    test = "    def test_one(self):\n        self.assertEqual(Tally(1).value(), 1)\n"
-    unnamed = _transcribed(test, "another case")
-    assert unnamed == "no test of the track's is named as the case 'another case'"
     inside = _transcribed(
         "    def test_raised(self):\n"
         "        with self.assertRaises(ValueError):\n"
@@ -185,3 +183,20 @@ def test_a_comparison_asserted_true_is_held_on_the_host_or_not_transcribed() -> 
         "the test test_member cannot be transcribed: it asserts a comparison: "
         f"Tally(1).label() in [{SECRET!r}]"
     )
+
+
+def test_every_test_is_a_case_the_data_s_where_named_as_one_else_the_track_s_own() -> None:
+    # The track names its tests its own way: each is judged, none left unjudged, and the
+    # data's cases no test is named as are left to those tests.
+    calls = _transcribed(
+        "    def test_sums(self):\n        self.assertEqual(Tally(1).add(2).value(), 3)\n"
+        "    def test_a_start_of_its_own(self):\n        self.assertEqual(Tally(7).value(), 7)\n",
+        "sums",
+        "a case the track words otherwise",
+    )
+    assert isinstance(calls, CallMap), calls
+    assert set(calls.transcripts) == {"id0", "a start of its own"}
+    assert calls.restated["a start of its own"].description == "a start of its own"
+    assert calls.restated["id0"].description == ""
+    assert calls.exclude == {"id1"}
+    assert calls.calls == {"prop": TRANSCRIBED, TRACK_TEST: TRANSCRIBED}

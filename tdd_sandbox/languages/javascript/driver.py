@@ -62,7 +62,7 @@ class JavaScriptDriver(PackDriver):
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """The model's code files, a package.json of the tool's and the generated driver."""
-        rendered = render_calls(calls, cases, js_literal)
+        rendered = render_calls(calls, cases, js_literal, transcribes=True)
         arms = "\n".join(
             f"    case {i}:\n      return ({call});" for i, call in enumerate(rendered)
         )

@@ -15,6 +15,7 @@ from tdd_sandbox.languages.javascript.policy import check_javascript
 from tdd_sandbox.languages.javascript.reader import JS_LITERALS
 from tdd_sandbox.languages.javascript.runner import _TEST_FILE, JavaScriptRunner
 from tdd_sandbox.languages.javascript.track import from_spec, is_spec
+from tdd_sandbox.languages.javascript.transcripts import derive_javascript_transcripts
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations
 from tdd_sandbox.languages.tokens import lexer
@@ -79,6 +80,10 @@ class JavaScript(JavaScriptRunner, Defaults):
     ) -> CallMap | str:
         """The stub's exported functions perform the properties (`calls.py`)."""
         return derive_javascript_calls(cases, stub, tests)
+
+    def transcribe_tests(self, cases: Sequence[Case], tests: Mapping[str, bytes]) -> CallMap | str:
+        """Each case's Jest test, what it expects held on the host (`transcripts.py`)."""
+        return derive_javascript_transcripts(cases, tests)
 
     def track_test(self, path: str, data: bytes) -> tuple[str, bytes]:
         """A Jest spec becomes a `node --test` file under test/ (`track.py`)."""

@@ -1,25 +1,16 @@
-"""The track's own tests as data, where no call the data's inputs fill performs its cases
-(zipper's `Zipper.from_tree(tree).left().right().value()`, a reactive cell's callbacks):
-each test named as a case is transcribed. Its statements run in the sandbox as the test
-wrote them, inputs and all; each assertion there only answers the value it asserts, as a
-step of a script does (`grading.scripts`), and what that value must be is read here, on the
-host, from the test's literal. No expected value is shipped.
+"""A Python track's own unittest tests as data (`transcribing` says how, and why): zipper's
+`Zipper.from_tree(tree).left().right().value()`, a reactive cell's callbacks.
 
-A test transcribes only where each thing it asserts against is a literal, or a name it
-binds to one and uses for nothing else (that binding stays on the host too); where it
-asserts with `assertEqual` and its kin, `assertCountEqual` and `assertSetEqual` (any
-order), `assertTrue`, `assertFalse`, `assertIsNone` and `assertIsNotNone`, or expects an
-error (`with self.assertRaises(E) as err:`, its message read from `err.exception.args[0]`);
-and where it uses `self` for nothing else. A test that holds two answers of the code's own
-against each other has no value to keep out of the sandbox, where the code could read one
-answer while it makes the other: its case is left out, and said so, where fewer than half
-are. Any other test, or a case no test is named as, leaves the exercise to the track's
-tests."""
+A test transcribes where each thing it asserts against is a literal, or a name it binds to
+one and uses for nothing else; where it asserts with `assertEqual` and its kin,
+`assertCountEqual` and `assertSetEqual` (any order), `assertTrue` and `assertFalse` (of a
+value, or of `==`), `assertIsNone` and `assertIsNotNone`, or expects an error (`with
+self.assertRaises(E) as err:`, its message read from `err.exception.args[0]`); and where it
+uses `self` for nothing else but the helper methods of its class that assert nothing."""
 
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,10 +30,14 @@ from tdd_sandbox.languages.python.assertions import (
     uses_self,
 )
 from tdd_sandbox.languages.python.helpers import helper_methods, needed_helpers, unbound
-from tdd_sandbox.languages.scripting import NAME, OPERATIONS
-from tdd_sandbox.vocabulary.cases import CallMap, Case, Restated
+from tdd_sandbox.languages.scripting import NAME
+from tdd_sandbox.languages.transcribing import (
+    OWN_ANSWERS,
+    Transcribed,
+    Untranscribable,
+)
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 
-_NOT_WORD = re.compile(r"[^a-z0-9]")
 HELPER = """
 def tdd_check(answer):
     try:
@@ -53,12 +48,6 @@ def tdd_check(answer):
 """The transcript's one helper: an asserted value as plain data when it is asserted (code
 that runs later could change a list it holds), or the error it raised instead."""
 _STEPS = "tdd_steps"
-TRANSCRIBED = "its test's own statements, transcribed"
-"""What performs a transcribed case's property: each case's own transcript, not one call."""
-
-
-class Untranscribable(Exception):
-    """Why a test cannot be transcribed."""
 
 
 @dataclass
@@ -83,53 +72,35 @@ class _Transcript:
 def derive_python_transcripts(
     cases: Sequence[Case], tests: Mapping[str, bytes], errors: frozenset[str]
 ) -> CallMap | str:
-    """Each case's test transcribed (`CallMap.transcripts`), what its steps must answer
-    restated (`CallMap.restated`); or why the tests cannot be read so."""
-    setup, methods, helpers = [], {}, {}
+    """Each test of the track's transcribed (`CallMap.transcripts`), the data's case it is
+    named as or one of its own, what its steps must answer restated (`CallMap.restated`);
+    or why the tests cannot be read so."""
+    setup, methods, helpers = [], [], {}
     for path, data in sorted(tests.items()):
         try:
             module = ast.parse(data.decode("utf-8", "replace"), filename=path)
         except SyntaxError as exc:
             return f"the track's test {path} does not parse ({exc.msg})"
         setup += [ast.unparse(n) for n in module.body if isinstance(n, ast.Import | ast.ImportFrom)]
-        for node in ast.walk(module):
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
-                methods[_words(node.name).removeprefix("test")] = node
+        classes = [node for node in module.body if isinstance(node, ast.ClassDef)]
+        found = [item for node in classes for item in node.body]
+        methods += [m for m in found if isinstance(m, ast.FunctionDef) and m.name[:4] == "test"]
         helpers.update(helper_methods(module))
-    transcripts, restated, left_out = {}, {}, []
-    for case in cases:
-        method = methods.get(_words(case.description.rpartition(" > ")[2]))
-        if method is None:
-            return f"no test of the track's is named as the case {case.description!r}"
+    if not methods:
+        return "the track's tests define no test method"
+    made = Transcribed(cases)
+    for method in methods:
+        case = made.case_of(method.name.removeprefix("test").strip("_").replace("_", " "))
         try:
             transcript = _transcribe(unbound(method, helpers))
         except Untranscribable as exc:
-            if str(exc) == _OWN_ANSWERS:
-                left_out.append(case.id)
-                continue
-            return f"the test {method.name} cannot be transcribed: {exc}"
-        body = "\n".join([f"{_STEPS} = []", *transcript.lines, _STEPS])
-        transcripts[case.id] = body
-        restated[case.id] = Restated(input={OPERATIONS: transcript.steps}, expected={})
-    if len(left_out) * 2 >= len(cases):
-        # Judged on the few left, the kata would not be the track's (complex numbers held
-        # against the code's own `ComplexNumber(3, 0)`).
-        return (
-            f"{len(left_out)} of its {len(cases)} cases' tests hold two answers of the code's own"
-        )
-    calls = {case.property: TRANSCRIBED for case in cases}
-    used = needed_helpers(list(transcripts.values()), helpers)
-    return CallMap(
-        setup="\n".join([*dict.fromkeys(setup), HELPER, *used]),
-        calls=calls,
-        errors=errors,
-        transcripts=transcripts,
-        restated=restated,
-        exclude=frozenset(left_out),
-    )
-
-
-_OWN_ANSWERS = "it holds two answers of the code's own against each other"
+            if str(exc) != OWN_ANSWERS:
+                return f"the test {method.name} cannot be transcribed: {exc}"
+            made.leave_out(case)
+            continue
+        made.add(case, "\n".join([f"{_STEPS} = []", *transcript.lines, _STEPS]), transcript.steps)
+    used = needed_helpers(list(made.transcripts.values()), helpers)
+    return made.calls("\n".join([*dict.fromkeys(setup), HELPER, *used]), errors=errors)
 
 
 def _transcribe(method: ast.FunctionDef) -> _Transcript:
@@ -203,7 +174,7 @@ def _assert(name: str, arguments: list[ast.expr], transcript: _Transcript) -> No
         if not _computed(side, transcript.computed):
             # The code could choose it (go-counting's `BLACK`), or it is no literal.
             raise Untranscribable(f"it asserts against {ast.unparse(side)}, a name of the code's")
-    raise Untranscribable(_OWN_ANSWERS)
+    raise Untranscribable(OWN_ANSWERS)
 
 
 def _computed(node: ast.expr, computed: set[str]) -> bool:
@@ -272,7 +243,3 @@ def _is_literal_shape(node: ast.expr) -> bool:
 
 def _shown(node: ast.AST) -> str:
     return ast.unparse(node).split("\n")[0][:80]
-
-
-def _words(text: str) -> str:
-    return _NOT_WORD.sub("", text.lower())

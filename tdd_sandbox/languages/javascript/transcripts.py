@@ -1,0 +1,282 @@
+"""A JavaScript track's own Jest tests as data (`transcribing` says how, and why): each test
+named as a case runs after its describe blocks' statements and `beforeEach` bodies, and each
+`expect(actual)` there only answers `actual`. What it is held against may be a literal, or
+a name the test or its file binds to one and uses for nothing else, or a field of one
+(`expected.value`). Of the spec's own code, only the statements a test runs, the functions
+and values of its file they use, and its imports of the code are shipped.
+
+Matchers: `toEqual`, `toStrictEqual` and `toBe` a value; `toBeTruthy`, `toBeFalsy`,
+`toBeNull`, `toBeUndefined`, `toBeDefined`; `toHaveLength` a number; `toThrow` (or
+`toThrowError`) with no argument, an error's kind, a message or `new Error(message)`, and
+`not.toThrow()`. Any other (`.not.toBe`, `toBeCloseTo`, `resolves`) leaves the exercise to
+the track's tests."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from tdd_sandbox.languages.javascript.jest import SpecTest, SpecUnreadable, read_spec
+from tdd_sandbox.languages.javascript.literals import NO, read_literal
+from tdd_sandbox.languages.javascript.reader import read_javascript
+from tdd_sandbox.languages.scripting import NAME
+from tdd_sandbox.languages.transcribing import (
+    OWN_ANSWERS,
+    Transcribed,
+    Untranscribable,
+)
+from tdd_sandbox.vocabulary.cases import CallMap, Case
+
+HELPER = """
+const tddFailed = (error) => ({
+  error: String(error instanceof Error ? error.message : error),
+  error_type: error instanceof Error ? "Error" : "throw",
+});
+const tddCheck = (answer) => {
+  try {
+    return { value: plain(answer(), 1) };
+  } catch (error) {
+    if (error instanceof NotPlain) throw error;
+    return tddFailed(error);
+  }
+};
+const tddFails = (block) => {
+  try {
+    block();
+  } catch (error) {
+    return tddFailed(error);
+  }
+  return { value: null };
+};
+"""
+"""A transcript's helpers: an asserted value read as plain data at once (later code could
+change what it holds), or its error; a block that must fail, and its error."""
+_BOUND = re.compile(r"(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(.*?);?\s*$", re.DOTALL)
+_EXPECT = re.compile(r"expect\s*\(")
+_MATCHERS = ("toEqual", "toStrictEqual", "toBe", "toBeTruthy", "toBeFalsy", "toBeNull",
+             "toBeUndefined", "toBeDefined", "toHaveLength", "toThrow", "toThrowError")  # fmt: skip
+_MATCHER = re.compile(rf"\)\s*\.\s*(not\s*\.\s*toThrow|{'|'.join(_MATCHERS)})\s*\(")
+_RUNNER_GLOBALS = frozenset({"describe", "test", "it", "xtest", "xit", "expect", "jest",
+                             "beforeEach", "afterEach", "beforeAll", "afterAll", "vi"})  # fmt: skip
+_NAME = re.compile(r"(?<![\w$.])(?<!\?\.)[A-Za-z_$][\w$]*")
+_FIELD = re.compile(r"([A-Za-z_$][\w$]*)((?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[\s*\d+\s*\])*)")
+_ERROR = re.compile(r"new\s+\w*Error\s*\((.*)\)", re.DOTALL)
+_TRUTH = {"toBeTruthy": ("Boolean({})", True), "toBeFalsy": ("Boolean({})", False),
+          "toBeNull": ("({}) === null", True), "toBeUndefined": ("({}) === undefined", True),
+          "toBeDefined": ("({}) === undefined", False)}  # fmt: skip
+
+
+@dataclass
+class _Transcript:
+    host: dict[str, Any]
+    """The values the test and its file bind to literals, as the host reads them."""
+    lines: list[str] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    held: set[str] = field(default_factory=set)
+    """The names of the host's values the steps are held against."""
+
+    def value(self, text: str) -> Any:
+        """What `text` writes with the host's values (`_host_value`), the names it read
+        noted."""
+        found = _host_value(text, self.host)
+        if found is not NO:
+            self.held |= _names(text) & self.host.keys()
+        return found
+
+
+def derive_javascript_transcripts(
+    cases: Sequence[Case], tests: Mapping[str, bytes]
+) -> CallMap | str:
+    """Each case's test transcribed (`CallMap.transcripts`), what its steps must answer
+    restated (`CallMap.restated`); or why the tests cannot be read so."""
+    specs = []
+    for path, data in sorted(tests.items()):
+        try:
+            specs.append(read_spec(data.decode("utf-8", "replace")))
+        except SpecUnreadable as exc:
+            return f"the track's spec {path} cannot be read: {exc}"
+    declared = {name: text for spec in specs for name, text in spec.declared.items()}
+    file_values = {name: v for name, text in declared.items()
+                   if (v := _bound_literal(text)) is not NO}  # fmt: skip
+    made, held = Transcribed(cases), set()
+    for test in (test for spec in specs for test in spec.tests):
+        case = made.case_of(test.name, test.groups)
+        try:
+            transcript = _transcribe(test, file_values)
+        except Untranscribable as exc:
+            if str(exc) != OWN_ANSWERS:
+                return f"the test {test.name!r} cannot be transcribed: {exc}"
+            made.leave_out(case)
+            continue
+        lines = ["(async () => {", "const tddSteps = [];", *transcript.lines, "return tddSteps;"]
+        made.add(case, "\n".join([*lines, "})()"]), transcript.steps)
+        held |= transcript.held
+    used = _needed(list(made.transcripts.values()), declared)
+    if shared := sorted(held & set(used)):
+        # A value of the file's the code is given: held against, the code could read it.
+        return f"the spec holds answers against {shared[0]}, which it gives the code too"
+    imports = [_import(line) for spec in specs for line in spec.imports]
+    return made.calls(
+        "\n".join([*filter(None, imports), *(declared[name] for name in used), HELPER])
+    )
+
+
+def _transcribe(test: SpecTest, file_values: Mapping[str, Any]) -> _Transcript:
+    """The test's statements, its expectations as steps; raises `Untranscribable`."""
+    said = [*test.before, *test.body]
+    parsed = [_expectation(text) for text in said]
+    shipped_text = [p[0] for p in parsed if p is not None] + [
+        text for text, p in zip(said, parsed, strict=True) if p is None and not _literal_bound(text)
+    ]
+    used = {name for text in shipped_text for name in _names(text)}
+    transcript = _Transcript(host=dict(file_values))
+    for text, expectation in zip(said, parsed, strict=True):
+        if expectation is not None:
+            _expect(*expectation, transcript)
+            continue
+        if _EXPECT.search(read_javascript(text).code):
+            raise Untranscribable(f"it expects inside a statement: {text.splitlines()[0][:80]}")
+        bound = _BOUND.match(text)
+        if bound and bound[1] not in used and (value := read_literal(bound[2])) is not NO:
+            transcript.host[bound[1]] = value  # held against only: it stays here
+            continue
+        transcript.host.pop(bound[1], None) if bound else None
+        transcript.lines.append(text)
+    if not transcript.steps:
+        raise Untranscribable("it expects nothing")
+    return transcript
+
+
+def _expectation(text: str) -> tuple[str, str, str] | None:
+    """`expect(actual).matcher(argument);` as its three texts; None for any other
+    statement. Raises `Untranscribable` for an expectation of another shape."""
+    code = read_javascript(text).code
+    if not (opened := _EXPECT.match(code)):
+        return None
+    closing = _closing(code, opened.end() - 1)
+    matcher = _MATCHER.match(code, closing)
+    if matcher is None:
+        raise Untranscribable(f"it expects with {_said(code[closing + 1 :])}")
+    ending = _closing(code, matcher.end() - 1)
+    if code[ending + 1 :].strip() not in ("", ";"):
+        raise Untranscribable(f"it expects more of one value: {_said(code[ending + 1 :])}")
+    actual = text[opened.end() : closing].strip().removesuffix(",").strip()
+    argument = text[matcher.end() : ending].strip().removesuffix(",").strip()
+    return actual, re.sub(r"\s", "", matcher[1]), argument
+
+
+def _expect(actual: str, matcher: str, argument: str, transcript: _Transcript) -> None:
+    if matcher in _TRUTH:
+        form, wanted = _TRUTH[matcher]
+        transcript.lines.append(f"tddSteps.push(tddCheck(() => {form.format(actual)}));")
+        transcript.steps.append({NAME: f"{actual} ({matcher})", "expected": wanted})
+        return
+    if matcher == "not.toThrow" and not argument:
+        transcript.lines.append(f"tddSteps.push(tddFails({actual}));")
+        transcript.steps.append({NAME: actual})  # it must succeed
+        return
+    if matcher in ("toThrow", "toThrowError"):
+        transcript.lines.append(f"tddSteps.push(tddFails({actual}));")
+        transcript.steps.append({NAME: actual, **_thrown(argument, transcript)})
+        return
+    wanted = transcript.value(argument)
+    if wanted is NO:
+        computed = "(" in argument or _names(argument) - transcript.host.keys()
+        raise Untranscribable(OWN_ANSWERS if computed else f"it expects {argument[:80]}")
+    if matcher == "toHaveLength":
+        actual = f"({actual}).length"
+    transcript.lines.append(f"tddSteps.push(tddCheck(() => ({actual})));")
+    transcript.steps.append({NAME: actual, "expected": wanted})
+
+
+def _thrown(argument: str, transcript: _Transcript) -> dict[str, Any]:
+    """What a block that must fail is held against: its message, where the test says it."""
+    if not argument or re.fullmatch(r"[A-Z][\w$]*", argument):  # any error, or of a kind
+        return {"should_succeed": False}
+    made = _ERROR.fullmatch(argument)
+    message = transcript.value(made[1].strip() if made else argument)
+    if not isinstance(message, str):
+        raise Untranscribable(f"it expects an error of no message it writes: {argument[:80]}")
+    return {"expected": {"error": message}}
+
+
+def _host_value(text: str, host: Mapping[str, Any]) -> Any:
+    """The value `text` writes as a literal, or reads of the host's values (`expected`,
+    `expected.value`, `rows[0]`); `NO` for anything else."""
+    if (value := read_literal(text, host)) is not NO:
+        return value
+    path = _FIELD.fullmatch(text.strip())
+    if path is None or path[1] not in host:
+        return NO
+    value = host[path[1]]
+    for step in re.findall(r"[A-Za-z_$][\w$]*|\d+", path[2]):
+        if isinstance(value, dict) and step in value:
+            value = value[step]
+        elif isinstance(value, list) and step.isdigit() and int(step) < len(value):
+            value = value[int(step)]
+        elif isinstance(value, list | str) and step == "length":
+            value = len(value)
+        else:
+            return NO
+    return value
+
+
+def _bound_literal(text: str) -> Any:
+    bound = _BOUND.match(text)
+    return read_literal(bound[2]) if bound else NO
+
+
+def _literal_bound(text: str) -> bool:
+    return _bound_literal(text) is not NO
+
+
+def _names(text: str) -> set[str]:
+    """The names `text` reads (not a member after a dot), as its code reads them."""
+    return set(_NAME.findall(read_javascript(text).code))
+
+
+def _needed(sources: Sequence[str], declared: Mapping[str, str]) -> list[str]:
+    """The names of the file's declarations the transcripts use, and of those these use in
+    turn, in the file's order."""
+    names = {name for source in sources for name in _names(source)}
+    wanted: list[str] = []
+    while more := sorted((names & declared.keys()) - set(wanted)):
+        wanted += more
+        names = {name for m in more for name in _names(declared[m])}
+    order = list(declared)
+    return sorted(wanted, key=order.index)
+
+
+def _import(line: str) -> str:
+    """An import of the spec's as the driver beside the code makes it: none of the test
+    runner's globals (however the spec was placed: `@jest/globals`, the image's own); a
+    module of the code's as the file beside the driver, named with its `.js`."""
+    source = re.search(r"""from\s+(['"])(.+?)\1""", line)
+    names = re.search(r"import\s*\{([^}]*)\}", line)
+    imported = {n.split(" as ")[0].strip() for n in names[1].split(",")} if names else set()
+    if source is None or (imported and imported - {""} <= _RUNNER_GLOBALS):
+        return ""
+    if not source[2].startswith("."):
+        return line
+    module = PurePosixPath(source[2]).name
+    module += "" if re.search(r"\.[cm]?js$", module) else ".js"
+    return line.replace(source[0], f'from "./{module}"')
+
+
+def _closing(code: str, opening: int) -> int:
+    depth = 0
+    for index in range(opening, len(code)):
+        if code[index] in "([{":
+            depth += 1
+        elif code[index] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return index
+    raise Untranscribable("brackets that do not close")
+
+
+def _said(text: str) -> str:
+    return text.strip().splitlines()[0][:60] if text.strip() else "nothing"

@@ -1,0 +1,105 @@
+"""What every pack's transcripts share (`python.transcripts`, `javascript.transcripts`): a
+track's own tests as data, where no call the data's inputs fill performs its cases. Each
+test is a case (the data's, where the test is named as one; else one of the track's own,
+and the data's cases no test is named as are left to those): it runs in the sandbox as
+written, and each assertion there only answers the value it asserts, as a step of a script
+does (`grading.scripts`); what that must be is read on the host, from the test's literal.
+No expected value is shipped: a value the test binds to a literal and holds against stays
+on the host; one it also gives the code is an input, never held against.
+
+A test that holds two answers of the code's own against each other has no value to keep
+out of the sandbox, where the code could read one while it makes the other: its case is
+left out, and said so, where fewer than half are. Any other test a pack cannot read leaves
+the exercise to the track's tests."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tdd_sandbox.languages.scripting import OPERATIONS
+from tdd_sandbox.vocabulary.cases import TRACK_TEST, CallMap, Case, Restated
+
+TRANSCRIBED = "its test's own statements, transcribed"
+"""What performs a transcribed case's property: each case's own transcript, not one call."""
+OWN_ANSWERS = "it holds two answers of the code's own against each other"
+_NOT_WORD = re.compile(r"[^a-z0-9]")
+
+
+class Untranscribable(Exception):
+    """Why a test cannot be transcribed (`OWN_ANSWERS`: its case is left out)."""
+
+
+def words(text: str) -> str:
+    """A name or a description as letters and digits alone, in lower case: a test named
+    `test_sums_two` or `'sums two'` is the case described "sums two"."""
+    return _NOT_WORD.sub("", text.lower())
+
+
+def leaf_words(case: Case) -> str:
+    """The case's own description (its groups' left out), as `words` reads it."""
+    return words(case.description.rpartition(" > ")[2])
+
+
+class Transcribed:
+    """An exercise's tests as they are transcribed, each a case: the data's where the test
+    is named as one of its cases, else one of the track's own; then their call mapping."""
+
+    def __init__(self, cases: Sequence[Case]) -> None:
+        self.cases = cases
+        self.transcripts: dict[str, str] = {}
+        self.restated: dict[str, Restated] = {}
+        self.left_out: list[str] = []
+        """Tests left out (`OWN_ANSWERS`): each restated with no step, for the record."""
+
+    def case_of(self, name: str, groups: Sequence[str] = ()) -> tuple[str, str]:
+        """The id of the data's case a test is named as, not taken yet, and "" (the data
+        describes it); else the test's own id and description, its groups' names before its
+        own."""
+        named = [c for c in self.cases if leaf_words(c) == words(name) and not self._taken(c.id)]
+        if len(named) > 1:
+            path = words(" > ".join((*groups, name)))
+            named = [c for c in named if path.endswith(words(c.description))]
+        if len(named) == 1:
+            return named[0].id, ""
+        own = " > ".join((*groups, name))
+        same = sum(1 for taken in (*self.transcripts, *self.left_out) if taken.startswith(own))
+        return (f"{own} ({same + 1})" if same else own), own
+
+    def _taken(self, case_id: str) -> bool:
+        return case_id in self.transcripts or case_id in self.left_out
+
+    def leave_out(self, case: tuple[str, str]) -> None:
+        """The case `case_of` named left out: its test holds answers of the code's own."""
+        case_id, description = case
+        self.left_out.append(case_id)
+        self.restated[case_id] = Restated(
+            input={OPERATIONS: []}, expected={}, description=description
+        )
+
+    def add(self, case: tuple[str, str], source: str, steps: Sequence[Mapping[str, Any]]) -> None:
+        """The case `case_of` named performed by `source`, its `steps` held against on the
+        host."""
+        case_id, description = case
+        self.transcripts[case_id] = source
+        held = Restated(input={OPERATIONS: list(steps)}, expected={}, description=description)
+        self.restated[case_id] = held
+
+    def calls(self, setup: str, **more: Any) -> CallMap | str:
+        """The call mapping of the tests transcribed, those left out and the data's cases
+        no test is named as excluded; or why there is none, where most tests are left out
+        (judged on the few left, the kata would not be the track's: complex numbers held
+        against the code's own `ComplexNumber(3, 0)`)."""
+        tests = len(self.transcripts) + len(self.left_out)
+        if len(self.left_out) * 2 >= tests:
+            return f"{len(self.left_out)} of its {tests} tests hold two answers of the code's own"
+        unnamed = {case.id for case in self.cases if not self._taken(case.id)}
+        return CallMap(
+            setup=setup,
+            calls=dict.fromkeys([*(case.property for case in self.cases), TRACK_TEST], TRANSCRIBED),
+            transcripts=self.transcripts,
+            restated=self.restated,
+            exclude=frozenset(self.left_out) | unnamed,
+            **more,
+        )
