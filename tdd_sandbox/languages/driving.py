@@ -157,8 +157,8 @@ def render_calls(
     """Each case's call, rendered (`render_call`) with its property's steps, if any, and
     given to `reported` (how the driver reports an answer), or for a script, whose call
     gives its line already (each step's answer read as it came: `CallMap.steps`), to
-    `lined`; a case performed by its track's test transcribed, that expression (`reported`),
-    where the driver `transcribes` (it runs the transcript's language).
+    `lined`, as is a case performed by its track's test transcribed, whose expression gives
+    its steps' line too, where the driver `transcribes` (it runs the transcript's language).
 
     Raises:
         UsageError: a case cannot be written so.
@@ -168,7 +168,7 @@ def render_calls(
         if case.id in calls.transcripts:
             if not transcribes:
                 raise UsageError(f"{case.id}: this language's driver runs no transcribed test")
-            answers.append(reported(calls.transcripts[case.id]))
+            answers.append(lined(calls.transcripts[case.id]))
             continue
         steps = calls.steps.get(case.property)
         call = render_call(calls.calls[case.property], case, literal, steps)

@@ -36,3 +36,63 @@ def block_end(code: str, start: int, opening: str = "{", closing: str = "}") -> 
         depth += (code[at] == opening) - (code[at] == closing)
         at += 1
     return at
+
+
+_CLOSERS = frozenset(")].,;?:=+-*/%&|<>!")
+"""What may start a line that carries the expression before it on."""
+
+
+def bracket_end(code: str, opening: int) -> int:
+    """Where the bracket at `opening` closes, its kinds counted alike, in `code` whose
+    literals and comments are blank; -1 where it never does."""
+    depth = 0
+    for index in range(opening, len(code)):
+        if code[index] in "([{":
+            depth += 1
+        elif code[index] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return index
+    return -1
+
+
+def statement_spans(code: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the statements of `code[start:end]` (a C-like language's code, its
+    literals and comments blank): each ends at a `;` outside brackets, or at a `}` that
+    closes a block where a new line starts with no operator carrying the expression on.
+
+    Raises:
+        ValueError: brackets that do not balance.
+    """
+    found, depth, begun = [], 0, None
+    at = start
+    while at < end:
+        char = code[at]
+        if begun is None and not char.isspace():
+            begun = at
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth < 0:
+                raise ValueError("brackets that do not balance")
+            if char == "}" and depth == 0 and begun is not None and _ends_here(code, at + 1, end):
+                found.append((begun, at + 1))
+                begun = None
+        elif char == ";" and depth == 0 and begun is not None:
+            found.append((begun, at + 1))
+            begun = None
+        at += 1
+    if begun is not None and code[begun:end].strip():
+        found.append((begun, end))
+    return found
+
+
+def _ends_here(code: str, at: int, end: int) -> bool:
+    """Whether a statement ends after a `}` at `at`: the rest of its line is blank and the
+    next line does not carry the expression on."""
+    line_end = code.find("\n", at, end)
+    if line_end < 0 or code[at:line_end].strip():
+        return False
+    rest = code[line_end:end].lstrip()
+    return not rest or rest[0] not in _CLOSERS

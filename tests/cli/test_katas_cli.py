@@ -54,7 +54,7 @@ SOLUTIONS = {
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("katas")
-    sources = (str(PYTHON), str(RUST / "leap"), str(GO / "leap"))
+    sources = (str(PYTHON / "leap"), str(RUST / "leap"), str(GO / "leap"))
     result = run_cli("katas", "import", *sources, "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr[-2000:]
     assert "leap (python): proved (reference 5/5, stub 0/5)" in result.stdout

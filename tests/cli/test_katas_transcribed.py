@@ -142,3 +142,84 @@ def test_a_jest_spec_is_transcribed_and_its_expected_values_stay_on_the_host(
     document = scored(tmp_path / "reader", kata, "javascript", {"tally-chain.js": SPEC_READER})
     failed = [case["detail"] for case in document["cases"] if case["status"] != "passed"]
     assert any("start.add(2).add(5).value" in detail for detail in failed), document
+
+
+# Code that reads the value it is held against out of the test class's source: under the
+# track's own tests it finds `int expected = 8`; a transcript's sandbox holds no test.
+SOURCE_READER = """import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+class Tally {
+
+    private final List<Integer> values;
+
+    Tally(int start) {
+        this(start, List.of());
+    }
+
+    private Tally(int start, List<Integer> before) {
+        if (start < 0) {
+            throw new IllegalArgumentException("a tally cannot fall below zero");
+        }
+        values = new ArrayList<>(before);
+        values.add(start);
+    }
+
+    Tally add(int amount) {
+        return new Tally(values.get(values.size() - 1) + amount, values);
+    }
+
+    int value() {
+        try (Stream<Path> paths = Files.walk(Path.of("").toAbsolutePath(), 6)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                if (path.toString().endsWith("TallyTest.java")) {
+                    Pattern expected = Pattern.compile("int expected = (\\\\d+)");
+                    Matcher said = expected.matcher(Files.readString(path));
+                    if (said.find()) {
+                        return Integer.parseInt(said.group(1));
+                    }
+                }
+            }
+        } catch (Exception ignored) {
+            // nothing to read
+        }
+        return values.get(0);
+    }
+
+    List<Integer> history() {
+        return new ArrayList<>(values);
+    }
+
+}
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_a_junit_class_is_transcribed_and_its_expected_values_stay_on_the_host(
+    tmp_path: Path,
+) -> None:
+    # Fields, a @BeforeEach, a @DisplayName that names the data's case, AssertJ's chains.
+    source = FIXTURES / "java" / "exercises" / "practice" / "tally-chain"
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(source), str(SPECS / "tally-chain"), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    said = result.stdout
+    assert "tally-chain (java): a data suite of the track's 5 tests transcribed" in said, said
+    assert "tally-chain (java): judged as data" in said, said
+    assert "tally-chain (java): proved (reference 5/5, stub 0/5)" in said, said
+    kata = out / "tally-chain"
+    honest = (source / ".meta" / "src" / "reference" / "java" / "Tally.java").read_text()
+    path = "src/main/java/Tally.java"
+    document = scored(tmp_path / "honest", kata, "java", {path: honest})
+    assert (document["passed"], document["total"], document["judged"]) == (5, 5, "data")
+    rules = {v.rule for v in check_policy(get_language("java"), {path: SOURCE_READER.encode()})}
+    allow_rules(kata / "kata.md", "java", rules)
+    document = scored(tmp_path / "reader", kata, "java", {path: SOURCE_READER})
+    failed = [case["detail"] for case in document["cases"] if case["status"] != "passed"]
+    assert any("start.add(2).add(5).value()" in detail for detail in failed), document

@@ -93,9 +93,9 @@ def test_an_exercise_that_cannot_be_imported_is_a_line_and_leaves_nothing(
 
 
 def test_a_reimport_replaces_its_language_and_keeps_the_others(tmp_path: Path) -> None:
-    import_katas([PYTHON, RUST], tmp_path)
+    import_katas([PYTHON / "leap", RUST], tmp_path)
     (tmp_path / "leap" / "acceptance" / "python" / "tests" / "stale.py").write_text("x")
-    import_katas([PYTHON], tmp_path)
+    import_katas([PYTHON / "leap"], tmp_path)
     assert not (tmp_path / "leap" / "acceptance" / "python" / "tests" / "stale.py").exists()
     assert (tmp_path / "leap" / "acceptance" / "rust" / "tests" / "leap.rs").is_file()
     assert "rust: `Cargo.toml`" in (tmp_path / "leap" / "kata.md").read_text()
@@ -170,7 +170,7 @@ def test_a_source_file_beside_the_solution_that_config_leaves_unnamed_joins_the_
 
 
 def test_a_stub_set_aside_leaves_the_start_and_shows_in_the_kata(tmp_path: Path) -> None:
-    import_katas([GO / "leap", PYTHON], tmp_path)
+    import_katas([GO / "leap", PYTHON / "leap"], tmp_path)
     kata = tmp_path / "leap"
     stub = (kata / "scaffold" / "go" / "leap.go").read_text()
     set_aside_stub(kata, "go", ["leap.go"])
@@ -184,7 +184,7 @@ def test_a_stub_set_aside_leaves_the_start_and_shows_in_the_kata(tmp_path: Path)
     assert "## Outline in go\n" in text
     assert f"`leap.go`:\n\n```go\n{stub.rstrip()}\n```" in text
     # Another language's import keeps it, and the language's own re-import starts afresh.
-    import_katas([PYTHON], tmp_path)
+    import_katas([PYTHON / "leap"], tmp_path)
     assert "## Outline in go" in load_kata(kata / "kata.md").text
     import_katas([GO / "leap"], tmp_path)
     assert "## Outline in go" not in load_kata(kata / "kata.md").text

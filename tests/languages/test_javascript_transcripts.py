@@ -149,3 +149,15 @@ def test_a_test_holding_answers_of_the_code_s_own_is_left_out_and_a_matcher_it_l
         "  test('differs', () => {\n    expect(new Tally(1).value).not.toBe(2);\n  });\n", "x"
     )
     assert differs == "the test 'differs' cannot be transcribed: it expects with .not.toBe(2);"
+
+
+def test_a_function_of_the_spec_s_that_expects_itself_is_not_shipped() -> None:
+    # Shipped, its expectation would run beside the code, a literal and all.
+    head = HEAD + f"const checked = (t) => {{\n  expect(t.label()).toBe('{SECRET}');\n}};\n"
+    said = _transcribed(
+        "  test('checks', () => {\n    checked(new Tally(1));\n"
+        "    expect(new Tally(1).value).toBe(1);\n  });\n",
+        "checks",
+        head=head,
+    )
+    assert said == "a function of the spec's that a test calls expects itself: checked"

@@ -10,6 +10,7 @@ import java.lang.reflect.Modifier;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+/*IMPORTS*/
 
 public final class TddAcceptance {
   private TddAcceptance() {}
@@ -274,6 +275,79 @@ public final class TddAcceptance {
       }
       return null;
     };
+  }
+
+  /** What a transcribed test asserts (`CallMap.transcripts`), each value read as it is
+   * asserted (later statements cannot change what it said), or a block's error. */
+  static final class TddSteps {
+    private final StringBuilder out = new StringBuilder();
+
+    private TddSteps next() {
+      out.append(out.length() > 0 ? "," : "");
+      return this;
+    }
+
+    void value(Object answer) {
+      String read = "{\"value\":" + plain(answer, 1) + "}";
+      next().out.append(read);
+    }
+
+    void fails(Call block) {
+      String read = "{\"value\":null}";
+      try {
+        block.run();
+      } catch (NotPlain problem) {
+        throw problem;
+      } catch (Throwable error) {
+        read = failed(error);
+      }
+      next().out.append(read);
+    }
+  }
+
+  /** A transcribed test's statements. */
+  interface Transcript {
+    void run(TddSteps tddSteps) throws Throwable;
+  }
+
+  /** The line of a transcribed test: every step it asserted, in order; a statement that
+   * throws between them ends it there. */
+  static String transcript(Transcript test) {
+    TddSteps steps = new TddSteps();
+    try {
+      test.run(steps);
+    } catch (NotPlain problem) {
+      throw problem;
+    } catch (Throwable error) {
+      steps.next().out.append(failed(error));
+    }
+    return "{\"value\":[" + steps.out + "]}";
+  }
+
+  /** Whether a value is empty as AssertJ's `isEmpty` reads it. */
+  static boolean empty(Object value) {
+    return size(value) == 0;
+  }
+
+  /** A value's size as AssertJ's `hasSize` reads it: a text's, an array's, a collection's
+   * or a map's. */
+  static int size(Object value) {
+    if (value instanceof CharSequence text) {
+      return text.length();
+    }
+    if (value instanceof java.util.Collection<?> items) {
+      return items.size();
+    }
+    if (value instanceof Map<?, ?> map) {
+      return map.size();
+    }
+    if (value instanceof java.util.Optional<?> maybe) {
+      return maybe.isPresent() ? 1 : 0;
+    }
+    if (value != null && value.getClass().isArray()) {
+      return Array.getLength(value);
+    }
+    throw new NotPlain("a value of no size");
   }
 
   static String failed(Throwable error) {

@@ -41,11 +41,15 @@ class JavaDriver(FramedDriver):
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """The model's code under `src/` and the generated driver."""
-        answers = render_calls(calls, cases, JAVA_LITERALS.render, lambda call: f"report({call})")
+        answers = render_calls(
+            calls, cases, JAVA_LITERALS.render, lambda call: f"report({call})", transcribes=True
+        )
         arms = "\n".join(
             f"      case {i}:\n        return {answer};" for i, answer in enumerate(answers)
         )
+        # The setup is the imports a transcribed test needs (`java.transcripts`).
         source = self.source.read_text().replace("/*CASES*/", arms)
+        source = source.replace("/*IMPORTS*/", calls.setup)
         # The code under src/ without its tests (Gradle's src/test/, which import JUnit).
         code = implementation_files(self.language, files)
         shipped = {p: d for p, d in code.items() if p.startswith("src/") and p.endswith(".java")}

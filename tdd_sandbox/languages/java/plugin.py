@@ -13,6 +13,7 @@ from tdd_sandbox.languages.java.driver import JavaDriver
 from tdd_sandbox.languages.java.policy import check_java
 from tdd_sandbox.languages.java.reader import JAVA_LEXEMES, java_text
 from tdd_sandbox.languages.java.runner import JavaRunner
+from tdd_sandbox.languages.java.transcripts import derive_java_transcripts
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations
 from tdd_sandbox.languages.tokens import lexer
@@ -99,6 +100,10 @@ class Java(JavaRunner, Defaults):
         """A method of the stub's classes performs each property (`calls.py`)."""
         del tests  # the stub's signatures say all a call needs
         return derive_java_calls(cases, stub)
+
+    def transcribe_tests(self, cases: Sequence[Case], tests: Mapping[str, bytes]) -> CallMap | str:
+        """Each case's JUnit test, what it asserts held on the host (`transcripts.py`)."""
+        return derive_java_transcripts(cases, tests)
 
     def hidden_test(self, path: str, data: bytes) -> bytes:
         """The hidden suite runs every test: Exercism's Java files disable all but the first

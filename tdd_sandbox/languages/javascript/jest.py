@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from tdd_sandbox.languages.javascript.reader import read_javascript
+from tdd_sandbox.languages.lexing import bracket_end, statement_spans
 
 _CALL = re.compile(
     r"(?P<kind>describe|xdescribe|test|xtest|it|xit|beforeEach)"
@@ -21,7 +22,6 @@ _BODY = re.compile(_FUNCTION)
 _DECLARED = re.compile(
     r"(?:async\s+)?(?:function\s*\*?\s*|const\s+|let\s+|var\s+|class\s+)([A-Za-z_$][\w$]*)"
 )
-_CLOSERS = frozenset(")].,;?:=+-*/%&|<>!")
 
 
 class SpecUnreadable(Exception):
@@ -105,51 +105,16 @@ def _read_call(
     return ()
 
 
-def statements(code: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The spans of the statements of `code[start:end]` (blanked code, as `read_javascript`
-    gives it): each ends at a `;` outside brackets, or at a `}` that closes a block where a
-    new line starts with no operator carrying the expression on."""
-    found, depth, begun = [], 0, None
-    at = start
-    while at < end:
-        char = code[at]
-        if begun is None and not char.isspace():
-            begun = at
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-            if depth < 0:
-                raise SpecUnreadable("brackets that do not balance")
-            if char == "}" and depth == 0 and begun is not None and _ends_here(code, at + 1, end):
-                found.append((begun, at + 1))
-                begun = None
-        elif char == ";" and depth == 0 and begun is not None:
-            found.append((begun, at + 1))
-            begun = None
-        at += 1
-    if begun is not None and code[begun:end].strip():
-        found.append((begun, end))
-    return found
-
-
-def _ends_here(code: str, at: int, end: int) -> bool:
-    """Whether a statement ends after a `}` at `at`: the rest of its line is blank and the
-    next line does not carry the expression on."""
-    line_end = code.find("\n", at, end)
-    if line_end < 0 or code[at:line_end].strip():
-        return False
-    rest = code[line_end:end].lstrip()
-    return not rest or rest[0] not in _CLOSERS
-
-
 def _closing(code: str, opening: int) -> int:
-    depth = 0
-    for index in range(opening, len(code)):
-        if code[index] in "([{":
-            depth += 1
-        elif code[index] in ")]}":
-            depth -= 1
-            if depth == 0:
-                return index
-    raise SpecUnreadable("a block that does not close")
+    closing = bracket_end(code, opening)
+    if closing < 0:
+        raise SpecUnreadable("a block that does not close")
+    return closing
+
+
+def statements(code: str, start: int, end: int) -> list[tuple[int, int]]:
+    """`statement_spans`, or `SpecUnreadable` where the brackets do not balance."""
+    try:
+        return statement_spans(code, start, end)
+    except ValueError as exc:
+        raise SpecUnreadable(str(exc)) from None

@@ -22,6 +22,7 @@ from typing import Any
 from tdd_sandbox.languages.javascript.jest import SpecTest, SpecUnreadable, read_spec
 from tdd_sandbox.languages.javascript.literals import NO, read_literal
 from tdd_sandbox.languages.javascript.reader import read_javascript
+from tdd_sandbox.languages.lexing import bracket_end
 from tdd_sandbox.languages.scripting import NAME
 from tdd_sandbox.languages.transcribing import (
     OWN_ANSWERS,
@@ -55,7 +56,7 @@ const tddFails = (block) => {
 """A transcript's helpers: an asserted value read as plain data at once (later code could
 change what it holds), or its error; a block that must fail, and its error."""
 _BOUND = re.compile(r"(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(.*?);?\s*$", re.DOTALL)
-_EXPECT = re.compile(r"expect\s*\(")
+_EXPECT = re.compile(r"(?<![\w$.])expect\s*\(")
 _MATCHERS = ("toEqual", "toStrictEqual", "toBe", "toBeTruthy", "toBeFalsy", "toBeNull",
              "toBeUndefined", "toBeDefined", "toHaveLength", "toThrow", "toThrowError")  # fmt: skip
 _MATCHER = re.compile(rf"\)\s*\.\s*(not\s*\.\s*toThrow|{'|'.join(_MATCHERS)})\s*\(")
@@ -115,6 +116,8 @@ def derive_javascript_transcripts(
         made.add(case, "\n".join([*lines, "})()"]), transcript.steps)
         held |= transcript.held
     used = _needed(list(made.transcripts.values()), declared)
+    if asserting := [name for name in used if _EXPECT.search(read_javascript(declared[name]).code)]:
+        return f"a function of the spec's that a test calls expects itself: {asserting[0]}"
     if shared := sorted(held & set(used)):
         # A value of the file's the code is given: held against, the code could read it.
         return f"the spec holds answers against {shared[0]}, which it gives the code too"
@@ -267,15 +270,10 @@ def _import(line: str) -> str:
 
 
 def _closing(code: str, opening: int) -> int:
-    depth = 0
-    for index in range(opening, len(code)):
-        if code[index] in "([{":
-            depth += 1
-        elif code[index] in ")]}":
-            depth -= 1
-            if depth == 0:
-                return index
-    raise Untranscribable("brackets that do not close")
+    closing = bracket_end(code, opening)
+    if closing < 0:
+        raise Untranscribable("brackets that do not close")
+    return closing
 
 
 def _said(text: str) -> str:
