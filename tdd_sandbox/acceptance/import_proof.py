@@ -9,8 +9,8 @@ import shutil
 from pathlib import Path
 
 from tdd_sandbox.acceptance.proof import Proof, encoded, prove
-from tdd_sandbox.acceptance.readings import confirm_calls
-from tdd_sandbox.acceptance.suite import has_calls, write_left_out
+from tdd_sandbox.acceptance.readings import confirm_calls, transcribed_calls
+from tdd_sandbox.acceptance.suite import has_calls, load_suite, write_left_out
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.base import Checker, GateCheck
 from tdd_sandbox.grading.acceptance import CaseStatus
@@ -54,13 +54,19 @@ def prove_import(checker: Checker, language: Language, kata_dir: Path) -> tuple[
             if not has_calls(kata_dir, language.name):
                 raise
             # Derived calls the data's inputs cannot be written for (a list of maps as a Go
-            # argument): the track's tests judge.
-            write_calls(kata_dir, language.name, None)
-            lines.append(
-                f"{kata_dir.name} ({language.name}): judged by its track's tests: the derived "
-                f"calls cannot be performed ({broken})"
-            )
-            proof = _prove_start(checker, language, kata_dir, lines)
+            # argument): the track's own tests transcribed, else the track's tests, judge.
+            head = f"{kata_dir.name} ({language.name})"
+            cannot = f"the derived calls cannot be performed ({broken})"
+            suite = load_suite(kata_dir)
+            calls, cases = suite.calls_for(language.name), suite.cases_for(language.name)
+            if transcribed := transcribed_calls(language, kata_dir, calls, cases):
+                write_calls(kata_dir, language.name, transcribed)
+                lines.append(f"{head}: {cannot}: the track's tests transcribed instead")
+                proof = _transcribed_or_tests(checker, language, kata_dir, lines)
+            else:
+                write_calls(kata_dir, language.name, None)
+                lines.append(f"{head}: judged by its track's tests: {cannot}")
+                proof = _prove_start(checker, language, kata_dir, lines)
     except UsageError as refused:
         shutil.rmtree(reference, ignore_errors=True)
         return False, [*lines, f"{kata_dir.name} ({language.name}): not proved: {refused}"]
@@ -76,6 +82,25 @@ def prove_import(checker: Checker, language: Language, kata_dir: Path) -> tuple[
             f"left out of the score: {', '.join(passed[:5])}{', ...' if len(passed) > 5 else ''}"
         )
     return proof.ok, lines
+
+
+def _transcribed_or_tests(
+    checker: Checker, language: Language, kata_dir: Path, lines: list[str]
+) -> Proof:
+    """The proof with the track's tests transcribed, or, where those cannot be performed
+    either, with the track's tests.
+
+    Raises:
+        UsageError: the suite cannot be scored.
+        SandboxUnavailable: the sandbox failed.
+    """
+    try:
+        return _prove_start(checker, language, kata_dir, lines)
+    except UsageError as broken:
+        write_calls(kata_dir, language.name, None)
+        lines.append(f"{kata_dir.name} ({language.name}): judged by its track's tests: the "
+                     f"transcribed tests cannot be performed ({broken})")  # fmt: skip
+        return _prove_start(checker, language, kata_dir, lines)
 
 
 def _prove_start(checker: Checker, language: Language, kata_dir: Path, lines: list[str]) -> Proof:

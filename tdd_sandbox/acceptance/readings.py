@@ -225,16 +225,12 @@ class _Transcribed:
     calls: CallMap
 
 
-def _transcribed(
-    checker: Checker, language: Language, kata_dir: Path, first: tuple[CallMap, Sequence[Case]]
-) -> _Transcribed | None:
-    """The proof with the track's own tests of the cases as data (`transcribe_tests`), where
-    the reference passes every case so; else None, and the calls as they were derived.
-
-    Raises:
-        SandboxUnavailable: the sandbox failed.
-    """
-    calls, cases = first
+def transcribed_calls(
+    language: Language, kata_dir: Path, calls: CallMap, cases: Sequence[Case]
+) -> CallMap | None:
+    """The track's own tests of `cases` as data (`transcribe_tests`), in place of `calls`
+    (what they leave out left out still); None where they cannot be read so, or `calls`
+    are such already."""
     try:
         tests = hidden_test_files(kata_dir, language)
     except UsageError:
@@ -242,11 +238,25 @@ def _transcribed(
     derived = language.transcribe_tests(cases, tests)
     if calls.transcripts or isinstance(derived, str):
         return None
-    write_calls(kata_dir, language.name, derived.model_copy(
-        update={"exclude": calls.exclude | derived.exclude}))  # fmt: skip
+    return derived.model_copy(update={"exclude": calls.exclude | derived.exclude})
+
+
+def _transcribed(
+    checker: Checker, language: Language, kata_dir: Path, first: tuple[CallMap, Sequence[Case]]
+) -> _Transcribed | None:
+    """The proof with the track's own tests transcribed (`transcribed_calls`), where the
+    reference passes every case so; else None, and the calls as they were derived.
+
+    Raises:
+        SandboxUnavailable: the sandbox failed.
+    """
+    calls, cases = first
+    if (transcribed := transcribed_calls(language, kata_dir, calls, cases)) is None:
+        return None
+    write_calls(kata_dir, language.name, transcribed)
     proof = prove(checker, language, kata_dir)
     if proof.reference is not None and proof.suite_proved:
-        return _Transcribed(proof, derived)
+        return _Transcribed(proof, transcribed)
     write_calls(kata_dir, language.name, calls)
     return None
 

@@ -10,7 +10,7 @@ import pytest
 from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.katas.kata import allow_rules
 from tdd_sandbox.languages import get_language
-from tests.cli.test_katas_cli import FIXTURES, PYTHON, scored
+from tests.cli.test_katas_cli import FIXTURES, JAVA, PYTHON, _leap_data, _leap_specs, scored
 from tests.helpers.cli import run_cli
 
 SPECS = FIXTURES / "problem-specifications" / "exercises"
@@ -223,3 +223,22 @@ def test_a_junit_class_is_transcribed_and_its_expected_values_stay_on_the_host(
     document = scored(tmp_path / "reader", kata, "java", {path: SOURCE_READER})
     failed = [case["detail"] for case in document["cases"] if case["status"] != "passed"]
     assert any("start.add(2).add(5).value()" in detail for detail in failed), document
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_derived_calls_that_cannot_be_performed_give_way_to_the_tests_transcribed(
+    tmp_path: Path,
+) -> None:
+    # Inputs Java cannot write as arguments (a list of maps: Exercism's react and pov): the
+    # track's tests judged beside the code, though they transcribe as data.
+    data = _leap_data()
+    data["cases"][0]["input"] = {"year": [{"in": 2015}]}
+    specs = _leap_specs(tmp_path, data)
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(JAVA / "leap"), str(specs), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    said = result.stdout
+    assert "leap (java): the derived calls cannot be performed (a list of dict" in said, said
+    assert "the track's tests transcribed instead" in said, said
+    assert "leap (java): judged as data" in said, said
