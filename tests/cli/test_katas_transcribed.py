@@ -242,3 +242,70 @@ def test_derived_calls_that_cannot_be_performed_give_way_to_the_tests_transcribe
     assert "leap (java): the derived calls cannot be performed (a list of dict" in said, said
     assert "the track's tests transcribed instead" in said, said
     assert "leap (java): judged as data" in said, said
+
+
+# Code that reads the value it is held against out of the test file: under the track's own
+# tests it finds `let expected = 8`; a transcript's sandbox holds no test file.
+TEST_READER = """pub struct Tally {
+    values: Vec<i64>,
+}
+
+impl Tally {
+    pub fn new(start: i64) -> Self {
+        Self::made(start, &[])
+    }
+
+    fn made(start: i64, before: &[i64]) -> Self {
+        if start < 0 {
+            panic!("a tally cannot fall below zero");
+        }
+        let mut values = before.to_vec();
+        values.push(start);
+        Self { values }
+    }
+
+    pub fn add(&self, amount: i64) -> Self {
+        Self::made(self.values[self.values.len() - 1] + amount, &self.values)
+    }
+
+    pub fn value(&self) -> i64 {
+        let text = std::fs::read_to_string("tests/tally_chain.rs").unwrap_or_default();
+        match text.split("let expected = ").nth(1) {
+            Some(rest) => rest.split(';').next().unwrap_or("").trim().parse().unwrap_or(-1),
+            None => self.values[0],
+        }
+    }
+
+    pub fn history(&self) -> Vec<i64> {
+        self.values.clone()
+    }
+}
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_rust_tests_are_transcribed_and_their_expected_values_stay_on_the_host(
+    tmp_path: Path,
+) -> None:
+    # A helper function of the tests', `assert!` of `==`, either side of `assert_eq!` the
+    # literal, and a #[should_panic] test whose message the todo!() stub does not give.
+    source = FIXTURES / "rust" / "exercises" / "practice" / "tally-chain"
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(source), str(SPECS / "tally-chain"), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    said = result.stdout
+    assert "tally-chain (rust): a data suite of the track's 5 tests transcribed" in said, said
+    assert "tally-chain (rust): judged as data" in said, said
+    assert "tally-chain (rust): proved (reference 5/5, stub 0/5)" in said, said
+    kata = out / "tally-chain"
+    honest = (source / ".meta" / "example.rs").read_text()
+    document = scored(tmp_path / "honest", kata, "rust", {"src/lib.rs": honest})
+    assert (document["passed"], document["total"], document["judged"]) == (5, 5, "data")
+    rules = {
+        v.rule for v in check_policy(get_language("rust"), {"src/lib.rs": TEST_READER.encode()})
+    }
+    allow_rules(kata / "kata.md", "rust", rules)
+    document = scored(tmp_path / "reader", kata, "rust", {"src/lib.rs": TEST_READER})
+    failed = [case["detail"] for case in document["cases"] if case["status"] != "passed"]
+    assert any("made(1).add(2).add(5).value()" in detail for detail in failed), document

@@ -200,3 +200,18 @@ def test_every_test_is_a_case_the_data_s_where_named_as_one_else_the_track_s_own
     assert calls.restated["id0"].description == ""
     assert calls.exclude == {"id1"}
     assert calls.calls == {"prop": TRANSCRIBED, TRACK_TEST: TRANSCRIBED}
+
+
+def test_a_helper_that_asserts_is_never_shipped() -> None:
+    # Shipped, its assertion would run beside the code, a literal and all.
+    said = _transcribed(
+        "    def test_checks(self):\n        self.check(Tally(1))\n"
+        "        self.assertEqual(Tally(1).value(), 1)\n"
+        "    def check(self, tally):\n"
+        f"        assert tally.label() == {SECRET!r}\n",
+        "checks",
+    )
+    assert said == (
+        "the test test_checks cannot be transcribed: it uses the test case itself: "
+        "self.check(Tally(1))"
+    )

@@ -14,8 +14,8 @@ _HOOKS = ("test", "setUp", "tearDown")
 
 
 def helper_methods(module: ast.Module) -> dict[str, ast.FunctionDef]:
-    """The test classes' methods that are no test and use `self` for nothing, not even an
-    assertion (react's `callback_factory`), each as a function of its own."""
+    """The test classes' methods that are no test, use `self` for nothing and assert nothing
+    (react's `callback_factory`), each as a function of its own."""
     found = {}
     for node in module.body:
         for item in node.body if isinstance(node, ast.ClassDef) else []:
@@ -25,9 +25,18 @@ def helper_methods(module: ast.Module) -> dict[str, ast.FunctionDef]:
             if function.args.args and function.args.args[0].arg == "self":
                 function.args.args = function.args.args[1:]
             function.decorator_list = []
-            if not uses_self(function):
+            if not uses_self(function) and not _asserts(function):
                 found[item.name] = function
     return found
+
+
+def _asserts(function: ast.FunctionDef) -> bool:
+    """Whether a helper asserts: shipped, its assertion would run beside the code."""
+    return any(
+        isinstance(node, ast.Assert)
+        or (isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1][:6] == "assert")
+        for node in ast.walk(function)
+    )
 
 
 def unbound(method: ast.FunctionDef, helpers: Mapping[str, ast.FunctionDef]) -> ast.FunctionDef:

@@ -49,6 +49,7 @@ class RustDriver(FramedDriver):
             RUST_LITERALS.render,
             lambda call: f"Plain::report(&({call}), out)",
             lambda call: f"out.push_str(&({call}))",
+            transcribes=True,
         )
         arms = "\n".join(f"        {i} => {answer}," for i, answer in enumerate(answers))
         source = self.source.read_text().replace("/*USES*/", calls.setup).replace("/*CASES*/", arms)

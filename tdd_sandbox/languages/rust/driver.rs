@@ -186,6 +186,43 @@ impl<K: Display, V: Plain, S> Plain for HashMap<K, V, S> {
     }
 }
 
+// What a transcribed test asserts (`CallMap.transcripts`), each value read as it is
+// asserted (later statements cannot change what it said), or a block's panic.
+#[derive(Default)]
+struct TddSteps {
+    out: String,
+    count: usize,
+}
+
+impl TddSteps {
+    fn next(&mut self) -> &mut String {
+        if self.count > 0 {
+            self.out.push(',');
+        }
+        self.count += 1;
+        &mut self.out
+    }
+
+    fn value<T: Plain + ?Sized>(&mut self, answer: &T) {
+        let mut read = String::from("{\"value\":");
+        answer.plain(&mut read);
+        read.push('}');
+        self.next().push_str(&read);
+    }
+
+    fn fails<F: FnOnce()>(&mut self, block: F) {
+        let read = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(block)) {
+            Ok(()) => String::from("{\"value\":null}"),
+            Err(payload) => panicked(payload),
+        };
+        self.next().push_str(&read);
+    }
+
+    fn line(&self) -> String {
+        format!("{{\"value\":[{}]}}", self.out)
+    }
+}
+
 fn run(index: usize, out: &mut String) {
     match index {
 /*CASES*/

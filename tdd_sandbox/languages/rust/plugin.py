@@ -14,6 +14,7 @@ from tdd_sandbox.languages.rust.driver import RustDriver
 from tdd_sandbox.languages.rust.policy import check_rust
 from tdd_sandbox.languages.rust.reader import RUST_LEXEMES, TOOLCHAIN
 from tdd_sandbox.languages.rust.runner import RustRunner
+from tdd_sandbox.languages.rust.transcripts import derive_rust_transcripts
 from tdd_sandbox.languages.tokens import lexer
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.violation import Violation
@@ -90,6 +91,10 @@ class Rust(RustRunner, Defaults):
         """The crate's public functions perform the properties (`calls.py`); the tests say
         which answers they take in any order."""
         return derive_rust_calls(cases, stub, tests)
+
+    def transcribe_tests(self, cases: Sequence[Case], tests: Mapping[str, bytes]) -> CallMap | str:
+        """Each case's `#[test]`, what it asserts held on the host (`transcripts.py`)."""
+        return derive_rust_transcripts(cases, tests)
 
     def track_project(self, path: str, data: bytes) -> tuple[bytes, str]:
         """A manifest whose dependencies the image cannot meet asks for the image's versions
