@@ -9,8 +9,8 @@ on the host; one it also gives the code is an input, never held against.
 
 A test that holds two answers of the code's own against each other has no value to keep
 out of the sandbox, where the code could read one while it makes the other: its case is
-left out, and said so, where fewer than half are. Any other test a pack cannot read leaves
-the exercise to the track's tests."""
+left out, and said so, where at most a quarter are. Any other test a pack cannot read
+leaves the exercise to the track's tests."""
 
 from __future__ import annotations
 
@@ -88,11 +88,12 @@ class Transcribed:
 
     def calls(self, setup: str, **more: Any) -> CallMap | str:
         """The call mapping of the tests transcribed, those left out and the data's cases
-        no test is named as excluded; or why there is none, where most tests are left out
-        (judged on the few left, the kata would not be the track's: complex numbers held
-        against the code's own `ComplexNumber(3, 0)`)."""
+        no test is named as excluded; or why there is none, where more than a quarter of the
+        tests are left out (judged on the rest, the kata would not be the track's: complex
+        numbers held against the code's own `ComplexNumber(3, 0)`, dot-dsl's nodes against
+        its `Node("a", {})`)."""
         tests = len(self.transcripts) + len(self.left_out)
-        if len(self.left_out) * 2 >= tests:
+        if len(self.left_out) * 4 > tests:
             return f"{len(self.left_out)} of its {tests} tests hold two answers of the code's own"
         unnamed = {case.id for case in self.cases if not self._taken(case.id)}
         return CallMap(

@@ -114,11 +114,13 @@ def test_a_value_held_against_that_the_code_makes_leaves_the_test_out() -> None:
         "  @Test\n  public void value() {\n"
         "    assertThat(new Tally(2).value()).isEqualTo(2);\n  }\n"
         "  @Test\n  public void again() {\n"
-        "    assertThat(new Tally(3).value()).isEqualTo(3);\n  }\n",
+        "    assertThat(new Tally(3).value()).isEqualTo(3);\n  }\n"
+        "  @Test\n  public void more() {\n"
+        "    assertThat(new Tally(4).value()).isEqualTo(4);\n  }\n",
         "value",
     )
     assert isinstance(calls, CallMap), calls
-    assert set(calls.transcripts) == {"id0", "again"}
+    assert set(calls.transcripts) == {"id0", "again", "more"}
     assert "same" in calls.exclude
     helper = _transcribed(
         "  @Test\n  public void chain() {\n    assertValidChain(new Tally(1));\n  }\n", "chain"

@@ -139,11 +139,12 @@ def test_a_test_holding_answers_of_the_code_s_own_is_left_out_and_a_matcher_it_l
     calls = _transcribed(
         "  test('same', () => {\n    expect(new Tally(1).add(1)).toEqual(new Tally(2));\n  });\n"
         "  test('value', () => {\n    expect(new Tally(2).value).toBe(2);\n  });\n"
-        "  test('again', () => {\n    expect(new Tally(3).value).toBe(3);\n  });\n",
+        "  test('again', () => {\n    expect(new Tally(3).value).toBe(3);\n  });\n"
+        "  test('more', () => {\n    expect(new Tally(4).value).toBe(4);\n  });\n",
         "value",
     )
     assert isinstance(calls, CallMap), calls
-    assert set(calls.transcripts) == {"id0", "Tally > again"}
+    assert set(calls.transcripts) == {"id0", "Tally > again", "Tally > more"}
     assert "Tally > same" in calls.exclude
     differs = _transcribed(
         "  test('differs', () => {\n    expect(new Tally(1).value).not.toBe(2);\n  });\n", "x"

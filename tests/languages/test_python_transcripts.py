@@ -139,13 +139,15 @@ def test_a_test_that_holds_two_answers_against_each_other_is_left_out_and_said()
     )
     value = "    def test_value(self):\n        self.assertEqual(Tally(2).value(), 2)\n"
     also = "    def test_also(self):\n        self.assertEqual(Tally(3).value(), 3)\n"
-    calls = _transcribed(same + value + also, "same", "value", "also")
+    more = "    def test_more(self):\n        self.assertEqual(Tally(4).value(), 4)\n"
+    calls = _transcribed(same + value + also + more, "same", "value", "also", "more")
     assert isinstance(calls, CallMap), calls
     assert calls.exclude == {"id0"}
-    assert set(calls.transcripts) == {"id1", "id2"}
-    # Most left out, the kata would not be the track's.
-    most = _transcribed(same + same.replace("same", "again") + value, "same", "again", "value")
-    assert most == "2 of its 3 tests hold two answers of the code's own"
+    assert set(calls.transcripts) == {"id1", "id2", "id3"}
+    # More than a quarter left out, the kata would not be the track's.
+    again = same.replace("same", "again")
+    most = _transcribed(same + again + value + also, "same", "again", "value", "also")
+    assert most == "2 of its 4 tests hold two answers of the code's own"
 
 
 def test_an_assertion_of_the_track_s_own_leaves_the_track_s_tests() -> None:
