@@ -309,3 +309,71 @@ def test_rust_tests_are_transcribed_and_their_expected_values_stay_on_the_host(
     document = scored(tmp_path / "reader", kata, "rust", {"src/lib.rs": TEST_READER})
     failed = [case["detail"] for case in document["cases"] if case["status"] != "passed"]
     assert any("made(1).add(2).add(5).value()" in detail for detail in failed), document
+
+
+# Code that reads the value it is held against out of the test file: under the track's own
+# tests it finds `const long expected = 8`; a transcript's sandbox holds no test file.
+CPP_READER = """#include "tally_chain.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace tally_chain {
+
+tally::tally(long start) : tally(start, {}) {}
+
+tally::tally(long start, std::vector<long> before) : values_(std::move(before)) {
+    if (start < 0) throw std::domain_error("a tally cannot fall below zero");
+    values_.push_back(start);
+}
+
+tally tally::add(long amount) const { return tally(values_.back() + amount, values_); }
+
+long tally::value() const {
+    std::ifstream file("tally_chain_test.cpp");
+    std::stringstream text;
+    text << file.rdbuf();
+    const std::string said = text.str();
+    const auto at = said.find("const long expected = ");
+    if (at == std::string::npos) return values_.front();
+    return std::stol(said.substr(at + 22));
+}
+
+std::vector<long> tally::history() const { return values_; }
+
+}  // namespace tally_chain
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+def test_catch2_cases_are_transcribed_and_their_expected_values_stay_on_the_host(
+    tmp_path: Path,
+) -> None:
+    # REQUIRE of `==` either side the literal, REQUIRE_THROWS_AS, cases behind
+    # EXERCISM_RUN_ALL_TESTS, one named its own way.
+    source = FIXTURES / "cpp" / "exercises" / "practice" / "tally-chain"
+    out = tmp_path / "out"
+    result = run_cli("katas", "import", str(source), str(SPECS / "tally-chain"), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    said = result.stdout
+    assert "tally-chain (cpp): a data suite of the track's 5 tests transcribed" in said, said
+    assert "tally-chain (cpp): judged as data" in said, said
+    assert "tally-chain (cpp): proved (reference 5/5, stub 0/5)" in said, said
+    kata = out / "tally-chain"
+    meta = source / ".meta"
+    honest = {"tally_chain.cpp": (meta / "example.cpp").read_text(),
+              "tally_chain.h": (meta / "example.h").read_text()}  # fmt: skip
+    document = scored(tmp_path / "honest", kata, "cpp", honest)
+    assert (document["passed"], document["total"], document["judged"]) == (5, 5, "data")
+    reader = {**honest, "tally_chain.cpp": CPP_READER}
+    rules = {
+        v.rule
+        for v in check_policy(get_language("cpp"), {k: v.encode() for k, v in reader.items()})
+    }
+    allow_rules(kata / "kata.md", "cpp", rules)
+    document = scored(tmp_path / "reader", kata, "cpp", reader)
+    failed = [case["detail"] for case in document["cases"] if case["status"] != "passed"]
+    assert any("tally(1).add(2).add(5).value()" in detail for detail in failed), document

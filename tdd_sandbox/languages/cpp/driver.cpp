@@ -152,9 +152,11 @@ struct is_optional : std::false_type {};
 template <typename T>
 struct is_optional<std::optional<T>> : std::true_type {};
 // A map keyed by strings, or by characters (read as strings of one, as the data spells
-// them: parallel-letter-frequency's `std::unordered_map<char, size_t>`).
+// them: parallel-letter-frequency's `std::unordered_map<char, size_t>`), or by whole
+// numbers (read as their digits, as JSON keys them: grade-school's roster by grade).
 template <typename K>
-constexpr bool is_text_key = std::is_same_v<K, std::string> || std::is_same_v<K, char>;
+constexpr bool is_text_key = std::is_same_v<K, std::string> || std::is_same_v<K, char> ||
+                             (std::is_integral_v<K> && !std::is_same_v<K, bool>);
 template <typename T>
 struct is_string_map : std::false_type {};
 template <typename K, typename V, typename C, typename A>
@@ -191,7 +193,12 @@ std::string plain(const T& value) {
     for (const auto& [key, item] : value) {
       if (!first) out += ",";
       first = false;
-      out += plain(key) + ":" + plain(item);
+      if constexpr (std::is_integral_v<std::remove_cvref_t<decltype(key)>> &&
+                    !std::is_same_v<std::remove_cvref_t<decltype(key)>, char>) {
+        out += quote(std::to_string(key)) + ":" + plain(item);
+      } else {
+        out += plain(key) + ":" + plain(item);
+      }
     }
     return out + "}";
   } else if constexpr (std::is_enum_v<U> && Names<U>::known) {
@@ -226,6 +233,19 @@ std::string outcome(Call call) {
     return "{\"error\":\"\",\"error_type\":\"throw\"}";
   }
 }
+
+// What a transcribed test asserts (`CallMap.transcripts`), each value read as it is
+// asserted (a later statement cannot change what it said), or its error.
+struct TddSteps {
+  std::string out;
+  template <typename Call>
+  void check(Call call) {
+    std::string read = outcome(call);
+    out += out.empty() ? "" : ",";
+    out += read;
+  }
+  std::string line() const { return "{\"value\":[" + out + "]}"; }
+};
 
 // A script's line (`CallMap.steps`): the object `make` makes, once (it may be neither
 // copied nor moved), then each step's outcome, in order.

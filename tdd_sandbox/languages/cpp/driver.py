@@ -38,7 +38,9 @@ class CppDriver(FramedDriver):
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
     ) -> Prepared:
         """The model's code files and headers, and the generated driver."""
-        answers = render_calls(calls, cases, CPP_LITERALS.render, lambda call: f"report({call})")
+        answers = render_calls(
+            calls, cases, CPP_LITERALS.render, lambda call: f"report({call})", transcribes=True
+        )
         arms = "\n".join(
             f"    case {i}:\n      return {answer};" for i, answer in enumerate(answers)
         )

@@ -13,6 +13,7 @@ from tdd_sandbox.languages.cpp.driver import CppDriver
 from tdd_sandbox.languages.cpp.policy import check_cpp
 from tdd_sandbox.languages.cpp.reader import CPP_LEXEMES
 from tdd_sandbox.languages.cpp.runner import CppRunner
+from tdd_sandbox.languages.cpp.transcripts import derive_cpp_transcripts
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations
 from tdd_sandbox.languages.tokens import lexer
@@ -86,6 +87,10 @@ class Cpp(CppRunner, Defaults):
     ) -> CallMap | str:
         """The namespace's calls the track's tests make perform the properties (`calls.py`)."""
         return derive_cpp_calls(cases, stub, tests)
+
+    def transcribe_tests(self, cases: Sequence[Case], tests: Mapping[str, bytes]) -> CallMap | str:
+        """Each case's `TEST_CASE`, what it asserts held on the host (`transcripts.py`)."""
+        return derive_cpp_transcripts(cases, tests)
 
     def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
         """Beside a kata's own code (an Exercism stub's `leap.h`, `leap.cpp`) the empty
