@@ -15,10 +15,12 @@ leaves the exercise to the track's tests."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from tdd_sandbox.languages.scripting import OPERATIONS
+from tdd_sandbox.languages.literal_reader import SetLiteral
+from tdd_sandbox.languages.scripting import NAME, OPERATIONS
 from tdd_sandbox.vocabulary.cases import TRACK_TEST, CallMap, Case, Restated
 
 TRANSCRIBED = "its test's own statements, transcribed"
@@ -29,6 +31,63 @@ _NOT_WORD = re.compile(r"[^a-z0-9]")
 
 class Untranscribable(Exception):
     """Why a test cannot be transcribed (`OWN_ANSWERS`: its case is left out)."""
+
+
+@dataclass
+class Transcript:
+    """One test as it is transcribed: the values it binds to literals, as the host reads
+    them; the lines it ships; the steps it holds them to."""
+
+    host: dict[str, Any] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+
+    def check(self, line: str, said: str, wanted: Any, any_order: bool = False) -> None:
+        """A step that answers a value (`line` ships it), held to `wanted`: in any order
+        where the test says so, or writes a set."""
+        self.lines.append(line)
+        step = {NAME: said, "expected": wanted}
+        unordered = any_order or isinstance(wanted, SetLiteral)
+        self.steps.append({**step, "unordered": True} if unordered else step)
+
+    def block(self, line: str, said: str, message: str | None, succeeds: bool = False) -> None:
+        """A step that runs a block (`line` ships it): it must fail, with `message` where
+        the test says one, or, where it `succeeds`, must not."""
+        self.lines.append(line)
+        if succeeds:
+            self.steps.append({NAME: said})
+        elif message is None:
+            self.steps.append({NAME: said, "should_succeed": False})
+        else:
+            self.steps.append({NAME: said, "expected": {"error": message}})
+
+
+def split_arguments(text: str, code: str) -> list[str]:
+    """The arguments of a call or a macro, as their texts, split at its own commas (`code`
+    is `text` with its literals and comments blank)."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(code):
+        depth += (char in "([{") - (char in ")]}")
+        if char == "," and depth == 0:
+            parts.append(text[start:at].strip())
+            start = at + 1
+    last = text[start:].strip()
+    return [*parts, last] if last else parts
+
+
+def needed_names(
+    sources: Iterable[str], items: Mapping[str, str], names: Callable[[str], set[str]]
+) -> list[str]:
+    """The names of the `items` of a test file (each the text that declares it) that the
+    transcripts use, and of those these use in turn, in the file's order: nothing else of
+    the file is shipped."""
+    used = {name for source in sources for name in names(source)}
+    wanted: list[str] = []
+    while more := sorted((used & items.keys()) - set(wanted)):
+        wanted += more
+        used = {name for m in more for name in names(items[m])}
+    order = list(items)
+    return sorted(wanted, key=order.index)
 
 
 def words(text: str) -> str:
@@ -77,6 +136,22 @@ class Transcribed:
         self.restated[case_id] = Restated(
             input={OPERATIONS: []}, expected={}, description=description
         )
+
+    def take(
+        self, case: tuple[str, str], test: str, transcribe: Callable[[], tuple[str, Transcript]]
+    ) -> str | None:
+        """The case `case_of` named performed by the source `transcribe` makes of `test`,
+        or left out where it holds two answers of the code's own; why it cannot be, else
+        None."""
+        try:
+            source, transcript = transcribe()
+        except Untranscribable as exc:
+            if str(exc) != OWN_ANSWERS:
+                return f"the test {test} cannot be transcribed: {exc}"
+            self.leave_out(case)
+            return None
+        self.add(case, source, transcript.steps)
+        return None
 
     def add(self, case: tuple[str, str], source: str, steps: Sequence[Mapping[str, Any]]) -> None:
         """The case `case_of` named performed by `source`, its `steps` held against on the

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from tdd_sandbox.languages.cpp.literals import NO, SetLiteral, read_literal
+from tdd_sandbox.languages.cpp.literals import read_literal
 from tdd_sandbox.languages.cpp.transcripts import derive_cpp_transcripts
+from tdd_sandbox.languages.literal_reader import NO, SetLiteral
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 SECRET = "the-answer-only-the-host-holds"

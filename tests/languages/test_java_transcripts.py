@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from tdd_sandbox.languages.java.junit import ClassUnreadable, read_test_class
-from tdd_sandbox.languages.java.literals import NO, SetLiteral, read_literal
+from tdd_sandbox.languages.java.literals import read_literal
 from tdd_sandbox.languages.java.transcripts import derive_java_transcripts
+from tdd_sandbox.languages.literal_reader import NO, SetLiteral
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 SECRET = "the-answer-only-the-host-holds"

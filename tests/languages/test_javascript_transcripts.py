@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from tdd_sandbox.languages.javascript.jest import SpecUnreadable, read_spec
-from tdd_sandbox.languages.javascript.literals import NO, read_literal
+from tdd_sandbox.languages.javascript.literals import read_literal
 from tdd_sandbox.languages.javascript.transcripts import derive_javascript_transcripts
+from tdd_sandbox.languages.literal_reader import NO
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 SECRET = "the-answer-only-the-host-holds"

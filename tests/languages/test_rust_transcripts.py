@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tdd_sandbox.languages.rust.literals import NO, read_literal
+from tdd_sandbox.languages.literal_reader import NO
+from tdd_sandbox.languages.rust.literals import read_literal
 from tdd_sandbox.languages.rust.transcripts import derive_rust_transcripts
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 

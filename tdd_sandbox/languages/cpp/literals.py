@@ -11,37 +11,20 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-NO = object()
-"""No literal: what `read_literal` reads of anything else."""
+from tdd_sandbox.languages.literal_reader import NO, LiteralReader, NotLiteral, SetLiteral
 
-
-class SetLiteral(list[Any]):
-    """A set the test writes, kept as the list the answer reads as: any order."""
-
-
-_SPACE = re.compile(r"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.DOTALL)
 _NUMBER = re.compile(r"-?(?:0[xX][0-9a-fA-F']+|\d[\d']*(?:\.\d[\d']*)?(?:[eE][-+]?\d+)?)[uUlLfF]*")
 _TYPE = re.compile(
     r"(?:std::)?(vector|array|set|unordered_set|string|map|unordered_map)\s*(?:<[^{}()]*>)?\s*"
 )
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 _WORDS: dict[str, Any] = {"true": True, "false": False, "nullptr": None}
-
-
-class _NotLiteral(Exception):
-    pass
 
 
 def read_literal(text: str, names: Mapping[str, Any] | None = None, declared: str = "") -> Any:
     """The value `text` writes as one C++ literal, or `NO`; a name in it reads as its value
     in `names`; `declared` is the type a declaration gives it (a map's pairs read so)."""
-    reader = _Reader(text, names or {})
-    try:
-        value = reader.value()
-        reader.space()
-    except (_NotLiteral, IndexError, ValueError):
-        return NO
-    if reader.at != len(text):
+    value = _Reader(text, names or {}).read()
+    if value is NO:
         return NO
     if re.search(r"\bmap\s*<", declared) and isinstance(value, list):
         pairs = [item for item in value if isinstance(item, list) and len(item) == 2]
@@ -51,21 +34,7 @@ def read_literal(text: str, names: Mapping[str, Any] | None = None, declared: st
     return value
 
 
-class _Reader:
-    def __init__(self, text: str, names: Mapping[str, Any]) -> None:
-        self.text, self.at, self.names = text, 0, names
-
-    def space(self) -> None:
-        match = _SPACE.match(self.text, self.at)
-        self.at = match.end() if match else self.at
-
-    def skip(self, token: str) -> bool:
-        self.space()
-        if self.text.startswith(token, self.at):
-            self.at += len(token)
-            return True
-        return False
-
+class _Reader(LiteralReader):
     def value(self) -> Any:
         self.space()
         text, at = self.text, self.at
@@ -91,39 +60,12 @@ class _Reader:
             return _number(number.group())
         if name := re.compile(r"[A-Za-z_]\w*").match(text, at):
             self.at = name.end()
-            known = {**self.names, **_WORDS}
-            if name.group() in known:
-                return known[name.group()]
-        raise _NotLiteral
-
-    def items(self, opening: str, closing: str) -> list[Any]:
-        if not self.skip(opening):
-            raise _NotLiteral
-        out: list[Any] = []
-        while not self.skip(closing):
-            out.append(self.value())
-            if not self.skip(","):
-                self.space()
-                if not self.text.startswith(closing, self.at):
-                    raise _NotLiteral
-        return out
-
-    def string(self, quote: str) -> str:
-        out: list[str] = []
-        at = self.at + 1
-        while self.text[at] != quote:
-            if self.text[at] == "\\":
-                out.append(_ESCAPES[self.text[at + 1]])
-                at += 2
-                continue
-            out.append(self.text[at])
-            at += 1
-        self.at = at + 1
-        return "".join(out)
+            return _WORDS[name.group()] if name.group() in _WORDS else self.known(name.group())
+        raise NotLiteral
 
 
 def _fail() -> Any:
-    raise _NotLiteral
+    raise NotLiteral
 
 
 def _number(text: str) -> int | float:

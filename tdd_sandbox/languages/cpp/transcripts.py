@@ -13,15 +13,22 @@ tests."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
-from tdd_sandbox.languages.cpp.literals import NO, read_literal
+from tdd_sandbox.languages.cpp.literals import read_literal
 from tdd_sandbox.languages.cpp.reader import CPP_LEXEMES, cpp_text
 from tdd_sandbox.languages.lexing import blank, bracket_end, statement_spans
-from tdd_sandbox.languages.scripting import NAME
-from tdd_sandbox.languages.transcribing import OWN_ANSWERS, Transcribed, Untranscribable
+from tdd_sandbox.languages.literal_reader import NO
+from tdd_sandbox.languages.transcribing import (
+    OWN_ANSWERS,
+    Transcribed,
+    Transcript,
+    Untranscribable,
+    needed_names,
+    split_arguments,
+)
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _CASE = re.compile(r"TEST_CASE\s*\(")
@@ -42,15 +49,8 @@ _DECLARES = re.compile(
 )
 
 
-@dataclass
-class _Transcript:
-    host: dict[str, Any]
-    lines: list[str] = field(default_factory=list)
-    steps: list[dict[str, Any]] = field(default_factory=list)
-
-    def check(self, asked: str, wanted: Any, said: str = "") -> None:
-        self.lines.append(f"tdd_steps.check([&] {{ return ({asked}); }});")
-        self.steps.append({NAME: said or asked, "expected": wanted})
+def _check(transcript: Transcript, asked: str, wanted: Any, said: str = "") -> None:
+    transcript.check(f"tdd_steps.check([&] {{ return ({asked}); }});", said or asked, wanted)
 
 
 def derive_cpp_transcripts(cases: Sequence[Case], tests: Mapping[str, bytes]) -> CallMap | str:
@@ -78,16 +78,11 @@ def derive_cpp_transcripts(cases: Sequence[Case], tests: Mapping[str, bytes]) ->
     made = Transcribed(cases)
     for name, body in found:
         case = made.case_of(name.replace("_", " "))
-        try:
-            transcript = _transcribe(name, body)
-        except Untranscribable as exc:
-            if str(exc) != OWN_ANSWERS:
-                return f"the test {name!r} cannot be transcribed: {exc}"
-            made.leave_out(case)
-            continue
-        lines = ["[&]() -> std::string {", "tdd_acceptance::TddSteps tdd_steps;", *transcript.lines]
-        made.add(case, "\n".join([*lines, "return tdd_steps.line();", "}()"]), transcript.steps)
-    needed = _needed(made.transcripts.values(), items)
+        if refused := made.take(case, repr(name), partial(_source, name, body)):
+            return refused
+    needed = list(
+        dict.fromkeys(items[n] for n in needed_names(made.transcripts.values(), items, _names))
+    )
     if any(_ASSERT.search(blank(item, CPP_LEXEMES)) for item in needed):
         return "a function of the tests' that a test calls asserts itself"
     return made.calls("\n".join([*dict.fromkeys(kept), *needed]))
@@ -103,12 +98,19 @@ def _case_of(said: str, shape: str) -> tuple[str, list[str]]:
     return name[1], [said[s:e].strip() for s, e in statement_spans(shape, opening + 1, closing)]
 
 
-def _transcribe(name: str, body: list[str]) -> _Transcript:
+def _source(name: str, body: list[str]) -> tuple[str, Transcript]:
+    """The test as the driver runs it: a lambda, called, that answers its steps' line."""
+    transcript = _transcribe(name, body)
+    lines = ["[&]() -> std::string {", "tdd_acceptance::TddSteps tdd_steps;", *transcript.lines]
+    return "\n".join([*lines, "return tdd_steps.line();", "}()"]), transcript
+
+
+def _transcribe(name: str, body: list[str]) -> Transcript:
     """The test's statements, its assertions as steps; raises `Untranscribable`."""
     if not name:
         raise Untranscribable("a TEST_CASE it does not read")
     used = {n for text in body if not _literal_declared(text) for n in _names(_asked(text))}
-    transcript = _Transcript(host={})
+    transcript = Transcript()
     for text in body:
         shape = blank(text, CPP_LEXEMES)
         if (asserted := _ASSERT.match(shape)) is not None:
@@ -127,32 +129,26 @@ def _transcribe(name: str, body: list[str]) -> _Transcript:
                 continue
         transcript.lines.append(text)
     if not transcript.steps:  # it passes where it runs to its end
-        transcript.lines.append("tdd_steps.check([&] {});")
-        transcript.steps.append({NAME: "the test runs to its end", "expected": None})
+        transcript.check("tdd_steps.check([&] {});", "the test runs to its end", None)
     return transcript
 
 
-def _assert(macro: str, given: str, transcript: _Transcript) -> None:
-    arguments = _arguments(given)
+def _assert(macro: str, given: str, transcript: Transcript) -> None:
+    arguments = split_arguments(given, blank(given, CPP_LEXEMES))
     if not arguments:
         raise Untranscribable(f"it asserts nothing with {macro}")
     if "THROWS" in macro or macro.endswith("NOTHROW"):
-        block = f"[&] {{ (void)({arguments[0]}); }}"
-        transcript.lines.append(f"tdd_steps.check({block});")
+        line = f"tdd_steps.check([&] {{ (void)({arguments[0]}); }});"
         said = arguments[0].strip()
         if said.startswith("(") and bracket_end(blank(said, CPP_LEXEMES), 0) == len(said) - 1:
             said = said[1:-1].strip()  # `((queen_attack::chess_board{white, black}))`
-        if macro.endswith("NOTHROW"):
-            transcript.steps.append({NAME: said})
-        elif macro.endswith("THROWS_WITH") and len(arguments) > 1:
+        if macro.endswith("THROWS_WITH") and len(arguments) > 1:
             message = read_literal(arguments[1], transcript.host)
             if not isinstance(message, str):
-                raise Untranscribable(
-                    f"it expects an error message it does not write: {given[:60]}"
-                )
-            transcript.steps.append({NAME: said, "expected": {"error": message}})
-        elif macro.endswith(("THROWS", "THROWS_AS")):
-            transcript.steps.append({NAME: said, "should_succeed": False})
+                raise Untranscribable(f"it expects a message it does not write: {given[:60]}")
+            transcript.block(line, said, message)
+        elif macro.endswith(("THROWS", "THROWS_AS", "NOTHROW")):
+            transcript.block(line, said, None, succeeds=macro.endswith("NOTHROW"))
         else:
             raise Untranscribable(f"it asserts with {macro}")
         return
@@ -170,31 +166,17 @@ def _assert(macro: str, given: str, transcript: _Transcript) -> None:
         for actual, held in ((first, second), (second, first)):
             wanted = read_literal(held, transcript.host)
             if wanted is not NO and read_literal(actual, transcript.host) is NO:
-                transcript.check(actual, wanted)
+                _check(transcript, actual, wanted)
                 return
         raise Untranscribable(OWN_ANSWERS)
     if re.search(r"[<>]=?|!=|&&|\|\||==", shape):
         raise Untranscribable(f"it asserts a comparison: {asked[:60]}")
-    transcript.check(
-        f"static_cast<bool>({asked})", not macro.endswith("FALSE"), f"{macro}({asked[:60]})"
-    )
+    truth = not macro.endswith("FALSE")
+    _check(transcript, f"static_cast<bool>({asked})", truth, f"{macro}({asked[:60]})")
 
 
 def _depth(code: str, at: int) -> int:
     return sum((c in "([{") - (c in ")]}") for c in code[:at])
-
-
-def _arguments(text: str) -> list[str]:
-    """A macro's arguments, as their texts, split at its own commas (not a template's)."""
-    shape = blank(text, CPP_LEXEMES)
-    parts, depth, start = [], 0, 0
-    for at, char in enumerate(shape):
-        depth += (char in "([{") - (char in ")]}")
-        if char == "," and depth == 0:
-            parts.append(text[start:at].strip())
-            start = at + 1
-    last = text[start:].strip()
-    return [*parts, last] if last else parts
 
 
 def _declared(text: str) -> tuple[str, str, str] | None:
@@ -228,13 +210,3 @@ def _asked(text: str) -> str:
 
 def _names(text: str) -> set[str]:
     return set(re.findall(r"(?<![\w.:>])[A-Za-z_]\w*", blank(text, CPP_LEXEMES)))
-
-
-def _needed(sources: Iterable[str], items: Mapping[str, str]) -> list[str]:
-    """The file's declarations the transcripts use, and those these use in turn."""
-    names = {name for source in sources for name in _names(source)}
-    wanted: list[str] = []
-    while more := sorted((names & items.keys()) - set(wanted)):
-        wanted += more
-        names = {name for m in more for name in _names(items[m])}
-    return list(dict.fromkeys(items[name] for name in wanted))

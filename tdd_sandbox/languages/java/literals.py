@@ -12,20 +12,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-NO = object()
-"""No literal: what `read_literal` reads of anything else."""
+from tdd_sandbox.languages.literal_reader import LiteralReader, NotLiteral, SetLiteral
 
-
-class SetLiteral(list[Any]):
-    """A set the test writes, kept as the list the answer reads as: any order."""
-
-
-_SPACE = re.compile(r"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.DOTALL)
 _NUMBER = re.compile(r"-?(?:0[xX][0-9a-fA-F_]+|\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][-+]?\d+)?)[lLdDfF]?")
 _NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
 _CONSTANT = re.compile(r"[A-Z][\w$]*\s*\.\s*([A-Z][A-Z0-9_]*)")
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "s": " ", "'": "'", '"': '"',
-            "\\": "\\"}  # fmt: skip
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "s": " "}
 _LISTS = ("List.of", "Arrays.asList", "Collections.singletonList", "Collections.emptyList",
           "Stream.of", "Collections.unmodifiableList")  # fmt: skip
 _SETS = ("Set.of", "Collections.singleton", "Collections.emptySet")
@@ -33,48 +25,26 @@ _MAPS = ("Map.of", "Collections.emptyMap")
 _WORDS: dict[str, Any] = {"true": True, "false": False, "null": None}
 
 
-class _NotLiteral(Exception):
-    pass
-
-
 def read_literal(text: str, names: Mapping[str, Any] | None = None) -> Any:
     """The value `text` writes as one Java literal, or `NO`; a name in it reads as its
     value in `names`."""
-    reader = _Reader(text, names or {})
-    try:
-        value = reader.sum()
-        reader.space()
-    except (_NotLiteral, IndexError, ValueError):
-        return NO
-    return value if reader.at == len(text) else NO
+    return _Reader(text, names or {}).read()
 
 
-class _Reader:
-    def __init__(self, text: str, names: Mapping[str, Any]) -> None:
-        self.text, self.at, self.names = text, 0, names
+class _Reader(LiteralReader):
+    quoted_escapes = _ESCAPES
 
-    def space(self) -> None:
-        match = _SPACE.match(self.text, self.at)
-        self.at = match.end() if match else self.at
-
-    def sum(self) -> Any:
+    def value(self) -> Any:
         """Values joined by `+`: text, where any is."""
-        value = self.value()
+        value = self.term()
         while self.skip("+"):
-            more = self.value()
+            more = self.term()
             if not isinstance(value, str) and not isinstance(more, str):
-                raise _NotLiteral  # arithmetic is no literal
+                raise NotLiteral  # arithmetic is no literal
             value = f"{_shown(value)}{_shown(more)}"
         return value
 
-    def skip(self, token: str) -> bool:
-        self.space()
-        if self.text.startswith(token, self.at):
-            self.at += len(token)
-            return True
-        return False
-
-    def value(self) -> Any:
+    def term(self) -> Any:
         self.space()
         text, at = self.text, self.at
         if text.startswith('"""', at):
@@ -92,7 +62,7 @@ class _Reader:
             return _number(number.group())
         if name := _NAME.match(text, at):
             return self.named(name)
-        raise _NotLiteral
+        raise NotLiteral
 
     def named(self, name: re.Match[str]) -> Any:
         spelled = re.sub(r"\s", "", name.group())
@@ -102,50 +72,22 @@ class _Reader:
             kind = next((k for k, made in (("list", _LISTS), ("set", _SETS), ("map", _MAPS))
                          if spelled in made), None)  # fmt: skip
             if kind is None:
-                raise _NotLiteral
+                raise NotLiteral
             items = self.items("(", ")")
             if kind == "map":
                 return {_shown(k): v for k, v in zip(items[::2], items[1::2], strict=True)}
             return SetLiteral(items) if kind == "set" else items
         if spelled in _WORDS:
             return _WORDS[spelled]
-        if spelled in self.names:
-            return self.names[spelled]
         if constant := _CONSTANT.fullmatch(spelled):
             return constant[1].lower().replace("_", " ")
-        raise _NotLiteral
+        return self.known(spelled)
 
-    def items(self, opening: str, closing: str) -> list[Any]:
-        if not self.skip(opening):
-            raise _NotLiteral
-        out: list[Any] = []
-        while not self.skip(closing):
-            out.append(self.sum())
-            if not self.skip(","):
-                self.space()
-                if not self.text.startswith(closing, self.at):
-                    raise _NotLiteral
-        return out
-
-    def string(self, quote: str) -> str:
-        out: list[str] = []
-        at = self.at + 1
-        while self.text[at] != quote:
-            if self.text[at] == "\n":
-                raise _NotLiteral
-            if self.text[at] == "\\":
-                octal = re.compile(r"[0-3]?[0-7]{1,2}").match(self.text, at + 1)
-                if octal:
-                    out.append(chr(int(octal.group(), 8)))
-                    at = octal.end()
-                    continue
-                out.append(_ESCAPES[self.text[at + 1]])
-                at += 2
-                continue
-            out.append(self.text[at])
-            at += 1
-        self.at = at + 1
-        return "".join(out)
+    def escape(self, at: int) -> tuple[str, int]:
+        """An octal escape (`\\0`, `\\177`), else the common ones."""
+        if octal := re.compile(r"[0-3]?[0-7]{1,2}").match(self.text, at):
+            return chr(int(octal.group(), 8)), octal.end()
+        return super().escape(at)
 
     def block(self) -> str:
         """A text block: its lines less their common indentation, trailing spaces off."""

@@ -16,15 +16,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from tdd_sandbox.languages.java.junit import ClassUnreadable, JavaTest, read_test_class
-from tdd_sandbox.languages.java.literals import NO, SetLiteral, read_literal
+from tdd_sandbox.languages.java.literals import read_literal
 from tdd_sandbox.languages.java.reader import JAVA_LEXEMES
 from tdd_sandbox.languages.lexing import blank, bracket_end
-from tdd_sandbox.languages.scripting import NAME
-from tdd_sandbox.languages.transcribing import OWN_ANSWERS, Transcribed, Untranscribable
+from tdd_sandbox.languages.literal_reader import NO, SetLiteral
+from tdd_sandbox.languages.transcribing import (
+    OWN_ANSWERS,
+    Transcribed,
+    Transcript,
+    Untranscribable,
+    split_arguments,
+)
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _BOUND = re.compile(
@@ -42,16 +48,8 @@ _TRUTH = {"isTrue": ("{}", True), "isFalse": ("{}", False), "isNull": ("{} == nu
 _RUNNER = re.compile(r"import\s+(?:static\s+)?(?:org\.junit|org\.assertj)\b")
 
 
-@dataclass
-class _Transcript:
-    host: dict[str, Any]
-    lines: list[str] = field(default_factory=list)
-    steps: list[dict[str, Any]] = field(default_factory=list)
-
-    def check(self, asked: str, wanted: Any, said: str = "") -> None:
-        self.lines.append(f"tddSteps.value({asked});")
-        step = {NAME: said or asked, "expected": wanted}
-        self.steps.append({**step, "unordered": True} if isinstance(wanted, SetLiteral) else step)
+def _check(transcript: Transcript, asked: str, wanted: Any, said: str = "") -> None:
+    transcript.check(f"tddSteps.value({asked});", said or asked, wanted)
 
 
 def derive_java_transcripts(cases: Sequence[Case], tests: Mapping[str, bytes]) -> CallMap | str:
@@ -68,21 +66,21 @@ def derive_java_transcripts(cases: Sequence[Case], tests: Mapping[str, bytes]) -
     made = Transcribed(cases)
     for test in (test for read in classes for test in read.tests):
         case = made.case_of(test.shown or test.name)
-        try:
-            transcript = _transcribe(test)
-        except Untranscribable as exc:
-            if str(exc) != OWN_ANSWERS:
-                return f"the test {test.name} cannot be transcribed: {exc}"
-            made.leave_out(case)
-            continue
-        body = "\n".join(["TddAcceptance.transcript(tddSteps -> {", *transcript.lines, "})"])
-        made.add(case, body, transcript.steps)
+        if refused := made.take(case, test.name, partial(_source, test)):
+            return refused
     if not made.transcripts and not made.left_out:
         return "the track's tests hold no @Test"
     return made.calls("\n".join(dict.fromkeys(imports)))
 
 
-def _transcribe(test: JavaTest) -> _Transcript:
+def _source(test: JavaTest) -> tuple[str, Transcript]:
+    """The test as the driver runs it: a transcript of a lambda's statements."""
+    transcript = _transcribe(test)
+    lines = ["TddAcceptance.transcript(tddSteps -> {", *transcript.lines, "})"]
+    return "\n".join(lines), transcript
+
+
+def _transcribe(test: JavaTest) -> Transcript:
     """The test's statements, its assertions as steps; raises `Untranscribable`."""
     said = [*test.before, *test.body]
     parsed = [_assertion(text) for text in said]
@@ -90,7 +88,7 @@ def _transcribe(test: JavaTest) -> _Transcript:
     for text, assertion in zip(said, parsed, strict=True):
         shipped = [assertion[1]] if assertion else ([] if _literal_bound(text) else [text])
         used |= {n for s in shipped for n in _names(s)}
-    transcript = _Transcript(host={})
+    transcript = Transcript()
     for text, assertion in zip(said, parsed, strict=True):
         if assertion is not None:
             _assert(*assertion, transcript)
@@ -104,7 +102,7 @@ def _transcribe(test: JavaTest) -> _Transcript:
             continue
         transcript.lines.append(text)
     if not transcript.steps:  # it passes where it runs to its end
-        transcript.check("null", None, "the test runs to its end")
+        _check(transcript, "null", None, "the test runs to its end")
     return transcript
 
 
@@ -128,9 +126,7 @@ def _assertion(text: str) -> tuple[str, str, list[tuple[str, str]]] | None:
     return head[1], argument, [c for c in calls if c[0] not in _DESCRIBED]
 
 
-def _assert(
-    head: str, argument: str, calls: list[tuple[str, str]], transcript: _Transcript
-) -> None:
+def _assert(head: str, argument: str, calls: list[tuple[str, str]], transcript: Transcript) -> None:
     if head in _FAILS or head == "assertThrows":
         _fails(head, argument, calls, transcript)
         return
@@ -138,7 +134,7 @@ def _assert(
         matcher, given = calls[0]
         _matched(argument, matcher, given, transcript)
         return
-    parts = _arguments(argument)
+    parts = _arguments_of(argument)
     if head in ("assertEquals", "assertArrayEquals", "assertIterableEquals") and len(parts) >= 2:
         _matched(parts[1], "isEqualTo", parts[0], transcript)
     elif head in ("assertTrue", "assertFalse", "assertNull", "assertNotNull") and parts:
@@ -150,16 +146,15 @@ def _assert(
         raise Untranscribable(f"it asserts with {shown}")
 
 
-def _matched(asked: str, matcher: str, given: str, transcript: _Transcript) -> None:
+def _matched(asked: str, matcher: str, given: str, transcript: Transcript) -> None:
     """`assertThat(asked).matcher(given)` as a step."""
     if matcher in _TRUTH and not given:
         form, truth = _TRUTH[matcher]
-        transcript.check(form.format(asked), truth, f"{asked} ({matcher})")
+        _check(transcript, form.format(asked), truth, f"{asked} ({matcher})")
         return
     if matcher == "hasSize":
-        transcript.check(
-            f"TddAcceptance.size({asked})", _held(given, transcript), f"{asked} (size)"
-        )
+        size = _held(given, transcript)
+        _check(transcript, f"TddAcceptance.size({asked})", size, f"{asked} (size)")
         return
     listed = {"containsExactly": "List.of", "containsExactlyInAnyOrder": "Set.of"}
     if matcher in listed:
@@ -169,10 +164,10 @@ def _matched(asked: str, matcher: str, given: str, transcript: _Transcript) -> N
         wanted = SetLiteral(wanted)
     if matcher not in ("isEqualTo", *listed) and not matcher.startswith("containsExactly"):
         raise Untranscribable(f"it asserts with {matcher}")
-    transcript.check(asked, wanted)
+    _check(transcript, asked, wanted)
 
 
-def _held(text: str, transcript: _Transcript) -> Any:
+def _held(text: str, transcript: Transcript) -> Any:
     """What a step is held against: a literal the host reads; else the code's own."""
     wanted = read_literal(text, transcript.host)
     if wanted is NO:
@@ -180,11 +175,11 @@ def _held(text: str, transcript: _Transcript) -> Any:
     return wanted
 
 
-def _fails(head: str, argument: str, calls: list[tuple[str, str]], transcript: _Transcript) -> None:
+def _fails(head: str, argument: str, calls: list[tuple[str, str]], transcript: Transcript) -> None:
     """A block that must fail, and the message it must fail with where one is said."""
     named = dict(calls)
     if head == "assertThrows":
-        block = _arguments(argument)[1] if len(_arguments(argument)) > 1 else ""
+        block = _arguments_of(argument)[1] if len(_arguments_of(argument)) > 1 else ""
     else:
         block = (
             argument
@@ -199,31 +194,16 @@ def _fails(head: str, argument: str, calls: list[tuple[str, str]], transcript: _
              "doesNotThrowAnyException", "withNoCause"}  # fmt: skip
     if unknown := [name for name, _ in calls if name not in known]:
         raise Untranscribable(f"it expects an error with {unknown[0]}")
-    transcript.lines.append(f"tddSteps.fails({block});")
-    said = block.split("->", 1)[1].strip()
-    if "doesNotThrowAnyException" in named:
-        transcript.steps.append({NAME: said})
-        return
+    line, said = f"tddSteps.fails({block});", block.split("->", 1)[1].strip()
     message = named.get("withMessage", named.get("hasMessage"))
-    if message is None:
-        transcript.steps.append({NAME: said, "should_succeed": False})
-        return
-    wanted = read_literal(message, transcript.host)
-    if not isinstance(wanted, str):
+    wanted = read_literal(message, transcript.host) if message is not None else None
+    if message is not None and not isinstance(wanted, str):
         raise Untranscribable(f"it expects an error message it does not write: {message[:60]}")
-    transcript.steps.append({NAME: said, "expected": {"error": wanted}})
+    transcript.block(line, said, wanted, succeeds="doesNotThrowAnyException" in named)
 
 
-def _arguments(text: str) -> list[str]:
-    """The arguments of a call, as their texts, split at its own commas."""
-    code = blank(text, JAVA_LEXEMES)
-    parts, depth, start = [], 0, 0
-    for at, char in enumerate(code):
-        depth += (char in "([{") - (char in ")]}")
-        if char == "," and depth == 0:
-            parts.append(text[start:at].strip())
-            start = at + 1
-    return [*parts, text[start:].strip()] if text.strip() else parts
+def _arguments_of(text: str) -> list[str]:
+    return split_arguments(text, blank(text, JAVA_LEXEMES))
 
 
 def _literal_bound(text: str) -> bool:

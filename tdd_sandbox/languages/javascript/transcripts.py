@@ -16,18 +16,21 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import PurePosixPath
 from typing import Any
 
 from tdd_sandbox.languages.javascript.jest import SpecTest, SpecUnreadable, read_spec
-from tdd_sandbox.languages.javascript.literals import NO, read_literal
+from tdd_sandbox.languages.javascript.literals import read_literal
 from tdd_sandbox.languages.javascript.reader import read_javascript
 from tdd_sandbox.languages.lexing import bracket_end
-from tdd_sandbox.languages.scripting import NAME
+from tdd_sandbox.languages.literal_reader import NO
 from tdd_sandbox.languages.transcribing import (
     OWN_ANSWERS,
     Transcribed,
+    Transcript,
     Untranscribable,
+    needed_names,
 )
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -71,11 +74,7 @@ _TRUTH = {"toBeTruthy": ("Boolean({})", True), "toBeFalsy": ("Boolean({})", Fals
 
 
 @dataclass
-class _Transcript:
-    host: dict[str, Any]
-    """The values the test and its file bind to literals, as the host reads them."""
-    lines: list[str] = field(default_factory=list)
-    steps: list[dict[str, Any]] = field(default_factory=list)
+class _Transcript(Transcript):
     held: set[str] = field(default_factory=set)
     """The names of the host's values the steps are held against."""
 
@@ -102,20 +101,12 @@ def derive_javascript_transcripts(
     declared = {name: text for spec in specs for name, text in spec.declared.items()}
     file_values = {name: v for name, text in declared.items()
                    if (v := _bound_literal(text)) is not NO}  # fmt: skip
-    made, held = Transcribed(cases), set()
+    made, held = Transcribed(cases), set[str]()
     for test in (test for spec in specs for test in spec.tests):
         case = made.case_of(test.name, test.groups)
-        try:
-            transcript = _transcribe(test, file_values)
-        except Untranscribable as exc:
-            if str(exc) != OWN_ANSWERS:
-                return f"the test {test.name!r} cannot be transcribed: {exc}"
-            made.leave_out(case)
-            continue
-        lines = ["(async () => {", "const tddSteps = [];", *transcript.lines, "return tddSteps;"]
-        made.add(case, "\n".join([*lines, "})()"]), transcript.steps)
-        held |= transcript.held
-    used = _needed(list(made.transcripts.values()), declared)
+        if refused := made.take(case, repr(test.name), partial(_source, test, file_values, held)):
+            return refused
+    used = needed_names(made.transcripts.values(), declared, _names)
     if asserting := [name for name in used if _EXPECT.search(read_javascript(declared[name]).code)]:
         return f"a function of the spec's that a test calls expects itself: {asserting[0]}"
     if shared := sorted(held & set(used)):
@@ -125,6 +116,17 @@ def derive_javascript_transcripts(
     return made.calls(
         "\n".join([*filter(None, imports), *(declared[name] for name in used), HELPER])
     )
+
+
+def _source(
+    test: SpecTest, file_values: Mapping[str, Any], held: set[str]
+) -> tuple[str, Transcript]:
+    """The test as the driver runs it: an async function, called, that answers its steps;
+    the names of the host's values it holds against noted in `held`."""
+    transcript = _transcribe(test, file_values)
+    held |= transcript.held
+    lines = ["(async () => {", "const tddSteps = [];", *transcript.lines, "return tddSteps;"]
+    return "\n".join([*lines, "})()"]), transcript
 
 
 def _transcribe(test: SpecTest, file_values: Mapping[str, Any]) -> _Transcript:
@@ -174,16 +176,15 @@ def _expectation(text: str) -> tuple[str, str, str] | None:
 def _expect(actual: str, matcher: str, argument: str, transcript: _Transcript) -> None:
     if matcher in _TRUTH:
         form, wanted = _TRUTH[matcher]
-        transcript.lines.append(f"tddSteps.push(tddCheck(() => {form.format(actual)}));")
-        transcript.steps.append({NAME: f"{actual} ({matcher})", "expected": wanted})
+        line = f"tddSteps.push(tddCheck(() => {form.format(actual)}));"
+        transcript.check(line, f"{actual} ({matcher})", wanted)
         return
     if matcher == "not.toThrow" and not argument:
-        transcript.lines.append(f"tddSteps.push(tddFails({actual}));")
-        transcript.steps.append({NAME: actual})  # it must succeed
+        transcript.block(f"tddSteps.push(tddFails({actual}));", actual, None, succeeds=True)
         return
     if matcher in ("toThrow", "toThrowError"):
-        transcript.lines.append(f"tddSteps.push(tddFails({actual}));")
-        transcript.steps.append({NAME: actual, **_thrown(argument, transcript)})
+        line = f"tddSteps.push(tddFails({actual}));"
+        transcript.block(line, actual, _thrown(argument, transcript))
         return
     wanted = transcript.value(argument)
     if wanted is NO:
@@ -191,19 +192,18 @@ def _expect(actual: str, matcher: str, argument: str, transcript: _Transcript) -
         raise Untranscribable(OWN_ANSWERS if computed else f"it expects {argument[:80]}")
     if matcher == "toHaveLength":
         actual = f"({actual}).length"
-    transcript.lines.append(f"tddSteps.push(tddCheck(() => ({actual})));")
-    transcript.steps.append({NAME: actual, "expected": wanted})
+    transcript.check(f"tddSteps.push(tddCheck(() => ({actual})));", actual, wanted)
 
 
-def _thrown(argument: str, transcript: _Transcript) -> dict[str, Any]:
-    """What a block that must fail is held against: its message, where the test says it."""
+def _thrown(argument: str, transcript: _Transcript) -> str | None:
+    """The message a block must fail with, where the test says one."""
     if not argument or re.fullmatch(r"[A-Z][\w$]*", argument):  # any error, or of a kind
-        return {"should_succeed": False}
+        return None
     made = _ERROR.fullmatch(argument)
     message = transcript.value(made[1].strip() if made else argument)
     if not isinstance(message, str):
         raise Untranscribable(f"it expects an error of no message it writes: {argument[:80]}")
-    return {"expected": {"error": message}}
+    return message
 
 
 def _host_value(text: str, host: Mapping[str, Any]) -> Any:
@@ -239,18 +239,6 @@ def _literal_bound(text: str) -> bool:
 def _names(text: str) -> set[str]:
     """The names `text` reads (not a member after a dot), as its code reads them."""
     return set(_NAME.findall(read_javascript(text).code))
-
-
-def _needed(sources: Sequence[str], declared: Mapping[str, str]) -> list[str]:
-    """The names of the file's declarations the transcripts use, and of those these use in
-    turn, in the file's order."""
-    names = {name for source in sources for name in _names(source)}
-    wanted: list[str] = []
-    while more := sorted((names & declared.keys()) - set(wanted)):
-        wanted += more
-        names = {name for m in more for name in _names(declared[m])}
-    order = list(declared)
-    return sorted(wanted, key=order.index)
 
 
 def _import(line: str) -> str:

@@ -7,6 +7,8 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
+from tdd_sandbox.languages.literal_reader import NO, SetLiteral
+
 EQUAL = frozenset({"assertEqual", "assertEquals", "assertDictEqual", "assertListEqual",
                    "assertTupleEqual", "assertSequenceEqual", "assertMultiLineEqual"})  # fmt: skip
 """Assertions that two values are equal."""
@@ -20,12 +22,6 @@ TRUTH = {
 }
 """Assertions of one value: what it is asked as, and what that must answer."""
 _RAISES = "assertRaises"
-NO = object()
-"""No literal: what `literal` reads of anything else."""
-
-
-class SetLiteral(list[Any]):
-    """A set the test writes, kept as the list the answer reads as: any order."""
 
 
 def assertion_of(statement: ast.stmt) -> tuple[str, list[ast.expr]] | None:

@@ -13,14 +13,14 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
+from tdd_sandbox.languages.literal_reader import NO, SetLiteral
 from tdd_sandbox.languages.python.assertions import (
     ANY_ORDER,
     EQUAL,
-    NO,
     TRUTH,
-    SetLiteral,
     as_plain,
     assertion_of,
     is_kind_of,
@@ -30,10 +30,10 @@ from tdd_sandbox.languages.python.assertions import (
     uses_self,
 )
 from tdd_sandbox.languages.python.helpers import helper_methods, needed_helpers, unbound
-from tdd_sandbox.languages.scripting import NAME
 from tdd_sandbox.languages.transcribing import (
     OWN_ANSWERS,
     Transcribed,
+    Transcript,
     Untranscribable,
 )
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -51,22 +51,15 @@ _STEPS = "tdd_steps"
 
 
 @dataclass
-class _Transcript:
-    """One test as it is being transcribed."""
-
-    host: dict[str, Any]
-    """Names the test binds to literals, as the host reads them."""
+class _Transcript(Transcript):
     computed: set[str] = field(default_factory=set)
     """The names the test binds to something other than a literal."""
-    lines: list[str] = field(default_factory=list)
-    steps: list[dict[str, Any]] = field(default_factory=list)
     raised: str = ""
     """The name `assertRaises(...) as` binds, while a message about it may follow."""
 
-    def check(self, text: str, actual: str, wanted: Any, any_order: bool = False) -> None:
-        self.lines.append(f"{_STEPS}.append(tdd_check(lambda: {actual}))")
-        step = {NAME: text, "expected": wanted}
-        self.steps.append({**step, "unordered": True} if any_order else step)
+    def ask(self, said: str, asked: str, wanted: Any, any_order: bool = False) -> None:
+        """A step that answers what `asked` evaluates to, held to `wanted`."""
+        self.check(f"{_STEPS}.append(tdd_check(lambda: {asked}))", said, wanted, any_order)
 
 
 def derive_python_transcripts(
@@ -91,22 +84,24 @@ def derive_python_transcripts(
     made = Transcribed(cases)
     for method in methods:
         case = made.case_of(method.name.removeprefix("test").strip("_").replace("_", " "))
-        try:
-            transcript = _transcribe(unbound(method, helpers))
-        except Untranscribable as exc:
-            if str(exc) != OWN_ANSWERS:
-                return f"the test {method.name} cannot be transcribed: {exc}"
-            made.leave_out(case)
-            continue
-        made.add(case, "\n".join([f"{_STEPS} = []", *transcript.lines, _STEPS]), transcript.steps)
+        if refused := made.take(case, method.name, partial(_source, method, helpers)):
+            return refused
     used = needed_helpers(list(made.transcripts.values()), helpers)
     return made.calls("\n".join([*dict.fromkeys(setup), HELPER, *used]), errors=errors)
+
+
+def _source(
+    method: ast.FunctionDef, helpers: Mapping[str, ast.FunctionDef]
+) -> tuple[str, Transcript]:
+    """The test as the driver runs it: its statements, then the steps they answered."""
+    transcript = _transcribe(unbound(method, helpers))
+    return "\n".join([f"{_STEPS} = []", *transcript.lines, _STEPS]), transcript
 
 
 def _transcribe(method: ast.FunctionDef) -> _Transcript:
     """The test's statements, its assertions as steps; raises `Untranscribable`."""
     shipped_names = _names_used_by_the_code(method.body)
-    transcript = _Transcript(host={}, computed=_computed_names(method))
+    transcript = _Transcript(computed=_computed_names(method))
     for statement in method.body:
         _take(statement, transcript, shipped_names)
     if not transcript.steps:
@@ -147,7 +142,7 @@ def _assert(name: str, arguments: list[ast.expr], transcript: _Transcript) -> No
     if name in TRUTH and arguments:
         form, wanted = TRUTH[name]
         asked = form.format(ast.unparse(arguments[0]))
-        transcript.check(f"{name}({ast.unparse(arguments[0])})", asked, wanted)
+        transcript.ask(f"{name}({ast.unparse(arguments[0])})", asked, wanted)
         return
     if name not in EQUAL | ANY_ORDER or len(arguments) < 2:
         raise Untranscribable(f"it asserts with {name}")
@@ -166,7 +161,7 @@ def _assert(name: str, arguments: list[ast.expr], transcript: _Transcript) -> No
         if wanted is not NO and literal(asked_node, transcript.host) is NO:
             any_order = name in ANY_ORDER or isinstance(wanted, SetLiteral)
             text = ast.unparse(asked_node)
-            transcript.check(
+            transcript.ask(
                 text, f"list({text})" if any_order else text, as_plain(wanted), any_order
             )
             return
@@ -191,12 +186,11 @@ def _raise(statement: ast.With, name: str, transcript: _Transcript) -> None:
     if any(uses_self(inner) for inner in statement.body):
         raise Untranscribable("it asserts inside the block that must fail")
     body = "\n".join("    " + line for s in statement.body for line in ast.unparse(s).split("\n"))
-    transcript.lines.append(
+    line = (
         f"try:\n{body}\nexcept Exception as tdd_exc:\n    {_STEPS}.append(tdd_error(tdd_exc))\n"
         f'else:\n    {_STEPS}.append({{"value": None}})'
     )
-    said = "; ".join(ast.unparse(s) for s in statement.body)
-    transcript.steps.append({NAME: said, "should_succeed": False})
+    transcript.block(line, "; ".join(ast.unparse(s) for s in statement.body), None)
     transcript.raised = name or "\0"
 
 

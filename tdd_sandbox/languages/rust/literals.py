@@ -11,10 +11,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-NO = object()
-"""No literal: what `read_literal` reads of anything else."""
+from tdd_sandbox.languages.literal_reader import LiteralReader, NotLiteral
 
-_SPACE = re.compile(r"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.DOTALL)
 _NUMBER = re.compile(
     r"-?(?:0x[0-9a-fA-F_]+|0b[01_]+|\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][-+]?\d+)?)"
     r"(?:_?(?:[iu](?:8|16|32|64|128|size)|f32|f64))?"
@@ -22,42 +20,17 @@ _NUMBER = re.compile(
 _NAME = re.compile(r"[A-Za-z_][\w]*(?:::<[^>]*>)?(?:::[A-Za-z_]\w*(?:::<[^>]*>)?)*")
 _OWNED = re.compile(r"\s*\.\s*(?:to_string|to_owned|into|to_vec|clone|as_str|as_slice)\s*\(\s*\)")
 _RAW = re.compile(r'r(#*)"(.*?)"\1', re.DOTALL)
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", "'": "'", '"': '"'}
 _EMPTY = {"Vec::new", "String::new", "Vec::with_capacity"}
 _WORDS: dict[str, Any] = {"true": True, "false": False, "None": None}
-
-
-class _NotLiteral(Exception):
-    pass
 
 
 def read_literal(text: str, names: Mapping[str, Any] | None = None) -> Any:
     """The value `text` writes as one Rust literal, or `NO`; a name in it reads as its value
     in `names`."""
-    reader = _Reader(text, names or {})
-    try:
-        value = reader.value()
-        reader.space()
-    except (_NotLiteral, IndexError, ValueError):
-        return NO
-    return value if reader.at == len(text) else NO
+    return _Reader(text, names or {}).read()
 
 
-class _Reader:
-    def __init__(self, text: str, names: Mapping[str, Any]) -> None:
-        self.text, self.at, self.names = text, 0, names
-
-    def space(self) -> None:
-        match = _SPACE.match(self.text, self.at)
-        self.at = match.end() if match else self.at
-
-    def skip(self, token: str) -> bool:
-        self.space()
-        if self.text.startswith(token, self.at):
-            self.at += len(token)
-            return True
-        return False
-
+class _Reader(LiteralReader):
     def value(self) -> Any:
         value = self.bare()
         while owned := _OWNED.match(self.text, self.at):
@@ -89,7 +62,7 @@ class _Reader:
             return _number(number.group())
         if name := _NAME.match(text, at):
             return self.named(re.sub(r"::<[^>]*>", "", name.group()), name.end())
-        raise _NotLiteral
+        raise NotLiteral
 
     def named(self, name: str, end: int) -> Any:
         self.at = end
@@ -104,53 +77,40 @@ class _Reader:
                 return items[0]
             if name == "Err" and len(items) == 1 and isinstance(items[0], str):
                 return {"error": items[0]}
-            raise _NotLiteral
-        if name in self.names:
-            return self.names[name]
-        raise _NotLiteral
+            raise NotLiteral
+        return self.known(name)
+
+    def item(self) -> Any:
+        """An item, or of `vec![x; n]` the item repeated: `NotLiteral` carries the count."""
+        value = self.value()
+        if self.skip(";"):
+            count = self.value()
+            if not isinstance(count, int) or count > 10_000:
+                raise NotLiteral
+            raise _Repeated(value, count)
+        return value
 
     def items(self, opening: str, closing: str) -> list[Any]:
-        if not self.skip(opening):
-            raise _NotLiteral
-        out: list[Any] = []
-        while not self.skip(closing):
-            out.append(self.value())
-            if self.skip(";"):  # `vec![x; n]`
-                count = self.value()
-                if not isinstance(count, int) or not self.skip(closing) or count > 10_000:
-                    raise _NotLiteral
-                return out * count
-            if not self.skip(","):
-                self.space()
-                if not self.text.startswith(closing, self.at):
-                    raise _NotLiteral
-        return out
+        try:
+            return super().items(opening, closing)
+        except _Repeated as repeated:
+            if not self.skip(closing):
+                raise NotLiteral from None
+            return [repeated.value] * repeated.count
 
-    def string(self, quote: str) -> str:
-        out: list[str] = []
-        at = self.at + 1
-        while self.text[at] != quote:
-            if self.text[at] == "\\":
-                char = self.text[at + 1]
-                if char == "u":
-                    close = self.text.index("}", at)
-                    out.append(chr(int(self.text[at + 3 : close].replace("_", ""), 16)))
-                    at = close + 1
-                elif char == "x":
-                    out.append(chr(int(self.text[at + 2 : at + 4], 16)))
-                    at += 4
-                elif char == "\n":  # a line continued: the next line's indentation goes
-                    at += 2
-                    while self.text[at] in " \t\n\r":
-                        at += 1
-                else:
-                    out.append(_ESCAPES[char])
-                    at += 2
-                continue
-            out.append(self.text[at])
-            at += 1
-        self.at = at + 1
-        return "".join(out)
+    def escape(self, at: int) -> tuple[str, int]:
+        """A line continued (its next line's indentation goes), else the common ones."""
+        if self.text[at] == "\n":
+            return "", len(self.text[: at + 1]) + len(self.text[at + 1 :]) - len(
+                self.text[at + 1 :].lstrip()
+            )
+        return super().escape(at)
+
+
+class _Repeated(NotLiteral):
+    def __init__(self, value: Any, count: int) -> None:
+        super().__init__()
+        self.value, self.count = value, count
 
 
 def _number(text: str) -> int | float:

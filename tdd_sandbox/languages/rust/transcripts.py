@@ -12,15 +12,23 @@ in a block, or in a test that must panic) leaves the exercise to the track's tes
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from tdd_sandbox.languages.lexing import bracket_end, statement_spans
-from tdd_sandbox.languages.rust.literals import NO, read_literal
+from tdd_sandbox.languages.literal_reader import NO
+from tdd_sandbox.languages.rust.literals import read_literal
 from tdd_sandbox.languages.rust.reader import rust_code
-from tdd_sandbox.languages.scripting import NAME
-from tdd_sandbox.languages.transcribing import OWN_ANSWERS, Transcribed, Untranscribable
+from tdd_sandbox.languages.transcribing import (
+    OWN_ANSWERS,
+    Transcribed,
+    Transcript,
+    Untranscribable,
+    needed_names,
+    split_arguments,
+)
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 _TEST = re.compile(r"#\[\s*test\s*\]")
@@ -42,15 +50,8 @@ class _Test:
     """Where it must panic: the message its `expected` gives ("" for any); else None."""
 
 
-@dataclass
-class _Transcript:
-    host: dict[str, Any]
-    lines: list[str] = field(default_factory=list)
-    steps: list[dict[str, Any]] = field(default_factory=list)
-
-    def check(self, asked: str, wanted: Any, said: str = "") -> None:
-        self.lines.append(f"tdd_steps.value(&({asked}));")
-        self.steps.append({NAME: said or asked, "expected": wanted})
+def _check(transcript: Transcript, asked: str, wanted: Any, said: str = "") -> None:
+    transcript.check(f"tdd_steps.value(&({asked}));", said or asked, wanted)
 
 
 def derive_rust_transcripts(cases: Sequence[Case], tests: Mapping[str, bytes]) -> CallMap | str:
@@ -78,16 +79,11 @@ def derive_rust_transcripts(cases: Sequence[Case], tests: Mapping[str, bytes]) -
     made = Transcribed(cases)
     for test in found:
         case = made.case_of(test.name.replace("_", " "))
-        try:
-            transcript = _transcribe(test)
-        except Untranscribable as exc:
-            if str(exc) != OWN_ANSWERS:
-                return f"the test {test.name} cannot be transcribed: {exc}"
-            made.leave_out(case)
-            continue
-        lines = ["{", "let mut tdd_steps = TddSteps::default();", *transcript.lines]
-        made.add(case, "\n".join([*lines, "tdd_steps.line()", "}"]), transcript.steps)
-    needed = _needed(made.transcripts.values(), items)
+        if refused := made.take(case, test.name, partial(_source, test)):
+            return refused
+    needed = list(
+        dict.fromkeys(items[n] for n in needed_names(made.transcripts.values(), items, _names))
+    )
     if asserting := [item for item in needed if _ASSERT.search(rust_code(item)[0])]:
         # Shipped, its assertion would run beside the code, what it holds against and all.
         name = _DECLARES.search(rust_code(asserting[0])[0])
@@ -109,18 +105,24 @@ def _test_of(said: str, blank: str) -> _Test:
     return _Test(name[1], tuple(body), message if isinstance(message, str) and panics else None)
 
 
-def _transcribe(test: _Test) -> _Transcript:
+def _source(test: _Test) -> tuple[str, Transcript]:
+    """The test as the driver runs it: a block that answers its steps' line."""
+    transcript = _transcribe(test)
+    lines = ["{", "let mut tdd_steps = TddSteps::default();", *transcript.lines]
+    return "\n".join([*lines, "tdd_steps.line()", "}"]), transcript
+
+
+def _transcribe(test: _Test) -> Transcript:
     """The test's statements, its assertions as steps; raises `Untranscribable`."""
     if not test.name:
         raise Untranscribable("a test function it does not read")
-    transcript = _Transcript(host={})
+    transcript = Transcript()
     if test.panics is not None:
         if any(_ASSERT.search(rust_code(text)[0]) for text in test.body):
             raise Untranscribable("it asserts in a test that must panic")
         block = "\n".join(test.body)
-        transcript.lines.append(f"tdd_steps.fails(|| {{\n{block}\n}});")
-        wanted = {"expected": {"error": test.panics}} if test.panics else {"should_succeed": False}
-        transcript.steps.append({NAME: f"{test.name} panics", **wanted})
+        line = f"tdd_steps.fails(|| {{\n{block}\n}});"
+        transcript.block(line, f"{test.name} panics", test.panics or None)
         return transcript
     used = {n for text in test.body if not _literal_bound(text) for n in _names(_asked(text))}
     for text in test.body:
@@ -140,12 +142,12 @@ def _transcribe(test: _Test) -> _Transcript:
             continue
         transcript.lines.append(text if text.endswith((";", "}")) else f"{text};")
     if not transcript.steps:
-        transcript.check("()", None, "the test runs to its end")
+        _check(transcript, "()", None, "the test runs to its end")
     return transcript
 
 
-def _assert(macro: str, given: str, transcript: _Transcript) -> None:
-    arguments = _arguments(given)
+def _assert(macro: str, given: str, transcript: Transcript) -> None:
+    arguments = split_arguments(given, rust_code(given)[0])
     if macro == "assert" and arguments:
         asked = arguments[0]
         code = rust_code(asked)[0].strip()
@@ -157,7 +159,7 @@ def _assert(macro: str, given: str, transcript: _Transcript) -> None:
         else:
             negated = code.startswith("!")
             inner = asked.strip()[1:] if negated else asked
-            transcript.check(inner, not negated, f"assert!({asked.strip()[:60]})")
+            _check(transcript, inner, not negated, f"assert!({asked.strip()[:60]})")
             return
     if macro != "assert_eq" or len(arguments) < 2:
         raise Untranscribable(f"it asserts with {macro}!")
@@ -165,7 +167,7 @@ def _assert(macro: str, given: str, transcript: _Transcript) -> None:
     for asked, held in ((first, second), (second, first)):
         wanted = read_literal(held, transcript.host)
         if wanted is not NO and read_literal(asked, transcript.host) is NO:
-            transcript.check(asked, wanted)
+            _check(transcript, asked, wanted)
             return
     raise Untranscribable(OWN_ANSWERS)
 
@@ -180,19 +182,6 @@ def _top_level(code: str, operator: str) -> int | None:
     return found[0] if len(found) == 1 else None
 
 
-def _arguments(text: str) -> list[str]:
-    """A macro's arguments, as their texts, split at its own commas."""
-    code, _ = rust_code(text)
-    parts, depth, start = [], 0, 0
-    for at, char in enumerate(code):
-        depth += (char in "([{") - (char in ")]}")
-        if char == "," and depth == 0:
-            parts.append(text[start:at].strip())
-            start = at + 1
-    last = text[start:].strip()
-    return [*parts, last] if last else parts
-
-
 def _asked(text: str) -> str:
     """What of a statement the code runs: all of it, or of an assertion the arguments that
     are neither a literal nor a bare name (held against, they stay on the host)."""
@@ -201,8 +190,9 @@ def _asked(text: str) -> str:
     if asserted is None:
         return text
     closing = bracket_end(code, asserted.end() - 1)
+    given = text[asserted.end() : closing]
     return " ".join(
-        a for a in _arguments(text[asserted.end() : closing])
+        a for a in split_arguments(given, rust_code(given)[0])
         if not re.fullmatch(r"\w+", a) and read_literal(a) is NO
     )  # fmt: skip
 
@@ -214,13 +204,3 @@ def _literal_bound(text: str) -> bool:
 
 def _names(text: str) -> set[str]:
     return set(re.findall(r"(?<![\w.:])[A-Za-z_]\w*", rust_code(text)[0]))
-
-
-def _needed(sources: Iterable[str], items: Mapping[str, str]) -> list[str]:
-    """The file's items the transcripts use, and those these use in turn, once each."""
-    names = {name for source in sources for name in _names(source)}
-    wanted: list[str] = []
-    while more := sorted((names & items.keys()) - set(wanted)):
-        wanted += more
-        names = {name for m in more for name in _names(items[m])}
-    return list(dict.fromkeys(items[name] for name in wanted))
