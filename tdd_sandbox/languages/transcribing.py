@@ -62,6 +62,26 @@ class Transcript:
             self.steps.append({NAME: said, "expected": {"error": message}})
 
 
+_COMPARING = re.compile(r"[=!]==?|<=|>=|\s[<>]\s")
+
+
+def compares(code: str) -> bool:
+    """Whether what a test asks (`code`, its literals blank) compares where the driver runs
+    it: `x === 7291` would hold 7291 against the code beside it, in the shipped source it can
+    read. Within a grouping's parentheses it still does; within a call's arguments or a
+    block it is what the test gives the code (list-ops' `filter((x) => x % 2 === 1)`)."""
+    given: list[bool] = []  # per open bracket: whether it holds what is given the code
+    for at, char in enumerate(code):
+        if char in "([{":
+            before = code[:at].rstrip()[-1:]
+            given.append(char != "(" or (bool(before) and (before.isalnum() or before in "_$)]>")))
+        elif char in ")]}" and given:
+            given.pop()
+        elif not any(given) and _COMPARING.match(code, at):
+            return True
+    return False
+
+
 def split_arguments(text: str, code: str) -> list[str]:
     """The arguments of a call or a macro, as their texts, split at its own commas (`code`
     is `text` with its literals and comments blank)."""

@@ -89,3 +89,18 @@ def test_what_would_hold_a_literal_against_the_code_in_the_driver_is_refused() -
         'TEST_CASE("near")\n{\n    REQUIRE_THAT(x(), WithinAbs(1, 0.1));\n}\n', "x"
     )
     assert matcher == "the test 'near' cannot be transcribed: it asserts with REQUIRE_THAT"
+
+
+def test_a_literal_compared_inside_what_is_asked_is_never_shipped() -> None:
+    compared = _transcribed(
+        'TEST_CASE("compares")\n{\n    REQUIRE((value() > 7291) == true);\n}\n', "x"
+    )
+    assert compared == (
+        "the test 'compares' cannot be transcribed: it compares beside the code: (value() > 7291)"
+    )
+    helper = _transcribed(
+        "void check(const tally::tally& t)\n{\n    REQUIRE(t.value() == 7291);\n}\n\n"
+        'TEST_CASE("checks")\n{\n    check(tally::tally{1});\n}\n',
+        "checks",
+    )
+    assert helper == "a function of the tests' that a test calls asserts itself"

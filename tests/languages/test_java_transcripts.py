@@ -127,3 +127,17 @@ def test_a_value_held_against_that_the_code_makes_leaves_the_test_out() -> None:
         "  @Test\n  public void chain() {\n    assertValidChain(new Tally(1));\n  }\n", "chain"
     )
     assert helper == "the test chain cannot be transcribed: it asserts with assertValidChain"
+
+
+def test_a_literal_a_test_compares_the_code_with_is_never_shipped() -> None:
+    # `assertThat(x == 7291).isTrue()` would ship 7291 in the driver's source, beside the
+    # code, which could read it there.
+    compared = _transcribed(
+        "  @Test\n  public void compares() {\n"
+        "    assertThat(new Tally(1).value() == 7291).isTrue();\n  }\n",
+        "compares",
+    )
+    assert compared == (
+        "the test compares cannot be transcribed: it compares beside the code: "
+        "new Tally(1).value() == 7291"
+    )

@@ -163,3 +163,23 @@ def test_a_function_of_the_spec_s_that_expects_itself_is_not_shipped() -> None:
         head=head,
     )
     assert said == "a function of the spec's that a test calls expects itself: checked"
+
+
+def test_a_literal_a_test_compares_the_code_with_is_never_shipped() -> None:
+    # `expect(x === 7291).toBe(true)` holds 7291 against the code in the sandbox, where the
+    # code could read it off the driver; a comparison inside a function given to the code
+    # is an input (list-ops' `filter((x) => x % 2 === 1)`).
+    compared = _transcribed(
+        "  test('compares', () => {\n    expect(new Tally(1).value === 7291).toBe(true);\n  });\n",
+        "compares",
+    )
+    assert compared == (
+        "the test 'compares' cannot be transcribed: it compares beside the code: "
+        "new Tally(1).value === 7291"
+    )
+    given = _transcribed(
+        "  test('given', () => {\n"
+        "    expect(new Tally(1).keep((x) => x === 1)).toEqual([1]);\n  });\n",
+        "given",
+    )
+    assert isinstance(given, CallMap), given

@@ -217,3 +217,22 @@ def test_a_helper_that_asserts_is_never_shipped() -> None:
         "the test test_checks cannot be transcribed: it uses the test case itself: "
         "self.check(Tally(1))"
     )
+
+
+def test_a_literal_compared_inside_what_is_asked_is_never_shipped() -> None:
+    compared = _transcribed(
+        "    def test_compares(self):\n        self.assertEqual(Tally(1).value() > 7291, True)\n",
+        "compares",
+    )
+    assert compared == (
+        "the test test_compares cannot be transcribed: it compares beside the code: "
+        "Tally(1).value() > 7291"
+    )
+
+
+def test_none_asserted_of_a_value_is_no_comparison_of_the_test_s() -> None:
+    calls = _transcribed(
+        "    def test_none(self):\n        self.assertIsNone(Tally(0).left())\n", "none"
+    )
+    assert isinstance(calls, CallMap), calls
+    assert _steps(calls) == [{"operation": "assertIsNone(Tally(0).left())", "expected": True}]

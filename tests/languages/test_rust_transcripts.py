@@ -100,3 +100,13 @@ def test_what_would_hold_a_literal_against_the_code_in_the_driver_is_refused() -
         "checks",
     )
     assert helper == "a function of the tests' that a test calls asserts itself: fn check"
+
+
+def test_a_literal_compared_inside_what_is_asked_is_never_shipped() -> None:
+    compared = _transcribed(
+        "#[test]\nfn compares() {\n    assert_eq!(value() > 7291, true);\n}\n", "x"
+    )
+    assert (
+        compared
+        == "the test compares cannot be transcribed: it compares beside the code: value() > 7291"
+    )

@@ -26,6 +26,7 @@ from tdd_sandbox.languages.transcribing import (
     Transcribed,
     Transcript,
     Untranscribable,
+    compares,
     needed_names,
     split_arguments,
 )
@@ -50,6 +51,8 @@ _DECLARES = re.compile(
 
 
 def _check(transcript: Transcript, asked: str, wanted: Any, said: str = "") -> None:
+    if compares(blank(asked, CPP_LEXEMES)):
+        raise Untranscribable(f"it compares beside the code: {asked[:80]}")
     transcript.check(f"tdd_steps.check([&] {{ return ({asked}); }});", said or asked, wanted)
 
 

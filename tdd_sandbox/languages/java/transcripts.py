@@ -29,6 +29,7 @@ from tdd_sandbox.languages.transcribing import (
     Transcribed,
     Transcript,
     Untranscribable,
+    compares,
     split_arguments,
 )
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -148,6 +149,8 @@ def _assert(head: str, argument: str, calls: list[tuple[str, str]], transcript: 
 
 def _matched(asked: str, matcher: str, given: str, transcript: Transcript) -> None:
     """`assertThat(asked).matcher(given)` as a step."""
+    if compares(blank(asked, JAVA_LEXEMES)):
+        raise Untranscribable(f"it compares beside the code: {asked[:80]}")
     if matcher in _TRUTH and not given:
         form, truth = _TRUTH[matcher]
         _check(transcript, form.format(asked), truth, f"{asked} ({matcher})")

@@ -30,6 +30,7 @@ from tdd_sandbox.languages.transcribing import (
     Transcribed,
     Transcript,
     Untranscribable,
+    compares,
     needed_names,
 )
 from tdd_sandbox.vocabulary.cases import CallMap, Case
@@ -174,6 +175,10 @@ def _expectation(text: str) -> tuple[str, str, str] | None:
 
 
 def _expect(actual: str, matcher: str, argument: str, transcript: _Transcript) -> None:
+    if matcher not in ("toThrow", "toThrowError", "not.toThrow") and compares(
+        read_javascript(actual).code
+    ):
+        raise Untranscribable(f"it compares beside the code: {actual[:80]}")
     if matcher in _TRUTH:
         form, wanted = _TRUTH[matcher]
         line = f"tddSteps.push(tddCheck(() => {form.format(actual)}));"

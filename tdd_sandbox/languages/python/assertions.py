@@ -108,3 +108,16 @@ def is_self(node: ast.expr) -> bool:
 def uses_self(node: ast.AST) -> bool:
     """Whether `node` reaches the test case anywhere in it."""
     return any(is_self(n) for n in ast.walk(node) if isinstance(n, ast.expr))
+
+
+def compares(node: ast.AST) -> bool:
+    """Whether what a test asks compares where the driver runs it (`x > 7291` would hold
+    7291 against the code beside it, in the shipped source it can read); within a call's
+    arguments or a function it is what the test gives the code."""
+    if isinstance(node, ast.Compare):
+        return True
+    if isinstance(node, ast.Lambda):
+        return False
+    if isinstance(node, ast.Call):
+        return compares(node.func)
+    return any(compares(child) for child in ast.iter_child_nodes(node))

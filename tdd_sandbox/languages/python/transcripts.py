@@ -23,6 +23,7 @@ from tdd_sandbox.languages.python.assertions import (
     TRUTH,
     as_plain,
     assertion_of,
+    compares,
     is_kind_of,
     is_message_of,
     literal,
@@ -57,9 +58,15 @@ class _Transcript(Transcript):
     raised: str = ""
     """The name `assertRaises(...) as` binds, while a message about it may follow."""
 
-    def ask(self, said: str, asked: str, wanted: Any, any_order: bool = False) -> None:
-        """A step that answers what `asked` evaluates to, held to `wanted`."""
-        self.check(f"{_STEPS}.append(tdd_check(lambda: {asked}))", said, wanted, any_order)
+    def ask(
+        self, node: ast.expr, asked: str, wanted: Any, said: str = "", any_order: bool = False
+    ) -> None:
+        """A step that answers what `asked` (the test's `node`, as the driver asks it)
+        evaluates to, held to `wanted`; refused where `node` compares beside the code."""
+        if compares(node):
+            raise Untranscribable(f"it compares beside the code: {ast.unparse(node)}")
+        line = f"{_STEPS}.append(tdd_check(lambda: {asked}))"
+        self.check(line, said or ast.unparse(node), wanted, any_order)
 
 
 def derive_python_transcripts(
@@ -142,7 +149,7 @@ def _assert(name: str, arguments: list[ast.expr], transcript: _Transcript) -> No
     if name in TRUTH and arguments:
         form, wanted = TRUTH[name]
         asked = form.format(ast.unparse(arguments[0]))
-        transcript.ask(f"{name}({ast.unparse(arguments[0])})", asked, wanted)
+        transcript.ask(arguments[0], asked, wanted, f"{name}({ast.unparse(arguments[0])})")
         return
     if name not in EQUAL | ANY_ORDER or len(arguments) < 2:
         raise Untranscribable(f"it asserts with {name}")
@@ -161,9 +168,8 @@ def _assert(name: str, arguments: list[ast.expr], transcript: _Transcript) -> No
         if wanted is not NO and literal(asked_node, transcript.host) is NO:
             any_order = name in ANY_ORDER or isinstance(wanted, SetLiteral)
             text = ast.unparse(asked_node)
-            transcript.ask(
-                text, f"list({text})" if any_order else text, as_plain(wanted), any_order
-            )
+            asked = f"list({text})" if any_order else text
+            transcript.ask(asked_node, asked, as_plain(wanted), any_order=any_order)
             return
     for side in (first, second):
         if not _computed(side, transcript.computed):
