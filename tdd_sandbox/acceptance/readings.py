@@ -189,7 +189,7 @@ def confirm_calls(
     why = "no reference to confirm them" if proof.reference is None else proof.describe()
     suite = load_suite(kata_dir)
     calls, cases, said = suite.calls_for(language.name), suite.cases_for(language.name), ""
-    first = (calls, cases)
+    derived_calls, derived_cases = calls, cases
     for reading in READINGS:
         said_here = ""
         # Again while it helps and changes the calls: more time is asked for in steps.
@@ -210,7 +210,8 @@ def confirm_calls(
                 lines.append(f"{head} as data: {whole}{said}{said_here}")
                 return proof
         said += said_here
-    if (transcribed := _transcribed(checker, language, kata_dir, first)) is not None:
+    transcribed = _transcribed(checker, language, kata_dir, derived_calls, derived_cases)
+    if transcribed is not None:
         whole = "the reference passes every one of the track's tests"
         lines.append(f"{head} as data: {whole}: {transcribed_said(transcribed.calls)}")
         return transcribed.proof
@@ -231,18 +232,20 @@ def transcribed_calls(
     """The track's own tests of `cases` as data (`transcribe_tests`), in place of `calls`
     (what they leave out left out still); None where they cannot be read so, or `calls`
     are such already."""
+    if calls.transcripts:
+        return None
     try:
         tests = hidden_test_files(kata_dir, language)
     except UsageError:
         return None
     derived = language.transcribe_tests(cases, tests)
-    if calls.transcripts or isinstance(derived, str):
+    if isinstance(derived, str):
         return None
     return derived.model_copy(update={"exclude": calls.exclude | derived.exclude})
 
 
 def _transcribed(
-    checker: Checker, language: Language, kata_dir: Path, first: tuple[CallMap, Sequence[Case]]
+    checker: Checker, language: Language, kata_dir: Path, calls: CallMap, cases: Sequence[Case]
 ) -> _Transcribed | None:
     """The proof with the track's own tests transcribed (`transcribed_calls`), where the
     reference passes every case so; else None, and the calls as they were derived.
@@ -250,7 +253,6 @@ def _transcribed(
     Raises:
         SandboxUnavailable: the sandbox failed.
     """
-    calls, cases = first
     if (transcribed := transcribed_calls(language, kata_dir, calls, cases)) is None:
         return None
     write_calls(kata_dir, language.name, transcribed)

@@ -54,17 +54,15 @@ def _derive(kata_dir: Path, exercise: Exercise, every: list[Case]) -> str:
     cases = implemented(every, exercise.included, exercise.tests)
     language = get_language(exercise.language)
     pairs = find_pairs(cases)
-    single = [case for case in cases if case.property not in pairs]
     # As the track words them: a generator that names its tests after the cases read them so.
-    worded = [replace(c, description=exercise.described.get(c.id, c.description)) for c in single]
-    derived = language.derive_calls(worded, exercise.stub, exercise.tests)
+    worded = [replace(c, description=exercise.described.get(c.id, c.description)) for c in cases]
+    single = [case for case in worded if case.property not in pairs]
+    derived = language.derive_calls(single, exercise.stub, exercise.tests)
     if pairs and not isinstance(derived, str):
         derived = with_pairs(derived, pairs, language.paired)
     if isinstance(derived, str) and cases:
         # No call the inputs fill performs the cases: the track's own tests may, as data.
-        every_worded = [replace(c, description=exercise.described.get(c.id, c.description))
-                        for c in cases]  # fmt: skip
-        transcribed = language.transcribe_tests(every_worded, exercise.tests)
+        transcribed = language.transcribe_tests(worded, exercise.tests)
         derived = transcribed if isinstance(transcribed, CallMap) else derived
     if not cases or isinstance(derived, str):
         write_calls(kata_dir, exercise.language, None)

@@ -25,12 +25,19 @@ from tdd_sandbox.vocabulary.cases import TRACK_TEST, CallMap, Case, Restated
 
 TRANSCRIBED = "its test's own statements, transcribed"
 """What performs a transcribed case's property: each case's own transcript, not one call."""
-OWN_ANSWERS = "it holds two answers of the code's own against each other"
 _NOT_WORD = re.compile(r"[^a-z0-9]")
 
 
 class Untranscribable(Exception):
-    """Why a test cannot be transcribed (`OWN_ANSWERS`: its case is left out)."""
+    """Why a test cannot be transcribed."""
+
+
+class OwnAnswers(Untranscribable):
+    """A test that holds two answers of the code's own against each other: no value of it
+    stays out of the sandbox, so its case is left out."""
+
+    def __init__(self) -> None:
+        super().__init__("it holds two answers of the code's own against each other")
 
 
 @dataclass
@@ -130,7 +137,7 @@ class Transcribed:
         self.transcripts: dict[str, str] = {}
         self.restated: dict[str, Restated] = {}
         self.left_out: list[str] = []
-        """Tests left out (`OWN_ANSWERS`): each restated with no step, for the record."""
+        """Tests left out (`OwnAnswers`): each restated with no step, for the record."""
 
     def case_of(self, name: str, groups: Sequence[str] = ()) -> tuple[str, str]:
         """The id of the data's case a test is named as, not taken yet, and "" (the data
@@ -142,9 +149,12 @@ class Transcribed:
             named = [c for c in named if path.endswith(words(c.description))]
         if len(named) == 1:
             return named[0].id, ""
-        own = " > ".join((*groups, name))
-        same = sum(1 for taken in (*self.transcripts, *self.left_out) if taken.startswith(own))
-        return (f"{own} ({same + 1})" if same else own), own
+        own = case_id = " > ".join((*groups, name))
+        count = 1
+        while self._taken(case_id):  # two tests of one name: each a case
+            count += 1
+            case_id = f"{own} ({count})"
+        return case_id, own
 
     def _taken(self, case_id: str) -> bool:
         return case_id in self.transcripts or case_id in self.left_out
@@ -165,11 +175,11 @@ class Transcribed:
         None."""
         try:
             source, transcript = transcribe()
-        except Untranscribable as exc:
-            if str(exc) != OWN_ANSWERS:
-                return f"the test {test} cannot be transcribed: {exc}"
+        except OwnAnswers:
             self.leave_out(case)
             return None
+        except Untranscribable as exc:
+            return f"the test {test} cannot be transcribed: {exc}"
         self.add(case, source, transcript.steps)
         return None
 

@@ -105,9 +105,9 @@ class CallMap(BaseModel):
     `languages.go.tables`), or a case of the track's own beside the data's (a test of its
     that matches no case of the data, transcribed); only host-side, as the data is."""
     transcripts: dict[str, str] = {}
-    """Id -> the track's own test of the case, transcribed (Python's:
-    `languages.python.transcripts`): its statements, inputs written in, each assertion
-    answering only the value it asserts. What each must be is the case's restated
+    """Id -> the track's own test of the case, transcribed (`languages.transcribing`, each
+    pack's `transcripts`): its statements, inputs written in, each assertion answering only
+    the value it asserts. What each must be is the case's restated
     `operations`, judged as a script's steps are; only host-side, as the data is."""
 
 

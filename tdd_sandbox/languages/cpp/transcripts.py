@@ -22,7 +22,7 @@ from tdd_sandbox.languages.cpp.reader import CPP_LEXEMES, cpp_text
 from tdd_sandbox.languages.lexing import blank, bracket_end, statement_spans
 from tdd_sandbox.languages.literal_reader import NO
 from tdd_sandbox.languages.transcribing import (
-    OWN_ANSWERS,
+    OwnAnswers,
     Transcribed,
     Transcript,
     Untranscribable,
@@ -171,7 +171,7 @@ def _assert(macro: str, given: str, transcript: Transcript) -> None:
             if wanted is not NO and read_literal(actual, transcript.host) is NO:
                 _check(transcript, actual, wanted)
                 return
-        raise Untranscribable(OWN_ANSWERS)
+        raise OwnAnswers
     if re.search(r"[<>]=?|!=|&&|\|\||==", shape):
         raise Untranscribable(f"it asserts a comparison: {asked[:60]}")
     truth = not macro.endswith("FALSE")

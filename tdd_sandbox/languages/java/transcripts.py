@@ -25,7 +25,7 @@ from tdd_sandbox.languages.java.reader import JAVA_LEXEMES
 from tdd_sandbox.languages.lexing import blank, bracket_end
 from tdd_sandbox.languages.literal_reader import NO, SetLiteral
 from tdd_sandbox.languages.transcribing import (
-    OWN_ANSWERS,
+    OwnAnswers,
     Transcribed,
     Transcript,
     Untranscribable,
@@ -174,7 +174,7 @@ def _held(text: str, transcript: Transcript) -> Any:
     """What a step is held against: a literal the host reads; else the code's own."""
     wanted = read_literal(text, transcript.host)
     if wanted is NO:
-        raise Untranscribable(OWN_ANSWERS)
+        raise OwnAnswers
     return wanted
 
 

@@ -26,7 +26,7 @@ from tdd_sandbox.languages.javascript.reader import read_javascript
 from tdd_sandbox.languages.lexing import bracket_end
 from tdd_sandbox.languages.literal_reader import NO
 from tdd_sandbox.languages.transcribing import (
-    OWN_ANSWERS,
+    OwnAnswers,
     Transcribed,
     Transcript,
     Untranscribable,
@@ -194,7 +194,7 @@ def _expect(actual: str, matcher: str, argument: str, transcript: _Transcript) -
     wanted = transcript.value(argument)
     if wanted is NO:
         computed = "(" in argument or _names(argument) - transcript.host.keys()
-        raise Untranscribable(OWN_ANSWERS if computed else f"it expects {argument[:80]}")
+        raise OwnAnswers if computed else Untranscribable(f"it expects {argument[:80]}")
     if matcher == "toHaveLength":
         actual = f"({actual}).length"
     transcript.check(f"tddSteps.push(tddCheck(() => ({actual})));", actual, wanted)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from tdd_sandbox.languages.python.assertions import is_self, uses_self
 
@@ -49,14 +49,3 @@ def unbound(method: ast.FunctionDef, helpers: Mapping[str, ast.FunctionDef]) -> 
             return self.generic_visit(node)  # type: ignore[return-value]
 
     return Unbind().visit(copy.deepcopy(method))  # type: ignore[no-any-return]
-
-
-def needed_helpers(sources: Sequence[str], helpers: Mapping[str, ast.FunctionDef]) -> list[str]:
-    """The helpers the transcripts call, and those they call in turn, as source: no other
-    code of the track's tests is shipped."""
-    names = {n.id for s in sources for n in ast.walk(ast.parse(s)) if isinstance(n, ast.Name)}
-    wanted: list[str] = []
-    while more := sorted((names & helpers.keys()) - set(wanted)):
-        wanted += more
-        names = {n.id for m in more for n in ast.walk(helpers[m]) if isinstance(n, ast.Name)}
-    return [ast.unparse(helpers[name]) for name in wanted]

@@ -30,12 +30,13 @@ from tdd_sandbox.languages.python.assertions import (
     raised_name,
     uses_self,
 )
-from tdd_sandbox.languages.python.helpers import helper_methods, needed_helpers, unbound
+from tdd_sandbox.languages.python.helpers import helper_methods, unbound
 from tdd_sandbox.languages.transcribing import (
-    OWN_ANSWERS,
+    OwnAnswers,
     Transcribed,
     Transcript,
     Untranscribable,
+    needed_names,
 )
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -93,7 +94,8 @@ def derive_python_transcripts(
         case = made.case_of(method.name.removeprefix("test").strip("_").replace("_", " "))
         if refused := made.take(case, method.name, partial(_source, method, helpers)):
             return refused
-    used = needed_helpers(list(made.transcripts.values()), helpers)
+    shown = {name: ast.unparse(helper) for name, helper in helpers.items()}
+    used = [shown[name] for name in needed_names(made.transcripts.values(), shown, _names)]
     return made.calls("\n".join([*dict.fromkeys(setup), HELPER, *used]), errors=errors)
 
 
@@ -175,7 +177,7 @@ def _assert(name: str, arguments: list[ast.expr], transcript: _Transcript) -> No
         if not _computed(side, transcript.computed):
             # The code could choose it (go-counting's `BLACK`), or it is no literal.
             raise Untranscribable(f"it asserts against {ast.unparse(side)}, a name of the code's")
-    raise Untranscribable(OWN_ANSWERS)
+    raise OwnAnswers
 
 
 def _computed(node: ast.expr, computed: set[str]) -> bool:
@@ -206,18 +208,13 @@ def _names_used_by_the_code(body: Sequence[ast.stmt]) -> set[str]:
     assertion's arguments read that another statement binds by a call counts too)."""
     used: set[str] = set()
     for statement in body:
-        if assertion_of(statement) is not None:
-            continue
-        if isinstance(statement, ast.Assign):
-            nodes: list[ast.AST] = [statement.value]
+        if (assertion := assertion_of(statement)) is not None:
+            nodes: list[ast.AST] = [a for a in assertion[1] if not _is_literal_shape(a)]
+        elif isinstance(statement, ast.Assign):
+            nodes = [statement.value]
         else:
             nodes = [statement]
         used |= {n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name)}
-    for statement in body:
-        if (assertion := assertion_of(statement)) is not None:
-            for argument in assertion[1]:
-                if not _is_literal_shape(argument):
-                    used |= {n.id for n in ast.walk(argument) if isinstance(n, ast.Name)}
     return used
 
 
@@ -239,6 +236,11 @@ def _computed_names(method: ast.FunctionDef) -> set[str]:
 def _is_literal_shape(node: ast.expr) -> bool:
     """Whether `node` is a literal or a bare name (what may be held against)."""
     return isinstance(node, ast.Name) or literal(node, {}) is not NO
+
+
+def _names(source: str) -> set[str]:
+    """The names a piece of Python source reads or binds."""
+    return {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
 
 
 def _shown(node: ast.AST) -> str:

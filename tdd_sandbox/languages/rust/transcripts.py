@@ -22,7 +22,7 @@ from tdd_sandbox.languages.literal_reader import NO
 from tdd_sandbox.languages.rust.literals import read_literal
 from tdd_sandbox.languages.rust.reader import rust_code
 from tdd_sandbox.languages.transcribing import (
-    OWN_ANSWERS,
+    OwnAnswers,
     Transcribed,
     Transcript,
     Untranscribable,
@@ -172,7 +172,7 @@ def _assert(macro: str, given: str, transcript: Transcript) -> None:
         if wanted is not NO and read_literal(asked, transcript.host) is NO:
             _check(transcript, asked, wanted)
             return
-    raise Untranscribable(OWN_ANSWERS)
+    raise OwnAnswers
 
 
 def _top_level(code: str, operator: str) -> int | None:
