@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import get_args
+from typing import Any, get_args
 
 # testcontainers' reaper image cannot be pulled here: tests remove their own containers.
 os.environ.setdefault("TESTCONTAINERS_RYUK_DISABLED", "true")
@@ -16,9 +16,10 @@ import pytest
 from tdd_sandbox.errors import PrerequisiteError
 from tdd_sandbox.images.builder import ensure_image
 from tdd_sandbox.languages import LANGUAGES
+from tdd_sandbox.sandbox import removal
 from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
-from tdd_sandbox.sandbox.labels import LABEL
+from tdd_sandbox.sandbox.labels import LABEL, RUN_LABEL
 from tdd_sandbox.settings import ImageSettings, SandboxSettings
 from tdd_sandbox.settings.sandbox import Isolation, OciRuntime
 
@@ -71,7 +72,10 @@ def sandbox_isolation(request: pytest.FixtureRequest) -> Isolation:
 
 @pytest.fixture
 def provider(
-    docker_client: docker.DockerClient, sandbox_runtime: OciRuntime, sandbox_isolation: Isolation
+    request: pytest.FixtureRequest,
+    docker_client: docker.DockerClient,
+    sandbox_runtime: OciRuntime,
+    sandbox_isolation: Isolation,
 ) -> Iterator[DockerSandboxProvider]:
     """A provider with short limits; every container it made is gone afterwards.
 
@@ -88,18 +92,32 @@ def provider(
         isolation=sandbox_isolation,
         flood_limit="2m",
     )
-    # One run id per pytest worker: the Docker tier runs two modules at once, and each
-    # test's check for containers left behind must see its own worker's alone.
-    run_id = f"pytest-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    # One run id per test: the Docker tier runs two modules at once, and a container left
+    # behind must fail the test that made it, by name, not every later test of its worker
+    # (CI of 9798130: one container, 118 errors, its maker unknown).
+    run_id = f"pytest-{request.node.nodeid}"
     with DockerSandboxProvider(settings, run_id=run_id, client=docker_client) as made:
         yield made
     assert_no_containers(docker_client, run_id)
 
 
 def assert_no_containers(client: docker.DockerClient, run_id: str) -> None:
-    """Fail if a container of `run_id` is still there."""
-    left = client.containers.list(all=True, filters={"label": [LABEL, f"{LABEL}.run={run_id}"]})
-    assert not left, f"containers left behind: {[c.short_id for c in left]}"
+    """Fail if a container of `run_id` is still there, saying in what state the engine holds
+    it; it is removed then, so that it burdens no later test."""
+    left = client.containers.list(all=True, filters={"label": [LABEL, f"{RUN_LABEL}={run_id}"]})
+    if not left:
+        return
+    seen = [_described(container.attrs) for container in left]
+    gone = removal.sweep(client.api, f"{RUN_LABEL}={run_id}")
+    pytest.fail(f"containers left behind by {run_id}: {seen}; removed afterwards: {gone}")
+
+
+def _described(attrs: dict[str, Any]) -> str:
+    state = attrs.get("State", {})
+    keys = ("Status", "ExitCode", "OOMKilled", "Dead", "Error", "StartedAt", "FinishedAt")
+    held = " ".join(f"{key}={state.get(key)!r}" for key in keys)
+    runtime = attrs.get("HostConfig", {}).get("Runtime")
+    return f"{attrs.get('Id', '')[:12]} created={attrs.get('Created')} runtime={runtime} {held}"
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by the marks

@@ -20,8 +20,13 @@ REMOVAL_PAUSES = (0.2, 0.5, 1.0)
 """The waits before each new try at a removal the engine refused (none after the last)."""
 REMOVAL_WAIT_S = 30.0
 """How long a removal already under way may take before this one is tried again."""
-SWEEP_WAIT_S = 30.0
-"""How long a provider's closing sweep goes on while the engine refuses its removals."""
+SWEEP_WAIT_S = 180.0
+"""How long a provider's closing sweep goes on while the engine refuses its removals. Each
+refusal of a container still dying costs the engine's own ten seconds of waiting for the
+kill: half a minute was one round of tries, and a container that took longer to die stood
+exited, never tried again, for the rest of a CI run. gVisor has needed ~90 s to end a
+starved sandbox (`container.SENTRY_MEMORY`); what outlasts this, `gc` or the next run's
+start removes (`leftovers`)."""
 
 
 def remove(api: APIClient, container: str) -> bool:

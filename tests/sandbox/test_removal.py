@@ -80,3 +80,64 @@ def test_an_engine_that_never_finishes_leaves_the_container_listed_for_close(
     provider = _provider(api)
     provider.destroy(CONTAINER)
     assert CONTAINER in provider._live
+
+
+class _Clock:
+    """Time as the sweep reads it, moved on by its sleeps and by the engine's slow answers."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class _DyingApi:
+    """A container that dies `dies_at` seconds in: until then each forced removal waits out
+    the engine's ten seconds for the kill's exit event and is refused, as dockerd answers a
+    container whose processes take long to die (a fork bomb, a starved gVisor Sentry)."""
+
+    def __init__(self, clock: _Clock, dies_at: float) -> None:
+        self.clock = clock
+        self.dies_at = dies_at
+        self.gone = False
+
+    def containers(self, all: bool, filters: dict[str, str]) -> list[dict[str, str]]:
+        return [] if self.gone else [{"Id": CONTAINER}]
+
+    def remove_container(self, container: str, force: bool) -> None:
+        if self.gone:
+            raise docker.errors.NotFound("no such container")
+        if self.clock.now < self.dies_at:
+            self.clock.sleep(10.0)
+            raise docker.errors.APIError(
+                "cannot remove container: could not kill: tried to kill container, but did "
+                "not receive an exit event"
+            )
+        self.gone = True
+
+
+def test_a_container_that_takes_a_minute_and_a_half_to_die_is_removed_by_the_sweep(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # CI of 9798130: a provider closed, its sweep gave up after one round of refused
+    # removals (half a minute), and the container, dead soon after, stood exited for the
+    # rest of the run: nothing tried it again.
+    clock = _Clock()
+    monkeypatch.setattr(removal, "time", clock)
+    api = _DyingApi(clock, dies_at=90.0)
+    assert removal.sweep(api, "tdd-sandbox.provider=p")  # type: ignore[arg-type]
+    assert api.gone
+
+
+def test_a_sweep_that_the_engine_keeps_refusing_ends_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = _Clock()
+    monkeypatch.setattr(removal, "time", clock)
+    api = _DyingApi(clock, dies_at=float("inf"))
+    assert not removal.sweep(api, "tdd-sandbox.provider=p")  # type: ignore[arg-type]
+    assert clock.now <= removal.SWEEP_WAIT_S + 60.0  # the last round's tries, no more
