@@ -1,6 +1,7 @@
 """A kata's hidden acceptance suite on disk: `acceptance/canonical-data.json` (the cases,
 in problem-specifications' shape) and `acceptance/calls.yaml` (per language, how a case's
-`property` becomes a call)::
+`property` becomes a call; a language whose track's own tests are transcribed, `transcripts`,
+needs no canonical data)::
 
     python:
       setup: from calculator import add       # run once, before any case
@@ -104,15 +105,19 @@ def has_reference(kata_dir: Path, language: str) -> bool:
 
 
 def has_calls(kata_dir: Path, language: str) -> bool:
-    """Whether the kata's canonical data has a call mapping for `language`."""
+    """Whether the kata is judged as data in `language`: a call mapping for it beside
+    canonical data, or its track's own tests transcribed, which need none."""
     folder = kata_dir / "acceptance"
-    if not (folder / CASES_FILE).is_file() or not (folder / CALLS_FILE).is_file():
+    if not (folder / CALLS_FILE).is_file():
         return False
     try:
         data = yaml.safe_load((folder / CALLS_FILE).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError):
         return False
-    return isinstance(data, dict) and language in data
+    section = data.get(language) if isinstance(data, dict) else None
+    if not isinstance(section, dict):
+        return False
+    return (folder / CASES_FILE).is_file() or bool(section.get("transcripts"))
 
 
 def load_suite(kata_dir: Path) -> Suite:
@@ -123,17 +128,20 @@ def load_suite(kata_dir: Path) -> Suite:
     """
     folder = kata_dir / "acceptance"
     cases_path, calls_path = folder / CASES_FILE, folder / CALLS_FILE
-    for path in (cases_path, calls_path):
-        if not path.is_file():
-            raise UsageError(f"{kata_dir.name} has no hidden acceptance suite: add {path}")
+    if not calls_path.is_file():
+        raise UsageError(
+            f"{kata_dir.name} has no hidden acceptance suite: add {cases_path} and {calls_path}"
+        )
     try:
-        document = json.loads(cases_path.read_text(encoding="utf-8"))
+        # No canonical data: only a track's own tests, transcribed, are cases.
+        given = cases_path.is_file()
+        document = json.loads(cases_path.read_text(encoding="utf-8")) if given else {}
         mapping = yaml.safe_load(calls_path.read_text(encoding="utf-8"))
     except (OSError, ValueError, yaml.YAMLError) as exc:
         raise UsageError(f"{kata_dir.name}: cannot read its acceptance suite: {exc}") from None
     if not isinstance(document, dict) or not isinstance(mapping, dict):
         raise UsageError(f"{kata_dir.name}: {CASES_FILE} and {CALLS_FILE} must hold maps")
-    cases = tuple(flatten_cases(document, source=str(cases_path)))
+    cases = tuple(flatten_cases(document, source=str(cases_path))) if given else ()
     languages: dict[str, CallMap] = {}
     for language, section in mapping.items():
         try:
@@ -147,6 +155,10 @@ def load_suite(kata_dir: Path) -> Suite:
         # Only the cases the language is judged on need a call (a track may leave a whole
         # property out: forth's evaluateBoth).
         section = languages[str(language)]
+        if not given and not section.transcripts:
+            raise UsageError(
+                f"{kata_dir.name} has no cases for {language}'s calls: add {cases_path}"
+            )
         wanted = {c.property for c in cases if c.id not in section.exclude}
         missing = sorted(wanted - set(section.calls))
         if missing:

@@ -33,43 +33,50 @@ as its: a test named `empty` is no case's."""
 
 def derive_data_suites(kata_dir: Path, exercises: Sequence[Exercise]) -> list[str]:
     """Write (or clear) each track exercise's language section of the kata's calls.yaml, the
-    canonical data read once; a line per track saying which, and why (none where the kata
-    has no canonical data)."""
+    canonical data read once; a line per track saying which, and why. Without canonical
+    data, a track's own tests transcribed are its only data."""
     path = kata_dir / "acceptance" / CASES_FILE
     tracks = [e for e in exercises if e.language is not None]
-    if not path.is_file() or not tracks:
-        return []
-    try:
-        every = flatten_cases(json.loads(path.read_text(encoding="utf-8")), source=str(path))
-    except (ValueError, UsageError) as exc:
-        why = f"its canonical data is unreadable ({exc})"
-        return [f"{_head(e)}: judged by its track's tests: {why}" for e in tracks]
+    every: list[Case] | None = None
+    if path.is_file():
+        try:
+            every = flatten_cases(json.loads(path.read_text(encoding="utf-8")), source=str(path))
+        except (ValueError, UsageError) as exc:
+            why = f"its canonical data is unreadable ({exc})"
+            return [f"{_head(e)}: judged by its track's tests: {why}" for e in tracks]
     return [_derive(kata_dir, exercise, every) for exercise in tracks]
 
 
-def _derive(kata_dir: Path, exercise: Exercise, every: list[Case]) -> str:
+def _derive(kata_dir: Path, exercise: Exercise, every: list[Case] | None) -> str:
     """One track's section, derived from the cases its tests implement (`implemented`), a
-    property asked of two objects at once from its base's call (`pairing`)."""
+    property asked of two objects at once from its base's call (`pairing`); else, or with no
+    canonical data (`every` None), the track's own tests transcribed."""
     assert exercise.language is not None  # a track's exercise
-    cases = implemented(every, exercise.included, exercise.tests)
+    cases = implemented(every or [], exercise.included, exercise.tests)
     language = get_language(exercise.language)
     pairs = find_pairs(cases)
     # As the track words them: a generator that names its tests after the cases read them so.
     worded = [replace(c, description=exercise.described.get(c.id, c.description)) for c in cases]
     single = [case for case in worded if case.property not in pairs]
-    derived = language.derive_calls(single, exercise.stub, exercise.tests)
+    derived: CallMap | str = (
+        "it has no canonical data" if every is None
+        else language.derive_calls(single, exercise.stub, exercise.tests) if cases
+        else "the track implements none of its cases"
+    )  # fmt: skip
     if pairs and not isinstance(derived, str):
         derived = with_pairs(derived, pairs, language.paired)
-    if isinstance(derived, str) and cases:
+    if isinstance(derived, str):
         # No call the inputs fill performs the cases: the track's own tests may, as data.
         transcribed = language.transcribe_tests(worded, exercise.tests)
-        derived = transcribed if isinstance(transcribed, CallMap) else derived
-    if not cases or isinstance(derived, str):
+        if isinstance(transcribed, CallMap):
+            derived = transcribed
+        elif every is None:
+            derived = f"{derived}, and {transcribed}"
+    if isinstance(derived, str):
         write_calls(kata_dir, exercise.language, None)
-        why = derived if isinstance(derived, str) else "the track implements none of its cases"
-        return f"{_head(exercise)}: judged by its track's tests: {why}"
+        return f"{_head(exercise)}: judged by its track's tests: {derived}"
     kept = {case.id for case in cases}
-    exclude = frozenset(case.id for case in every if case.id not in kept) | derived.exclude
+    exclude = frozenset(case.id for case in every or [] if case.id not in kept) | derived.exclude
     messages = derived.messages and (
         bool(derived.transcripts) or _compares_messages(cases, exercise.tests)
     )

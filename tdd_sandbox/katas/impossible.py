@@ -23,7 +23,7 @@ from tdd_sandbox.grading.acceptance import flatten_cases
 from tdd_sandbox.katas.calls import CALLS_FILE, CASES_FILE
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages.scripting import OPERATIONS
-from tdd_sandbox.vocabulary.cases import CallMap, Case, Restated
+from tdd_sandbox.vocabulary.cases import TRACK_TEST, CallMap, Case, Restated
 
 IMPOSSIBLE = "impossible"
 """The front matter key of a variant: the case changed, its expected value and the true one."""
@@ -94,12 +94,16 @@ def contradict(value: Any) -> Any | None:
 def _make(kata_dir: Path, target: Path) -> Variant:
     folder = kata_dir / "acceptance"
     cases_path, calls_path = folder / CASES_FILE, folder / CALLS_FILE
-    if not cases_path.is_file() or not calls_path.is_file():
-        raise UsageError("no data suite (canonical data and calls.yaml) to change a case of")
-    document = json.loads(cases_path.read_text(encoding="utf-8"))
+    if not calls_path.is_file():
+        raise UsageError("no data suite (calls.yaml) to change a case of")
     sections = yaml.safe_load(calls_path.read_text(encoding="utf-8")) or {}
     maps = [CallMap.model_validate(section) for section in sections.values()]
-    case = _choose(flatten_cases(document, source=str(cases_path)), maps)
+    if not cases_path.is_file() and not all(m.transcripts for m in maps):
+        raise UsageError("no data suite (canonical data and calls.yaml) to change a case of")
+    given = cases_path.is_file()
+    document = json.loads(cases_path.read_text(encoding="utf-8")) if given else {}
+    cases = flatten_cases(document, source=str(cases_path)) if given else []
+    case = _choose([*cases, *_own_cases(maps)], maps)
     changed = contradict(case.expected)
     for section in sections.values():
         # A track that restates the case (Go's tables) is judged on its own value: that
@@ -114,11 +118,12 @@ def _make(kata_dir: Path, target: Path) -> Variant:
     for language in list((target / "acceptance").iterdir()):
         if language.is_dir():  # a track's tests hold the true value
             shutil.rmtree(language)
-    _set_expected(document, case.id, changed)
     (target / "acceptance" / CALLS_FILE).write_text(
         yaml.safe_dump(sections, sort_keys=True, allow_unicode=True), encoding="utf-8"
     )
-    (target / "acceptance" / CASES_FILE).write_text(json.dumps(document, indent=2) + "\n")
+    if given:
+        _set_expected(document, case.id, changed)
+        (target / "acceptance" / CASES_FILE).write_text(json.dumps(document, indent=2) + "\n")
     _describe(target / "kata.md", case, changed)
     return Variant(target, case.description, case.expected, changed)
 
@@ -134,6 +139,18 @@ def _choose(cases: list[Case], maps: list[CallMap]) -> Case:
             return case
         # Errors stay errors: a changed message is a contradiction the tests may not read.
     raise UsageError("no case every language performs has a value that can be contradicted")
+
+
+def _own_cases(maps: list[CallMap]) -> list[Case]:
+    """The tests of the tracks' own that every language's suite judges, each answering what
+    its last check asserts (the first language's)."""
+    first, *others = maps
+    return [
+        Case(case_id, restated.description or case_id, TRACK_TEST, restated.input,
+             _restated_answer(restated))
+        for case_id, restated in first.restated.items()
+        if case_id in first.transcripts and all(case_id in m.transcripts for m in others)
+    ]  # fmt: skip
 
 
 def _asserted_step(inputs: Any, expected: Any) -> dict[str, Any] | None:
@@ -169,7 +186,9 @@ def _describe(kata_md: Path, case: Case, changed: Any) -> None:
                                             "specified": case.expected}}  # fmt: skip
     front = yaml.safe_dump(marked, sort_keys=False, default_flow_style=None).strip()
     example = (
-        f"## Examples\n\n- {case.description}: `{case.property}` with "
+        f"## Examples\n\n- {case.description}: its last check gives {json.dumps(changed)}\n"
+        if case.property == TRACK_TEST
+        else f"## Examples\n\n- {case.description}: `{case.property}` with "
         f"{json.dumps(case.input)} gives {json.dumps(changed)}\n"
     )
     kata_md.write_text(f"---\n{front}\n---\n{kata.text.rstrip()}\n\n{example}", encoding="utf-8")

@@ -10,6 +10,7 @@ import pytest
 
 from tdd_sandbox.acceptance.suite import (
     LEFT_OUT,
+    has_calls,
     has_suite,
     load_suite,
     read_left_out,
@@ -82,6 +83,37 @@ def test_a_track_s_own_cases_join_the_data_s_for_its_language_alone(tmp_path: Pa
         ("own", "doubles zero", TRACK_TEST),
     ]
     assert [c.id for c in suite.cases_for("rust")] == ["a"]
+
+
+def test_without_canonical_data_a_track_s_own_tests_transcribed_are_the_suite(
+    tmp_path: Path,
+) -> None:
+    # An exercise problem-specifications has no data for (Rust's fizzy, Python's
+    # rest-api copies): its transcribed tests are every case, and need no cases file.
+    folder = tmp_path / "k" / "acceptance"
+    folder.mkdir(parents=True)
+    (folder / "calls.yaml").write_text(
+        "python:\n"
+        "  calls: {track test: x}\n"
+        "  transcripts: {own: 'tdd_check(0, f(0))'}\n"
+        "  restated:\n"
+        "    own: {input: {operations: []}, expected: {}, description: doubles zero}\n"
+        "rust: {calls: {double: double(n)}}\n"
+    )
+    kata = tmp_path / "k"
+    assert has_calls(kata, "python")
+    # Calls that perform the data's cases need the data.
+    assert not has_calls(kata, "rust")
+    with pytest.raises(UsageError, match=r"no cases for rust's calls: add .*canonical-data\.json"):
+        load_suite(kata)
+    (folder / "calls.yaml").write_text(
+        (folder / "calls.yaml").read_text().split("rust:")[0], encoding="utf-8"
+    )
+    suite = load_suite(kata)
+    assert suite.cases == ()
+    assert [(c.id, c.description, c.property) for c in suite.cases_for("python")] == [
+        ("own", "doubles zero", TRACK_TEST)
+    ]
 
 
 def test_an_unknown_key_in_calls_is_named(tmp_path: Path) -> None:

@@ -43,14 +43,26 @@ class Tally:
 """
 
 
+WITH_AND_WITHOUT_DATA = pytest.mark.parametrize(
+    "with_data", [True, False], ids=["beside-its-data", "without-data"]
+)
+"""An exercise beside its canonical data, and one problem-specifications has none for
+(aider's set has 19): before, the second was left to its track's tests, judged beside the
+code."""
+
+
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
-def test_a_kata_no_call_performs_is_judged_by_its_tests_transcribed(tmp_path: Path) -> None:
+@WITH_AND_WITHOUT_DATA
+def test_a_kata_no_call_performs_is_judged_by_its_tests_transcribed(
+    tmp_path: Path, with_data: bool
+) -> None:
     # Each step makes a new tally: the data's start and steps fit no call, and the track's
     # tests judged beside the code, which could read them. Transcribed, each test's
     # statements run in the sandbox and what it asserts is held on the host.
     out = tmp_path / "out"
-    result = run_cli("katas", "import", str(TALLY), str(SPECS / "tally-chain"), "--out", str(out))
+    data = [str(SPECS / "tally-chain")] if with_data else []
+    result = run_cli("katas", "import", str(TALLY), *data, "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
     said = result.stdout
     assert "tally-chain (python): a data suite of the track's 5 tests transcribed" in said, said
@@ -285,14 +297,16 @@ impl Tally {
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
+@WITH_AND_WITHOUT_DATA
 def test_rust_tests_are_transcribed_and_their_expected_values_stay_on_the_host(
-    tmp_path: Path,
+    tmp_path: Path, with_data: bool
 ) -> None:
     # A helper function of the tests', `assert!` of `==`, either side of `assert_eq!` the
     # literal, and a #[should_panic] test whose message the todo!() stub does not give.
     source = FIXTURES / "rust" / "exercises" / "practice" / "tally-chain"
     out = tmp_path / "out"
-    result = run_cli("katas", "import", str(source), str(SPECS / "tally-chain"), "--out", str(out))
+    data = [str(SPECS / "tally-chain")] if with_data else []
+    result = run_cli("katas", "import", str(source), *data, "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
     said = result.stdout
     assert "tally-chain (rust): a data suite of the track's 5 tests transcribed" in said, said

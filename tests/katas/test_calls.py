@@ -97,3 +97,61 @@ def test_a_case_tests_toml_does_not_mention_counts_where_a_test_is_named_after_i
     # Where the record names the older, that is the one (never both, for one test).
     chosen = [case.id for case in implemented(every, {**included, "old": True}, tests)]
     assert chosen == ["listed", "named", "quoted", "old"]
+
+
+_OWN_TESTS = """import unittest
+
+from square_root import square_root
+
+
+class SquareRootTest(unittest.TestCase):
+    def test_root_of_nine(self):
+        self.assertEqual(square_root(9), 3)
+
+    def test_root_of_a_square_is_its_side(self):
+        expected = 12
+        self.assertEqual(square_root(144), expected)
+"""
+
+
+def _uncanonical(tmp_path: Path, tests: str) -> tuple[Path, list[str]]:
+    kata = tmp_path / "square-root"
+    kata.mkdir()
+    track = Exercise(
+        "square-root",
+        "Square Root",
+        "Find it.",
+        language="python",
+        tests={"square_root_test.py": tests.encode()},
+        stub=_STUB,
+    )
+    return kata, derive_data_suites(kata, [track])
+
+
+def test_without_canonical_data_the_track_s_own_tests_are_transcribed(tmp_path: Path) -> None:
+    # Before, an exercise problem-specifications has no data for was left to its track's
+    # tests, judged beside the model's code: Rust's fizzy, luhn-from and nucleotide-codons
+    # in aider's set.
+    kata, said = _uncanonical(tmp_path, _OWN_TESTS)
+    assert said == [
+        "square-root (python): a data suite of the track's 2 tests transcribed, what each "
+        "asserts held on the host, to be proved with the reference"
+    ]
+    cases = load_suite(kata).cases_for("python")
+    assert sorted((case.id, case.description) for case in cases) == [
+        ("root of a square is its side", "root of a square is its side"),
+        ("root of nine", "root of nine"),
+    ]
+    assert not (kata / "acceptance" / "canonical-data.json").exists()
+
+
+def test_without_canonical_data_a_test_that_cannot_be_transcribed_says_why(
+    tmp_path: Path,
+) -> None:
+    tests = _OWN_TESTS.replace("self.assertEqual(square_root(9), 3)", "self.assertRegex('3', r'\\d')")
+    kata, said = _uncanonical(tmp_path, tests)
+    assert said == [
+        "square-root (python): judged by its track's tests: it has no canonical data, and the "
+        "test test_root_of_nine cannot be transcribed: it asserts with assertRegex"
+    ]
+    assert not (kata / "acceptance" / "calls.yaml").exists()

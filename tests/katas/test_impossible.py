@@ -107,3 +107,25 @@ def test_a_case_judged_by_its_transcribed_test_is_changed_in_the_step_it_asserts
          {"operations": [{"operation": "Tally(4).value()", "expected": 4}]},
          {"operations": [{"operation": "Tally(4).value()", "expected": 5}]})
     ], differ  # fmt: skip
+
+
+def test_a_kata_of_its_track_s_tests_alone_is_changed_in_one_of_them(tmp_path: Path) -> None:
+    # No canonical data: every case is a test of the track's own, transcribed. Before, such
+    # a kata was refused for want of a cases file, though it is judged as data.
+    source = EXERCISM / "python" / "exercises" / "practice" / "tally-chain"
+    import_katas([source], tmp_path / "katas")
+    kata = tmp_path / "katas" / "tally-chain"
+    assert not (kata / "acceptance" / "canonical-data.json").exists()
+    (made,), skipped = make_impossible([kata], tmp_path / "out")
+    assert skipped == []
+    assert not (made.kata_dir / "acceptance" / "canonical-data.json").exists()
+    before = load_suite(kata).cases_for("python")
+    after = load_suite(made.kata_dir).cases_for("python")
+    differ = [(a.description, a.input, b.input) for a, b in zip(before, after, strict=True)
+              if a.input != b.input]  # fmt: skip
+    assert len(differ) == 1, differ
+    assert differ[0][0] == made.case
+    assert (made.specified, made.expected) != (None, None)
+    assert made.expected != made.specified
+    kata_md = (made.kata_dir / "kata.md").read_text()
+    assert f"- {made.case}: its last check gives {json.dumps(made.expected)}" in kata_md
