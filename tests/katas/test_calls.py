@@ -23,10 +23,13 @@ _CANONICAL = {
 _STUB = {"square_root.py": b"def square_root(radicand):\n    pass\n"}
 
 
-def _kata(tmp_path: Path, tests: str) -> Path:
+def _derived(tmp_path: Path, tests: str, *, canonical: bool = True) -> tuple[Path, list[str]]:
+    """A square-root kata of the Python track's `tests`, with or without canonical data, and
+    what deriving its data suite says."""
     kata = tmp_path / "square-root"
     (kata / "acceptance").mkdir(parents=True)
-    (kata / "acceptance" / "canonical-data.json").write_text(json.dumps(_CANONICAL))
+    if canonical:
+        (kata / "acceptance" / "canonical-data.json").write_text(json.dumps(_CANONICAL))
     track = Exercise(
         "square-root",
         "Square Root",
@@ -35,8 +38,11 @@ def _kata(tmp_path: Path, tests: str) -> Path:
         tests={"square_root_test.py": tests.encode()},
         stub=_STUB,
     )
-    derive_data_suites(kata, [track])
-    return kata
+    return kata, derive_data_suites(kata, [track])
+
+
+def _kata(tmp_path: Path, tests: str) -> Path:
+    return _derived(tmp_path, tests)[0]
 
 
 def test_messages_count_where_the_tracks_tests_compare_the_canonical_ones(
@@ -114,25 +120,11 @@ class SquareRootTest(unittest.TestCase):
 """
 
 
-def _uncanonical(tmp_path: Path, tests: str) -> tuple[Path, list[str]]:
-    kata = tmp_path / "square-root"
-    kata.mkdir()
-    track = Exercise(
-        "square-root",
-        "Square Root",
-        "Find it.",
-        language="python",
-        tests={"square_root_test.py": tests.encode()},
-        stub=_STUB,
-    )
-    return kata, derive_data_suites(kata, [track])
-
-
 def test_without_canonical_data_the_track_s_own_tests_are_transcribed(tmp_path: Path) -> None:
     # Before, an exercise problem-specifications has no data for was left to its track's
     # tests, judged beside the model's code: Rust's fizzy, luhn-from and nucleotide-codons
     # in aider's set.
-    kata, said = _uncanonical(tmp_path, _OWN_TESTS)
+    kata, said = _derived(tmp_path, _OWN_TESTS, canonical=False)
     assert said == [
         "square-root (python): a data suite of the track's 2 tests transcribed, what each "
         "asserts held on the host, to be proved with the reference"
@@ -148,8 +140,10 @@ def test_without_canonical_data_the_track_s_own_tests_are_transcribed(tmp_path: 
 def test_without_canonical_data_a_test_that_cannot_be_transcribed_says_why(
     tmp_path: Path,
 ) -> None:
-    tests = _OWN_TESTS.replace("self.assertEqual(square_root(9), 3)", "self.assertRegex('3', r'\\d')")
-    kata, said = _uncanonical(tmp_path, tests)
+    tests = _OWN_TESTS.replace(
+        "self.assertEqual(square_root(9), 3)", "self.assertRegex('3', r'\\d')"
+    )
+    kata, said = _derived(tmp_path, tests, canonical=False)
     assert said == [
         "square-root (python): judged by its track's tests: it has no canonical data, and the "
         "test test_root_of_nine cannot be transcribed: it asserts with assertRegex"
