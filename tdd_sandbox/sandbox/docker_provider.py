@@ -5,7 +5,9 @@ emptied (`namespaces.WIPE`) and checked clean before it holds a second snapshot.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
+import time
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -16,7 +18,7 @@ from typing_extensions import override
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox import namespaces, removal, zygote
 from tdd_sandbox.sandbox.base import SandboxProvider
-from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect, short_error
+from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect, short_error, timed_out
 from tdd_sandbox.sandbox.container import (
     SANDBOX_USER,
     SEALED_USER,
@@ -62,6 +64,10 @@ class DockerSandboxProvider(SandboxProvider):
         # of the check that used it (nothing can reach it any more in the meantime).
         self._reaper = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tdd-reap")
         self._closed = False
+        # Each container is named (`_start_container`), so that one whose creation call timed
+        # out can be found by its name once the engine makes it: name, when it timed out.
+        self._serial = itertools.count(1)
+        self._unanswered: list[tuple[str, float]] = []
 
     @override
     def open(self, image: str, snapshot: Snapshot) -> DockerSandbox:
@@ -100,6 +106,7 @@ class DockerSandboxProvider(SandboxProvider):
         options = container_options(
             image, self.settings, run_id=self.run_id, provider=self.provider_id
         )
+        name = options["name"] = f"tdd-sandbox-{self.provider_id[:12]}-{next(self._serial)}"
         container: str | None = None
         try:
             container = create_container(self.client, options, self.settings)
@@ -110,6 +117,9 @@ class DockerSandboxProvider(SandboxProvider):
         except ENGINE_ERRORS as exc:
             if container is not None:
                 self.destroy(container)
+            elif timed_out(exc):
+                with self._lock:
+                    self._unanswered.append((name, time.monotonic()))
             raise SandboxUnavailable(
                 f"could not start a sandbox from {image}: {short_error(exc)}"
             ) from None
@@ -267,6 +277,11 @@ class DockerSandboxProvider(SandboxProvider):
         # takes a few tenths of one.
         with ThreadPoolExecutor(max_workers=4, thread_name_prefix="tdd-remove") as removing:
             list(removing.map(self.destroy, leftovers))
-        # Then by label: a container the engine made after its creation call timed out is
-        # known to nobody else, and one whose removals were all refused is tried until gone.
+        # A container whose creation call timed out is known by its name alone, and the
+        # engine may make it yet: nothing else removes one by name, so one not there now is
+        # waited for (then the sweep could miss it).
+        with self._lock:
+            unanswered = list(self._unanswered)
+        removal.remove_late(self.client.api, unanswered)
+        # Then by label: one whose removals were all refused is tried until gone.
         removal.sweep(self.client.api, f"{PROVIDER_LABEL}={self.provider_id}")

@@ -4,12 +4,14 @@ Under load, and under gVisor most of all, the engine can answer a forced removal
 error (its kill missed a deadline), go on with a removal after the client stopped waiting,
 or create a container after the client gave up on its creation. `remove` retries one
 container by its id; `sweep` removes by label whatever a provider made, known to it or not,
-and is patient for as long as the engine keeps refusing.
+and is patient for as long as the engine keeps refusing; `remove_late` waits, by its name,
+for a container whose creation the engine had not answered.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import docker.errors
 from docker import APIClient
@@ -62,6 +64,30 @@ def _removed(api: APIClient, container: str) -> bool:
                 return False  # a busy engine is asked again, a broken one is not
         time.sleep(0.1)
     return False
+
+
+CREATION_WAIT_S = 60.0
+"""How long after its creation call timed out a container may still appear: the engine goes
+on with a creation its client stopped waiting for, and one it makes after a provider's
+closing sweep is known to no one (its id never came back)."""
+
+
+def remove_late(api: APIClient, unanswered: Sequence[tuple[str, float]]) -> bool:
+    """Remove each container named in `unanswered` (its name, and when its creation call
+    timed out) that the engine makes within `CREATION_WAIT_S` of that; whether none stands.
+    Never raises."""
+    removed = True
+    for name, timed_out_at in unanswered:
+        deadline = timed_out_at + CREATION_WAIT_S
+        while time.monotonic() < deadline:
+            try:
+                api.inspect_container(name)
+            except ENGINE_ERRORS:
+                time.sleep(0.2)  # not made yet (NotFound), or a busy engine: asked again
+                continue
+            removed = remove(api, name) and removed
+            break
+    return removed
 
 
 def sweep(api: APIClient, label: str) -> bool:

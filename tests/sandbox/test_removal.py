@@ -141,3 +141,46 @@ def test_a_sweep_that_the_engine_keeps_refusing_ends_and_says_so(
     api = _DyingApi(clock, dies_at=float("inf"))
     assert not removal.sweep(api, "tdd-sandbox.provider=p")  # type: ignore[arg-type]
     assert clock.now <= removal.SWEEP_WAIT_S + 60.0  # the last round's tries, no more
+
+
+class _LateApi:
+    """An engine that makes a container `made_at` seconds in, its creation call long timed
+    out by then (None: never)."""
+
+    def __init__(self, clock: _Clock, made_at: float | None) -> None:
+        self.clock = clock
+        self.made_at = made_at
+        self.removed: list[str] = []
+
+    def inspect_container(self, container: str) -> dict[str, Any]:
+        if self.made_at is None or self.clock.now < self.made_at or self.removed:
+            raise docker.errors.NotFound("no such container")
+        return {"Name": container}
+
+    def remove_container(self, container: str, force: bool) -> None:
+        self.removed.append(container)
+
+
+@pytest.mark.parametrize(("made_at", "removed", "waited"), [
+    (5.0, ["tdd-sandbox-p-1"], 5.0),  # made while the provider closes: removed
+    (None, [], removal.CREATION_WAIT_S),  # never made: waited for no longer than that
+])  # fmt: skip
+def test_a_container_whose_creation_timed_out_is_removed_by_name_once_made(
+    monkeypatch: pytest.MonkeyPatch, made_at: float | None, removed: list[str], waited: float
+) -> None:
+    clock = _Clock()
+    monkeypatch.setattr(removal, "time", clock)
+    api = _LateApi(clock, made_at)
+    assert removal.remove_late(api, [("tdd-sandbox-p-1", 0.0)])  # type: ignore[arg-type]
+    assert api.removed == removed
+    assert waited <= clock.now <= waited + 0.5
+
+
+def test_a_creation_that_timed_out_long_before_is_not_waited_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = _Clock()
+    clock.now = 1000.0
+    monkeypatch.setattr(removal, "time", clock)
+    assert removal.remove_late(_LateApi(clock, None), [("tdd-sandbox-p-1", 10.0)])  # type: ignore[arg-type]
+    assert clock.now == 1000.0
