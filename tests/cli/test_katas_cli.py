@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tdd_sandbox.katas.calls import write_calls
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages.go.reader import TOOLCHAIN
 from tdd_sandbox.languages.rust.reader import TOOLCHAIN as RUST_TOOLCHAIN
@@ -61,6 +62,12 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert "leap (rust): proved (reference 5/5, stub 0/5)" in result.stdout
     # Go's track runs its five cases as subtests of one test function.
     assert "leap (go): proved (reference 1/1, stub 0/1)" in result.stdout
+    # Without canonical data Rust's tests transcribe, and the kata is judged as data there
+    # (`test_katas_transcribed`). This module's tests are of the judge that runs a track's
+    # tests beside the code, as every kata whose tests no rule transcribes still is: the
+    # kata is made one such.
+    assert "leap (rust): judged as data" in result.stdout
+    write_calls(out / "leap", "rust", None)
     return out
 
 
@@ -503,14 +510,17 @@ def test_a_case_the_do_nothing_stub_passes_scores_nothing(tmp_path: Path) -> Non
     out = tmp_path / "out"
     result = run_cli("katas", "import", str(RUST / "number-words"), "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
+    # Judged as data, its tests transcribed: a #[should_panic] naming no message is passed
+    # by any panic, the stub's too.
+    assert "number-words (rust): judged as data" in result.stdout
     assert (
         "number-words (rust): 1 case the stub passes is left out of the score: "
-        "number-words::unwrapping_another_word_panics"
+        "unwrapping another word panics"
     ) in result.stdout
     stub = (RUST / "number-words" / "src" / "lib.rs").read_text()
     document = scored(tmp_path, out / "number-words", "rust", {"src/lib.rs": f"// no\n{stub}"})
     assert (document["passed"], document["total"]) == (0, 3), document
-    assert document["left_out"] == ["number-words::unwrapping_another_word_panics"]
+    assert document["left_out"] == ["unwrapping another word panics"]
     reference = out / "number-words" / "reference" / "rust"
     solved = {p.relative_to(reference).as_posix(): p.read_text() for p in reference.rglob("*.*")}
     document = scored(tmp_path / "solved", out / "number-words", "rust", solved)
@@ -746,7 +756,10 @@ def test_bench_over_a_kata_imported_in_six_languages_scores_each_by_its_track(
     board = (out / "leaderboard.md").read_text()
     assert "## Acceptance by language (mean)" in board
     assert "## Katas judged as data, by language" in board
-    assert "| m | 0 / 1 | 0 / 1 | 0 / 1 | 0 / 1 | 0 / 1 | 0 / 1 |" in board
+    # Without canonical data, the tracks whose tests transcribe are judged as data: C++,
+    # Java and Rust (Go's tests compare in `if`s, JavaScript's leap asserts `.not.toBe`,
+    # Python's `assertIs`, which no rule reads yet).
+    assert "| m | 1 / 1 | 0 / 1 | 1 / 1 | 0 / 1 | 0 / 1 | 1 / 1 |" in board, board
 
 
 SPECS = FIXTURES / "problem-specifications" / "exercises"
