@@ -163,18 +163,28 @@ def test_a_removal_the_engine_refuses_once_is_tried_again_and_none_is_left(
     assert not _exists(docker_client, second)
 
 
+@pytest.mark.parametrize(
+    "made_after_s", [0.0, 2.0], ids=["before-the-call-gave-up", "after-the-closing-sweep"]
+)
 def test_a_container_made_after_its_creation_call_timed_out_is_removed_when_the_provider_ends(
     docker_client: docker.DockerClient,
     images: dict[str, str],
     sandbox_runtime: OciRuntime,
     monkeypatch: pytest.MonkeyPatch,
+    made_after_s: float,
 ) -> None:
     # A busy engine can create a container after the client stopped waiting for its answer:
-    # the provider never learns its id, yet it carries the provider's labels.
+    # the provider never learns its id, yet it carries the provider's labels. Made two
+    # seconds on, it came after the provider's closing sweep had found nothing: it stood.
     create = docker_client.api.create_container
+    later: list[threading.Timer] = []
 
     def late(*args: Any, **kwargs: Any) -> Any:
-        create(*args, **kwargs)
+        if made_after_s:
+            later.append(threading.Timer(made_after_s, create, args=args, kwargs=kwargs))
+            later[-1].start()
+        else:
+            create(*args, **kwargs)
         raise requests.exceptions.ReadTimeout("Read timed out. (read timeout=60)")
 
     monkeypatch.setattr(docker_client.api, "create_container", late)
@@ -184,35 +194,9 @@ def test_a_container_made_after_its_creation_call_timed_out_is_removed_when_the_
         pytest.raises(SandboxUnavailable),
     ):
         made.open(images["python"], SNAPSHOT)
-    assert_no_containers(docker_client, "pytest-late")
-
-
-def test_a_container_the_engine_makes_after_the_provider_s_sweep_is_removed_all_the_same(
-    docker_client: docker.DockerClient,
-    images: dict[str, str],
-    sandbox_runtime: OciRuntime,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # The creation call timed out and the engine made the container two seconds later,
-    # after the provider's closing sweep had found nothing of its label: before, it stood.
-    create = docker_client.api.create_container
-    later: list[threading.Timer] = []
-
-    def made_later(*args: Any, **kwargs: Any) -> Any:
-        later.append(threading.Timer(2.0, create, args=args, kwargs=kwargs))
-        later[-1].start()
-        raise requests.exceptions.ReadTimeout("Read timed out. (read timeout=60)")
-
-    monkeypatch.setattr(docker_client.api, "create_container", made_later)
-    settings = SandboxSettings(warm=0, runtime=sandbox_runtime, isolation="container")
-    with (
-        DockerSandboxProvider(settings, run_id="pytest-later", client=docker_client) as made,
-        pytest.raises(SandboxUnavailable),
-    ):
-        made.open(images["python"], SNAPSHOT)
     for timer in later:
         timer.join()
-    assert_no_containers(docker_client, "pytest-later")
+    assert_no_containers(docker_client, "pytest-late")
 
 
 def test_a_removal_the_engine_refuses_for_seconds_is_done_before_the_provider_ends(
