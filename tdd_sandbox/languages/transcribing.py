@@ -198,6 +198,9 @@ class Transcribed:
         numbers held against the code's own `ComplexNumber(3, 0)`, dot-dsl's nodes against
         its `Node("a", {})`)."""
         tests = len(self.transcripts) + len(self.left_out)
+        if not tests:
+            # Read as a suite of none, it would leave every case of the data out: 0 of 0.
+            return "the track's tests hold no test it reads"
         if len(self.left_out) * 4 > tests:
             return f"{len(self.left_out)} of its {tests} tests hold two answers of the code's own"
         unnamed = {case.id for case in self.cases if not self._taken(case.id)}

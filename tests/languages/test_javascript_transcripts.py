@@ -183,3 +183,9 @@ def test_a_literal_a_test_compares_the_code_with_is_never_shipped() -> None:
         "given",
     )
     assert isinstance(given, CallMap), given
+
+
+def test_a_spec_with_no_test_is_no_suite_of_none() -> None:
+    # Read as a suite of no test, it left every case of the data out: a score of 0 of 0.
+    said = _transcribed("  const unused = 1;\n", "adds one")
+    assert said == "the track's tests hold no test it reads"
