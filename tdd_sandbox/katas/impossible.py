@@ -98,9 +98,11 @@ def _make(kata_dir: Path, target: Path) -> Variant:
         raise UsageError("no data suite (calls.yaml) to change a case of")
     sections = yaml.safe_load(calls_path.read_text(encoding="utf-8")) or {}
     maps = [CallMap.model_validate(section) for section in sections.values()]
-    if not cases_path.is_file() and not all(m.transcripts for m in maps):
+    if not maps:
+        raise UsageError("no language's calls in calls.yaml to change a case for")
+    given = cases_path.is_file()  # else only the tracks' own tests, transcribed, are cases
+    if not given and not all(m.transcripts for m in maps):
         raise UsageError("no data suite (canonical data and calls.yaml) to change a case of")
-    given = cases_path.is_file()
     document = json.loads(cases_path.read_text(encoding="utf-8")) if given else {}
     cases = flatten_cases(document, source=str(cases_path)) if given else []
     case = _choose([*cases, *_own_cases(maps)], maps)

@@ -129,3 +129,12 @@ def test_a_kata_of_its_track_s_tests_alone_is_changed_in_one_of_them(tmp_path: P
     assert made.expected != made.specified
     kata_md = (made.kata_dir / "kata.md").read_text()
     assert f"- {made.case}: its last check gives {json.dumps(made.expected)}" in kata_md
+
+
+def test_a_kata_whose_calls_name_no_language_is_skipped_in_one_line(tmp_path: Path) -> None:
+    kata = tmp_path / "src" / "fizzbuzz"
+    shutil.copytree(ROOT / "katas" / "fizzbuzz", kata)
+    (kata / "acceptance" / "calls.yaml").write_text("{}\n")
+    made, skipped = make_impossible([kata], tmp_path / "out")
+    assert made == []
+    assert skipped == ["fizzbuzz: no language's calls in calls.yaml to change a case for"]
