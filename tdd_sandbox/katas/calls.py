@@ -57,14 +57,16 @@ def _derive(kata_dir: Path, exercise: Exercise, every: list[Case] | None) -> str
     pairs = find_pairs(cases)
     # As the track words them: a generator that names its tests after the cases read them so.
     worded = [replace(c, description=exercise.described.get(c.id, c.description)) for c in cases]
-    single = [case for case in worded if case.property not in pairs]
-    derived: CallMap | str = (
-        "it has no canonical data" if every is None
-        else language.derive_calls(single, exercise.stub, exercise.tests) if cases
-        else "the track implements none of its cases"
-    )  # fmt: skip
-    if pairs and not isinstance(derived, str):
-        derived = with_pairs(derived, pairs, language.paired)
+    derived: CallMap | str
+    if every is None:
+        derived = "it has no canonical data"
+    elif not cases:
+        derived = "the track implements none of its cases"
+    else:
+        single = [case for case in worded if case.property not in pairs]
+        derived = language.derive_calls(single, exercise.stub, exercise.tests)
+        if pairs and not isinstance(derived, str):
+            derived = with_pairs(derived, pairs, language.paired)
     if isinstance(derived, str):
         # No call the inputs fill performs the cases: the track's own tests may, as data.
         transcribed = language.transcribe_tests(worded, exercise.tests)
