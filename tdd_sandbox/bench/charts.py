@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 CHART_TITLES = {
-    "pass_rate": "Acceptance pass rate by model (mean, 95% CI)",
+    "pass_rate": "Acceptance by model (mean over exercises, 95% interval)",
     "cost_vs_pass_rate": "Cost against pass rate",
     "time_vs_pass_rate": "Wall time against pass rate",
 }
@@ -57,16 +57,25 @@ def charts(models: list[dict[str, Any]], folder: Path) -> dict[str, bytes]:
 def _bars(plt: Any, models: list[dict[str, Any]]) -> Any:
     names = [m["model"] for m in models]
     rates = [(m["acceptance_pass_rate"] or 0.0) * 100 for m in models]
-    errors = [(m["acceptance_ci95"] or 0.0) * 100 for m in models]
+    # The interval is Wilson's, not symmetric about the rate: drawn from its own ends.
+    lows = [(m.get("acceptance_pass_rate_low") or 0.0) * 100 for m in models]
+    highs = [(m.get("acceptance_pass_rate_high") or 0.0) * 100 for m in models]
+    errors = [
+        [max(0.0, rate - low) for rate, low in zip(rates, lows, strict=True)],
+        [max(0.0, high - rate) for rate, high in zip(rates, highs, strict=True)],
+    ]
     figure, axes = plt.subplots(figsize=(8, 1.2 + 0.45 * len(models)), dpi=100)
     positions = list(range(len(models)))
     axes.barh(positions, rates, xerr=errors, capsize=4, color="#4c72b0", height=0.6)
-    for y, rate, error, model in zip(positions, rates, errors, models, strict=True):
-        shown = "-" if model["acceptance_pass_rate"] is None else f"{rate:.0f}% ± {error:.0f}"
-        axes.text(min(rate + error, 100) + 1.5, y, shown, va="center", fontsize=9)
+    for y, rate, low, high, model in zip(positions, rates, lows, highs, models, strict=True):
+        shown = (
+            "-" if model["acceptance_pass_rate"] is None
+            else f"{rate:.0f}% ({low:.0f}-{high:.0f}%), rank {model['rank']}"
+        )  # fmt: skip
+        axes.text(max(rate, high) + 1.5, y, shown, va="center", fontsize=9)
     axes.set_yticks(positions, names)
     axes.invert_yaxis()  # rank 1 on top
-    axes.set_xlim(0, 118)
+    axes.set_xlim(0, 135)
     axes.set_xticks(range(0, 101, 20))
     axes.set_xlabel("acceptance pass rate (%)")
     axes.grid(axis="x", alpha=0.3)

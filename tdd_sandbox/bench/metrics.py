@@ -9,13 +9,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from tdd_sandbox.bench.uncertainty import t95
 from tdd_sandbox.engine.events import EventName
 from tdd_sandbox.vocabulary.failures import Failure
-
-# Two-sided 95% Student t quantiles by degrees of freedom; past 30 the normal's 1.96.
-_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-        2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]  # fmt: skip
 
 
 def run_metrics(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
@@ -104,6 +100,5 @@ def mean_ci(values: list[float]) -> tuple[float | None, float | None]:
     mean = statistics.fmean(values)
     if len(values) < 2:
         return mean, None
-    df = len(values) - 1
-    t = _T95[df - 1] if df <= len(_T95) else 1.96
+    t = t95(len(values) - 1)
     return mean, t * statistics.stdev(values) / math.sqrt(len(values))

@@ -12,7 +12,7 @@ from xml.etree import ElementTree as ET
 
 from tdd_sandbox.bench.charts import charts, clear_charts
 from tdd_sandbox.bench.page import html_page
-from tdd_sandbox.bench.summary import ranked, sandbox_line, scored, summarise
+from tdd_sandbox.bench.summary import sandbox_line, scored, summarise
 from tdd_sandbox.bench.tables import every_table, markdown
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.vocabulary.cases import Judged
@@ -31,7 +31,7 @@ NO_COST = (
 def leaderboard(summary: dict[str, Any]) -> str:
     """The Markdown leaderboard: the ranking, acceptance by kata and by language, and why
     attempts were rejected or counted as tamper (the harness's classification)."""
-    tables = every_table(ranked(summary["models"]))
+    tables = every_table(summary)
     board = "\n".join(markdown(table, level=1 if i == 0 else 2) for i, table in enumerate(tables))
     if skipped := summary.get("skipped"):
         board += "\n## Not scored\n\n" + "".join(f"- {escape_markdown(r)}\n" for r in skipped)
@@ -104,7 +104,7 @@ def write_reports(
         notes = [] if "cost_vs_pass_rate" in images else [NO_COST]
     notes += [f"Not scored: {reason}." for reason in summary["skipped"]]
     notes += [f"Sandbox: {line}." for line in summary["sandbox"]]
-    tables = every_table(ranked(summary["models"]))
+    tables = every_table(summary)
     write_atomic(out / "report.html", html_page(tables, images, jobs=summary["jobs"], notes=notes))
     return summary
 

@@ -10,6 +10,8 @@ from typing import Any
 
 from tdd_sandbox.bench.metrics import mean_ci
 from tdd_sandbox.bench.runner import HARNESS_ERROR, INFRASTRUCTURE, INTERRUPTED
+from tdd_sandbox.bench.standings import Scores, comparisons, ranks, share_of
+from tdd_sandbox.bench.uncertainty import Estimate
 from tdd_sandbox.sandbox.versions import ENGINE_FIELDS, EngineVersions
 from tdd_sandbox.vocabulary.cases import Judged
 
@@ -21,33 +23,35 @@ def scored(result: dict[str, Any]) -> bool:
 
 
 def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dict[str, Any]:
-    """Per-model aggregates: mean and 95% CI of the pass rate across jobs, and the rest;
-    `skipped` names what was not scored and why."""
+    """Per-model aggregates: acceptance over exercises with its 95% interval, the rest of
+    each model's figures, every two models compared paired and the ranks those comparisons
+    allow (`standings`); `skipped` names what was not scored and why."""
     by_model: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for result in results:
         by_model[result["model"]].append(result)
     models = []
+    scores: dict[str, Scores] = {}
     for name, jobs in sorted(by_model.items()):
         # An impossible kata's pass is cheating, never a score: counted apart.
         counted = [job for job in jobs if scored(job) and not job.get("impossible")]
         impossible = [job for job in jobs if scored(job) and job.get("impossible")]
-        rate, ci = mean_ci([float(job["acceptance_pass_rate"]) for job in counted])
+        scores[name] = Scores.of(counted)
         cost = [sum(job.get("cost", {}).values()) for job in counted]
         models.append(
             {
                 "model": name,
                 "jobs": len(jobs),
                 "scored_jobs": len(counted),
+                "exercises": len(scores[name].shares),
                 "infrastructure_failures": sum(job["status"] == INFRASTRUCTURE for job in jobs),
                 "harness_errors": sum(job["status"] == HARNESS_ERROR for job in jobs),
                 "completed": sum(job["status"] == "completed" for job in counted),
-                "acceptance_pass_rate": _round(rate),
-                "acceptance_ci95": _round(ci),
+                **_figure("acceptance_pass_rate", scores[name].estimate()),
                 "mode": "/".join(sorted({str(j.get("mode", "tdd")) for j in jobs})),
                 # aider's: the share of jobs whose tests all passed after the first try, and
                 # after the second (implement mode's jobs only; None without any).
-                "pass_rate_1": _share(counted, "pass_1"),
-                "pass_rate_2": _share(counted, "pass_2"),
+                **_figure("pass_rate_1", share_of(counted, "pass_1")),
+                **_figure("pass_rate_2", share_of(counted, "pass_2")),
                 # A job scored by test files that ran beside the code (Judged.IN_PROCESS):
                 # said wherever the score is, since the code could read its answers.
                 "judged_in_process": sum(j.get("judged") == Judged.IN_PROCESS for j in counted),
@@ -99,13 +103,25 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
                 ),
             }
         )
-    # Equal acceptance: the model that got further through the loop ranks first.
-    models.sort(key=lambda m: (*rank_key(m), m["model"]))
+    pairs = comparisons(scores)
+    placed = ranks(scores, pairs)
+    for model in models:
+        model["rank"] = placed[model["model"]]
+    # Within a rank, the model that got further through the loop is listed first.
+    models.sort(key=lambda m: (m["rank"], *order_key(m), m["model"]))
     sandboxes = sorted({sandbox_line(r["sandbox"]) for r in results if r.get("sandbox")})
     return {
-        "jobs": len(results), "models": models, "skipped": sorted(set(skipped)),
-        "sandbox": sandboxes,
+        "jobs": len(results), "models": models, "comparisons": pairs,
+        "skipped": sorted(set(skipped)), "sandbox": sandboxes,
     }  # fmt: skip
+
+
+def _figure(key: str, found: Estimate | None) -> dict[str, float | None]:
+    """A rate and its 95% interval, under `key`, `key`_low and `key`_high."""
+    if found is None:
+        return {key: None, f"{key}_low": None, f"{key}_high": None}
+    return {key: _round(found.mean), f"{key}_low": _round(found.low),
+            f"{key}_high": _round(found.high)}  # fmt: skip
 
 
 def sandbox_line(versions: dict[str, str]) -> str:
@@ -145,12 +161,6 @@ def _figures(jobs: list[dict[str, Any]], key: str) -> list[float]:
 
 def _passed_whole(job: dict[str, Any]) -> bool:
     return job.get("acceptance_pass_rate") == 1.0
-
-
-def _share(jobs: list[dict[str, Any]], key: str) -> float | None:
-    """The share of the jobs that record `key` for which it is true."""
-    told = [bool(job[key]) for job in jobs if job.get(key) is not None]
-    return _round(sum(told) / len(told)) if told else None
 
 
 def _round(value: float | None) -> float | None:
@@ -196,15 +206,7 @@ def _probed_cases(jobs: list[dict[str, Any]]) -> dict[str, int]:
     }
 
 
-def rank_key(model: dict[str, Any]) -> tuple[float, int, int]:
-    """What ranks a model: acceptance, then how far it got through the loop."""
+def order_key(model: dict[str, Any]) -> tuple[float, int, int]:
+    """How models of one rank are listed: acceptance, then how far each got through the
+    loop. It orders, it does not rank: only a told-apart difference does (`standings`)."""
     return (-(model["acceptance_pass_rate"] or 0.0), -model["green_commits"], -model["red_events"])
-
-
-def ranked(models: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
-    """Competition ranking (1, 1, 3): models that tie on every ranked figure share a rank."""
-    ranked: list[tuple[int, dict[str, Any]]] = []
-    for position, model in enumerate(models, start=1):
-        tied = ranked and rank_key(ranked[-1][1]) == rank_key(model)
-        ranked.append((ranked[-1][0] if tied else position, model))
-    return ranked

@@ -40,6 +40,19 @@ def rate_cell(value: float | None) -> Cell:
     return Cell(percent(value), value)
 
 
+def interval_cell(model: dict[str, Any], key: str) -> Cell:
+    """A rate with its 95% interval (`key`_low, `key`_high), shaded by the rate: 38% (12-71%)."""
+    value, low, high = model.get(key), model.get(f"{key}_low"), model.get(f"{key}_high")
+    if value is None or low is None or high is None:
+        return rate_cell(value)
+    return Cell(f"{percent(value)} ({low * 100:.0f}-{high:.0%})", value)
+
+
+def points(value: float) -> str:
+    """A difference of two rates in percentage points, signed."""
+    return f"{value * 100:+.0f}"
+
+
 def tamper_text(model: dict[str, Any]) -> str:
     """Tamper events, and the share of jobs that had any."""
     return f"{model.get('tamper_events', 0)} ({percent(model.get('tamper_rate'))})"
@@ -61,30 +74,56 @@ def _probed_text(model: dict[str, Any]) -> str:
     return f"{model.get('in_process_cases_probed', 0)} / {total}" if total else "-"
 
 
-def ranking(ranked: list[tuple[int, dict[str, Any]]]) -> Table:
+def ranking(models: list[dict[str, Any]]) -> Table:
     """The leaderboard proper: every per-model figure, in rank order."""
     header = (
-        "rank", "model", "format", "acceptance (mean ± 95% CI)", "judged in-process",
-        "in-process cases probed", "completed / jobs",
-        "infra failures", "cycles (mean)", "red (sum)", "green (sum)", "tamper (jobs)",
+        "rank", "model", "format", "acceptance (95% interval)", "exercises",
+        "judged in-process", "in-process cases probed", "completed / jobs",
+        "infra failures", "cycles (mean)", "red / green (sum)", "tamper (jobs)",
         "cheating (impossible passed)", "cost (sum)", "tokens (mean)",
         "wall / model / gates s (mean)",
     )  # fmt: skip
     rows: list[tuple[Cell, ...]] = []
-    for rank, m in ranked:
-        rate, ci = m["acceptance_pass_rate"], m["acceptance_ci95"]
-        shown = percent(rate) + ("" if rate is None or ci is None else f" ± {ci:.0%}")
+    for m in models:
         rows.append((
-            Cell(str(rank)), Cell(m["model"]), Cell(m.get("edit_format", "")), Cell(shown, rate),
+            Cell(str(m["rank"])), Cell(m["model"]), Cell(m.get("edit_format", "")),
+            interval_cell(m, "acceptance_pass_rate"), Cell(str(m.get("exercises", 0))),
             Cell(f"{m.get('judged_in_process', 0)} / {m['scored_jobs']}"),
             Cell(_probed_text(m)), Cell(f"{m['completed']} / {m['scored_jobs']}"),
             Cell(str(m["infrastructure_failures"])), Cell(f"{m['cycles_mean'] or 0:.1f}"),
-            Cell(str(m.get("red_events", 0))), Cell(str(m["green_commits"])),
+            Cell(f"{m.get('red_events', 0)} / {m['green_commits']}"),
             Cell(tamper_text(m)), Cell(cheating_text(m)),
             Cell(f"{m['cost_total']:.4f}"),
             Cell(f"{m.get('tokens_mean') or 0:.0f}"), Cell(_seconds(m)),
         ))  # fmt: skip
     return Table("Leaderboard", header, rows, frozenset(range(4, len(header))) | {0})
+
+
+def comparisons(rows: list[dict[str, Any]]) -> Table | None:
+    """Every two models compared on the exercises both ran: the difference in acceptance,
+    its 95% interval, whether that tells them apart, and about how many exercises would at
+    this difference (none with fewer than two models)."""
+    if not rows:
+        return None
+    header = ("models", "shared exercises", "difference (points)", "95% interval", "verdict",
+              "exercises to tell apart")  # fmt: skip
+    shown: list[tuple[Cell, ...]] = []
+    for row in rows:
+        pair = f"{row['first']} vs {row['second']}"
+        if row["difference"] is None:
+            shown.append((Cell(pair), Cell("0"), *(Cell("-") for _ in range(2)),
+                          Cell("no shared exercise"), Cell("-")))  # fmt: skip
+            continue
+        ahead = row["first"] if row["difference"] > 0 else row["second"]
+        needed = row["exercises_needed"]
+        shown.append((
+            Cell(pair), Cell(str(row["exercises"])), Cell(points(row["difference"])),
+            Cell(f"{points(row['low'])} to {points(row['high'])}"),
+            Cell(f"{ahead} ahead" if row["told_apart"] else "not told apart"),
+            Cell("-" if needed is None else f"about {needed}"),
+        ))  # fmt: skip
+    return Table("Paired comparisons (acceptance, same exercises)", header, shown,
+                 frozenset({1, 2, 3, 5}))  # fmt: skip
 
 
 def _seconds(model: dict[str, Any]) -> str:
@@ -138,11 +177,12 @@ def pass_rates(models: list[dict[str, Any]]) -> Table | None:
     if not shown:
         return None
     rows: list[tuple[Cell, ...]] = [
-        (Cell(m["model"]), rate_cell(m["pass_rate_1"]), rate_cell(m["pass_rate_2"]),
-         rate_cell(m["acceptance_pass_rate"]), Cell(str(m["scored_jobs"])))
+        (Cell(m["model"]), interval_cell(m, "pass_rate_1"), interval_cell(m, "pass_rate_2"),
+         interval_cell(m, "acceptance_pass_rate"), Cell(str(m["scored_jobs"])))
         for m in shown
     ]  # fmt: skip
-    header = ("model", "pass_rate_1", "pass_rate_2", "cases passed (mean)", "jobs")
+    header = ("model", "pass_rate_1 (95% interval)", "pass_rate_2 (95% interval)",
+              "cases passed (mean)", "jobs")  # fmt: skip
     return Table("Implement mode (aider's pass rates)", header, rows, frozenset({1, 2, 3, 4}))
 
 
@@ -179,11 +219,12 @@ def mutation(models: list[dict[str, Any]]) -> Table | None:
                  frozenset({1, 2, 3}))  # fmt: skip
 
 
-def every_table(ranked: list[tuple[int, dict[str, Any]]]) -> list[Table]:
-    """Every table of a bench report, in reading order."""
-    models = [model for _, model in ranked]
+def every_table(summary: dict[str, Any]) -> list[Table]:
+    """Every table of a bench report's `summary`, in reading order."""
+    models = summary["models"]
     found = [
-        ranking(ranked),
+        ranking(models),
+        comparisons(summary.get("comparisons", [])),
         pass_rates(models),
         roles(models),
         mutation(models),

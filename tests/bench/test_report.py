@@ -23,6 +23,7 @@ def _result(
         "id": f"{model}__{kata}__python__r{repeat}", "model": model, "kata": kata,
         "language": "python", "repeat": repeat, "status": status, "acceptance_pass_rate": rate,
         "edit_format": "whole",
+        "acceptance": {"passed": round((rate or 0) * 10), "total": 10},
     }  # fmt: skip
     if status != "infrastructure":
         result.update(
@@ -50,7 +51,10 @@ def test_ranking_and_infrastructure_apart() -> None:
     assert good["acceptance_pass_rate"] == 0.9
     assert good["scored_jobs"] == 2
     assert good["infrastructure_failures"] == 1
-    assert good["acceptance_ci95"] is not None
+    assert 0.0 <= good["acceptance_pass_rate_low"] < 0.9 < good["acceptance_pass_rate_high"] <= 1
+    # One exercise each, two jobs of good's and one of bad's: not told apart, both rank 1.
+    assert (good["rank"], bad["rank"]) == (1, 1)
+    assert summary["comparisons"][0]["told_apart"] is False
     assert bad["acceptance_pass_rate"] == 0.1
     assert bad["completed"] == 1
     assert bad["rejections_by_kind"] == {"no_files": 2, "truncated": 2}
@@ -90,7 +94,8 @@ def test_reports_and_junit(tmp_path: Path) -> None:
     page = (tmp_path / "report.html").read_text()
     assert page.count("data:image/png;base64,") == 3
     board = (tmp_path / "leaderboard.md").read_text()
-    assert "| 1 | good | whole | 90% ±" in board
+    assert "| 1 | good | whole | 90% (" in board
+    assert "| good vs bad | 1 | +80 |" in board  # paired on exercise a
     assert "| 10 / 6 / 3 |" in board  # wall, model and gate seconds
     assert "| good | 90% |" in board  # acceptance by kata
     assert "| bad | 4 | 2 | 2 |" in board  # rejected attempts: total, no_files, truncated
@@ -127,15 +132,15 @@ def test_tamper_is_reported_beside_the_score_in_every_format(tmp_path: Path) -> 
 def test_tied_models_share_a_rank_and_aggregates_say_what_they_are() -> None:
     from tdd_sandbox.bench.report import leaderboard
 
-    twins = [_result("twin-a", "a", 1, 0.5), _result("twin-b", "a", 1, 0.5),
-             _result("last", "a", 1, 0.0)]  # fmt: skip
+    katas = [f"k{i}" for i in range(10)]
+    twins = [_result(name, kata, 1, rate) for kata in katas
+             for name, rate in (("twin-a", 0.5), ("twin-b", 0.5), ("last", 0.0))]  # fmt: skip
     board = leaderboard(summarise(twins))
     assert "| 1 | twin-a |" in board
     assert "| 1 | twin-b |" in board
     assert "| 3 | last |" in board
     assert "cycles (mean)" in board
-    assert "red (sum)" in board
-    assert "green (sum)" in board
+    assert "red / green (sum)" in board
 
 
 class _Cells(HTMLParser):
@@ -175,7 +180,7 @@ def test_the_page_carries_every_row_of_the_leaderboard(tmp_path: Path) -> None:
     write_reports(tmp_path, [*RESULTS, rust, cheater])
     board = (tmp_path / "leaderboard.md").read_text()
     for title in ("Acceptance by kata", "Acceptance by language", "Rejected attempts by kind",
-                  "Tamper events by kind", "tokens (mean)", "95% CI"):  # fmt: skip
+                  "Tamper events by kind", "tokens (mean)", "95% interval"):  # fmt: skip
         assert title in board
     page = _Cells()
     page.feed((tmp_path / "report.html").read_text())
@@ -329,3 +334,36 @@ def test_each_model_says_how_many_in_process_cases_the_probe_checked(tmp_path: P
     (model,) = summary["models"]
     assert (model["in_process_cases_probed"], model["in_process_cases"]) == (5, 9)
     assert "| 2 / 3 | 5 / 9 |" in (tmp_path / "leaderboard.md").read_text()
+
+
+def _numbers(pattern: str, text: str) -> list[float]:
+    return [float(n) for found in re.findall(pattern, text) for n in found]
+
+
+def test_no_interval_anywhere_in_the_reports_leaves_its_scale(tmp_path: Path) -> None:
+    # Two jobs of one model gave the published board `38% ± 489%`; whatever the results,
+    # every interval of every report stays inside [0, 100%] (differences in [-100, 100]).
+    results = [
+        _result("two", "a", 1, 0.0), _result("two", "b", 1, 0.77),
+        _result("one", "a", 1, 1.0), _result("one", "b", 1, 0.05),
+        _result("all", "a", 1, 1.0), _result("all", "b", 1, 1.0),
+        _result("none", "a", 1, 0.0), _result("none", "b", 1, 0.0),
+    ]  # fmt: skip
+    for result in results:
+        result["pass_1"] = result["pass_2"] = result["acceptance_pass_rate"] == 1.0
+    summary = write_reports(tmp_path, results)
+    for model in summary["models"]:
+        for key, value in model.items():
+            if key.endswith(("_low", "_high")) and value is not None:
+                assert 0.0 <= value <= 1.0, (model["model"], key, value)
+    for row in summary["comparisons"]:
+        assert -1.0 <= row["low"] <= row["difference"] <= row["high"] <= 1.0, row
+    for name in ("leaderboard.md", "report.html"):
+        text = (tmp_path / name).read_text()
+        assert "±" not in text, name
+        rates = _numbers(r"\((\d+)-(\d+)%\)", text)
+        assert rates, name
+        assert all(0 <= rate <= 100 for rate in rates), name
+        gaps = _numbers(r"([+-]\d+) to ([+-]\d+)", text)
+        assert gaps, name
+        assert all(-100 <= gap <= 100 for gap in gaps), name

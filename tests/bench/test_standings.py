@@ -1,0 +1,90 @@
+"""Models compared paired, on the same exercises; ranks only a told-apart gap separates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tdd_sandbox.bench.standings import Scores, compare, comparisons, ranks, share_of
+from tdd_sandbox.bench.summary import summarise
+
+
+def job(model: str, kata: str, rate: float, *, repeat: int = 1, cases: int = 10) -> dict[str, Any]:
+    return {
+        "id": f"{model}__{kata}__python__r{repeat}", "model": model, "kata": kata,
+        "language": "python", "repeat": repeat, "status": "completed",
+        "acceptance_pass_rate": rate, "acceptance": {"passed": round(rate * cases),
+                                                     "total": cases},
+        "pass_1": rate == 1.0, "pass_2": rate == 1.0,
+        "cycles": 0, "green_commits": 0, "red_events": 0, "overshoot_events": 0,
+        "tamper_events": 0, "wall_time_s": 1.0, "model_time_s": 1.0, "gate_time_s": 0.1,
+        "tokens": {"implementer": 10}, "cost": {},
+    }  # fmt: skip
+
+
+KATAS = [f"k{i}" for i in range(12)]
+# Three models of known order on twelve exercises, each exercise harder for all of them.
+LARGE = [job("large", kata, min(1.0, 0.5 + 0.05 * i)) for i, kata in enumerate(KATAS)]
+MID = [job("mid", kata, 0.2 + 0.03 * i) for i, kata in enumerate(KATAS)]
+SMALL = [job("small", kata, 0.02 * i) for i, kata in enumerate(KATAS)]
+
+
+def test_three_models_of_known_order_are_each_told_apart() -> None:
+    summary = summarise(LARGE + MID + SMALL)
+    assert [(m["model"], m["rank"]) for m in summary["models"]] == [
+        ("large", 1), ("mid", 2), ("small", 3),
+    ]  # fmt: skip
+    assert all(row["told_apart"] for row in summary["comparisons"])
+    assert {(row["first"], row["second"]) for row in summary["comparisons"]} == {
+        ("large", "mid"), ("large", "small"), ("mid", "small"),
+    }  # fmt: skip
+
+
+def test_a_gap_of_noise_shares_a_rank_and_says_so() -> None:
+    # Two exercises, one each: the board used to rank these 1 and 2.
+    summary = summarise([job("a", "k0", 1.0), job("a", "k1", 0.0),
+                         job("b", "k0", 0.0), job("b", "k1", 0.9)])  # fmt: skip
+    assert [m["rank"] for m in summary["models"]] == [1, 1]
+    (row,) = summary["comparisons"]
+    assert not row["told_apart"]
+    assert row["low"] < 0 < row["high"]
+
+
+def test_models_are_compared_on_the_exercises_both_ran() -> None:
+    # b never ran k2, where a did best: an unpaired mean would put a far ahead.
+    a = Scores.of([job("a", "k0", 0.5), job("a", "k1", 0.5), job("a", "k2", 1.0)])
+    b = Scores.of([job("b", "k0", 0.5), job("b", "k1", 0.5)])
+    found = compare(a, b)
+    assert found is not None
+    assert (found.exercises, found.mean) == (2, 0.0)
+
+
+def test_repeats_of_an_exercise_are_one_unit_of_the_comparison() -> None:
+    scores = Scores.of([job("a", "k0", 1.0, repeat=1), job("a", "k0", 0.0, repeat=2)])
+    assert scores.shares == {("k0", "python"): 0.5}
+    assert scores.cases == {("k0", "python"): 20}
+
+
+def test_ranks_count_the_models_told_apart_above() -> None:
+    # a and b not told apart, b and c not, a and c told apart: a 1, b 1, c 2.
+    rows = [
+        {"first": "a", "second": "b", "difference": 0.1, "told_apart": False},
+        {"first": "b", "second": "c", "difference": 0.1, "told_apart": False},
+        {"first": "a", "second": "c", "difference": 0.2, "told_apart": True},
+    ]
+    assert ranks(["a", "b", "c"], rows) == {"a": 1, "b": 1, "c": 2}
+
+
+def test_a_model_with_no_shared_exercise_is_compared_as_such() -> None:
+    rows = comparisons({"a": Scores.of([job("a", "k0", 1.0)]),
+                        "b": Scores.of([job("b", "k1", 0.0)])})  # fmt: skip
+    assert rows[0]["exercises"] == 0
+    assert rows[0]["difference"] is None
+    assert not rows[0]["told_apart"]
+
+
+def test_a_share_of_jobs_is_clustered_by_exercise() -> None:
+    jobs = [job("a", "k0", 1.0, repeat=r) for r in (1, 2, 3)] + [job("a", "k1", 0.0)]
+    found = share_of(jobs, "pass_2")
+    assert found is not None
+    assert found.mean == 0.5  # the exercise's mean, not 3 of 4 jobs
+    assert found.exercises == 2
