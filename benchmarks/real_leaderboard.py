@@ -41,14 +41,15 @@ KATAS = ["fizzbuzz", "string-calculator"]
 REPORTS = ["leaderboard.md", "summary.json", "results.jsonl", "junit.xml", "report.html"]
 
 
-def serve(stack: ExitStack, model: str, port: int) -> None:
-    """Start llama-server for `model` on loopback `port` and wait until it answers."""
+def serve(stack: ExitStack, model: str, port: int, *, slots: int = 1) -> None:
+    """Start llama-server for `model` on loopback `port`, taking `slots` requests at once,
+    and wait until it answers."""
     with socket.socket() as probe:
         if probe.connect_ex(("127.0.0.1", port)) == 0:
             sys.exit(f"port {port} is taken: stop what listens there (the {model} server's port)")
     server = subprocess.Popen(
         [sys.executable, str(ROOT / "scripts" / "real_models.py"), "serve", model,
-         "--port", str(port)],
+         "--port", str(port), "--slots", str(slots)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     stack.callback(server.wait, 30)

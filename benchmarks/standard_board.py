@@ -1,0 +1,145 @@
+"""The standard board: real models ranked on a fixed rule's subset of aider's polyglot set,
+with paired differences and their intervals, every exchange published.
+
+The subset is a rule, not a pick: in each of the six languages, aider's exercises sorted by
+name and the `--per-language` (8) at evenly spaced places, the i-th at floor(i * n / 8) of n.
+A newer snapshot of the set is picked anew by the same rule.
+
+  python benchmarks/standard_board.py --polyglot ~/polyglot-benchmark \\
+      --specs ~/problem-specifications [--languages python,go] [--models ...] [--slots 2]
+
+Steps, each resumable across sittings (run it again with the same --work):
+1. the subset is imported with problem-specifications beside it (`tdd-sandbox katas
+   import`, each reference proved) into --work/katas/<language>;
+2. every model's llama.cpp server is started (`scripts/real_models.py serve`), and one
+   `tdd-sandbox bench --mode implement --resume --record` per language runs every model on
+   that language's exercises, one job at a time (`--jobs`), so each model is measured alone;
+3. the languages' benches are merged into one board (`bench merge`), published to --out with
+   every job's transcript, and where the time went is printed.
+A sitting that ends early leaves a board of fewer exercises, compared paired on those.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from benchmarks.real_leaderboard import serve, timing  # noqa: E402
+
+CONFIG = ROOT / "benchmarks" / "standard-board.yaml"
+LANGUAGES = ("python", "javascript", "go", "rust", "java", "cpp")
+SERVERS = {"qwen-1.5b-whole": ("qwen-1.5b", 8090), "qwen-0.5b-whole": ("qwen", 8088),
+           "smollm2-135m-whole": ("smollm2", 8089)}  # fmt: skip
+REPORTS = ["leaderboard.md", "summary.json", "results.jsonl", "junit.xml", "report.html"]
+
+
+def pick(names: list[str], count: int) -> list[str]:
+    """`count` of `names` at evenly spaced places of their sorted order (all where fewer)."""
+    ordered = sorted(names)
+    if len(ordered) <= count:
+        return ordered
+    return [ordered[i * len(ordered) // count] for i in range(count)]
+
+
+def subset(polyglot: Path, language: str, count: int) -> list[Path]:
+    """The language's exercises of the standard board."""
+    practice = polyglot / language / "exercises" / "practice"
+    names = [path.name for path in practice.iterdir() if path.is_dir()]
+    return [practice / name for name in pick(names, count)]
+
+
+def import_katas(args: argparse.Namespace, language: str, into: Path) -> None:
+    """The language's subset imported and proved, beside its problem-specifications data."""
+    if into.is_dir() and any(into.glob("*/kata.md")):
+        return  # imported in an earlier sitting
+    exercises = subset(args.polyglot, language, args.per_language)
+    data = [args.specs / "exercises" / e.name for e in exercises]
+    sources = [*exercises, *(path for path in data if path.is_dir())]
+    # An exercise that does not prove is said by the import and left out of the board.
+    subprocess.run(
+        ["tdd-sandbox", "katas", "import", *map(str, sources), "--out", str(into)], check=False
+    )
+
+
+def bench(args: argparse.Namespace, language: str) -> Path:
+    """Every model on the language's katas; resumes what an earlier sitting finished."""
+    out: Path = args.work / "runs" / language
+    command = [
+        "tdd-sandbox", "bench", "--config", str(CONFIG), "--models", ",".join(args.models),
+        "--katas", str(args.work / "katas" / language), "--languages", language,
+        "--mode", "implement", "--jobs", str(args.jobs), "--record", "--out", str(out),
+        "--resume",
+    ]  # fmt: skip
+    subprocess.run(command, check=False)
+    return out
+
+
+def publish(runs: list[Path], out: Path, work: Path) -> None:
+    """The languages' benches merged into one board, with every job's transcript."""
+    board = work / "board"
+    subprocess.run(
+        ["tdd-sandbox", "bench", "merge", *map(str, runs), "--out", str(board)],
+        check=True, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "charts").mkdir(parents=True)
+    for name in REPORTS:
+        shutil.copy2(board / name, out / name)
+    for chart in (board / "charts").glob("*.png"):
+        shutil.copy2(chart, out / "charts" / chart.name)
+    for run in runs:
+        for transcript in sorted((run / "jobs").glob("*/transcript.jsonl")):
+            target = out / "jobs" / transcript.parent.name
+            target.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(transcript, target / transcript.name)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--polyglot", type=Path, required=True)
+    parser.add_argument("--specs", type=Path, required=True, help="problem-specifications")
+    parser.add_argument("--languages", type=lambda s: s.split(","), default=list(LANGUAGES))
+    parser.add_argument("--models", type=lambda s: s.split(","), default=list(SERVERS))
+    parser.add_argument("--per-language", type=int, default=8)
+    parser.add_argument("--jobs", type=int, default=1, help="jobs at once (a slot each)")
+    parser.add_argument("--slots", type=int, default=1, help="requests each server takes")
+    parser.add_argument("--work", type=Path, default=ROOT / "bench-out" / "standard-board")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/standard-board")
+    parser.add_argument("--no-run", action="store_true", help="import and publish only")
+    args = parser.parse_args()
+    unknown = sorted(set(args.models) - set(SERVERS)) + sorted(set(args.languages) - {*LANGUAGES})
+    if unknown:
+        sys.exit(f"unknown: {', '.join(unknown)}; models: {', '.join(SERVERS)}")
+    started = time.monotonic()
+    for language in args.languages:
+        import_katas(args, language, args.work / "katas" / language)
+    if not args.no_run:
+        with ExitStack() as stack:
+            for name in args.models:
+                model, port = SERVERS[name]
+                serve(stack, model, port, slots=args.slots)
+            for language in args.languages:
+                bench(args, language)
+    runs = sorted(
+        path for path in (args.work / "runs").glob("*") if (path / "results.jsonl").exists()
+    )
+    publish(runs, args.out, args.work)
+    summary = json.loads((args.out / "summary.json").read_text())
+    for row in summary["comparisons"]:
+        verdict = "told apart" if row["told_apart"] else "not told apart"
+        print(f"{row['first']} - {row['second']}: {row['difference']} on {row['exercises']} "
+              f"exercises, 95% [{row['low']}, {row['high']}], {verdict}")  # fmt: skip
+    print(f"published to {args.out} in {time.monotonic() - started:.0f} s")
+    print(timing(args.out))
+
+
+if __name__ == "__main__":
+    main()
