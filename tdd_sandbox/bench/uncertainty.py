@@ -151,8 +151,14 @@ def difference(first: Sequence[float], second: Sequence[float], trials: int) -> 
 def exercises_needed(gap: float, spread: float) -> int | None:
     """About how many exercises a paired comparison needs to tell a mean `gap` from none,
     95% two-sided at 80% power, where one exercise's gap has standard deviation `spread`:
-    ((z + z_power) * spread / gap)^2, at least 2. None where the gap is 0 or too small for
-    any bench (over a million exercises)."""
-    if gap == 0 or (ratio := (Z95 + Z_POWER) * spread / abs(gap)) > 1000:
+    the least n with n >= ((t(n-1) + z_power) * spread / gap)^2, Student's t as the interval
+    takes it at n exercises. None where the gap is 0 or too small for any bench (over a
+    million exercises)."""
+    if gap == 0 or (Z95 + Z_POWER) * spread / abs(gap) > 1000:
         return None
-    return max(2, math.ceil(ratio**2))
+    # t is at least z, so the normal answer is where to start; past 30 degrees of freedom
+    # t is z, and the normal answer stands.
+    needed = max(2, math.ceil(((Z95 + Z_POWER) * spread / gap) ** 2))
+    while needed <= len(_T95) and needed < ((t95(needed - 1) + Z_POWER) * spread / gap) ** 2:
+        needed += 1
+    return needed

@@ -133,6 +133,10 @@ def test_exercises_needed_follows_the_power_formula() -> None:
     assert exercises_needed(-0.1, 0.3) == 71
     assert exercises_needed(0.0, 0.3) is None
     assert exercises_needed(0.5, 0.0) == 2
+    # Few exercises: t, not z. A gap of 0.5 with a spread of 0.3 is 2.8 by the normal
+    # formula; at 3 exercises t(2) = 4.30 asks for 8.1, at 4 t(3) = 3.18 for 5.4, at 5
+    # t(4) = 2.78 for 4.5: five.
+    assert exercises_needed(0.5, 0.3) == 5
 
 
 def test_the_exercises_needed_agree_with_the_interval() -> None:
