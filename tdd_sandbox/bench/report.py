@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from tdd_sandbox.bench.board import every_table
 from tdd_sandbox.bench.charts import charts, clear_charts
 from tdd_sandbox.bench.page import html_page
 from tdd_sandbox.bench.summary import sandbox_line, scored, summarise
-from tdd_sandbox.bench.tables import every_table, markdown
+from tdd_sandbox.bench.tables import markdown
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.vocabulary.cases import Judged
 from tdd_sandbox.vocabulary.files import write_atomic

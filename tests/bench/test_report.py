@@ -99,6 +99,8 @@ def test_reports_and_junit(tmp_path: Path) -> None:
     assert "| 10 / 6 / 3 |" in board  # wall, model and gate seconds
     assert "| good | 90% |" in board  # acceptance by kata
     assert "| bad | 4 | 2 | 2 |" in board  # rejected attempts: total, no_files, truncated
+    # 10 s a job, 6 in the model and 3 in the gates: 60%, 30% and the harness's 10%.
+    assert "| good | 0.3 | 60% | 30% | 10% |" in board
 
 
 def test_merged_shards_equal_the_whole(tmp_path: Path) -> None:
