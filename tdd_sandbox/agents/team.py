@@ -15,7 +15,7 @@ from typing import Any
 from tdd_sandbox.agents.agent import Agent
 from tdd_sandbox.llm.chat import ChatBackend
 from tdd_sandbox.llm.client import OpenAIBackend
-from tdd_sandbox.llm.endpoint import resolve_endpoint
+from tdd_sandbox.llm.endpoint import check_endpoints, resolve_endpoint
 from tdd_sandbox.llm.formats import EditFormat
 from tdd_sandbox.llm.structured import PlanAsker
 from tdd_sandbox.llm.transcript import Recorder, Replayer, TranscriptWriter
@@ -57,9 +57,7 @@ class Team:
         self._clients: list[OpenAIBackend] = []
         self._lock = threading.Lock()
         if self._replayer is None:
-            for role in Role:
-                for model in self._models(role):
-                    resolve_endpoint(role.value, self._role(role), settings.llm, model=model)
+            check_endpoints(settings)
         self.agents: dict[Role, Agent] = {}
         for role in Role:
             self.agents[role] = self._agent(role, self._role(role).model, None, None)[0]

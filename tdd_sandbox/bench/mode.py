@@ -15,3 +15,10 @@ class Mode(enum.StrEnum):
     """The implementer alone, given the tests, with one retry: aider's pass rates."""
     TEST = "test"
     """The tester alone: its tests against the reference and the reference's mutants."""
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """The roles whose models a bench of this mode calls."""
+        return {Mode.IMPLEMENT: ("implementer",), Mode.TEST: ("tester",)}.get(
+            self, ("tester", "implementer", "refactorer")
+        )

@@ -9,17 +9,18 @@ from typing import Any
 
 from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.acceptance.suite import has_calls, has_suite, missing_suite
-from tdd_sandbox.bench.jobs import find_katas, plan_jobs, resolve_models, shard
+from tdd_sandbox.bench.jobs import Job, find_katas, plan_jobs, resolve_models, shard
 from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.bench.pool import BenchInterrupted, capacity, run_jobs
 from tdd_sandbox.bench.report import SKIPPED_FILE, write_reports
-from tdd_sandbox.bench.runner import JobOptions
-from tdd_sandbox.errors import ConfigError, UsageError
+from tdd_sandbox.bench.runner import JobOptions, job_settings
+from tdd_sandbox.errors import ConfigError, PrerequisiteError, UsageError
 from tdd_sandbox.execution.checkers import CHECKERS, open_checker
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.katas.impossible import make_impossible
 from tdd_sandbox.languages import detect_language, get_language
+from tdd_sandbox.llm.endpoint import check_endpoints
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files
 from tdd_sandbox.sandbox.client import connect
@@ -76,6 +77,8 @@ def run_bench(
         progress(f"not scored: {reason}")
     if options.shard is not None:
         jobs = shard(jobs, *options.shard)
+    if options.replay is None:
+        _check_models(jobs, settings, options.mode)
     options.out.mkdir(parents=True, exist_ok=True)
     write_atomic(options.out / "plan.json", json.dumps([job.id for job in jobs], indent=2))
     write_atomic(options.out / SKIPPED_FILE, json.dumps(skipped, indent=2))
@@ -99,6 +102,25 @@ def run_bench(
         write_reports(options.out, stopped.results, skipped, stopped=True)
         raise
     return write_reports(options.out, results, skipped)
+
+
+def _check_models(jobs: list[Job], settings: Settings, mode: Mode) -> None:
+    """Every model's endpoints and keys, before the first job: a bench whose every job would
+    fail on a missing base URL or key stops at once, saying which model and how to fix it
+    (it ran each job into a harness error, and exited 0 on a board of 0 / 0).
+
+    Raises:
+        ConfigError, PrerequisiteError: a model's endpoint or key, named.
+    """
+    checked: set[str] = set()
+    for job in jobs:
+        if job.model.name in checked:
+            continue
+        checked.add(job.model.name)
+        try:
+            check_endpoints(job_settings(settings, job), mode.roles)
+        except (ConfigError, PrerequisiteError) as exc:
+            raise type(exc)(f"bench model {job.model.name}: {exc}") from None
 
 
 def _impossible(katas: list[Path], options: BenchOptions, progress: Progress) -> list[Path]:

@@ -12,6 +12,7 @@ from tdd_sandbox.bench.metrics import mean_ci
 from tdd_sandbox.bench.runner import HARNESS_ERROR, INFRASTRUCTURE, INTERRUPTED
 from tdd_sandbox.bench.standings import Scores, comparisons, ranks, share_of
 from tdd_sandbox.bench.uncertainty import Estimate
+from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.sandbox.versions import ENGINE_FIELDS, EngineVersions
 from tdd_sandbox.vocabulary.cases import Judged
 
@@ -210,3 +211,23 @@ def order_key(model: dict[str, Any]) -> tuple[float, int, int]:
     """How models of one rank are listed: acceptance, then how far each got through the
     loop. It orders, it does not rank: only a told-apart difference does (`standings`)."""
     return (-(model["acceptance_pass_rate"] or 0.0), -model["green_commits"], -model["red_events"])
+
+
+def refuse_unscored(summary: dict[str, Any]) -> None:
+    """A bench whose jobs failed in the harness is no result: it exits non-zero, as a board
+    of nothing scored does (every job of a model without a base URL was a harness error, and
+    the board of 0 / 0 exited 0).
+
+    Raises:
+        TddSandboxError: a job failed in the harness, or no job was scored.
+    """
+    broken = sum(int(model["harness_errors"]) for model in summary["models"])
+    if broken:
+        raise TddSandboxError(
+            f"{broken} of {summary['jobs']} jobs failed in the harness, not in the model "
+            "(each job's reason is in results.jsonl): a bug to report, never a score"
+        )
+    if not any(int(model["scored_jobs"]) for model in summary["models"]):
+        raise TddSandboxError(
+            f"no job of {summary['jobs']} was scored: see each job's reason in results.jsonl"
+        )

@@ -141,6 +141,7 @@ def bench(
     from tdd_sandbox.bench.jobs import parse_shard
     from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
     from tdd_sandbox.bench.report import leaderboard
+    from tdd_sandbox.bench.summary import refuse_unscored
     from tdd_sandbox.llm.chat import InfrastructureError
     from tdd_sandbox.settings import load_settings
 
@@ -168,6 +169,7 @@ def bench(
             f"{lost} of {summary['jobs']} jobs were lost to infrastructure: fix the endpoint "
             "or engine and run again with --resume (or pass --allow-infra-failures)"
         )
+    refuse_unscored(summary)
     return 0
 
 

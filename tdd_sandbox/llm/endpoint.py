@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 
 from tdd_sandbox.errors import ConfigError, PrerequisiteError
-from tdd_sandbox.settings import PROVIDERS, LlmSettings, RoleSettings, split_model
+from tdd_sandbox.settings import PROVIDERS, LlmSettings, RoleSettings, Settings, split_model
 
 
 @dataclass(frozen=True)
@@ -55,3 +55,18 @@ def resolve_endpoint(
             f"or set roles.{role}.api_key_env to the variable that holds the key"
         )
     return Endpoint(provider, base_url.rstrip("/"), name, key_env, key)
+
+
+def check_endpoints(
+    settings: Settings, roles: tuple[str, ...] = ("tester", "implementer", "refactorer")
+) -> None:
+    """Resolve every endpoint `roles` will call (each of a role's `models`), so that a missing
+    base URL or key is said before anything runs, not inside the first request.
+
+    Raises:
+        ConfigError, PrerequisiteError: as `resolve_endpoint`.
+    """
+    for role in roles:
+        role_settings: RoleSettings = getattr(settings.roles, role)
+        for model in role_settings.models or [role_settings.model]:
+            resolve_endpoint(role, role_settings, settings.llm, model=model)

@@ -54,6 +54,45 @@ def test_bench_refuses_the_fake_checker_before_writing_anything(tmp_path: Path) 
     assert not out.exists()
 
 
+def test_bench_checks_every_model_s_endpoint_and_key_before_the_first_job(
+    tmp_path: Path,
+) -> None:
+    # A custom model without a base_url ran every job into a harness error and exited 0 on
+    # a board of 0 / 0; a hosted one without its key lost every job to "infrastructure".
+    # Both are said in one line, naming the model, before an engine is even asked for.
+    out = tmp_path / "o"
+    args = ("bench", "--katas", str(KATAS / "fizzbuzz"), "--out", str(out))
+    env = {"DOCKER_HOST": "unix:///nonexistent/docker.sock", "OPENAI_API_KEY": ""}
+    unrouted = run_cli(*args, "--models", "custom:qwen", env=env)
+    assert unrouted.returncode == 2, unrouted.stderr
+    assert "bench model custom:qwen: roles.tester: provider custom needs a base_url" in (
+        unrouted.stderr
+    )
+    keyless = run_cli(*args, "--models", "openai:gpt-4.1-mini", "--mode", "implement", env=env)
+    assert keyless.returncode == 3, keyless.stderr
+    assert "bench model openai:gpt-4.1-mini: OPENAI_API_KEY is not set" in keyless.stderr
+    assert "roles.implementer" in keyless.stderr  # the one role implement mode calls
+    for result in (unrouted, keyless):
+        assert "Traceback" not in result.stderr
+        assert "Docker" not in result.stderr
+    assert not (out / "results.jsonl").exists()
+
+
+def test_a_bench_of_harness_errors_or_of_nothing_scored_is_no_result() -> None:
+    from tdd_sandbox.bench.summary import refuse_unscored, summarise
+    from tdd_sandbox.errors import TddSandboxError
+
+    def job(status: str) -> dict[str, object]:
+        return {"id": f"m__k__python__r1__{status}", "model": "m", "kata": "k",
+                "language": "python", "repeat": 1, "status": status,
+                "acceptance_pass_rate": None, "reason": "ConfigError: no base_url"}  # fmt: skip
+
+    with pytest.raises(TddSandboxError, match="1 of 1 jobs failed in the harness"):
+        refuse_unscored(summarise([job("harness_error")]))
+    with pytest.raises(TddSandboxError, match="no job of 1 was scored"):
+        refuse_unscored(summarise([job("interrupted")]))
+
+
 def test_merge_of_a_folder_without_results(tmp_path: Path) -> None:
     result = run_cli("bench", "merge", str(tmp_path), "--out", str(tmp_path / "m"))
     assert result.returncode == 2
