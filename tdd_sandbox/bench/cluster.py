@@ -29,6 +29,7 @@ from tdd_sandbox.bench.runner import INFRASTRUCTURE, INTERRUPTED, JobOptions, lo
 from tdd_sandbox.errors import PrerequisiteError
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.cancel import CancelToken
+from tdd_sandbox.vocabulary.counts import plural
 
 DOCKER_RESOURCE = "docker"
 """The custom resource a node offers per job it can run (`ray start --resources`)."""
@@ -84,7 +85,9 @@ def run_on_ray(
     pending = list(refs)
     results: list[dict[str, Any]] = []
     started = time.monotonic()
-    progress(f"{len(todo)} jobs submitted to the Ray cluster at {settings.bench.ray_address}")
+    progress(
+        f"{plural(len(todo), 'job')} submitted to the Ray cluster at {settings.bench.ray_address}"
+    )
 
     def collect(ready: list[Any]) -> None:
         for ref in ready:

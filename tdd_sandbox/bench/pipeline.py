@@ -25,6 +25,7 @@ from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files
 from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.settings import Settings
+from tdd_sandbox.vocabulary.counts import plural
 from tdd_sandbox.vocabulary.files import write_atomic
 
 
@@ -144,7 +145,9 @@ def _impossible(katas: list[Path], options: BenchOptions, progress: Progress) ->
             f"{', '.join(options.languages)} to change a case of (canonical data and calls.yaml)"
         )
     if len(made) < options.impossible:
-        progress(f"--impossible {options.impossible}: {len(made)} katas have data to vary")
+        progress(
+            f"--impossible {options.impossible}: {plural(len(made), 'kata')} with data to vary"
+        )
     return [variant.kata_dir for variant in made]
 
 

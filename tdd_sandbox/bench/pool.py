@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -14,6 +15,7 @@ from tdd_sandbox.bench.cluster import run_on_ray
 from tdd_sandbox.bench.jobs import Job
 from tdd_sandbox.bench.runner import RERUN, JobOptions, run_job
 from tdd_sandbox.settings import Settings, parse_memory
+from tdd_sandbox.vocabulary.counts import plural
 from tdd_sandbox.vocabulary.files import write_atomic
 
 
@@ -34,6 +36,53 @@ def capacity(settings: Settings, requested: int) -> int:
     by_memory = int(total * 0.75) // (per_container * containers)
     by_cpu = 2 * (os.cpu_count() or 1)
     return max(1, min(requested, by_memory, by_cpu))
+
+
+class Tally:
+    """How far a bench has got, said on each finished job's line: how many of all, how many
+    lost or broken, the mean acceptance so far, the time taken and the time left at this
+    pace (a bench of many jobs was minutes of silence between lines that said none of it)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+        self.unscored = 0
+        self.scores: list[float] = []
+        self.started = time.monotonic()
+        self._lock = threading.Lock()
+
+    def elapsed(self) -> str:
+        """The time since the first job started."""
+        return clock(time.monotonic() - self.started)
+
+    def add(self, result: dict[str, Any]) -> str:
+        """Count a finished job; its line."""
+        with self._lock:
+            self.done += 1
+            rate = result.get("acceptance_pass_rate")
+            if result["status"] in RERUN or rate is None:
+                self.unscored += 1
+            else:
+                self.scores.append(float(rate))
+            taken = time.monotonic() - self.started
+            left = taken / self.done * (self.total - self.done)
+            mean = "-" if not self.scores else f"{sum(self.scores) / len(self.scores):.0%}"
+            shown = "-" if rate is None else f"{rate:.0%}"
+            return (
+                f"[{self.done}/{self.total}] {result['id']}: {result['status']} (acceptance "
+                f"{shown}); {self.unscored} not scored, mean {mean} so far, "
+                f"{clock(taken)} taken, about {clock(left)} left"
+            )
+
+
+def clock(seconds: float) -> str:
+    """A duration as a person reads it: 42s, 3m05s, 1h02m."""
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
 
 
 def run_jobs(
@@ -57,21 +106,17 @@ def run_jobs(
                 continue
         todo.append(job)
     if settings.bench.executor == "ray":
-        progress(f"{len(todo)} jobs to run, {len(results)} reused")
+        progress(f"{plural(len(todo), 'job')} to run, {len(results)} reused")
         return _run_on_ray(jobs, todo, results, settings, options, progress)
-    progress(f"{len(todo)} jobs to run, {len(results)} reused, {workers} at a time")
-    started = time.monotonic()
+    progress(f"{plural(len(todo), 'job')} to run, {len(results)} reused, {workers} at a time")
+    tally = Tally(len(todo))
 
     def one(job: Job) -> dict[str, Any] | None:
         if options.stop.cancelled:  # a job queued before the stop never starts
             return None
-        progress(f"{job.id}: started ({time.monotonic() - started:.0f}s)")
+        progress(f"{job.id}: started ({tally.elapsed()})")
         result = run_job(job, settings, options)
-        rate = result.get("acceptance_pass_rate")
-        shown = "-" if rate is None else f"{rate:.0%}"
-        progress(
-            f"{job.id}: {result['status']} (acceptance {shown}, {time.monotonic() - started:.0f}s)"
-        )
+        progress(tally.add(result))
         return result
 
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tdd-bench")

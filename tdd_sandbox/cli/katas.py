@@ -9,6 +9,7 @@ import click
 
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
 from tdd_sandbox.cli.terminal import console, echo
+from tdd_sandbox.vocabulary.counts import plural
 
 
 @click.group()
@@ -75,7 +76,7 @@ def import_command(
                 data.setdefault(proof.language, []).append(
                     proof.ok and has_calls(proof.kata_dir, proof.language)
                 )
-    echo(f"{len(report.written)} katas in {out}")
+    echo(f"{plural(len(report.written), 'kata')} in {out}")
     for what, tally in (("proved", proved), ("judged as data", data)):
         if tally:
             counts = ", ".join(

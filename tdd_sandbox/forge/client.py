@@ -20,6 +20,7 @@ import httpx2
 from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.forge.body import one_line
 from tdd_sandbox.settings.forge import ForgeSettings
+from tdd_sandbox.vocabulary.counts import plural
 
 _RETRIED = frozenset({429, 500, 502, 503, 504})
 _PAGE = 50  # Gitea's largest page by default; GitHub allows 100
@@ -140,8 +141,8 @@ class Forge:
                 if last:
                     raise ForgeError(
                         f"the forge at {self.settings.api_url} did not answer {method} {path} "
-                        f"({type(exc).__name__}) after {attempt + 1} tries: check forge.api_url "
-                        "and the network, then `tdd-sandbox pr`"
+                        f"({type(exc).__name__}) after {plural(attempt + 1, 'try')}: check "
+                        "forge.api_url and the network, then `tdd-sandbox pr`"
                     ) from None
             else:
                 if response.status_code not in _RETRIED or last:

@@ -24,6 +24,7 @@ from tenacity import (
 
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest, FormatUnsupported, InfrastructureError
 from tdd_sandbox.llm.endpoint import Endpoint
+from tdd_sandbox.vocabulary.counts import plural
 
 if TYPE_CHECKING:
     import openai
@@ -124,8 +125,9 @@ class OpenAIBackend:
             raise self._classify(exc, request) from None
         except (openai.APITimeoutError, openai.APIConnectionError) as exc:
             raise InfrastructureError(
-                f"{self.endpoint.base_url} did not answer after {self._max_retries + 1} tries "
-                f"({type(exc).__name__}): check that the endpoint is up"
+                f"{self.endpoint.base_url} did not answer after "
+                f"{plural(self._max_retries + 1, 'try')} ({type(exc).__name__}): check that "
+                "the endpoint is up"
             ) from None
         except (ValueError, openai.APIResponseValidationError):
             response = None  # a body that is not JSON at all
@@ -199,7 +201,7 @@ class OpenAIBackend:
             )
         if status == 429 or status >= 500:
             return InfrastructureError(
-                f"{where} kept failing (HTTP {status}) after {self._max_retries + 1} tries"
+                f"{where} kept failing (HTTP {status}) after {plural(self._max_retries + 1, 'try')}"
             )
         return InfrastructureError(f"{where} rejected the request (HTTP {status}): {exc.message}")
 

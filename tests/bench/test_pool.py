@@ -1,0 +1,23 @@
+"""A bench you can watch: each finished job's line says how far the bench has got."""
+
+from __future__ import annotations
+
+import re
+
+from tdd_sandbox.bench.pool import Tally, clock
+
+
+def test_each_line_says_n_of_m_what_is_lost_the_mean_so_far_and_the_time_left() -> None:
+    tally = Tally(4)
+    tally.started -= 60  # a minute in
+    first = tally.add({"id": "a", "status": "completed", "acceptance_pass_rate": 0.5})
+    assert first.startswith("[1/4] a: completed (acceptance 50%); 0 not scored, mean 50%")
+    assert re.search(r"1m00s taken, about 3m00s left$", first)
+    lost = tally.add({"id": "b", "status": "infrastructure", "acceptance_pass_rate": None})
+    assert "[2/4] b: infrastructure (acceptance -); 1 not scored, mean 50% so far" in lost
+    third = tally.add({"id": "c", "status": "completed", "acceptance_pass_rate": 1.0})
+    assert "mean 75% so far" in third
+
+
+def test_a_duration_reads_as_a_person_writes_it() -> None:
+    assert [clock(s) for s in (5, 65, 3600 + 125)] == ["5s", "1m05s", "1h02m"]
