@@ -6,14 +6,17 @@ file renamed into place) except the log, which only ever grows by whole lines.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.engine.events import AttemptEnded, AttemptStarted, CycleStarted, Event
 from tdd_sandbox.engine.phases import Phase
+from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.vocabulary.files import TDD_DIR, write_atomic
 
 STATE_FILE = "state.json"
@@ -46,6 +49,18 @@ class Journal:
                 self.attempt_state(index, wave=wave, model=model or None, status="running")
             case AttemptEnded(index=index, status=status):
                 self.attempt_state(index, status=status.value)
+
+    @contextlib.contextmanager
+    def failure_noted(self) -> Iterator[None]:
+        """Record in the state file that the run failed, and why, when the block raises
+        (a stop aside): `status` says so, where it said `running` for a run that had
+        failed on Docker."""
+        try:
+            yield
+        except Exception as exc:
+            said = str(exc) if isinstance(exc, TddSandboxError) else f"{type(exc).__name__}: {exc}"
+            self.state(state="failed", reason=said[:300])
+            raise
 
     def plan(self, step: str, text: str) -> None:
         """Keep the plan a model gave for `step`."""

@@ -15,7 +15,7 @@ from tdd_sandbox.engine.events import Resumed, RunEnded, RunStarted
 from tdd_sandbox.engine.journal import Journal, read_state
 from tdd_sandbox.engine.loop import Loop, Observer
 from tdd_sandbox.engine.phases import RunResult, RunStatus, RunSummary
-from tdd_sandbox.errors import UsageError
+from tdd_sandbox.errors import TddSandboxError, UsageError
 from tdd_sandbox.execution.checkers import open_checker
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.katas.kata import load_kata
@@ -115,43 +115,51 @@ def open_session(
             raise UsageError(f"{directory} has a detached HEAD: check out a branch to commit on")
         branch = base = repo.repo.active_branch.name
         stack.enter_context(hold_lock(repo, run_id))
+        dirty = dirty_paths(repo)
+        theirs = bool(dirty) and set(dirty) <= {_kata_path_in_repo(directory, kata_file),
+                                                *USER_FILES}  # fmt: skip
+        if dirty and not theirs:
+            raise UsageError(
+                f"{directory} has uncommitted changes ({', '.join(dirty[:3])}): "
+                "commit or stash them first"
+            )
+        # The sandbox before anything of the user's moves: a run that cannot start (Docker
+        # down) leaves their branch, tree and history as they were (it had committed their
+        # tdd.yaml and switched to its branch, then failed).
+        checker = stack.enter_context(open_checker(settings, progress=progress, run_id=run_id))
         if own_branch:
             branch = f"{RUN_BRANCH_PREFIX}{run_id}"
             repo.run("switch", "-q", "-c", branch)
         progress(f"commits go to branch {branch}" + (f", from {base}" if own_branch else ""))
-        dirty = dirty_paths(repo)
-        if dirty and set(dirty) <= {_kata_path_in_repo(directory, kata_file), *USER_FILES}:
+        if theirs:
             # The files `init` asks the user to edit: theirs, never a model's (no role may
             # write them), so they are committed on their own rather than refused.
             listed = ", ".join(dirty)
             commit_paths(repo, dirty, f"chore(kata): the user's {listed}\n", settings.commit)
             progress(f"committed your changes to {listed} first")
-        elif dirty:
-            raise UsageError(
-                f"{directory} has uncommitted changes ({', '.join(dirty[:3])}): "
-                "commit or stash them first"
-            )
         if added := add_scaffold(repo, language, files, settings.commit):
             progress(f"added the {language.name} scaffold ({', '.join(added)}) in a commit")
         interrupted = read_state(directory)
         journal = Journal(directory, run_id)
-        checker = stack.enter_context(open_checker(settings, progress=progress, run_id=run_id))
-        versions = checker.versions(language)
-        journal.event(RunStarted(kata.title, language.name, team.models(), checker.kind, versions))
-        if not checker.runs_code:
-            progress(f"sandbox.type {checker.kind}: no code runs, every gate is scripted")
-        if interrupted is not None and interrupted.get("state") == "running":
-            # The last run died (kill, crash, power): clear what it left, go on from HEAD,
-            # which only ever holds green commits.
-            reclaimed = checker.reclaim(directory)
-            removed = [item.name for item in reclaimed.removed]
-            journal.event(Resumed(interrupted.get("run_id"), removed))
-            progress(f"resuming after interrupted run {interrupted.get('run_id')}")
-        loop = Loop(
-            repo=repo, kata=kata, kata_path=_kata_path_in_repo(directory, kata_file),
-            language=language, settings=settings, checker=checker, team=team,
-            journal=journal, observer=observer, stop=stop,
-        )  # fmt: skip
+        with journal.failure_noted():
+            versions = checker.versions(language)
+            journal.event(
+                RunStarted(kata.title, language.name, team.models(), checker.kind, versions)
+            )
+            if not checker.runs_code:
+                progress(f"sandbox.type {checker.kind}: no code runs, every gate is scripted")
+            if interrupted is not None and interrupted.get("state") == "running":
+                # The last run died (kill, crash, power): clear what it left, go on from HEAD,
+                # which only ever holds green commits.
+                reclaimed = checker.reclaim(directory)
+                removed = [item.name for item in reclaimed.removed]
+                journal.event(Resumed(interrupted.get("run_id"), removed))
+                progress(f"resuming after interrupted run {interrupted.get('run_id')}")
+            loop = Loop(
+                repo=repo, kata=kata, kata_path=_kata_path_in_repo(directory, kata_file),
+                language=language, settings=settings, checker=checker, team=team,
+                journal=journal, observer=observer, stop=stop,
+            )  # fmt: skip
         stack.callback(loop.close)
         yield Session(loop, repo, team, journal, run_id, directory, started, branch,
                       base if own_branch else "", kata_file.resolve().parent)  # fmt: skip
@@ -185,6 +193,10 @@ def run_kata(
             result = loop.run(next_cycle(session.repo), settings.cycles)
         except InfrastructureError as exc:
             result = RunResult(RunStatus.ERROR, loop.cycles_done, loop.commits, str(exc))
+        except TddSandboxError as exc:
+            # Docker gone mid-run, say: an error, never `interrupted` (what a stop records).
+            result = RunResult(RunStatus.ERROR, loop.cycles_done, loop.commits, str(exc))
+            raise
         finally:
             if result is None:  # interrupted: count what the loop did get done
                 result = RunResult(

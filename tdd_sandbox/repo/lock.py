@@ -11,12 +11,14 @@ import contextlib
 import fcntl
 import json
 import os
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.repo.environment import git_environment
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.sandbox.labels import owner_id
 
@@ -69,7 +71,24 @@ def hold_lock(repo: HardenedRepo, run_id: str, *, wait_s: float = 3.0) -> Iterat
 
 def run_is_live(repo: HardenedRepo) -> str | None:
     """The run id holding the lock right now, or None when no run is live."""
-    path = lock_path(repo)
+    return _live(lock_path(repo))
+
+
+def live_run(directory: Path) -> str | None:
+    """`run_is_live` for a repository's folder, without opening it with gitpython (`status`
+    reads this at start-up): the kernel holds the lock for exactly as long as its run's
+    process lives, so a run whose process was killed is never taken for a live one."""
+    env = git_environment({"GIT_CEILING_DIRECTORIES": str(directory.resolve().parent)})
+    found = subprocess.run(
+        ["git", "-C", str(directory), "rev-parse", "--git-common-dir"],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if found.returncode != 0:
+        return None
+    return _live(directory / found.stdout.strip() / LOCK_FILE)
+
+
+def _live(path: Path) -> str | None:
     if not path.exists():
         return None
     fd = os.open(path, os.O_RDONLY)

@@ -199,6 +199,31 @@ def test_the_init_then_edit_then_run_flow_runs_in_that_repo_with_the_users_edits
     assert "One more line of my own." in git(repo, "show", "HEAD:kata.md")
 
 
+def test_a_run_that_cannot_start_leaves_the_user_s_tree_and_history_as_they_were(
+    tmp_path: Path,
+) -> None:
+    # With Docker down, the run committed the user's tdd.yaml for them, then failed (exit 3);
+    # `status` then said `running` for it.
+    made = run_cli("init", "fz", "--kata", str(KATA), cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    repo = tmp_path / "fz"
+    (repo / "tdd.yaml").write_text("language: python\ncycles: 1\n")
+    before = git(repo, "log", "--format=%H %s")
+    demo = ROOT / "katas" / "fizzbuzz" / "demo" / "python.jsonl"
+    result = run_cli(
+        "run", "kata.md", "--replay", str(demo), cwd=repo,
+        env={"DOCKER_HOST": "unix:///nonexistent/docker.sock"},
+    )  # fmt: skip
+    assert result.returncode == 3, result.stderr
+    assert "Docker is not reachable" in result.stderr
+    assert git(repo, "log", "--format=%H %s") == before
+    assert git(repo, "status", "--porcelain").strip() == "M tdd.yaml"
+    assert git(repo, "branch", "--show-current").strip() == "main"
+    status = run_cli("status", "--repo", str(repo))
+    assert status.returncode == 2  # no run began, so none reads as `running`
+    assert "no run found" in status.stderr
+
+
 def test_other_uncommitted_changes_are_still_refused(tmp_path: Path) -> None:
     made = run_cli("init", "fz", "--kata", str(KATA), cwd=tmp_path)
     assert made.returncode == 0, made.stderr

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -51,7 +53,68 @@ def test_the_last_commit_is_the_first_line_of_head_s_message(tmp_path: Path) -> 
     info = read_status(with_run(tmp_path))
     assert info["last_commit"] == "feat: second line one"
     assert info["cycle"] == 1
-    assert info["state"] == "running"
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from tdd_sandbox.repo.hardened import HardenedRepo
+from tdd_sandbox.repo.lock import hold_lock
+with hold_lock(HardenedRepo(Path(sys.argv[1])), sys.argv[2]):
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_run_is_running_while_its_process_lives_and_stopped_once_killed(
+    tmp_path: Path,
+) -> None:
+    # A run killed with -9 (or whose process died with the machine) writes no end: status
+    # said `running` for ever. Its process held the repository's lock, which the kernel
+    # releases as it dies.
+    git(tmp_path, "init", "-q")
+    run_id = "20261206-000000-abcdef"
+    with_run(tmp_path, run_id)
+    owner = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(tmp_path), run_id], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert owner.stdout is not None
+        assert owner.stdout.readline().strip() == "held"
+        assert read_status(tmp_path)["state"] == "running"
+        os.kill(owner.pid, signal.SIGKILL)
+        owner.wait(timeout=10)
+        info = read_status(tmp_path)
+        assert info["state"] == "stopped"
+        assert "ended without finishing" in info["reason"]
+        assert "phase" not in info
+    finally:
+        owner.kill()
+
+
+def test_a_run_that_failed_before_its_end_says_so_and_why(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q")
+    run_id = "20261206-000000-fedcba"
+    with_run(tmp_path, run_id)
+    (tmp_path / TDD_DIR / "state.json").write_text(json.dumps(
+        {"run_id": run_id, "state": "failed", "reason": "Docker is not reachable: start it"}
+    ))  # fmt: skip
+    info = read_status(tmp_path)
+    assert (info["state"], info["reason"]) == ("failed", "Docker is not reachable: start it")
+
+
+def test_an_ended_run_counts_the_cycles_it_did_as_the_run_said_them(tmp_path: Path) -> None:
+    # The run said "4 cycles"; status said "cycle 5", the one it had started.
+    git(tmp_path, "init", "-q")
+    run = with_run(tmp_path) / TDD_DIR / "runs" / "20261126-000000-abcdef"
+    (run / "log.jsonl").write_text(
+        "".join(json.dumps({"event": "cycle", "cycle": n}) + "\n" for n in range(1, 6))
+    )
+    (run / "summary.json").write_text(json.dumps({
+        "status": "max_cycles", "cycles": 4, "commits": [], "tokens": {"total": 0}, "cost": 0,
+    }))  # fmt: skip
+    info = read_status(tmp_path)
+    assert (info["state"], info["cycle"]) == ("max_cycles", 4)
 
 
 def test_a_repository_without_a_commit_has_no_last_commit(tmp_path: Path) -> None:
