@@ -78,6 +78,8 @@ class Team:
         backend: ChatBackend
         if self._replayer is not None:
             backend = self._replayer
+            # Lines name the model that answers: the recorded one, never the configured one.
+            model = self._replayer.models.get(role.value, model)
         else:
             endpoint = resolve_endpoint(role.value, settings, self.settings.llm, model=model)
             client = OpenAIBackend(

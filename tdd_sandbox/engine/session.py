@@ -88,8 +88,12 @@ def open_session(
     kata = load_kata(kata_file)
     language_name = settings.language
     if replay is not None:
-        # A transcript answers only the run it was recorded from: same kata, same language.
-        language_name = check_transcript(replay, kata.slug, language_name) or language_name
+        # A transcript answers only the run it was recorded from: same kata, same language,
+        # as many attempts raced.
+        language_name = (
+            check_transcript(replay, kata.slug, language_name, race=_race(settings))
+            or language_name
+        )
     language_name = language_name or kata.metadata.get("language")
     # The name becomes a pack here, once: a bad one is the user's first news, before keys
     # and Docker.
@@ -98,7 +102,8 @@ def open_session(
     run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
     with contextlib.ExitStack() as stack:
         # Endpoints and keys are checked before anything is created on disk.
-        header = {"kata": kata.slug, "language": language_name, "run_id": run_id}
+        header = {"kata": kata.slug, "language": language_name, "run_id": run_id,
+                  "race": _race(settings)}  # fmt: skip
         team = build_team(settings, record=record, replay=replay, header=header, notify=progress)
         stack.callback(team.close)
         if not (directory / ".git").exists():
@@ -207,6 +212,11 @@ def run_kata(
             session.journal.summary(summary.to_json())
             session.journal.event(RunEnded(summary.status, summary.reason))
         return summary
+
+
+def _race(settings: Settings) -> list[int]:
+    """How many attempts a run races: implementers, then refactorers."""
+    return [settings.parallel, settings.parallel_refactor]
 
 
 def _language_of(directory: Path, files: Mapping[str, bytes], asked: Language | None) -> Language:

@@ -83,14 +83,26 @@ def read_header(path: Path) -> dict[str, Any]:
     return header
 
 
-def check_transcript(path: Path, kata: str, language: str | None) -> str | None:
+def check_transcript(
+    path: Path, kata: str, language: str | None, *, race: list[int] | None = None
+) -> str | None:
     """The language a transcript was recorded in, after checking it fits this run: a
-    transcript of another kata, or of another language than the one asked for, is refused.
+    transcript of another kata, of another language than the one asked for, or of a run that
+    raced another number of attempts than `race` (implementers, refactorers) is refused.
+    Racing attempts ask in an order no transcript holds: one recorded before runs said how
+    many they raced was recorded from one attempt at a time.
 
     Raises:
         UsageError: it does not fit, or is no transcript; the message names both sides.
     """
     header = read_header(path)
+    recorded_race = list(header.get("race") or [1, 1])
+    if race is not None and recorded_race != race:
+        raise UsageError(
+            f"transcript {path} was recorded racing {_raced(recorded_race)}; this run races "
+            f"{_raced(race)}: replay it with --parallel {recorded_race[0]} and "
+            f"parallel_refactor {recorded_race[1]}, as it was recorded"
+        )
     recorded_kata, recorded_language = header.get("kata"), header.get("language")
     if recorded_kata and recorded_kata != kata:
         raise UsageError(
@@ -103,6 +115,11 @@ def check_transcript(path: Path, kata: str, language: str | None) -> str | None:
             f"pass -l {recorded_language} (or no language at all)"
         )
     return str(recorded_language) if recorded_language else None
+
+
+def _raced(race: list[int]) -> str:
+    implementers, refactorers = race
+    return f"{implementers} implementer and {refactorers} refactorer attempts at once"
 
 
 class Replayer:

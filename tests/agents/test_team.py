@@ -3,6 +3,8 @@ seeds of their own."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tdd_sandbox.agents.team import build_team
 from tdd_sandbox.llm.chat import ChatRequest
 from tdd_sandbox.settings import load_settings
@@ -45,3 +47,16 @@ def test_a_role_s_seed_and_each_racer_s_own() -> None:
         assert [unseeded.variant(Role.IMPLEMENTER, i, 2)[0].seed for i in (0, 1)] == [1, 2]
     finally:
         unseeded.close()
+
+
+def test_a_replayed_role_is_named_by_the_model_that_answers() -> None:
+    # Replayed runs' lines named the configured model (openai:gpt-4.1-mini), which never ran.
+    demo = Path(__file__).resolve().parents[2] / "katas" / "fizzbuzz" / "demo" / "python.jsonl"
+    team = build_team(load_settings(), replay=demo)
+    try:
+        assert {role: team[role].model for role in Role} == {
+            Role.TESTER: "scripted-tester", Role.IMPLEMENTER: "scripted-implementer",
+            Role.REFACTORER: "scripted-refactorer",
+        }  # fmt: skip
+    finally:
+        team.close()

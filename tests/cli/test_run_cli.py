@@ -124,6 +124,22 @@ def test_replay_refuses_a_transcript_of_another_language(tmp_path: Path) -> None
     assert not (tmp_path / "r").exists()
 
 
+def test_replay_of_a_run_that_raced_otherwise_is_refused_before_it_starts(
+    tmp_path: Path,
+) -> None:
+    # Three racing attempts took the transcript's answers out of order, committed in the
+    # wrong cycle and ended `completed`, exit 0.
+    demo = ROOT / "katas" / "fizzbuzz" / "demo" / "python.jsonl"
+    repo = tmp_path / "r"
+    result = run_cli("run", str(KATA), "--replay", str(demo), "--repo", str(repo),
+                     "--parallel", "3")  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    said = "recorded racing 1 implementer and 1 refactorer attempts at once; this run races 3"
+    assert said in result.stderr
+    assert "replay it with --parallel 1" in result.stderr
+    assert not repo.exists()
+
+
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
 def test_replay_takes_the_transcripts_language_and_records_its_models(tmp_path: Path) -> None:
