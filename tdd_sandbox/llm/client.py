@@ -45,6 +45,18 @@ def _transient(exc: BaseException) -> bool:
     ) or (isinstance(exc, openai.APIStatusError) and exc.status_code in (408, 409, 425))
 
 
+def refused(exc: BaseException) -> bool:
+    """Whether nothing listens where the request went (the connection was refused)."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # the SDK wraps the socket's error a few times over
+        if seen is None:
+            return False
+        if isinstance(seen, ConnectionRefusedError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def retry_after_s(exc: BaseException | None) -> float | None:
     """Seconds the server asked us to wait, from `Retry-After` (or `retry-after-ms`)."""
     response = getattr(exc, "response", None)
@@ -91,6 +103,8 @@ class OpenAIBackend:
         """`notify` hears of every failed try that will be retried, as it happens."""
         self.endpoint = endpoint
         self._max_retries = max_retries
+        self._answered = False
+        """Whether the endpoint ever answered: until then a refused connection is final."""
         self._notify = notify
         import openai
 
@@ -114,7 +128,7 @@ class OpenAIBackend:
         retrying = Retrying(
             stop=stop_after_attempt(self._max_retries + 1),
             wait=_wait,
-            retry=retry_if_exception(_transient),
+            retry=retry_if_exception(self._worth_retrying),
             reraise=True,
             before_sleep=self._say_retry,
         )
@@ -124,6 +138,11 @@ class OpenAIBackend:
         except openai.APIStatusError as exc:
             raise self._classify(exc, request) from None
         except (openai.APITimeoutError, openai.APIConnectionError) as exc:
+            if refused(exc) and not self._answered:
+                raise InfrastructureError(
+                    f"nothing listens at {self.endpoint.base_url} (connection refused): start "
+                    "the model's server, or fix base_url"
+                ) from None
             raise InfrastructureError(
                 f"{self.endpoint.base_url} did not answer after "
                 f"{plural(self._max_retries + 1, 'try')} ({type(exc).__name__}): check that "
@@ -137,6 +156,7 @@ class OpenAIBackend:
                 f"{self.endpoint.base_url} answered with something that is not the chat API's "
                 "JSON (an HTML page?): check base_url, which usually ends in /v1"
             )
+        self._answered = True
         choice = response.choices[0] if response.choices else None
         usage = response.usage
         calls = (choice.message.tool_calls or []) if choice is not None else []
@@ -151,6 +171,12 @@ class OpenAIBackend:
             finish_reason=str(choice.finish_reason) if choice is not None else "error",
             duration_s=time.monotonic() - started,
         )
+
+    def _worth_retrying(self, exc: BaseException) -> bool:
+        """A transient failure is retried; a refused connection only once the endpoint has
+        answered (a server restarting mid-run), never before: nothing listening there took
+        20 s of retries to say so."""
+        return _transient(exc) and (self._answered or not refused(exc))
 
     def _say_retry(self, state: RetryCallState) -> None:
         if self._notify is None or state.outcome is None:

@@ -52,13 +52,29 @@ def test_retries_are_bounded_and_end_as_infrastructure() -> None:
         assert len(fake.requests) == 3  # one try and two retries, then it stops
 
 
-def test_an_endpoint_that_is_down() -> None:
+def test_an_endpoint_nothing_listens_at_is_said_at_once() -> None:
+    # A refused connection took 20 s of retries (three tries, backing off) to be said.
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     endpoint = Endpoint("custom", f"http://127.0.0.1:{port}/v1", "m", None, "")
-    with pytest.raises(InfrastructureError, match="did not answer"):
-        OpenAIBackend(endpoint, timeout_s=2, max_retries=1).complete(_request())
+    said: list[str] = []
+    backend = OpenAIBackend(endpoint, timeout_s=2, max_retries=3, notify=said.append)
+    with pytest.raises(InfrastructureError, match=r"nothing listens at .* \(connection refused\)"):
+        backend.complete(_request())
+    assert said == []  # no retry
+
+
+def test_an_endpoint_that_went_away_mid_run_is_retried() -> None:
+    # A server restarting after it answered may come back: that is worth the retries.
+    said: list[str] = []
+    with FakeLLM({"m": [Answer(text="first")]}) as fake:
+        endpoint = Endpoint("custom", fake.base_url, "m", None, "")
+        backend = OpenAIBackend(endpoint, timeout_s=2, max_retries=1, notify=said.append)
+        assert backend.complete(_request()).text == "first"
+    with pytest.raises(InfrastructureError, match="did not answer after 2 tries"):
+        backend.complete(_request())
+    assert len(said) == 1
 
 
 def test_a_refused_key_is_named_but_never_shown() -> None:
