@@ -75,16 +75,17 @@ def default_repo(repo: Path | None, kata: Path) -> Path | None:
 
 
 def default_config(config: Path | None, directory: Path | None) -> Path | None:
-    """`--config` if given, else the repo's tdd.yaml when it exists and the user wrote it.
+    """`--config` if given, else the tdd.yaml of `directory` or of the nearest folder above
+    it up to its repository's root, when the user wrote it (`repo.config.find_config`).
 
     Raises:
-        ConfigError: a run's commit changed the repo's tdd.yaml.
+        ConfigError: a run's commit changed that tdd.yaml.
     """
-    from tdd_sandbox.repo.config import repo_config
+    from tdd_sandbox.repo.config import find_config
 
     if config is not None or directory is None:
         return config
-    return repo_config(directory)
+    return find_config(directory)
 
 
 def transcript_options(func: F) -> F:

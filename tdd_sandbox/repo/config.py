@@ -17,6 +17,21 @@ from tdd_sandbox.repo.hardened import HardenedRepo
 CONFIG_FILE = "tdd.yaml"
 
 
+def find_config(start: Path) -> Path | None:
+    """The `tdd.yaml` that governs `start`, found as pytest finds its configuration: in
+    `start` or the nearest folder above it that holds one, stopping at the repository's root
+    (a folder with `.git`), whose configuration is the repository's own; checked as
+    `repo_config` checks it.
+
+    Raises:
+        ConfigError: as `repo_config`.
+    """
+    for folder in (start.resolve(), *start.resolve().parents):
+        if (folder / CONFIG_FILE).is_file() or (folder / ".git").exists():
+            return repo_config(folder)
+    return None
+
+
 def repo_config(directory: Path) -> Path | None:
     """The `tdd.yaml` of `directory` when it exists and the user wrote it, else None.
 

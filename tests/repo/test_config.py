@@ -8,7 +8,7 @@ import pytest
 
 from tdd_sandbox.errors import ConfigError
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.repo.config import repo_config
+from tdd_sandbox.repo.config import find_config, repo_config
 from tdd_sandbox.repo.scaffolding import init_repo
 from tests.helpers.git import git
 
@@ -41,3 +41,29 @@ def test_no_config_and_a_plain_directory(tmp_path: Path) -> None:
     assert repo_config(tmp_path) is None
     (tmp_path / "tdd.yaml").write_text("cycles: 2\n")
     assert repo_config(tmp_path) == tmp_path / "tdd.yaml"  # not a repository: the user's own
+
+
+def test_the_config_is_found_from_a_subfolder_up_to_the_repository_root(tmp_path: Path) -> None:
+    # `tdd-sandbox doctor` (or bench, gc, images) from a repo's subfolder ignored its tdd.yaml.
+    repo = init_repo(tmp_path / "k", get_language("python"))
+    deep = repo / "src" / "pkg"
+    deep.mkdir(parents=True)
+    assert find_config(deep) == repo / "tdd.yaml"
+    # Never past the repository's root: a tdd.yaml above it is not the repository's.
+    (tmp_path / "tdd.yaml").write_text("cycles: 1\n")
+    (repo / "tdd.yaml").unlink()
+    assert find_config(deep) is None
+    # Outside any repository, the nearest one above is read.
+    plain = tmp_path / "notes" / "deeper"
+    plain.mkdir(parents=True)
+    assert find_config(plain) == tmp_path / "tdd.yaml"
+
+
+def test_a_forged_config_found_from_a_subfolder_is_refused_as_at_the_root(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "k", get_language("python"))
+    (repo / "tdd.yaml").write_text(FORGED)
+    git(repo, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qam",
+        "green: x\n\nTDD-Run: 20261206-000000-abcdef")  # fmt: skip
+    (repo / "src").mkdir()
+    with pytest.raises(ConfigError, match="changed by a run's commit"):
+        find_config(repo / "src")
