@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,6 +110,25 @@ def find_katas(*paths: Path) -> list[Path]:
             if twin is None:
                 found.append(kata)
     return found
+
+
+def select_katas(katas: list[Path], patterns: list[str]) -> list[Path]:
+    """The katas whose name matches one of `patterns` (`bench -k`), each a glob (`two-*`)
+    or a part of the name (`bucket`), as pytest's -k reads a word; all with none.
+
+    Raises:
+        UsageError: no kata matches, named with some that would.
+    """
+    if not patterns:
+        return katas
+    chosen = [
+        kata for kata in katas
+        if any(fnmatch.fnmatchcase(kata.name, p) or p in kata.name for p in patterns)
+    ]  # fmt: skip
+    if not chosen:
+        names = ", ".join(kata.name for kata in katas[:8]) + (", ..." if len(katas) > 8 else "")
+        raise UsageError(f"-k {' -k '.join(patterns)} matches no kata: there are {names}")
+    return chosen
 
 
 def plan_jobs(

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.acceptance.suite import has_calls, has_suite, missing_suite
-from tdd_sandbox.bench.jobs import Job, find_katas, plan_jobs, resolve_models, shard
+from tdd_sandbox.bench.jobs import (
+    Job,
+    find_katas,
+    plan_jobs,
+    resolve_models,
+    select_katas,
+    shard,
+)
 from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.bench.pool import BenchInterrupted, capacity, run_jobs
 from tdd_sandbox.bench.report import SKIPPED_FILE, write_reports
@@ -50,6 +57,8 @@ class BenchOptions:
     impossible: int = 0
     """Impossible variants (`katas.impossible`) of this many katas with data mixed into the
     jobs: a model's pass rate on them is its cheating rate."""
+    names: list[str] = field(default_factory=list)
+    """Only the katas these pick by name (`-k`, `jobs.select_katas`); every one without."""
 
 
 def run_bench(
@@ -67,7 +76,7 @@ def run_bench(
             "set sandbox.type to docker for a bench"
         )
     models = resolve_models(options.models, settings.bench)
-    katas = find_katas(*options.katas)
+    katas = select_katas(find_katas(*options.katas), options.names)
     if options.impossible:
         katas += _impossible(katas, options, progress)
     jobs, skipped = plan_jobs(

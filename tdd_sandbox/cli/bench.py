@@ -95,6 +95,13 @@ def _executors() -> tuple[str, ...]:
     is_flag=True,
     help="Exit 0 even when jobs were lost to infrastructure (they never count as scores).",
 )
+@click.option(
+    "-k",
+    "names",
+    multiple=True,
+    help="Only katas whose name matches: a glob (two-*) or a part of it (bucket); repeat "
+    "for several.",
+)
 @click.option("--shard", help="Run only slice i of n (e.g. 2/4).")
 @click.option(
     "--executor",
@@ -126,6 +133,7 @@ def bench(
     impossible: int,
     require_data: bool,
     allow_infra_failures: bool,
+    names: tuple[str, ...],
     shard: str | None,
     executor: str | None,
     record: bool,
@@ -157,7 +165,7 @@ def bench(
         models=_split(models), katas=list(katas), languages=_split(languages), repeats=repeats,
         out=out, jobs=jobs, resume=resume, shard=parse_shard(shard) if shard else None,
         require_data=require_data, mode=Mode(mode), impossible=impossible,
-        record=record, replay=replay,
+        record=record, replay=replay, names=list(names),
     )  # fmt: skip
     summary = run_bench(options, settings, progress)
     echo(leaderboard(summary))

@@ -15,12 +15,14 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.repo.environment import git_environment
-from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.sandbox.labels import owner_id
+
+if TYPE_CHECKING:  # gitpython is heavy, and `status` reads the lock at start-up
+    from tdd_sandbox.repo.hardened import HardenedRepo
 
 LOCK_FILE = "tdd-sandbox.lock"
 

@@ -171,3 +171,15 @@ def test_each_repeat_draws_its_own_seed_and_a_rerun_the_same_ones() -> None:
     own = load_settings(overrides={"roles": {"implementer": {"model": "custom:q", "seed": 3}}})
     roles = job_settings(own, Job(entry, KATAS / "fizzbuzz", "python", 2)).roles
     assert (roles.implementer.seed, roles.tester.seed) == (3, None)
+
+
+def test_katas_are_picked_by_name_as_pytest_s_k_picks_tests(tmp_path: Path) -> None:
+    from tdd_sandbox.bench.jobs import select_katas
+    from tdd_sandbox.errors import UsageError
+
+    katas = [tmp_path / name for name in ("two-bucket", "two-fer", "bowling", "leap")]
+    assert select_katas(katas, []) == katas
+    assert [k.name for k in select_katas(katas, ["two-*"])] == ["two-bucket", "two-fer"]
+    assert [k.name for k in select_katas(katas, ["bucket", "leap"])] == ["two-bucket", "leap"]
+    with pytest.raises(UsageError, match="-k zebra matches no kata: there are two-bucket"):
+        select_katas(katas, ["zebra"])

@@ -93,6 +93,16 @@ def test_a_bench_of_harness_errors_or_of_nothing_scored_is_no_result() -> None:
         refuse_unscored(summarise([job("interrupted")]))
 
 
+def test_bench_picks_katas_by_name_and_names_them_when_none_matches(tmp_path: Path) -> None:
+    out = tmp_path / "o"
+    env = {"TDD_SANDBOX_LLM__BASE_URL": "http://127.0.0.1:9/v1"}
+    result = run_cli("bench", "--models", "custom:m", "--katas", str(KATAS), "-k", "zebra",
+                     "--out", str(out), env=env)  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert "-k zebra matches no kata: there are bowling, fizzbuzz" in result.stderr
+    assert not (out / "results.jsonl").exists()
+
+
 def test_merge_of_a_folder_without_results(tmp_path: Path) -> None:
     result = run_cli("bench", "merge", str(tmp_path), "--out", str(tmp_path / "m"))
     assert result.returncode == 2
