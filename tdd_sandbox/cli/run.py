@@ -89,6 +89,15 @@ def run(
         "parallel_refactor": parallel_refactor,
     }
     settings = load_settings(config, overrides)
+    if pr:
+        from tdd_sandbox.forge.client import ForgeError
+        from tdd_sandbox.ops.proposal import check_proposal
+
+        try:
+            check_proposal(repo, settings, remote)
+        except ForgeError as exc:
+            echo(f"error: {exc} (nothing was run)", err=True)
+            return EXIT_NO_PULL_REQUEST
     screen = console(stderr=as_json)
     with RunView(screen) as view:
         summary = run_kata(

@@ -17,6 +17,7 @@ from tdd_sandbox.engine.loop import Loop, Observer
 from tdd_sandbox.engine.phases import RunResult, RunStatus, RunSummary
 from tdd_sandbox.errors import TddSandboxError, UsageError
 from tdd_sandbox.execution.checkers import open_checker
+from tdd_sandbox.forge.body import one_line
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import LANGUAGES, get_language
@@ -119,6 +120,13 @@ def open_session(
         if repo.repo.head.is_detached:
             raise UsageError(f"{directory} has a detached HEAD: check out a branch to commit on")
         branch = base = repo.repo.active_branch.name
+        if branch.startswith(RUN_BRANCH_PREFIX) and not own_branch:
+            # A `--pr` run that died left HEAD here; a plain run carried on on it, unsaid.
+            raise UsageError(
+                f"{directory} is on {branch}, the branch of an earlier --pr run: switch back "
+                "to your own branch first (`git switch -`); `tdd-sandbox pr` opens that "
+                "run's pull request"
+            )
         stack.enter_context(hold_lock(repo, run_id))
         dirty = dirty_paths(repo)
         theirs = bool(dirty) and set(dirty) <= {_kata_path_in_repo(directory, kata_file),
@@ -135,6 +143,8 @@ def open_session(
         if own_branch:
             branch = f"{RUN_BRANCH_PREFIX}{run_id}"
             repo.run("switch", "-q", "-c", branch)
+            # However the run ends, the user is left on the branch they started from.
+            stack.callback(_switch_back, repo, base, progress)
         progress(f"commits go to branch {branch}" + (f", from {base}" if own_branch else ""))
         if theirs:
             # The files `init` asks the user to edit: theirs, never a model's (no role may
@@ -212,6 +222,14 @@ def run_kata(
             session.journal.summary(summary.to_json())
             session.journal.event(RunEnded(summary.status, summary.reason))
         return summary
+
+
+def _switch_back(repo: HardenedRepo, base: str, progress: Progress) -> None:
+    """Check `base` out again after a run on a branch of its own; said if git will not."""
+    try:
+        repo.run("switch", "-q", base)
+    except Exception as exc:  # noqa: BLE001 - a failed switch must not hide the run's end
+        progress(f"could not switch back to {base} ({one_line(str(exc))}): `git switch {base}`")
 
 
 def _race(settings: Settings) -> list[int]:

@@ -40,13 +40,7 @@ def propose(
     directory = Path(summary.repo)
     if not summary.base:
         raise ForgeError("the run did not work on a branch of its own: run it with --pr")
-    repository = settings.forge.repository or repository_of(remote_url(directory, remote))
-    if repository is None:
-        raise ForgeError(
-            f"cannot tell the forge's repository from the URL of remote {remote!r}: set "
-            "forge.repository to owner/name"
-        )
-    forge = Forge(settings.forge, repository)  # no token: nothing is pushed either
+    forge = Forge(settings.forge, _repository(directory, settings, remote))
     if summary.acceptance is None:
         summary.acceptance = score_branch(summary, settings, progress)
         _keep(summary, "acceptance")  # a retry after a failed push need not score again
@@ -63,6 +57,37 @@ def propose(
         return forge.open_or_update(summary.branch, summary.base, title(report), body(report))
     finally:
         forge.close()
+
+
+def check_proposal(directory: Path | None, settings: Settings, remote: str) -> None:
+    """What `run --pr` needs to end in a pull request, checked before any model is asked:
+    a repository with the remote, the forge's repository told from it (or set), a token.
+    It ran the whole kata first, then could not tell the forge from `origin`.
+
+    Raises:
+        ForgeError: one of them is missing; the message says which and how to set it.
+    """
+    if directory is None or not (directory / ".git").exists():
+        raise ForgeError(
+            f"--pr pushes to remote {remote!r} of the kata's repository, and there is none "
+            "yet: make it with `tdd-sandbox init`, add the remote, then run with --repo"
+        )
+    Forge(settings.forge, _repository(directory, settings, remote)).close()
+
+
+def _repository(directory: Path, settings: Settings, remote: str) -> str:
+    """The forge's `owner/name`: `forge.repository`, else told from the remote's URL.
+
+    Raises:
+        ForgeError: no such remote, or its URL names no repository.
+    """
+    repository = settings.forge.repository or repository_of(remote_url(directory, remote))
+    if repository is None:
+        raise ForgeError(
+            f"cannot tell the forge's repository from the URL of remote {remote!r}: set "
+            "forge.repository to owner/name"
+        )
+    return repository
 
 
 def score_branch(

@@ -100,22 +100,42 @@ def test_a_run_ends_in_its_pull_request(repos: tuple[Path, Path]) -> None:
         assert "Hidden acceptance" not in pull["body"]  # the kata has no suite beside it
         assert all(s.headers["Authorization"] == f"token {TOKEN}" for s in forge.state.seen)
         assert not any(TOKEN in s.body for s in forge.state.seen)
+    assert git(work, "branch", "--show-current").strip() == "main"  # where the user was
 
 
-def test_without_a_token_nothing_is_pushed_and_the_commits_stay(
+def test_without_a_token_nothing_runs_and_the_user_stays_where_they_were(
     repos: tuple[Path, Path],
 ) -> None:
-    work, remote = repos
+    # The whole kata ran before the missing token was found (exit 7 after minutes of model).
+    work, _ = repos
+    before = git(work, "log", "--all", "--format=%H")
     with FakeLLM(fake_fizzbuzz_script()) as fake, LoopbackForge("kata-org/kata") as forge:
-        code, summary, stderr = _run_pr(work, fake, forge, None)
-    assert code == 7
-    assert summary["pull_request"] is None
-    assert "no forge token: set TDD_TEST_FORGE_TOKEN" in str(summary["pull_request_error"])
-    assert "error: no forge token" in stderr
-    branch = str(summary["branch"])
-    assert git(work, "rev-parse", branch)  # the run's commits, on its local branch
-    assert branch not in git(remote, "branch", "--list")
+        env = {"TDD_SANDBOX_SANDBOX__TYPE": "fake", "TDD_SANDBOX_LLM__BASE_URL": fake.base_url,
+               **_env(forge, None)}  # fmt: skip
+        result = run_cli("run", str(work / "kata.md"), "--repo", str(work), "--language",
+                         "python", "--pr", env=env)  # fmt: skip
+        assert fake.requests == []  # no model was asked
+    assert result.returncode == 7, result.stderr
+    assert "no forge token: set TDD_TEST_FORGE_TOKEN" in result.stderr
+    assert "nothing was run" in result.stderr
+    assert git(work, "log", "--all", "--format=%H") == before
+    assert git(work, "branch", "--show-current").strip() == "main"
     assert forge.state.seen == []
+
+
+def test_a_remote_that_names_no_forge_repository_is_said_before_the_run(
+    repos: tuple[Path, Path], tmp_path: Path
+) -> None:
+    work, _ = repos
+    with FakeLLM(fake_fizzbuzz_script()) as fake:
+        env = {"TDD_SANDBOX_SANDBOX__TYPE": "fake", "TDD_SANDBOX_LLM__BASE_URL": fake.base_url,
+               "TDD_TEST_FORGE_TOKEN": TOKEN,
+               "TDD_SANDBOX_FORGE__TOKEN_ENV": "TDD_TEST_FORGE_TOKEN"}  # fmt: skip
+        result = run_cli("run", str(work / "kata.md"), "--repo", str(work), "--language",
+                         "python", "--pr", env=env)  # fmt: skip
+        assert fake.requests == []
+    assert result.returncode == 7, result.stderr
+    assert "cannot tell the forge's repository from the URL of remote 'origin'" in result.stderr
 
 
 def test_pr_opens_the_pull_request_a_failed_run_could_not_and_status_shows_it(
@@ -123,8 +143,12 @@ def test_pr_opens_the_pull_request_a_failed_run_could_not_and_status_shows_it(
 ) -> None:
     work, remote = repos
     with FakeLLM(fake_fizzbuzz_script()) as fake, LoopbackForge("kata-org/kata") as forge:
-        code, summary, _ = _run_pr(work, fake, forge, None)
+        forge.state.failures.append((422, {"message": "Validation Failed"}))
+        code, summary, _ = _run_pr(work, fake, forge, TOKEN)
         assert code == 7
+        assert "422" in str(summary["pull_request_error"])
+        # The user is back on their branch; the run's commits wait on its own.
+        assert git(work, "branch", "--show-current").strip() == "main"
         again = run_cli("pr", "--repo", str(work), "--json", env=_env(forge, TOKEN))
         assert again.returncode == 0, again.stderr
         assert json.loads(again.stdout)["pull_request"]["number"] == 1
@@ -137,6 +161,17 @@ def test_pr_opens_the_pull_request_a_failed_run_could_not_and_status_shows_it(
         assert len(forge.state.pulls) == 1
     shown = run_cli("status", "--repo", str(work), "--json")
     assert json.loads(shown.stdout)["pull_request"] == "http://forge/pull/1"
+
+
+def test_a_plain_run_never_carries_on_on_a_run_s_branch(repos: tuple[Path, Path]) -> None:
+    # A --pr run that died left HEAD on tdd-run/...; the next plain run went on there, unsaid.
+    work, _ = repos
+    git(work, "switch", "-q", "-c", "tdd-run/20261206-000000-abcdef")
+    demo = KATAS / "fizzbuzz" / "demo" / "python.jsonl"
+    result = run_cli("run", str(work / "kata.md"), "--repo", str(work), "--replay", str(demo),
+                     env={"TDD_SANDBOX_SANDBOX__TYPE": "fake"})  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert "the branch of an earlier --pr run: switch back" in result.stderr
 
 
 def test_pr_where_no_run_ended_names_the_fix(tmp_path: Path) -> None:
