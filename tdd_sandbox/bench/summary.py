@@ -213,7 +213,7 @@ def order_key(model: dict[str, Any]) -> tuple[float, int, int]:
     return (-(model["acceptance_pass_rate"] or 0.0), -model["green_commits"], -model["red_events"])
 
 
-def refuse_unscored(summary: dict[str, Any]) -> None:
+def refuse_unscored(summary: dict[str, Any], *, lost_allowed: bool = False) -> None:
     """A bench whose jobs failed in the harness is no result: it exits non-zero, as a board
     of nothing scored does (every job of a model without a base URL was a harness error, and
     the board of 0 / 0 exited 0).
@@ -227,7 +227,12 @@ def refuse_unscored(summary: dict[str, Any]) -> None:
             f"{broken} of {summary['jobs']} jobs failed in the harness, not in the model "
             "(each job's reason is in results.jsonl): a bug to report, never a score"
         )
-    if not any(int(model["scored_jobs"]) for model in summary["models"]):
+    models = summary["models"]
+    lost = sum(int(model["infrastructure_failures"]) for model in models)
+    if lost_allowed and lost == summary["jobs"]:
+        return  # every job lost to infrastructure, and the user said that may be
+    # An impossible kata's job is scored too, as the model's cheating rate.
+    if not any(int(m["scored_jobs"]) + int(m["impossible_jobs"]) for m in models):
         raise TddSandboxError(
             f"no job of {summary['jobs']} was scored: see each job's reason in results.jsonl"
         )

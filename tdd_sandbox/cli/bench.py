@@ -177,7 +177,7 @@ def bench(
             f"{lost} of {summary['jobs']} jobs were lost to infrastructure: fix the endpoint "
             "or engine and run again with --resume (or pass --allow-infra-failures)"
         )
-    refuse_unscored(summary)
+    refuse_unscored(summary, lost_allowed=allow_infra_failures)
     return 0
 
 
