@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
-from tdd_sandbox.cli.terminal import console, echo
+from tdd_sandbox.cli.terminal import console, echo, echo_json
 from tdd_sandbox.vocabulary.counts import plural
 
 
@@ -88,23 +88,36 @@ def import_command(
 
 @katas.command("list")
 @click.argument("folder", type=UserPath(exists=True, file_okay=False), default=Path("katas"))
-def list_command(folder: Path) -> int:
+@click.option("--json", "as_json", is_flag=True, help="Print the katas as JSON.")
+def list_command(folder: Path, as_json: bool) -> int:
     """The katas in FOLDER, with the languages each can be scored in."""
-    from rich.table import Table
+    import sys
 
     from tdd_sandbox.acceptance.suite import has_suite
     from tdd_sandbox.bench.jobs import find_katas
     from tdd_sandbox.katas.kata import load_kata
     from tdd_sandbox.languages import LANGUAGES
 
-    table = Table(show_edge=False)
-    for column in ("kata", "title", *LANGUAGES):
-        table.add_column(column)
-    for kata_dir in find_katas(folder):
-        title = load_kata(kata_dir / "kata.md").title
-        marks = ["yes" if has_suite(kata_dir, name) else "-" for name in LANGUAGES]
-        table.add_row(kata_dir.name, title, *marks)
-    console().print(table)
+    found = [
+        (kata_dir.name, load_kata(kata_dir / "kata.md").title,
+         [name for name in LANGUAGES if has_suite(kata_dir, name)])
+        for kata_dir in find_katas(folder)
+    ]  # fmt: skip
+    if as_json:
+        echo_json([{"kata": n, "title": t, "languages": langs} for n, t, langs in found])
+    elif not sys.stdout.isatty():
+        # Piped: one whole line a kata, never a name cut to a table's width.
+        for name, title, languages in found:
+            echo(f"{name}\t{title}\t{','.join(languages)}")
+    else:
+        from rich.table import Table
+
+        table = Table(show_edge=False)
+        for column in ("kata", "title", *LANGUAGES):
+            table.add_column(column)
+        for name, title, languages in found:
+            table.add_row(name, title, *("yes" if lang in languages else "-" for lang in LANGUAGES))
+        console().print(table)
     return 0
 
 

@@ -13,6 +13,7 @@ import yaml
 
 from tdd_sandbox.katas.calls import write_calls
 from tdd_sandbox.katas.kata import load_kata
+from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.languages.go.reader import TOOLCHAIN
 from tdd_sandbox.languages.rust.reader import TOOLCHAIN as RUST_TOOLCHAIN
 from tests.helpers.bench_scripts import formatted
@@ -20,6 +21,7 @@ from tests.helpers.cli import run_cli
 from tests.helpers.fake_llm import FakeLLM, done, no_change, plan
 from tests.helpers.git import git
 
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "exercism"
 PYTHON = FIXTURES / "python" / "exercises" / "practice"
 RUST = FIXTURES / "rust" / "exercises" / "practice"
@@ -90,10 +92,17 @@ def scored(tmp_path: Path, kata: Path, language: str, files: dict[str, str]) -> 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
 def test_import_proves_and_list_shows_the_languages(imported: Path) -> None:
-    listed = run_cli("katas", "list", str(imported), env={"COLUMNS": "120"})
+    listed = run_cli("katas", "list", str(imported))
     assert listed.returncode == 0, listed.stderr
-    assert "Leap" in listed.stdout
-    assert listed.stdout.count("yes") == 3
+    # Piped, as here: one whole line a kata (a table cut names to its width).
+    [line] = [row for row in listed.stdout.splitlines() if row.startswith("leap\t")]
+    _, title, languages = line.split("\t")
+    assert title == "Leap"
+    assert len(languages.split(",")) == 3
+    document = json.loads(run_cli("katas", "list", str(imported), "--json").stdout)
+    assert [kata["languages"] for kata in document if kata["kata"] == "leap"] == [
+        languages.split(",")
+    ]
 
 
 @pytest.mark.docker
@@ -976,3 +985,14 @@ def test_a_go_kata_the_track_restates_in_its_table_is_judged_as_its_tables_data(
     )
     document = scored(tmp_path / "lookup", kata, "go", {"high_card.go": lookup})
     assert document["passed"] == 0, document
+
+
+def test_katas_list_piped_is_one_whole_line_a_kata_and_json_on_asking() -> None:
+    # Piped, the table cut names and titles to 80 columns ("string-calcu…").
+    listed = run_cli("katas", "list", str(ROOT / "katas"))
+    assert listed.returncode == 0, listed.stderr
+    rows = [line.split("\t") for line in listed.stdout.splitlines()]
+    assert ["string-calculator", "String Calculator"] in [row[:2] for row in rows]
+    assert all(set(row[2].split(",")) == set(LANGUAGES) for row in rows)  # every one in all six
+    document = json.loads(run_cli("katas", "list", str(ROOT / "katas"), "--json").stdout)
+    assert {kata["kata"] for kata in document} == {row[0] for row in rows}
