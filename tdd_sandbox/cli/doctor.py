@@ -8,20 +8,38 @@ from pathlib import Path
 import click
 
 from tdd_sandbox.cli.options import config_option, default_config
-from tdd_sandbox.cli.terminal import console
+from tdd_sandbox.cli.terminal import console, echo_json
 
 
 @click.command()
+@click.option(
+    "--models/--no-models",
+    default=True,
+    show_default=True,
+    help="Check each role's endpoint and key; --no-models for what needs none (a --replay, "
+    "katas import, gates, score).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
 @config_option
-def doctor(config: Path | None) -> int:
-    """Check Docker, images, git and disk space; print the fix for each problem."""
+def doctor(models: bool, as_json: bool, config: Path | None) -> int:
+    """Check Docker, images, git and disk space (and the models' endpoints); print the fix for
+    each problem.
+
+    \b
+    Exit codes: 0 every check passed; 3 one failed (a prerequisite is missing).
+    """
     from rich.text import Text
 
     from tdd_sandbox.ops.doctor import diagnose
     from tdd_sandbox.settings import load_settings
 
     settings = load_settings(default_config(config, Path.cwd()))
-    checks = diagnose(settings, Path.cwd())
+    checks = diagnose(settings, Path.cwd(), models=models)
+    # A failed check is a missing prerequisite, as every command's exit 3 says.
+    code = 0 if all(check.ok for check in checks) else 3
+    if as_json:
+        echo_json([vars(check) for check in checks])
+        return code
     screen = console(highlight=False)
     screen.print(Text("tdd-sandbox doctor", style="bold"))
     width = max(len(check.name) for check in checks)
@@ -41,4 +59,4 @@ def doctor(config: Path | None) -> int:
                 subsequent_indent="      ", break_on_hyphens=False,
             )  # fmt: skip
             screen.print(Text(fix), soft_wrap=True)
-    return 0 if all(check.ok for check in checks) else 1
+    return code

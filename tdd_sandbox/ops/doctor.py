@@ -36,8 +36,9 @@ class Check:
     """Usable, but worth the fix: said, without failing the doctor."""
 
 
-def diagnose(settings: Settings, workdir: Path) -> list[Check]:
-    """Every check, in order; a failed one never stops the others."""
+def diagnose(settings: Settings, workdir: Path, *, models: bool = True) -> list[Check]:
+    """Every check, in order; a failed one never stops the others. `models`: each role's
+    endpoint and key too (a replay, an import, gates and scores need none)."""
     checks = [_git()]
     client, engine = _docker()
     checks.append(engine)
@@ -46,7 +47,8 @@ def diagnose(settings: Settings, workdir: Path) -> list[Check]:
         checks.append(_runtime(client, settings, present))
         checks.extend(images)
     checks.append(_disk(workdir))
-    checks.extend(_endpoints(settings))
+    if models:
+        checks.extend(_endpoints(settings))
     return checks
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -29,13 +30,23 @@ def test_doctor_reports_engine_images_git_disk_and_endpoints() -> None:
 
 def test_doctor_names_a_missing_key(tmp_path: Path) -> None:
     result = run_cli("doctor", env={"OPENAI_API_KEY": "", "DOCKER_HOST": f"unix://{tmp_path}/x"})
-    assert result.returncode == 1
+    assert result.returncode == 3  # a prerequisite is missing, as `--help` says (it was 1)
     assert "OPENAI_API_KEY" in result.stdout
+
+
+def test_doctor_checks_no_key_for_what_needs_none(tmp_path: Path) -> None:
+    # A user who only replays was failed for a key they need not have.
+    env = {"OPENAI_API_KEY": "", "DOCKER_HOST": f"unix://{tmp_path}/x"}
+    result = run_cli("doctor", "--no-models", "--json", env=env)
+    checks = json.loads(result.stdout)
+    assert not any("OPENAI_API_KEY" in json.dumps(check) for check in checks)
+    assert {check["name"] for check in checks if not check["ok"]} == {"docker"}
+    assert result.returncode == 3
 
 
 def test_doctor_without_docker_gives_the_fix(tmp_path: Path) -> None:
     result = run_cli("doctor", env={"DOCKER_HOST": f"unix://{tmp_path}/no.sock"})
-    assert result.returncode == 1
+    assert result.returncode == 3
     assert "dockerd" in result.stdout
 
 
@@ -81,7 +92,7 @@ def test_doctor_prints_every_fix_whole_on_a_narrow_terminal(tmp_path: Path, colu
     # cannot be read or copied whole is no fix.
     env = {"OPENAI_API_KEY": "", "DOCKER_HOST": f"unix://{tmp_path}/no.sock", "COLUMNS": columns}
     result = run_cli("doctor", env=env)
-    assert result.returncode == 1
+    assert result.returncode == 3
     assert "…" not in result.stdout
     flowed = " ".join(line.strip() for line in result.stdout.splitlines())
     assert "roles.tester.api_key_env" in flowed
