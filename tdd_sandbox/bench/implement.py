@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import functools
 import json
+import shutil
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tdd_sandbox.acceptance.scorer import score_kata
@@ -62,9 +64,11 @@ def implement_kata(
     record: Path | None = None,
     replay: Path | None = None,
     stop: CancelToken | None = None,
+    keep: Path | None = None,
 ) -> dict[str, Any]:
-    """One implement-mode job: the tries, each judged, and what the bench records of it.
-    Cancelling `stop` ends it at once (`Cancelled`), whatever it waits on.
+    """One implement-mode job: the tries, each judged, and what the bench records of it;
+    the files the last try left changed are kept under `keep`, when given. Cancelling `stop`
+    ends it at once (`Cancelled`), whatever it waits on.
 
     Raises:
         InfrastructureError: the endpoint is unusable.
@@ -111,6 +115,9 @@ def implement_kata(
     finally:
         team.close()
     assert report is not None  # TRIES >= 1
+    if keep is not None:
+        keep_files(keep, {path: data for path, data in files.items()
+                          if piece.files.get(path) != data})  # fmt: skip
     return {
         "status": "completed",
         "reason": "" if passes[-1] else report.why()[:500],
@@ -131,6 +138,20 @@ def implement_kata(
         # with the tests in plain view, a try that reaches for them is no mistake.
         **solo_metrics(team.ledger, kinds, wall_s=time.monotonic() - started, gate_s=gate_s),
     }
+
+
+def keep_files(folder: Path, files: Mapping[str, bytes]) -> None:
+    """Write `files` (a model's, as data) under `folder`, made afresh. A path that would
+    leave the folder (absolute, `..`) is not written: the edits' own checks refuse such a
+    path before, and a kept copy must not be the way around them."""
+    shutil.rmtree(folder, ignore_errors=True)
+    for name, data in files.items():
+        relative = PurePosixPath(name)
+        if relative.is_absolute() or ".." in relative.parts or not relative.parts:
+            continue
+        target = folder.joinpath(*relative.parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
 
 
 @dataclass(frozen=True)

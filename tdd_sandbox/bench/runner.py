@@ -126,7 +126,7 @@ def _run_and_score(
     if job.mode is Mode.IMPLEMENT:
         return implement_kata(
             job.kata, job.language, settings, run_id=f"{job.id}-implement", record=record,
-            replay=replay, stop=options.stop,
+            replay=replay, stop=options.stop, keep=job_dir / "code",
         )  # fmt: skip
     summary = run_kata(
         job.kata / "kata.md", settings, repo_dir=job_dir / "repo", record=record, replay=replay,

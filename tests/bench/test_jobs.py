@@ -183,3 +183,16 @@ def test_katas_are_picked_by_name_as_pytest_s_k_picks_tests(tmp_path: Path) -> N
     assert [k.name for k in select_katas(katas, ["bucket", "leap"])] == ["two-bucket", "leap"]
     with pytest.raises(UsageError, match="-k zebra matches no kata: there are two-bucket"):
         select_katas(katas, ["zebra"])
+
+
+def test_a_job_s_kept_code_stays_in_its_folder(tmp_path: Path) -> None:
+    from tdd_sandbox.bench.implement import keep_files
+
+    folder = tmp_path / "job" / "code"
+    (folder / "stale.py").parent.mkdir(parents=True)
+    (folder / "stale.py").write_text("from an earlier try")
+    keep_files(folder, {"src/a.py": b"a", "../escape.py": b"x", "/etc/evil": b"y", "b.py": b"b"})
+    assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.py")) == [
+        "b.py", "src/a.py",
+    ]  # fmt: skip
+    assert not (tmp_path / "job" / "escape.py").exists()
