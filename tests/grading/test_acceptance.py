@@ -79,6 +79,24 @@ def test_plain_equality_is_type_strict(expected: Any, actual: Any, equal: bool) 
     assert plain_equal(expected, actual) is equal
 
 
+@pytest.mark.parametrize(
+    ("expected", "forged"),
+    # Within rel_tol=1e-9 of the answer, one off: an integer expectation met by a float near it.
+    [
+        (1_000_000_000, 1_000_000_001.0),
+        (1_000_000_000, 999_999_999.5),
+        (7_291_000_000, 7.291e9 + 3),
+    ],
+)
+def test_an_integer_expectation_takes_no_tolerance(expected: int, forged: float) -> None:
+    assert not plain_equal(expected, forged)
+    assert plain_equal(expected, float(expected))  # the same number, as a float, still is
+    assert plain_equal(0, 1.2246467991473532e-16)  # exp(i*pi)'s imaginary part: rounding
+    assert plain_equal(-1, -1.0000000000000002)
+    # A decimal in the data keeps its tolerance: 0.1 + 0.2 is 0.3.
+    assert plain_equal(float(expected) + 0.5, float(expected) + 0.5 + 1e-7)
+
+
 def test_an_always_equal_value_is_never_equal_here() -> None:
     class Anything(str):
         def __eq__(self, other: object) -> bool:
