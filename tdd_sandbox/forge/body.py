@@ -3,8 +3,9 @@ summary.
 
 Commit subjects and the kata's title can carry a model's words, and a pull request body is
 rendered by the forge: a mention there pings people, an image loads from anywhere, a link
-hides where it goes, HTML renders. Every piece of text that did not come from the tool is
-escaped into plain characters first (`plain`).
+hides where it goes, HTML renders. Every piece of text that did not come from the tool sits
+in a code span (`code`), which forges render as it is; `plain` escapes text that must read
+as prose.
 """
 
 from __future__ import annotations
@@ -34,6 +35,20 @@ def plain(text: str) -> str:
     # `&` became `&amp;` above: the entities' own `#` and `;` must stay as they are.
     return re.sub(r"(&(?:amp|lt|gt|#64);)|" + _PUNCTUATION.pattern,
                   lambda m: m.group(1) or "\\" + m.group(2), line)  # fmt: skip
+
+
+def code(text: str, *, in_table: bool = False) -> str:
+    """`text` as one line in a Markdown code span, where no forge finds a mention, a
+    reference, a link, markup or HTML (GitHub finds mentions in the rendered text, entities
+    decoded, so escaping alone is not enough). The fence is longer than any run of backticks
+    in it; in a table a `|` is escaped, as GitHub's tables split cells on it even in a span."""
+    line = one_line(text)
+    if not line:
+        return "(empty)"
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", line)), default=0) + 1)
+    if in_table:
+        line = line.replace("|", "\\|")
+    return f"{fence} {line} {fence}"
 
 
 @dataclass(frozen=True)
@@ -70,14 +85,17 @@ def body(report: RunReport) -> str:
         "(every commit passed every gate).",
         "",
         "## Commits",
-        *(f"{n}. {plain(subject)}" for n, subject in enumerate(report.subjects, 1)),
+        *(f"{n}. {code(subject)}" for n, subject in enumerate(report.subjects, 1)),
     ]
     if report.acceptance is not None:
         passed, total = report.acceptance
         lines += ["", f"**Hidden acceptance suite:** {passed} of {total} cases passed."]
     if report.models:
         lines += ["", "## Models", "| role | model |", "| --- | --- |"]
-        lines += [f"| {plain(role)} | {plain(model)} |" for role, model in report.models.items()]
+        lines += [
+            f"| {code(role, in_table=True)} | {code(model, in_table=True)} |"
+            for role, model in report.models.items()
+        ]
     if report.tamper_events:
         lines += ["", f"**Tamper events refused:** {report.tamper_events}."]
     return "\n".join(lines) + "\n"

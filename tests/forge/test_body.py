@@ -43,6 +43,29 @@ def test_a_model_s_words_render_as_the_same_words_and_nothing_else(attack: str) 
     assert htmllib.unescape(re.sub(r"</?p>|\n", "", html)) == expected
 
 
+def _outside_code(html: str) -> str:
+    """The rendered page less its code spans: what a forge reads for mentions and links."""
+    return re.sub(r"<code>.*?</code>", "", html, flags=re.DOTALL)
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_every_model_word_in_a_pull_request_sits_in_a_code_span(attack: str) -> None:
+    # GitHub finds @mentions and #references in the rendered page's text, after entities
+    # are decoded: `&#64;org` reads as `@org` there. Its docs leave code spans alone, so a
+    # model's subject, its model names and roles render in code spans, word for word.
+    report = RunReport(kata="K", status="completed", cycles=1, run_id="r",
+                       subjects=[attack], models={"tester": attack})  # fmt: skip
+    html = _rendered(body(report))
+    outside = htmllib.unescape(_outside_code(html))
+    assert "@" not in outside
+    assert not re.search(r"<(a|img|script|em|del)\b", _outside_code(html))
+    assert html.count("<strong>") == 1  # the tool's own: the run's status
+    assert len(re.findall(r"<h\d", html)) == 2  # the tool's own: Commits, Models
+    expected = " ".join("".join(c for c in attack if c.isprintable() or c.isspace()).split())
+    spans = [htmllib.unescape(found) for found in re.findall(r"<code>(.*?)</code>", html)]
+    assert spans.count(expected) == 2, (spans, expected)  # the subject, and the model
+
+
 def test_the_body_says_what_the_run_did() -> None:
     report = RunReport(
         kata="FizzBuzz", status="completed", cycles=3, run_id="20261128-0101-abc123",
@@ -52,10 +75,10 @@ def test_the_body_says_what_the_run_did() -> None:
     )  # fmt: skip
     text = body(report)
     assert "**completed** after 3 cycles, 2 green commits" in text
-    assert "1. feat\\: 3 gives Fizz" in text
-    assert "2. feat\\: &#64;everyone 5 gives Buzz" in text
+    assert "1. ` feat: 3 gives Fizz `" in text
+    assert "2. ` feat: @everyone 5 gives Buzz `" in text  # in a code span: no mention
     assert "12 of 13 cases passed" in text
-    assert "| tester | custom\\:qwen2\\.5\\-coder\\-0\\.5b |" in text
+    assert "| ` tester ` | ` custom:qwen2.5-coder-0.5b ` |" in text
     assert "**Tamper events refused:** 1." in text
     assert title(report) == "TDD: FizzBuzz"
     assert title(RunReport("Fizz\nBuzz\x1b[2J", "completed", 1, [])) == "TDD: FizzBuzz[2J"
