@@ -21,6 +21,7 @@ so tests that check nothing but luck, or check the wrong thing, cost what they a
 from __future__ import annotations
 
 import functools
+import re
 import time
 from collections import Counter
 from pathlib import Path
@@ -35,7 +36,7 @@ from tdd_sandbox.bench.solo import solo_metrics, try_edits
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.base import Checker
 from tdd_sandbox.execution.checkers import open_checker
-from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
+from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.grading.mutants import TIMEOUT_S, make_mutants
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import get_language
@@ -131,9 +132,7 @@ def score_tests(
                 wrong = [r for r in on_reference.results if r.status is not CaseStatus.PASSED]
                 if not wrong:
                     break
-                feedback = "These tests fail on a correct implementation:\n" + "\n".join(
-                    f"- {r.id}: {r.detail or r.status.value}" for r in wrong[:10]
-                )
+                feedback = wrong_on_reference(wrong)
             figures = stop.call(
                 functools.partial(
                     kill_mutants,
@@ -159,6 +158,28 @@ def score_tests(
         "green_commits": 0,
         "sandbox": versions,
     }
+
+
+_ERROR_TYPE = re.compile(r"\b([A-Z][A-Za-z0-9_]*(?:Error|Exception|Panic|Failure))\b")
+
+
+def wrong_on_reference(wrong: list[CaseResult]) -> str:
+    """What a tester hears of its tests that fail on a correct implementation: which, and
+    how (an assertion, or the error's type), never what the runner printed, which quotes
+    the reference's own answers (`assert 'Fizz' == 'Fuzz'`): a second try that read them
+    needed to test nothing to have its values right."""
+
+    def how(result: CaseResult) -> str:
+        if result.status is CaseStatus.NO_RESULT:
+            return "it did not run to a result (it did not build, import or end)"
+        found = _ERROR_TYPE.search(result.detail)
+        if found is None or found.group(1) == "AssertionError":
+            return "an assertion failed"
+        return f"it raised {found.group(1)}"
+
+    return "These tests fail on a correct implementation:\n" + "\n".join(
+        f"- {result.id}: {how(result)}" for result in wrong[:10]
+    )
 
 
 def kill_mutants(
