@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,7 @@ from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.counts import plural
 from tdd_sandbox.vocabulary.files import write_atomic
+from tdd_sandbox.vocabulary.printable import escape_controls
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,7 @@ def run_bench(
             f"sandbox.type {settings.sandbox.type} runs no code, so it cannot score a model: "
             "set sandbox.type to docker for a bench"
         )
+    progress = _logged(progress, options.out)
     models = resolve_models(options.models, settings.bench)
     katas = select_katas(find_katas(*options.katas), options.names)
     if options.impossible:
@@ -112,6 +116,25 @@ def run_bench(
         write_reports(options.out, stopped.results, skipped, stopped=True)
         raise
     return write_reports(options.out, results, skipped)
+
+
+LOG_FILE = "bench.log"
+"""Every progress line of a bench, timed, beside its reports (`--resume` adds to it)."""
+
+
+def _logged(progress: Progress, out: Path) -> Progress:
+    """`progress`, each line also appended to `out`'s bench.log with the time it was said."""
+    lock = threading.Lock()
+
+    def say(message: str) -> None:
+        progress(message)
+        line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {escape_controls(message)}\n"
+        with lock:
+            out.mkdir(parents=True, exist_ok=True)
+            with (out / LOG_FILE).open("a", encoding="utf-8") as log:
+                log.write(line)
+
+    return say
 
 
 def _check_models(jobs: list[Job], settings: Settings, mode: Mode) -> None:

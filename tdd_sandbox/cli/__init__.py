@@ -53,7 +53,8 @@ class _Commands(click.Group):
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tdd-sandbox")
-def cli() -> None:
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines: results and errors only.")
+def cli(quiet: bool) -> None:
     """Strict test-driven development for LLM agents, with every gate in a Docker sandbox.
 
     \b
@@ -61,6 +62,9 @@ def cli() -> None:
     3 a prerequisite is missing (Docker, an image, an API key); 4 the sandbox is unusable;
     6 the model endpoint failed; 70 internal error (a crash log is written); 130 interrupted.
     """
+    from tdd_sandbox.cli.options import QUIET
+
+    QUIET["on"] = quiet
 
 
 class _Stopper:

@@ -54,8 +54,14 @@ def _stderr() -> Console:
     return console(stderr=True, highlight=False)
 
 
+QUIET = {"on": False}
+"""`tdd-sandbox -q`: no progress lines, only results and errors."""
+
+
 def progress(message: str) -> None:
-    """Show one progress line on stderr."""
+    """Show one progress line on stderr (none under `-q`)."""
+    if QUIET["on"]:
+        return
     from rich.markup import escape
 
     _stderr().print(f"[dim]» {escape(message)}[/dim]")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from tdd_sandbox.bench.pool import Tally, clock
 
@@ -21,3 +22,19 @@ def test_each_line_says_n_of_m_what_is_lost_the_mean_so_far_and_the_time_left() 
 
 def test_a_duration_reads_as_a_person_writes_it() -> None:
     assert [clock(s) for s in (5, 65, 3600 + 125)] == ["5s", "1m05s", "1h02m"]
+
+
+def test_a_bench_keeps_every_progress_line_in_its_log(tmp_path: Path) -> None:
+    from tdd_sandbox.bench.pipeline import LOG_FILE, _logged
+
+    said: list[str] = []
+    say = _logged(said.append, tmp_path / "out")
+    say("3 jobs to run")
+    say("[1/3] a: completed \x1b[2J")
+    lines = (tmp_path / "out" / LOG_FILE).read_text().splitlines()
+    assert said == ["3 jobs to run", "[1/3] a: completed \x1b[2J"]
+    assert [line.split(" ", 2)[2] for line in lines] == [
+        "3 jobs to run",
+        "[1/3] a: completed \\x1b[2J",
+    ]
+    assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d ", lines[0])

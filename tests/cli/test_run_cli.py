@@ -240,6 +240,18 @@ def test_a_run_that_cannot_start_leaves_the_user_s_tree_and_history_as_they_were
     assert "no run found" in status.stderr
 
 
+def test_quiet_says_no_progress_line_and_still_the_error(tmp_path: Path) -> None:
+    demo = ROOT / "katas" / "fizzbuzz" / "demo" / "python.jsonl"
+    env = {"DOCKER_HOST": "unix:///nonexistent/docker.sock"}
+    args = ("run", str(KATA), "--replay", str(demo), "--repo", str(tmp_path / "r"))
+    loud = run_cli(*args, env=env)
+    quiet = run_cli("-q", *args[:-1], str(tmp_path / "q"), env=env)
+    assert "» creating the kata repository" in loud.stderr
+    assert "»" not in quiet.stderr
+    assert quiet.returncode == loud.returncode == 3
+    assert "Docker is not reachable" in quiet.stderr
+
+
 def test_other_uncommitted_changes_are_still_refused(tmp_path: Path) -> None:
     made = run_cli("init", "fz", "--kata", str(KATA), cwd=tmp_path)
     assert made.returncode == 0, made.stderr
