@@ -115,6 +115,7 @@ def _executors() -> tuple[str, ...]:
     type=UserPath(file_okay=False),
     help="A recorded bench's --out: answer from its transcripts.",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON, not the board.")
 @config_option
 @click.pass_context
 def bench(
@@ -138,6 +139,7 @@ def bench(
     executor: str | None,
     record: bool,
     replay: Path | None,
+    as_json: bool,
     config: Path | None,
 ) -> int:
     """Benchmark models across katas, scored by hidden acceptance tests.
@@ -168,8 +170,11 @@ def bench(
         record=record, replay=replay, names=list(names),
     )  # fmt: skip
     summary = run_bench(options, settings, progress)
-    echo(leaderboard(summary))
-    echo(f"reports in {out}")
+    if as_json:
+        echo_json(summary)
+    else:
+        echo(leaderboard(summary))
+        echo(f"reports in {out}")
     lost = sum(int(model["infrastructure_failures"]) for model in summary["models"])
     if lost and not allow_infra_failures:
         # A bench that could not run is not a result: CI must see it fail.

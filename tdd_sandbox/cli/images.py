@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from tdd_sandbox.cli.options import LazyChoice, config_option, default_config, progress
-from tdd_sandbox.cli.terminal import console, echo
+from tdd_sandbox.cli.terminal import console, echo, echo_json
 
 
 def _releases() -> Sequence[str]:
@@ -42,8 +42,9 @@ def build(languages: tuple[str, ...], force: bool, config: Path | None) -> int:
 
 
 @images.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the images as JSON.")
 @config_option
-def list_(config: Path | None) -> int:
+def list_(as_json: bool, config: Path | None) -> int:
     """Show each language's current image tag and whether it is built."""
     from rich.table import Table
 
@@ -52,6 +53,9 @@ def list_(config: Path | None) -> int:
     from tdd_sandbox.settings import load_settings
 
     settings = load_settings(default_config(config, Path.cwd()))
+    if as_json:
+        echo_json([vars(row) for row in list_images(connect(), settings.images)])
+        return 0
     table = Table(title="sandbox images")
     for column in ("language", "tag", "present", "size"):
         table.add_column(column)

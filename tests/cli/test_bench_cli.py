@@ -169,8 +169,11 @@ def test_a_bench_lost_to_infrastructure_fails_unless_allowed(tmp_path: Path) -> 
     lost = run_cli(*args, "--out", str(tmp_path / "a"), env=env)
     assert lost.returncode == 6, lost.stderr[-1500:]
     assert "1 of 1 jobs were lost to infrastructure" in lost.stderr
-    allowed = run_cli(*args, "--out", str(tmp_path / "b"), "--allow-infra-failures", env=env)
+    allowed = run_cli(*args, "--out", str(tmp_path / "b"), "--allow-infra-failures", "--json",
+                      env=env)  # fmt: skip
     assert allowed.returncode == 0, allowed.stderr[-1500:]
+    summary = json.loads(allowed.stdout)  # the summary, not the board
+    assert (summary["jobs"], summary["models"][0]["infrastructure_failures"]) == (1, 1)
 
 
 @pytest.mark.docker

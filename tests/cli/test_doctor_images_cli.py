@@ -58,6 +58,8 @@ def test_images_list_shows_present_images() -> None:
     assert "tdd-sandbox/python:" in result.stdout
     assert "tdd-sandbox/rust:" in result.stdout
     assert "yes" in result.stdout
+    rows = json.loads(run_cli("images", "list", "--json").stdout)
+    assert {row["language"]: row["present"] for row in rows}["python"] is True
 
 
 @pytest.mark.parametrize(
