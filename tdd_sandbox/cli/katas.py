@@ -34,9 +34,15 @@ def katas() -> None:
     show_default=True,
     help="Katas proved at once (each proof runs up to three sandboxes).",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print what was imported as JSON.")
 @config_option
 def import_command(
-    sources: tuple[Path, ...], out: Path, prove_suites: bool, jobs: int, config: Path | None
+    sources: tuple[Path, ...],
+    out: Path,
+    prove_suites: bool,
+    jobs: int,
+    as_json: bool,
+    config: Path | None,
 ) -> int:
     """Make katas of Exercism exercises: a track's practice exercise and/or a
     problem-specifications exercise, or folders of them (exercises/practice).
@@ -55,9 +61,11 @@ def import_command(
     for problem in report.problems:
         echo(f"not imported: {problem}", err=True)
     failed = bool(report.problems)
+    said = (lambda line: None) if as_json else echo
     if not prove_suites:
         for note in report.notes:
-            echo(note)
+            said(note)
+    proofs: list[dict[str, object]] = []
     data: dict[str, list[bool]] = {}
     proved: dict[str, list[bool]] = {}
     if prove_suites and report.written:
@@ -69,13 +77,19 @@ def import_command(
 
             for proof in prove_katas(report.written, prove_one, jobs=jobs):
                 head = f"{proof.kata_dir.name} ({proof.language}):"
-                for line in [n for n in report.notes if n.startswith(head)] + proof.lines:
-                    echo(line)
+                lines = [n for n in report.notes if n.startswith(head)] + proof.lines
+                for line in lines:
+                    said(line)
                 failed = failed or not proof.ok
+                as_data = proof.ok and has_calls(proof.kata_dir, proof.language)
                 proved.setdefault(proof.language, []).append(proof.ok)
-                data.setdefault(proof.language, []).append(
-                    proof.ok and has_calls(proof.kata_dir, proof.language)
-                )
+                data.setdefault(proof.language, []).append(as_data)
+                proofs.append({"kata": proof.kata_dir.name, "language": proof.language,
+                               "proved": proof.ok, "as_data": as_data, "said": lines})  # fmt: skip
+    if as_json:
+        echo_json({"out": str(out), "katas": proofs, "problems": report.problems,
+                   "written": [str(path) for path in report.written]})  # fmt: skip
+        return 1 if failed else 0
     echo(f"{plural(len(report.written), 'kata')} in {out}")
     for what, tally in (("proved", proved), ("judged as data", data)):
         if tally:

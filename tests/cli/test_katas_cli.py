@@ -996,3 +996,13 @@ def test_katas_list_piped_is_one_whole_line_a_kata_and_json_on_asking() -> None:
     assert all(set(row[2].split(",")) == set(LANGUAGES) for row in rows)  # every one in all six
     document = json.loads(run_cli("katas", "list", str(ROOT / "katas"), "--json").stdout)
     assert {kata["kata"] for kata in document} == {row[0] for row in rows}
+
+
+def test_katas_import_says_what_it_made_as_json(tmp_path: Path) -> None:
+    out = tmp_path / "katas"
+    result = run_cli("katas", "import", str(PYTHON / "leap"), "--no-prove", "--out", str(out),
+                     "--json")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert [Path(path).name for path in document["written"]] == ["leap"]
+    assert (document["problems"], document["katas"]) == ([], [])  # nothing proved: asked not to
