@@ -22,6 +22,33 @@ def rules(found: list[Violation]) -> set[str]:
 
 
 @pytest.mark.parametrize(
+    "source",
+    [
+        # string.Formatter's get_field walks a field name with no braces round it.
+        "import string\nf = string.Formatter().get_field('0.__globals__', [len], {})\n",
+        "from string import Formatter\nv = Formatter().vformat('{0.__init__}', [1], {})\n",
+        # A template built at run time: no constant holds the walk for a reader to see.
+        "def f(g):\n    return ('{0.' + '__glo' + 'bals__}').format(g)\n",
+        "def f(g, t):\n    return t.format(g)\n",
+        "def f(g):\n    t = '{0.' + 'x}'\n    return t.format_map({'0': g})\n",
+        "def f(g):\n    return str.format('{0' + '.__class__}', g)\n",
+    ],
+)
+def test_python_refuses_every_attribute_walk_in_a_format_field(source: str) -> None:
+    found = rules(check_python("impl.py", source))
+    assert any(rule.startswith(("attr:format", "format:")) for rule in found), found
+
+
+def test_python_formats_with_templates_a_reader_sees() -> None:
+    source = (
+        "VERSE = '{count} green bottles hanging on the wall'\n\n"
+        "def verse(count: int) -> str:\n    return VERSE.format(count=count)\n\n"
+        "def line(n: int) -> str:\n    return '{} and {}'.format(n, n + 1) + f'{n:>3}'\n"
+    )
+    assert check_python("impl.py", source) == []
+
+
+@pytest.mark.parametrize(
     ("source", "rule"),
     [
         # The warnings+linecache reader of #24: neither module was on the block-list.

@@ -74,8 +74,13 @@ _NAMED_ACCESS = frozenset(
     {"getattr", "setattr", "delattr", "hasattr", "attrgetter", "methodcaller"}
 )
 
-# A replacement field that walks attributes (`"{0.__globals__}".format(f)`).
-_FORMAT_WALK = re.compile(r"\{[^{}!:]*\.\s*_")
+# A field name that walks to a private attribute, braces or none: `"{0.__globals__}"` for
+# str.format, `"0.__globals__"` for string.Formatter's get_field.
+_FORMAT_WALK = re.compile(r"[\w\]{]\s*\.\s*_")
+# Calls that read a template's fields, and where the template is: the object formatted
+# (`t.format(...)`), or the first argument (`str.format(t, ...)`, a Formatter's methods).
+_TEMPLATE_ON_OBJECT = frozenset({"format", "format_map"})
+_TEMPLATE_FIRST = frozenset({"vformat", "get_field", "get_value"})
 
 
 def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violation]:
@@ -107,6 +112,7 @@ def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violati
     allowed = modules.PURE_MODULES | (modules.TEST_MODULES if is_test else frozenset())
     aliases = _module_aliases(tree)
     nodes = list(ast.walk(tree))
+    constants = _string_constants(nodes)
     # Names read as `module.attribute`: a module named anywhere else is handed on as a value.
     reached = {id(n.value) for n in nodes if isinstance(n, ast.Attribute)}
     called = {id(n.func) for n in nodes if isinstance(n, ast.Call)}
@@ -132,6 +138,7 @@ def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violati
                      "by names built at run time")  # fmt: skip
         if isinstance(node, ast.Call):
             _check_named_access(node, flag)
+            _check_template(node, constants, flag)
         if isinstance(node, ast.Attribute):
             owner = _owner(node.value, aliases)
             if owner is not None and (refused := _module_name(owner, node.attr)):
@@ -189,6 +196,48 @@ def _check_named_access(node: ast.Call, flag: Callable[[ast.AST, str, str], None
             if part in _PY_INTROSPECTION:
                 flag(node, f"attr:{part}", f"uses {part}, which reaches the interpreter's "
                      "internals")  # fmt: skip
+
+
+def _string_constants(nodes: list[ast.AST]) -> frozenset[str]:
+    """Names only ever bound to a string literal (`VERSE = "..."`): a template a reader sees,
+    its fields checked as every literal is."""
+    literal = {
+        id(target)
+        for node in nodes
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        for target in node.targets
+    }
+    stores = [n for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    names = {n.id for n in stores}
+    # Bound anywhere else (another value, a loop, a with, `+=`, a walrus): not a constant.
+    names -= {n.id for n in stores if id(n) not in literal}
+    return frozenset(names)
+
+
+def _check_template(
+    node: ast.Call, constants: frozenset[str], flag: Callable[[ast.AST, str, str], None]
+) -> None:
+    """A format template must be one a reader sees: a literal, or a name bound only to one.
+    Its fields may walk to attributes (`{0.__globals__}`), whatever method reads them, and a
+    template built at run time hides the walk from every check of the text."""
+    func = node.func
+    if not isinstance(func, ast.Attribute):
+        return
+    if func.attr in _TEMPLATE_ON_OBJECT:
+        is_str_type = isinstance(func.value, ast.Name) and func.value.id == "str"
+        template = (node.args[0] if node.args else None) if is_str_type else func.value
+    elif func.attr in _TEMPLATE_FIRST:
+        template = node.args[0] if node.args else None
+    else:
+        return
+    seen = (isinstance(template, ast.Constant) and isinstance(template.value, str)) or (
+        isinstance(template, ast.Name) and template.id in constants
+    )
+    if not seen:
+        flag(node, f"format:{func.attr}", f"{func.attr} with a template built at run time, "
+             "whose fields may walk to attributes no reader of the text sees")  # fmt: skip
 
 
 def _imported(node: ast.AST) -> Iterable[str]:
