@@ -1,7 +1,7 @@
 """The harness's own checks of each phase. The agents' claims count for nothing here.
 
 - RED: exactly one new test; it fails (or fails to compile); every test that passed before
-  still passes; the test code is formatted.
+  still passes; the test code is formatted and lint-clean in itself.
 - GREEN: every gate green, every expected test ran and passed, none removed or skipped.
 - REFACTOR: every gate green and exactly the same tests passing as before.
 """
@@ -111,6 +111,20 @@ def check_red(
     if fmt is not None and not fmt.passed:
         raise VerdictError(
             f"the test code is not formatted:\n{fmt.output_tail[-1200:]}", Failure.NOT_FORMATTED
+        )
+    lint = report.gate(GateKind.LINT)
+    tests = [path for path in files if language.is_test_path(path)]
+    if (
+        lint is not None
+        and not lint.passed
+        and (faults := language.lint_faults(lint.output_tail, tests))
+    ):
+        # No role but the tester may touch a test file: a test that fails its own lint can
+        # never turn green (an unused import in a Rust test took three waves, then stuck).
+        raise VerdictError(
+            "the test fails the linter in the test file itself, which no implementation can "
+            "fix; clean it up:\n" + "\n".join(faults[:10]),
+            Failure.TEST_MISTAKE,
         )
     gate = report.gate(GateKind.TEST)
     if gate is None:

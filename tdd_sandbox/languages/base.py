@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from tdd_sandbox.languages.driving import CodeFiles, Driver, rename_inputs
+from tdd_sandbox.languages.findings import at_line_start
 from tdd_sandbox.languages.parts import Layout, Policy, Runner, Track
 from tdd_sandbox.languages.perturbing import Expectations, Perturbed, perturb_expected
 from tdd_sandbox.languages.readout import SentinelReports, without_frames
@@ -78,6 +79,10 @@ class RunnerDefaults(ABC):
         """Nothing: a sealing language runs what its build built, unless it says otherwise."""
         del files, sealed
         return None
+
+    def lint_faults(self, output: str, tests: Collection[str]) -> list[str]:
+        """Findings written `path:line:col: message` in a test file (ruff, gcc, javac)."""
+        return at_line_start(output, tests)
 
     def toolchain_note(self, output: str) -> str:
         """Nothing: only a pack that can tell a too-old toolchain from a mistake says so."""

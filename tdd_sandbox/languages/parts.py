@@ -162,6 +162,12 @@ class Runner(Protocol):
         could make it pass (a name its module never imports), else None."""
         ...
 
+    def lint_faults(self, output: str, tests: Collection[str]) -> list[str]:
+        """The lint gate's findings (its `output`) that lie in `tests` and that no
+        implementation can clear, as `languages.findings` reads them: a RED test that fails
+        its own lint can never turn green."""
+        ...
+
 
 class Policy(Protocol):
     """What the judge reads in code before and around running it (`grading`): the source as the

@@ -215,3 +215,49 @@ def test_a_tester_that_turns_old_tests_off_behind_a_tag_is_refused(
     [added] = pack.expected_tests(after) - base.expected
     with pytest.raises(VerdictError, match="removed or renamed"):
         check_red(base, after, _report((added, TestStatus.FAILED)), pack)
+
+
+def _with_lint(report: GateReport, output: str) -> GateReport:
+    lint = GateResult(GateKind.LINT, GateStatus.FAILED, "exited with 1",
+                      ExecResult(1, output, "", 0.1))  # fmt: skip
+    return GateReport(report.language, (report.gates[0], lint, *report.gates[1:]))
+
+
+def test_red_refuses_a_test_that_fails_its_own_lint() -> None:
+    # No role but the tester may touch a test: an unused import in it can never be cleared,
+    # and the loop spent three waves of implementers on it, then stuck.
+    red = _report((OLD, TestStatus.PASSED), (NEW, TestStatus.FAILED))
+    ruff = "tests/test_k.py:1:8: F401 [*] `os` imported but unused\nFound 1 error.\n"
+    with pytest.raises(VerdictError, match="no implementation can fix") as refused:
+        check_red(BASE, {"tests/test_k.py": BOTH_SRC}, _with_lint(red, ruff), PY)
+    assert "tests/test_k.py:1:8: F401" in str(refused.value)
+    # A finding in the code under test is the implementer's to clear: still red.
+    in_code = "k.py:3:1: F401 [*] `sys` imported but unused\n"
+    assert check_red(BASE, {"tests/test_k.py": BOTH_SRC}, _with_lint(red, in_code), PY) == {NEW}
+
+
+@pytest.mark.parametrize(
+    ("language", "test", "output", "own"),
+    [
+        ("rust", "tests/k.rs",
+         "error: unused import: `std::fmt`\n --> tests/k.rs:1:5\n  |\n1 | use std::fmt;\n"
+         "  = note: `-D unused-imports` implied by `-D warnings`\n", True),
+        # A name the implementation has yet to define: a compile error, how a RED starts.
+        ("rust", "tests/k.rs",
+         "error[E0425]: cannot find function `fizz` in crate `k`\n --> tests/k.rs:3:12\n",
+         False),
+        ("go", "k_test.go", "# k\n./k_test.go:9:2: fmt.Printf format %d reads arg #1, of type "
+         "string\n", True),
+        ("go", "k_test.go", "# k\nvet: ./k_test.go:5:9: undefined: Fizz\n", False),
+        ("javascript", "k.spec.js",
+         "\n/work/k.spec.js\n  1:8  error  'os' is defined but never used  no-unused-vars\n\n"
+         "✖ 1 problem (1 error, 0 warnings)\n", True),
+        ("javascript", "k.spec.js",
+         "\n/work/k.js\n  3:7  error  'x' is assigned a value but never used  no-unused-vars\n",
+         False),
+    ],
+)  # fmt: skip
+def test_each_linter_s_findings_in_a_test_are_told_from_a_missing_implementation(
+    language: str, test: str, output: str, own: bool
+) -> None:
+    assert bool(get_language(language).lint_faults(output, [test])) is own

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
 from tdd_sandbox.languages.base import RunnerDefaults
+from tdd_sandbox.languages.findings import at_line_start
 from tdd_sandbox.languages.go.constraints import builds
 from tdd_sandbox.languages.go.guard import (
     GUARD,
@@ -109,6 +110,11 @@ class GoRunner(RunnerDefaults):
     def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
         """None: an undefined name is a build failure, which is how every Go RED starts."""
         return None
+
+    def lint_faults(self, output: str, tests: Collection[str]) -> list[str]:
+        """go vet's findings in a test file; a type error (`vet: ` before it: an undefined
+        name) is how a RED starts, not one."""
+        return at_line_start(output, tests, skip="vet: ")
 
     def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
         """The guarded build and test run (see `GUARD`); None for other commands and configured

@@ -7,11 +7,12 @@ import base64
 import binascii
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
 from tdd_sandbox.languages.base import RunnerDefaults
+from tdd_sandbox.languages.findings import file_sections
 from tdd_sandbox.languages.javascript.discovery import literal_test_names
 from tdd_sandbox.languages.javascript.driver import NO_CODE_FROM_TEXT
 from tdd_sandbox.languages.javascript.guard import (
@@ -161,6 +162,10 @@ class JavaScriptRunner(RunnerDefaults):
     def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
         """None: a missing export fails the test file's import, which is how a RED starts."""
         return None
+
+    def lint_faults(self, output: str, tests: Collection[str]) -> list[str]:
+        """eslint's findings, listed under each file's path, in a test file."""
+        return file_sections(output, tests)
 
     def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
         """The guarded test run (see `_GUARD`); None for other commands and configured ones."""

@@ -6,10 +6,11 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.base import RunnerDefaults
+from tdd_sandbox.languages.findings import rust_blocks
 from tdd_sandbox.languages.rust.cfg import compiled, default_features
 from tdd_sandbox.languages.rust.guard import (
     CARGO_SENTINELS,
@@ -100,6 +101,10 @@ class RustRunner(RunnerDefaults):
     def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
         """None: a missing `use` is a compile error, which is how every Rust RED starts."""
         return None
+
+    def lint_faults(self, output: str, tests: Collection[str]) -> list[str]:
+        """clippy's lints in a test file; a compile error (it has a code) is not one."""
+        return rust_blocks(output, tests)
 
     def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
         """The guarded test run (see `GUARD`), and the lint and build of the same guarded copy
