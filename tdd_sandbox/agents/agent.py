@@ -27,6 +27,14 @@ class Agent:
     asker: PlanAsker
     ledger: UsageLedger
     seed: int | None = None
+    answers_as: str = ""
+    """The model that answers, where it is not `model`: a replay's recorded one, named in
+    every line and record of the attempt (`said_model`)."""
+
+    @property
+    def said_model(self) -> str:
+        """The model a line or record names for this agent's answers."""
+        return self.answers_as or self.model
 
     def propose(self, situation: Situation) -> tuple[PlanAnswer, Exchange]:
         """Ask for one edit plan; a reply that is not a valid plan comes back as an error.

@@ -76,10 +76,11 @@ class Team:
         settings = self._role(role)
         closer: Callable[[], None] = _nothing
         backend: ChatBackend
+        answers_as = ""
         if self._replayer is not None:
             backend = self._replayer
             # Lines name the model that answers: the recorded one, never the configured one.
-            model = self._replayer.models.get(role.value, model)
+            answers_as = self._replayer.models.get(role.value, "")
         else:
             endpoint = resolve_endpoint(role.value, settings, self.settings.llm, model=model)
             client = OpenAIBackend(
@@ -102,6 +103,7 @@ class Team:
             asker=PlanAsker(backend, EditFormat(settings.edit_format)),
             ledger=self.ledger,
             seed=seed if seed is not None else settings.seed,
+            answers_as=answers_as,
         )
         return agent, closer
 

@@ -83,7 +83,7 @@ def attempt(shop: Workshop, task: Task, token: CancelToken) -> AttemptResult:
     agent, abandon = shop.team.variant(spec.role, task.index, spec.count)
     token.register(abandon)
     shop.emit(AttemptStarted(task.cycle, spec.phase, task.wave, task.index, spec.count,
-                             agent.model))  # fmt: skip
+                             agent.said_model))  # fmt: skip
     workspace: Workspace = Workspace()
     probing: Probing | None = None
     status, error, kind, payload = AttemptStatus.FAILED, "", None, None
@@ -219,7 +219,7 @@ def _end(
     shop.emit(AttemptEnded(task.cycle, spec.phase, task.index, status, seconds))
     record: dict[str, Any] = {
         "phase": spec.phase.value, "cycle": task.cycle, "wave": task.wave, "index": task.index,
-        "model": agent.model, "status": status.value, "error": error, "kind": kind or "",
+        "model": agent.said_model, "status": status.value, "error": error, "kind": kind or "",
         "seconds": seconds,
     }  # fmt: skip
     if isinstance(ending.payload, Candidate) and ending.payload.new_test:
@@ -229,5 +229,5 @@ def _end(
         shop.emit(Rejected(task.cycle, spec.phase, task.wave, error[:300],
                            kind or Failure.OTHER, task.index))  # fmt: skip
     return AttemptResult(
-        task.index, status, agent.model, error, seconds, ending.payload, ending.exchange
+        task.index, status, agent.said_model, error, seconds, ending.payload, ending.exchange
     )

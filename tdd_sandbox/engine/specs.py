@@ -74,9 +74,11 @@ class PhaseSpec:
     (`grading.probe`)."""
 
 
-RED_GATES = frozenset({GateKind.FORMAT, GateKind.TEST})
-"""A failing test is judged on its layout and its run: the other gates fail by design while
-the code it calls does not exist yet."""
+RED_GATES = frozenset({GateKind.FORMAT, GateKind.LINT, GateKind.TEST})
+"""A failing test is judged on its layout, its own lint and its run. The lint gate may fail
+by design while the code the test calls does not exist yet: only its findings in the test
+file that no implementation can clear refuse it (`Language.lint_faults`). The other gates
+fail by design."""
 
 
 @dataclass(frozen=True)

@@ -112,20 +112,6 @@ def check_red(
         raise VerdictError(
             f"the test code is not formatted:\n{fmt.output_tail[-1200:]}", Failure.NOT_FORMATTED
         )
-    lint = report.gate(GateKind.LINT)
-    tests = [path for path in files if language.is_test_path(path)]
-    if (
-        lint is not None
-        and not lint.passed
-        and (faults := language.lint_faults(lint.output_tail, tests))
-    ):
-        # No role but the tester may touch a test file: a test that fails its own lint can
-        # never turn green (an unused import in a Rust test took three waves, then stuck).
-        raise VerdictError(
-            "the test fails the linter in the test file itself, which no implementation can "
-            "fix; clean it up:\n" + "\n".join(faults[:10]),
-            Failure.TEST_MISTAKE,
-        )
     gate = report.gate(GateKind.TEST)
     if gate is None:
         raise VerdictError("the test gate did not run", Failure.UNFINISHED_RUN)
@@ -165,6 +151,20 @@ def check_red(
     if broken:
         raise VerdictError(
             f"tests that passed before now fail: {', '.join(broken)}", Failure.BROKEN_TEST
+        )
+    lint = report.gate(GateKind.LINT)
+    tests = [path for path in files if language.is_test_path(path)]
+    if (
+        lint is not None
+        and not lint.passed
+        and (faults := language.lint_faults(lint.output_tail, tests))
+    ):
+        # No role but the tester may touch a test file: a test that fails its own lint can
+        # never turn green (an unused import in a Rust test took three waves, then stuck).
+        raise VerdictError(
+            "the test fails the linter in the test file itself, which no implementation can "
+            "fix; clean it up:\n" + "\n".join(faults[:10]),
+            Failure.TEST_MISTAKE,
         )
     return new
 

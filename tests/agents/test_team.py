@@ -54,7 +54,7 @@ def test_a_replayed_role_is_named_by_the_model_that_answers() -> None:
     demo = Path(__file__).resolve().parents[2] / "katas" / "fizzbuzz" / "demo" / "python.jsonl"
     team = build_team(load_settings(), replay=demo)
     try:
-        assert {role: team[role].model for role in Role} == {
+        assert {role: team[role].said_model for role in Role} == {
             Role.TESTER: "scripted-tester", Role.IMPLEMENTER: "scripted-implementer",
             Role.REFACTORER: "scripted-refactorer",
         }  # fmt: skip
