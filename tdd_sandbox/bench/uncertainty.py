@@ -88,21 +88,23 @@ def estimate(values: Sequence[float], trials: int) -> Estimate | None:
     # The variance of the mean with the exercises as independent units. No n-1: with pass/fail
     # values it is the binomial p(1-p)/n, so that one job per exercise gives Wilson exactly.
     spread = sum((v - mean) ** 2 for v in values) / exercises**2
+    # All passed or all failed: nothing tells it from every exercise being all-or-none, one
+    # pass/fail draw each, whose spread is the binomial's, known from the mean.
+    pass_fail = trials == exercises and all(v in (0.0, 1.0) for v in values)
+    binomial = pass_fail or mean in (0.0, 1.0)
     if exercises == 1:
         effective = 1.0  # how one exercise differs from the next is not known from one
     elif mean * (1 - mean) >= spread * trials:
-        # Every exercise alike (or near enough): as sure as its trials allow. All passed or
-        # all failed is the exception: nothing tells it from every exercise all-or-none.
-        effective = float(trials) if 0.0 < mean < 1.0 else float(exercises)
+        # Every exercise alike (or near enough): as sure as its trials allow.
+        effective = float(exercises) if binomial else float(trials)
     else:
         effective = mean * (1 - mean) / spread
     effective = min(max(effective, float(exercises)), float(trials))
     shrunk = effective
-    if exercises > 1 and (trials > exercises or any(0.0 < v < 1.0 for v in values)):
+    if exercises > 1 and not binomial:
         # The spread was estimated from the exercises alone: as sure as Student's t with that
         # many degrees of freedom allows (Korn and Graubard's adjustment; without it, eight
-        # exercises held the truth 91% of the time, not 95%). Pass/fail values of one trial
-        # each need none: their spread is the binomial's, known from the mean.
+        # exercises held the truth 91% of the time, not 95%). Binomial data need none.
         shrunk *= (Z95 / t95(exercises - 1)) ** 2
     low, high = wilson(mean, shrunk)
     return Estimate(mean, low, high, exercises, effective)
