@@ -20,7 +20,8 @@ from tdd_sandbox.bench.implement import implement_kata
 from tdd_sandbox.bench.jobs import Job
 from tdd_sandbox.bench.metrics import run_metrics
 from tdd_sandbox.bench.mode import Mode
-from tdd_sandbox.bench.tester_mode import kill_mutants, score_tests
+from tdd_sandbox.bench.mutation import kill_mutants
+from tdd_sandbox.bench.tester_mode import score_tests
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.execution.checkers import open_checker

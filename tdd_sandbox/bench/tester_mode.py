@@ -27,20 +27,17 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.acceptance.suite import has_reference
 from tdd_sandbox.acceptance.testfiles import run_test_files
 from tdd_sandbox.agents.context import Exchange, Situation, carried
 from tdd_sandbox.agents.team import build_team
+from tdd_sandbox.bench.mutation import kill_mutants, reference_files
 from tdd_sandbox.bench.solo import solo_metrics, try_edits
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.execution.base import Checker
 from tdd_sandbox.execution.checkers import open_checker
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
-from tdd_sandbox.grading.mutants import TIMEOUT_S, make_mutants
 from tdd_sandbox.katas.kata import load_kata
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.scaffolding import starting_files
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.cancel import CancelToken
@@ -48,8 +45,6 @@ from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.roles import Role
 
 TRIES = 2
-REFERENCE_RUNS = 2
-"""Runs of the model's tests on the reference: an outcome that changes between them is luck."""
 TASK = (
     "Write tests for the whole kata: every behaviour the kata describes, each checked with "
     "the exact values it specifies. Write test files only; the implementation is not yours. "
@@ -84,7 +79,7 @@ def score_tests(
         )
     kata = load_kata(kata_dir / "kata.md")
     start = {p: t.encode() for p, t in starting_files(language, kata_dir).items()}
-    reference = _reference(language, kata_dir)
+    reference = reference_files(language, kata_dir)
     allow = kata.allowed_rules(language.name)
     test_path = language.suggest_paths(start, kata.slug)[0]
     team = build_team(settings, record=record, replay=replay, header={"mode": "test"})
@@ -180,85 +175,3 @@ def wrong_on_reference(wrong: list[CaseResult]) -> str:
     return "These tests fail on a correct implementation:\n" + "\n".join(
         f"- {result.id}: {how(result)}" for result in wrong[:10]
     )
-
-
-def kill_mutants(
-    checker: Checker,
-    language: Language,
-    kata_dir: Path,
-    tests: dict[str, bytes],
-    on_reference: AcceptanceReport | None = None,
-    *,
-    against_luck: bool = False,
-) -> dict[str, Any]:
-    """How `tests` fare on the kata's reference (`on_reference`: its first run, when done
-    already) and on the mutants of it that the kata's own suite tells apart: the mutation
-    figures of a job. `against_luck` (test mode, where the tests are what is scored): the
-    tests run twice on the reference and a kill must repeat; the loop's final suite, whose
-    mutation figures stand beside its acceptance score, is run once each.
-
-    Raises:
-        SandboxUnavailable: the sandbox failed.
-    """
-    started = time.monotonic()
-    reference = _reference(language, kata_dir)
-    allow = load_kata(kata_dir / "kata.md").allowed_rules(language.name)
-    runs = [on_reference] if on_reference is not None else []
-    if runs or language.expected_tests(tests):
-        runs += [
-            run_test_files(checker, language, reference, tests, allow)
-            for _ in range((REFERENCE_RUNS if against_luck else 1) - len(runs))
-        ]
-    sound, flaky, wrong = _sorted_tests(runs)
-    own = kata_dir / "reference" / language.name
-    code = sorted(
-        p for p in reference if (own / p).is_file() and p.endswith(language.source_suffixes)
-    )
-    mutants = make_mutants(language, reference, code)
-    counted = killed = 0
-    kills: list[str] = []
-    for mutant in mutants:
-        hidden = score_kata(checker, language, mutant.files, kata_dir, timeout_s=TIMEOUT_S)
-        if hidden.problem or hidden.rate == 1.0:
-            # Stillborn (or hung), or equivalent: the kata's own suite cannot tell.
-            continue
-        counted += 1
-        failing = sound
-        for _ in range(2 if against_luck else 1):  # against luck, the same test fails twice
-            if not failing:
-                break
-            ran = run_test_files(checker, language, mutant.files, tests, allow, timeout_s=TIMEOUT_S)
-            failing = failing & {r.id for r in ran.results if r.status is not CaseStatus.PASSED}
-        if failing:
-            killed += 1
-            kills.append(mutant.describe())
-    written = len(sound) + len(flaky) + len(wrong)
-    score = killed / counted * len(sound) / written if counted and written else 0.0
-    return {
-        "tests_written": written,
-        "wrong_tests": len(wrong),
-        "flaky_tests": len(flaky),
-        "mutants": len(mutants),
-        "mutants_counted": counted,
-        "mutants_killed": killed,
-        "killed": kills,
-        "mutation_score": round(score, 4) if counted else None,
-        "mutation_s": round(time.monotonic() - started, 3),
-    }
-
-
-def _sorted_tests(
-    runs: list[AcceptanceReport],
-) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """The tests of `runs` (one run's report each) as sound (passed in every run), flaky
-    (passed in some) and wrong (passed in none)."""
-    passed = [{r.id for r in run.results if r.status is CaseStatus.PASSED} for run in runs]
-    every = {r.id for run in runs for r in run.results}
-    sound = frozenset(set.intersection(*passed)) if passed else frozenset[str]()
-    lucky = frozenset(set.union(*passed)) - sound if passed else frozenset[str]()
-    return sound, lucky, frozenset(every - sound - lucky)
-
-
-def _reference(language: Language, kata_dir: Path) -> dict[str, bytes]:
-    files = starting_files(language, kata_dir, overlay="reference")
-    return {path: text.encode() for path, text in files.items()}

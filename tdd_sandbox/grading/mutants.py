@@ -6,6 +6,9 @@ in every language the packs tokenize: a relational operator for its neighbour (`
 the token's kind, so a mutant builds wherever the reference did, nearly always (a `<` that
 opened a generic does not): the caller drops a mutant the hidden suite cannot run, as it drops
 one the suite passes (equivalent), so neither counts for or against a test.
+
+`equivalent_mutants` are the other way round: changes of text that keep behaviour, which no
+test of behaviour can tell from the reference.
 """
 
 from __future__ import annotations
@@ -67,6 +70,43 @@ def make_mutants(
         line = text.count("\n", 0, token.start) + 1
         mutants.append(Mutant(path, line, token.text, changed, {**files, path: mutated.encode()}))
     return mutants
+
+
+def equivalent_mutants(
+    language: Policy, files: Mapping[str, bytes], code: list[str]
+) -> list[Mutant]:
+    """Mutants that change a code file's text and not what it does: a blank line between two
+    of its lines (outside any literal, after no line continuation) and one more newline at
+    its end, in every language the packs read. A test that fails on one reads the code's
+    text, not its behaviour (a digest of the source kills every mutant). The caller keeps
+    only those the kata's own suite still passes whole."""
+    made = []
+    for path in code:
+        text = files[path].decode("utf-8", "replace")
+        spans = [
+            (token.start, token.start + len(token.text))
+            for token in language.expectations.tokenize(text)
+            if token.kind in (Kind.LITERAL, Kind.OPAQUE)
+        ]
+        starts = [
+            at for at in _line_starts(text)
+            if not text[:at].rstrip("\n").endswith("\\")
+            and not any(low < at < high for low, high in spans)
+        ]  # fmt: skip
+        if starts:
+            at = starts[len(starts) // 2]
+            line = text.count("\n", 0, at) + 1
+            blank = text[:at] + "\n" + text[at:]
+            made.append(Mutant(path, line, "", "a blank line", {**files, path: blank.encode()}))
+        end = text.count("\n") + 1
+        made.append(Mutant(path, end, "", "one more newline at the end",
+                           {**files, path: (text + "\n").encode()}))  # fmt: skip
+    return made
+
+
+def _line_starts(text: str) -> list[int]:
+    """Where each line after the first begins, past the file's first and before its last."""
+    return [i + 1 for i, char in enumerate(text[:-1]) if char == "\n" and i > 0]
 
 
 def _mutation(language: Policy, token: Token) -> str | None:

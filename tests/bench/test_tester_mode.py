@@ -83,6 +83,39 @@ def test_a_testers_tests_are_scored_by_the_mutants_they_kill(tmp_path: Path) -> 
     assert f"| thorough | 100% | {counted} / {counted} | 0 / 0 / 9 |" in board
 
 
+# Tests of the code's text, not its behaviour: the reference's length (as a first try's
+# feedback once quoted it) tells it from every mutant that changes a token's length, and a
+# digest from all of them. It scored 1.0 beside the honest THOROUGH.
+SOURCE_LENGTH = len((LEAP / ".meta" / "example.py").read_text())
+READER = plan(("tests/test_leap.py", (
+    "import pytest\n\nfrom leap import leap_year\n\n\n"
+    "def test_the_code_is_the_reference(request: pytest.FixtureRequest) -> None:\n"
+    "    text = (request.config.rootpath / 'leap.py').read_text()\n"
+    f"    assert leap_year(2000) and len(text) == {SOURCE_LENGTH}\n"
+)))  # fmt: skip
+
+
+def test_tests_that_read_the_code_s_text_score_nothing(tmp_path: Path) -> None:
+    katas = tmp_path / "katas"
+    import_katas([LEAP], katas)
+    models = {n: {"all": f"custom:{n}-other", "tester": f"custom:{n}-t"} for n in
+              ("reader", "thorough")}  # fmt: skip
+    with FakeLLM({"reader-t": [READER, READER], "thorough-t": [THOROUGH]}) as fake:
+        settings = load_settings(
+            overrides={"llm": {"base_url": fake.base_url}, "bench": {"models": models}}
+        )
+        options = BenchOptions(
+            models=list(models), katas=[katas], languages=["python"], repeats=1,
+            out=tmp_path / "out", mode=Mode.TEST,
+        )  # fmt: skip
+        summary = run_bench(options, settings)
+    by_model = {m["model"]: m for m in summary["models"]}
+    reader, thorough = by_model["reader"], by_model["thorough"]
+    # Passed on the reference and failed on a blank line: it read the text.
+    assert (reader["mutation_score"], reader["tests_written"]) == (0.0, 1), reader
+    assert thorough["mutation_score"] == 1.0  # behaviour: the same code as text is no bug
+
+
 def test_tests_that_pass_by_luck_are_flaky_and_cost_what_they_add(tmp_path: Path) -> None:
     katas = tmp_path / "katas"
     import_katas([LEAP], katas)

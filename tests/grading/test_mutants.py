@@ -29,3 +29,23 @@ def test_a_limit_spreads_the_mutants_over_the_code() -> None:
     assert len(every) == 16
     assert [m.describe() for m in some] == [every[i].describe() for i in (0, 4, 8, 12)]
     assert "f.cpp:1: true -> false" in [m.describe() for m in every]
+
+
+def test_equivalent_mutants_change_the_text_and_not_what_it_does() -> None:
+    from tdd_sandbox.grading.mutants import equivalent_mutants
+    from tdd_sandbox.languages import get_language
+
+    python = '"""Doc\nstring."""\n\ndef f(x):\n    s = """a\nb"""\n    return x + \\\n        1\n'
+    made = equivalent_mutants(get_language("python"), {"k.py": python.encode()}, ["k.py"])
+    assert [m.now for m in made] == ["a blank line", "one more newline at the end"]
+    for mutant in made:
+        text = mutant.files["k.py"].decode()
+        assert text != python
+        assert "a\nb" in text
+        assert "Doc\nstring." in text
+        assert "\\\n        1" in text  # no continuation broken
+        compile(text, "k.py", "exec")
+    rust = 'pub fn f(x: i32) -> i32 {\n    let s = "a\nb";\n    x + 1\n}\n'
+    [blank, _] = equivalent_mutants(get_language("rust"), {"src/lib.rs": rust.encode()},
+                                    ["src/lib.rs"])  # fmt: skip
+    assert '"a\nb"' in blank.files["src/lib.rs"].decode()
