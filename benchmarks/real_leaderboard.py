@@ -65,18 +65,20 @@ def serve(stack: ExitStack, model: str, port: int, *, slots: int = 1) -> None:
             time.sleep(1)
 
 
-def publish(work: Path, out: Path) -> None:
-    """Reports and transcripts (not the job repositories) from `work` into `out`."""
+def publish(work: Path, out: Path, runs: list[Path] | None = None) -> None:
+    """Reports from `work` and transcripts (not the job repositories) from each of `runs`
+    (`work` itself by default: a merged board's jobs are its shards') into `out`."""
     shutil.rmtree(out, ignore_errors=True)
     (out / "charts").mkdir(parents=True)
     for name in REPORTS:
         shutil.copy2(work / name, out / name)
     for chart in (work / "charts").glob("*.png"):
         shutil.copy2(chart, out / "charts" / chart.name)
-    for transcript in sorted((work / "jobs").glob("*/transcript.jsonl")):
-        target = out / "jobs" / transcript.parent.name
-        target.mkdir(parents=True)
-        shutil.copy2(transcript, target / transcript.name)
+    for run in runs or [work]:
+        for transcript in sorted((run / "jobs").glob("*/transcript.jsonl")):
+            target = out / "jobs" / transcript.parent.name
+            target.mkdir(parents=True)
+            shutil.copy2(transcript, target / transcript.name)
 
 
 def timing(out: Path) -> str:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import subprocess
 import sys
 import time
@@ -32,13 +31,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from benchmarks.real_leaderboard import serve, timing  # noqa: E402
+from benchmarks.real_leaderboard import publish, serve, timing  # noqa: E402
 
 CONFIG = ROOT / "benchmarks" / "standard-board.yaml"
 LANGUAGES = ("python", "javascript", "go", "rust", "java", "cpp")
 SERVERS = {"qwen-1.5b-whole": ("qwen-1.5b", 8090), "qwen-0.5b-whole": ("qwen", 8088),
            "smollm2-135m-whole": ("smollm2", 8089)}  # fmt: skip
-REPORTS = ["leaderboard.md", "summary.json", "results.jsonl", "junit.xml", "report.html"]
 
 
 def pick(names: list[str], count: int) -> list[str]:
@@ -82,24 +80,14 @@ def bench(args: argparse.Namespace, language: str) -> Path:
     return out
 
 
-def publish(runs: list[Path], out: Path, work: Path) -> None:
-    """The languages' benches merged into one board, with every job's transcript."""
+def merged(runs: list[Path], work: Path) -> Path:
+    """The languages' benches merged into one board under `work`."""
     board = work / "board"
     subprocess.run(
-        ["tdd-sandbox", "bench", "merge", *map(str, runs), "--out", str(board)],
+        ["tdd-sandbox", "-q", "bench", "merge", *map(str, runs), "--out", str(board)],
         check=True, stdout=subprocess.DEVNULL,
     )  # fmt: skip
-    shutil.rmtree(out, ignore_errors=True)
-    (out / "charts").mkdir(parents=True)
-    for name in REPORTS:
-        shutil.copy2(board / name, out / name)
-    for chart in (board / "charts").glob("*.png"):
-        shutil.copy2(chart, out / "charts" / chart.name)
-    for run in runs:
-        for transcript in sorted((run / "jobs").glob("*/transcript.jsonl")):
-            target = out / "jobs" / transcript.parent.name
-            target.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(transcript, target / transcript.name)
+    return board
 
 
 def main() -> None:
@@ -131,7 +119,7 @@ def main() -> None:
     runs = sorted(
         path for path in (args.work / "runs").glob("*") if (path / "results.jsonl").exists()
     )
-    publish(runs, args.out, args.work)
+    publish(merged(runs, args.work), args.out, runs)
     summary = json.loads((args.out / "summary.json").read_text())
     for row in summary["comparisons"]:
         verdict = "told apart" if row["told_apart"] else "not told apart"

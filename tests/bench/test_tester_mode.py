@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
 from tdd_sandbox.katas.importer import import_katas
 from tdd_sandbox.settings import load_settings
-from tests.helpers.fake_llm import FakeLLM, done, no_change, plan
+from tests.helpers.fake_llm import Answer, FakeLLM, done, no_change, plan
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,21 +96,28 @@ READER = plan(("tests/test_leap.py", (
 )))  # fmt: skip
 
 
-def test_tests_that_read_the_code_s_text_score_nothing(tmp_path: Path) -> None:
+def _leap_by_testers(tmp_path: Path, script: dict[str, list[Answer]]) -> dict[str, Any]:
+    """Test mode on the leap exercise, one model a scripted tester (`<name>-t`): each model's
+    figures by name."""
     katas = tmp_path / "katas"
     import_katas([LEAP], katas)
-    models = {n: {"all": f"custom:{n}-other", "tester": f"custom:{n}-t"} for n in
-              ("reader", "thorough")}  # fmt: skip
-    with FakeLLM({"reader-t": [READER, READER], "thorough-t": [THOROUGH]}) as fake:
+    names = [tester.removesuffix("-t") for tester in script]
+    models = {n: {"all": f"custom:{n}-other", "tester": f"custom:{n}-t"} for n in names}
+    with FakeLLM(script) as fake:
         settings = load_settings(
             overrides={"llm": {"base_url": fake.base_url}, "bench": {"models": models}}
         )
         options = BenchOptions(
-            models=list(models), katas=[katas], languages=["python"], repeats=1,
+            models=names, katas=[katas], languages=["python"], repeats=1,
             out=tmp_path / "out", mode=Mode.TEST,
         )  # fmt: skip
         summary = run_bench(options, settings)
-    by_model = {m["model"]: m for m in summary["models"]}
+    return {m["model"]: m for m in summary["models"]}
+
+
+def test_tests_that_read_the_code_s_text_score_nothing(tmp_path: Path) -> None:
+    by_model = _leap_by_testers(tmp_path, {"reader-t": [READER, READER],
+                                           "thorough-t": [THOROUGH]})  # fmt: skip
     reader, thorough = by_model["reader"], by_model["thorough"]
     # Passed on the reference and failed on a blank line: it read the text.
     assert (reader["mutation_score"], reader["tests_written"]) == (0.0, 1), reader
@@ -117,21 +125,8 @@ def test_tests_that_read_the_code_s_text_score_nothing(tmp_path: Path) -> None:
 
 
 def test_tests_that_pass_by_luck_are_flaky_and_cost_what_they_add(tmp_path: Path) -> None:
-    katas = tmp_path / "katas"
-    import_katas([LEAP], katas)
-    models = {n: {"all": f"custom:{n}-other", "tester": f"custom:{n}-t"} for n in
-              ("coins", "thorough")}  # fmt: skip
     # Some fail on the reference at once: the tester hears which, and answers the same.
-    with FakeLLM({"coins-t": [COINS, COINS], "thorough-t": [THOROUGH]}) as fake:
-        settings = load_settings(
-            overrides={"llm": {"base_url": fake.base_url}, "bench": {"models": models}}
-        )
-        options = BenchOptions(
-            models=list(models), katas=[katas], languages=["python"], repeats=1,
-            out=tmp_path / "out", mode=Mode.TEST,
-        )  # fmt: skip
-        summary = run_bench(options, settings)
-    by_model = {m["model"]: m for m in summary["models"]}
+    by_model = _leap_by_testers(tmp_path, {"coins-t": [COINS, COINS], "thorough-t": [THOROUGH]})
     coins, thorough = by_model["coins"], by_model["thorough"]
     assert (thorough["mutation_score"], thorough["flaky_tests"]) == (1.0, 0)
     # Sound on the reference: passed twice, about a quarter of 60; flaky: about half.
