@@ -105,6 +105,16 @@ def check_permission(
         raise EditRejected(f"the {role} may not change test files ({path})", Failure.PERMISSION)
 
 
+def _same_text(data: bytes, content: str) -> bool:
+    """Whether `content` is the text of `data`, but for whitespace at line ends and the
+    file's end."""
+
+    def lines(text: str) -> list[str]:
+        return [line.rstrip() for line in text.strip("\n").splitlines()]
+
+    return lines(data.decode("utf-8", "replace")) == lines(content)
+
+
 def apply_plan(
     files: Mapping[str, bytes],
     plan: EditPlan,
@@ -125,6 +135,11 @@ def apply_plan(
     result = dict(files)
     for edit in plan.edits:
         path = check_path(edit.path)
+        if edit.action == "upsert" and path in result and _same_text(result[path], edit.content):
+            # A file written back as it stands (a small model echoes the tests it was shown
+            # beside its code) changes nothing, whoever may write it: the rest of the answer
+            # was refused with it, and the code thrown away.
+            continue
         content = None if edit.action == "delete" else edit.content.encode("utf-8")
         check_permission(role, path, language, first_cycle=first_cycle, content=content)
         if edit.action == "delete":

@@ -171,3 +171,22 @@ def test_check_on_disk_refuses_links_anywhere_on_the_path(tmp_path: Path) -> Non
         assert info.value.kind == "path"
     check_on_disk(tmp_path, {"ok.py": b"x"}, {"ok.py": b"y", "new/dir/b.py": b"z"})
     check_on_disk(tmp_path, {"link.py": b"x"}, {"link.py": b"x"})  # unchanged: not written
+
+
+def test_a_test_file_written_back_as_it_stands_is_no_edit_and_the_code_is_kept() -> None:
+    # Qwen2.5-Coder-1.5B in `whole`, on JavaScript's space-age: its right code came with the
+    # test file it was shown, echoed; the whole answer was refused, the code thrown away and
+    # the job scored 0 (12 of its 16 board jobs so).
+    js = get_language("javascript")
+    test = "import { age } from '../space-age.js';\n\ntest('earth', () => {});\n"
+    files = {"test/space-age.test.js": test.encode(), "space-age.js": b"export {};\n"}
+    code = "export const age = () => 31.69;\n"
+    echoed = _plan(("space-age.js", "upsert", code),
+                   ("test/space-age.test.js", "upsert", test.rstrip("\n") + "  \n\n"))  # fmt: skip
+    after = apply_plan(files, echoed, Role.IMPLEMENTER, js)
+    assert after["space-age.js"] == code.encode()
+    assert after["test/space-age.test.js"] == test.encode()  # as it was, byte for byte
+    other = test.replace("earth", "mars")
+    changed = _plan(("space-age.js", "upsert", code), ("test/space-age.test.js", "upsert", other))
+    with pytest.raises(EditRejected, match="may not change test files"):
+        apply_plan(files, changed, Role.IMPLEMENTER, js)
