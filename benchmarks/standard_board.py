@@ -116,9 +116,9 @@ def main() -> None:
                 serve(stack, model, port, slots=args.slots)
             for language in args.languages:
                 bench(args, language)
-    runs = sorted(
-        path for path in (args.work / "runs").glob("*") if (path / "results.jsonl").exists()
-    )
+    # The languages asked for, each as far as it got (a stopped one resumes next sitting).
+    runs = [args.work / "runs" / language for language in args.languages]
+    runs = [run for run in runs if (run / "results.jsonl").exists()]
     publish(merged(runs, args.work), args.out, runs)
     summary = json.loads((args.out / "summary.json").read_text())
     for row in summary["comparisons"]:

@@ -12,8 +12,10 @@ from tdd_sandbox.agents.agent import Agent
 from tdd_sandbox.agents.context import Exchange, Situation
 from tdd_sandbox.engine.edits import EditRejected, apply_plan
 from tdd_sandbox.llm.usage import UsageLedger
+from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.vocabulary.cancel import CancelToken
 from tdd_sandbox.vocabulary.failures import Failure
+from tdd_sandbox.vocabulary.roles import Role
 
 
 @dataclass(frozen=True)
@@ -52,13 +54,45 @@ def try_edits(
             # failed try with its reason, never a row with none.
             where = f": write {situation.target}" if situation.target else ""
             raise EditRejected(f"the answer changed no file{where}", Failure.NO_CHANGE)
+        plan, ignored = _own_files(answer.plan, agent.role, situation)
         files = apply_plan(
-            situation.files, answer.plan, agent.role, situation.language, first_cycle=first_cycle
+            situation.files, plan, agent.role, situation.language, first_cycle=first_cycle
         )
+        if ignored:
+            kinds[Failure.PERMISSION] += 1
+            return Try(files, f"Your changes to {', '.join(ignored)} were ignored: the tests "
+                       "are not yours to change.", exchange)  # fmt: skip
     except EditRejected as refused:
         kinds[refused.kind] += 1
         return Try(dict(situation.files), f"Your edits were refused: {refused}", exchange)
     return Try(files, "", exchange)
+
+
+def _own_files(plan: EditPlan, role: Role, situation: Situation) -> tuple[EditPlan, list[str]]:
+    """An implementer working alone keeps its code when its answer also wrote the tests it
+    was shown, as aider's harness keeps it (the judge never runs the model's copy of the
+    tests): those edits are set aside, and named (`ignored`) where they changed more than an
+    echo cut short by the token limit. In the loop a test the implementer touched refuses
+    the whole attempt, since there its tests are the ones run."""
+    if role is not Role.IMPLEMENTER:
+        return plan, []
+    tests = [e for e in plan.edits if situation.language.is_test_path(e.path.lstrip("./"))]
+    if not tests:
+        return plan, []
+    ignored = [
+        e.path for e in tests
+        if not _cut_echo(situation.files.get(e.path.lstrip("./"), b""), e.content)
+    ]  # fmt: skip
+    kept = [e for e in plan.edits if e not in tests]
+    return plan.model_copy(update={"edits": kept}), ignored
+
+
+def _cut_echo(data: bytes, content: str) -> bool:
+    """Whether `content` is the start of `data`'s text, line for line (trailing spaces aside):
+    the file shown, written back until the answer ran out of tokens."""
+    shown = [line.rstrip() for line in data.decode("utf-8", "replace").splitlines()]
+    written = [line.rstrip() for line in content.rstrip("\n").splitlines()]
+    return bool(written) and shown[: len(written)] == written
 
 
 def solo_metrics(
