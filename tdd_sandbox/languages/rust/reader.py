@@ -15,7 +15,7 @@ RUST_LEXEMES = re.compile(
 character literals (one character or escape, so a lifetime `'a` is code)."""
 
 
-TOOLCHAIN = (1, 97)
+TOOLCHAIN = (1, 98)
 """The Rust of the image (Debian trixie-backports' `rustc`; a test holds it to the image)."""
 _UNSTABLE = re.compile(r"use of unstable (?:library )?feature `(?P<feature>\w+)`")
 
