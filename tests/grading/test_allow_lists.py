@@ -32,6 +32,11 @@ def rules(found: list[Violation]) -> set[str]:
         "def f(g, t):\n    return t.format(g)\n",
         "def f(g):\n    t = '{0.' + 'x}'\n    return t.format_map({'0': g})\n",
         "def f(g):\n    return str.format('{0' + '.__class__}', g)\n",
+        # The same reads, spelled as a method handed on or named as data.
+        "def f(g, t):\n    fmt = t.format\n    return fmt(g)\n",
+        "def f(g, t):\n    fmt = str.format\n    return fmt(t, g)\n",
+        "def f(g, t):\n    return getattr(t, 'format')(g)\n",
+        "import string\nread = string.Formatter().get_field\nv = read('0.' + 'x', [1], {})\n",
     ],
 )
 def test_python_refuses_every_attribute_walk_in_a_format_field(source: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from tdd_sandbox.languages.python import modules
 from tdd_sandbox.languages.python.disguises import equality_bindings, text_as_code
@@ -81,6 +81,7 @@ _FORMAT_WALK = re.compile(r"[\w\]{]\s*\.\s*_")
 # (`t.format(...)`), or the first argument (`str.format(t, ...)`, a Formatter's methods).
 _TEMPLATE_ON_OBJECT = frozenset({"format", "format_map"})
 _TEMPLATE_FIRST = frozenset({"vformat", "get_field", "get_value"})
+_TEMPLATE_METHODS = _TEMPLATE_ON_OBJECT | _TEMPLATE_FIRST
 
 
 def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violation]:
@@ -115,7 +116,8 @@ def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violati
     constants = _string_constants(nodes)
     # Names read as `module.attribute`: a module named anywhere else is handed on as a value.
     reached = {id(n.value) for n in nodes if isinstance(n, ast.Attribute)}
-    called = {id(n.func) for n in nodes if isinstance(n, ast.Call)}
+    calls = {id(n.func): n for n in nodes if isinstance(n, ast.Call)}
+    called = calls.keys()
     for node in nodes:
         for module in _imported(node):
             root = module.split(".")[0]
@@ -138,7 +140,8 @@ def check_python(path: str, text: str, *, is_test: bool = False) -> list[Violati
                      "by names built at run time")  # fmt: skip
         if isinstance(node, ast.Call):
             _check_named_access(node, flag)
-            _check_template(node, constants, flag)
+        if isinstance(node, ast.Attribute) and node.attr in _TEMPLATE_METHODS:
+            _check_template(node, calls, constants, flag)
         if isinstance(node, ast.Attribute):
             owner = _owner(node.value, aliases)
             if owner is not None and (refused := _module_name(owner, node.attr)):
@@ -192,6 +195,9 @@ def _check_named_access(node: ast.Call, flag: Callable[[ast.AST, str, str], None
             flag(node, f"call:{name}", f"{name} with a name built at run time reaches what "
                  "no reader of the text sees")  # fmt: skip
             continue
+        if arg.value in _TEMPLATE_METHODS:
+            flag(node, f"format:{arg.value}", f"{name} hands on {arg.value}, which reads "
+                 "templates whose fields may walk to attributes")  # fmt: skip
         for part in arg.value.split("."):
             if part in _PY_INTROSPECTION:
                 flag(node, f"attr:{part}", f"uses {part}, which reaches the interpreter's "
@@ -217,27 +223,33 @@ def _string_constants(nodes: list[ast.AST]) -> frozenset[str]:
 
 
 def _check_template(
-    node: ast.Call, constants: frozenset[str], flag: Callable[[ast.AST, str, str], None]
+    node: ast.Attribute,
+    calls: Mapping[int, ast.Call],
+    constants: frozenset[str],
+    flag: Callable[[ast.AST, str, str], None],
 ) -> None:
     """A format template must be one a reader sees: a literal, or a name bound only to one.
     Its fields may walk to attributes (`{0.__globals__}`), whatever method reads them, and a
-    template built at run time hides the walk from every check of the text."""
-    func = node.func
-    if not isinstance(func, ast.Attribute):
-        return
-    if func.attr in _TEMPLATE_ON_OBJECT:
-        is_str_type = isinstance(func.value, ast.Name) and func.value.id == "str"
-        template = (node.args[0] if node.args else None) if is_str_type else func.value
-    elif func.attr in _TEMPLATE_FIRST:
-        template = node.args[0] if node.args else None
+    template built at run time hides the walk from every check of the text. A method that
+    reads templates handed on (`fmt = t.format`) is read where no reader follows it."""
+    if node.attr in _TEMPLATE_ON_OBJECT and not _is_str_type(node.value):
+        template: ast.AST | None = node.value  # `t.format(...)`, called here or later
     else:
-        return
-    seen = (isinstance(template, ast.Constant) and isinstance(template.value, str)) or (
+        call = calls.get(id(node))  # `str.format(t, ...)` and a Formatter's methods
+        template = call.args[0] if call is not None and call.args else None
+    if not _seen_template(template, constants):
+        flag(node, f"format:{node.attr}", f"{node.attr} with a template built at run time, "
+             "whose fields may walk to attributes no reader of the text sees")  # fmt: skip
+
+
+def _is_str_type(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name) and node.id == "str"
+
+
+def _seen_template(template: ast.AST | None, constants: frozenset[str]) -> bool:
+    return (isinstance(template, ast.Constant) and isinstance(template.value, str)) or (
         isinstance(template, ast.Name) and template.id in constants
     )
-    if not seen:
-        flag(node, f"format:{func.attr}", f"{func.attr} with a template built at run time, "
-             "whose fields may walk to attributes no reader of the text sees")  # fmt: skip
 
 
 def _imported(node: ast.AST) -> Iterable[str]:
