@@ -10,7 +10,7 @@ from typing import Any
 
 from tdd_sandbox.agents.agent import Agent
 from tdd_sandbox.agents.context import Exchange, Situation
-from tdd_sandbox.engine.edits import EditRejected, apply_plan
+from tdd_sandbox.engine.edits import EditRejected, apply_plan, check_path
 from tdd_sandbox.llm.usage import UsageLedger
 from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.vocabulary.cancel import CancelToken
@@ -76,12 +76,13 @@ def _own_files(plan: EditPlan, role: Role, situation: Situation) -> tuple[EditPl
     the whole attempt, since there its tests are the ones run."""
     if role is not Role.IMPLEMENTER:
         return plan, []
-    tests = [e for e in plan.edits if situation.language.is_test_path(e.path.lstrip("./"))]
+    # Paths as apply_plan reads them; a bad one is refused there, with the rest.
+    tests = [e for e in plan.edits if situation.language.is_test_path(check_path(e.path))]
     if not tests:
         return plan, []
     ignored = [
         e.path for e in tests
-        if not _cut_echo(situation.files.get(e.path.lstrip("./"), b""), e.content)
+        if not _cut_echo(situation.files.get(check_path(e.path), b""), e.content)
     ]  # fmt: skip
     kept = [e for e in plan.edits if e not in tests]
     return plan.model_copy(update={"edits": kept}), ignored

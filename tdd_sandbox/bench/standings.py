@@ -78,18 +78,15 @@ def comparisons(models: dict[str, Scores]) -> list[dict[str, Any]]:
     for a, b in combinations(sorted(models), 2):
         first, second = sorted((a, b), key=lambda name: (-means[name], name))
         found = compare(models[first], models[second])
-        rows.append(
-            {
-                "first": first,
-                "second": second,
-                "exercises": 0 if found is None else found.exercises,
-                "difference": None if found is None else round(found.mean, 4),
-                "low": None if found is None else round(found.low, 4),
-                "high": None if found is None else round(found.high, 4),
-                "told_apart": found is not None and found.told_apart,
-                "exercises_needed": None if found is None else found.needed,
-            }
-        )
+        figures = (
+            {"exercises": 0, "difference": None, "low": None, "high": None,
+             "told_apart": False, "exercises_needed": None}
+            if found is None
+            else {"exercises": found.exercises, "difference": round(found.mean, 4),
+                  "low": round(found.low, 4), "high": round(found.high, 4),
+                  "told_apart": found.told_apart, "exercises_needed": found.needed}
+        )  # fmt: skip
+        rows.append({"first": first, "second": second, **figures})
     return rows
 
 
