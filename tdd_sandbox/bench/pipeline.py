@@ -65,9 +65,13 @@ class BenchOptions:
 
 
 def run_bench(
-    options: BenchOptions, settings: Settings, progress: Progress = quiet
+    options: BenchOptions,
+    settings: Settings,
+    progress: Progress = quiet,
+    detail: Progress = quiet,
 ) -> dict[str, Any]:
-    """Run (or resume) a bench and write its reports; returns the summary.
+    """Run (or resume) a bench and write its reports; returns the summary. `progress` says
+    how far it got; `detail` each job's costs (both are also kept in bench.log).
 
     Raises:
         UsageError: bad models, katas, languages or shard.
@@ -110,6 +114,7 @@ def run_bench(
             workers=workers,
             resume=options.resume,
             progress=progress,
+            detail=_logged(detail, options.out),
         )
     except BenchInterrupted as stopped:
         # What finished, what stopped; no charts, which would hold the stop up.

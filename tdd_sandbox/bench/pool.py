@@ -75,6 +75,22 @@ class Tally:
             )
 
 
+def costs(result: dict[str, Any]) -> str:
+    """What a finished job cost and why it scored as it did, for `-v`."""
+    tokens = result.get("tokens") or {}
+    said = sum(int(v) for v in tokens.values() if isinstance(v, int | float))
+    parts = [
+        f"{result.get('tries', 0)} tries",
+        f"{said} tokens",
+        f"model {result.get('model_time_s', 0):.0f}s",
+        f"gates {result.get('gate_time_s', 0):.0f}s",
+        f"wall {result.get('wall_time_s', 0):.0f}s",
+        f"tamper {result.get('tamper_events', 0)}",
+    ]
+    reason = str(result.get("reason") or "")
+    return ", ".join(parts) + (f"; {reason}" if reason else "")
+
+
 def clock(seconds: float) -> str:
     """A duration as a person reads it: 42s, 3m05s, 1h02m."""
     whole = int(seconds)
@@ -93,8 +109,10 @@ def run_jobs(
     workers: int,
     resume: bool,
     progress: Callable[[str], None],
+    detail: Callable[[str], None] = lambda _: None,
 ) -> list[dict[str, Any]]:
-    """Every job, `workers` at a time; finished ones are reused when resuming."""
+    """Every job, `workers` at a time; finished ones are reused when resuming. `progress`
+    gets a line per job started and finished, `detail` what each finished one cost."""
     results: dict[str, dict[str, Any]] = {}
     todo = []
     for job in jobs:
@@ -117,6 +135,7 @@ def run_jobs(
         progress(f"{job.id}: started ({tally.elapsed()})")
         result = run_job(job, settings, options)
         progress(tally.add(result))
+        detail(costs(result))
         return result
 
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tdd-bench")

@@ -54,7 +54,11 @@ class _Commands(click.Group):
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tdd-sandbox")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines: results and errors only.")
-def cli(quiet: bool) -> None:
+@click.option(
+    "-v", "--verbose", is_flag=True,
+    help="Every detail as it goes: rejections in full, gate times, each job's costs.",
+)  # fmt: skip
+def cli(quiet: bool, verbose: bool) -> None:
     """Strict test-driven development for LLM agents, with every gate in a Docker sandbox.
 
     \b
@@ -62,9 +66,13 @@ def cli(quiet: bool) -> None:
     3 a prerequisite is missing (Docker, an image, an API key); 4 the sandbox is unusable;
     6 the model endpoint failed; 70 internal error (a crash log is written); 130 interrupted.
     """
-    from tdd_sandbox.cli.options import QUIET
+    from tdd_sandbox.cli.options import VERBOSITY, Verbosity
 
-    QUIET["on"] = quiet
+    if quiet and verbose:
+        raise click.UsageError("-q and -v ask for opposites: give one of them")
+    VERBOSITY["level"] = (
+        Verbosity.QUIET if quiet else Verbosity.VERBOSE if verbose else Verbosity.NORMAL
+    )
 
 
 class _Stopper:

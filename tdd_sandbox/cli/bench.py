@@ -13,6 +13,7 @@ from tdd_sandbox.cli.options import (
     UserPath,
     config_option,
     default_config,
+    detail,
     progress,
     setting_option,
 )
@@ -169,7 +170,7 @@ def bench(
         require_data=require_data, mode=Mode(mode), impossible=impossible,
         record=record, replay=replay, names=list(names),
     )  # fmt: skip
-    summary = run_bench(options, settings, progress)
+    summary = run_bench(options, settings, progress, detail)
     if as_json:
         echo_json(summary)
     else:

@@ -7,6 +7,7 @@ when a value comes to be checked, and each command imports what it runs in its b
 
 from __future__ import annotations
 
+import enum
 import functools
 import os
 from collections.abc import Callable, Sequence
@@ -54,17 +55,39 @@ def _stderr() -> Console:
     return console(stderr=True, highlight=False)
 
 
-QUIET = {"on": False}
-"""`tdd-sandbox -q`: no progress lines, only results and errors."""
+class Verbosity(enum.IntEnum):
+    """How much a command says as it goes: `-q`, nothing said, `-v`."""
+
+    QUIET = 0
+    NORMAL = 1
+    VERBOSE = 2
+
+
+VERBOSITY = {"level": Verbosity.NORMAL}
+"""Set once by the `tdd-sandbox` group from `-q`/`-v`; read by what says progress."""
+
+
+def verbose() -> bool:
+    """Whether `-v` asked for every detail (a rejection in full, each job's costs)."""
+    return VERBOSITY["level"] >= Verbosity.VERBOSE
 
 
 def progress(message: str) -> None:
     """Show one progress line on stderr (none under `-q`)."""
-    if QUIET["on"]:
+    if VERBOSITY["level"] <= Verbosity.QUIET:
         return
     from rich.markup import escape
 
     _stderr().print(f"[dim]» {escape(message)}[/dim]")
+
+
+def detail(message: str) -> None:
+    """Show one line of detail on stderr, under `-v` only."""
+    if not verbose():
+        return
+    from rich.markup import escape
+
+    _stderr().print(f"[dim]  {escape(message)}[/dim]")
 
 
 def default_repo(repo: Path | None, kata: Path) -> Path | None:

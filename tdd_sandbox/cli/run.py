@@ -15,6 +15,7 @@ from tdd_sandbox.cli.options import (
     progress,
     setting_option,
     transcript_options,
+    verbose,
 )
 from tdd_sandbox.cli.terminal import console, echo, echo_json
 
@@ -99,7 +100,7 @@ def run(
             echo(f"error: {exc} (nothing was run)", err=True)
             return EXIT_NO_PULL_REQUEST
     screen = console(stderr=as_json)
-    with RunView(screen) as view:
+    with RunView(screen, verbose=verbose()) as view:
         summary = run_kata(
             kata, settings, repo_dir=repo, record=record, replay=replay,
             observer=view, progress=progress, own_branch=pr,
@@ -205,7 +206,7 @@ def step(
 
     repo = default_repo(repo, kata)
     settings = load_settings(default_config(config, repo), {"language": language})
-    with RunView(console(stderr=True)) as view:
+    with RunView(console(stderr=True), verbose=verbose()) as view:
         result = step_kata(
             kata, settings, repo_dir=repo, record=record, replay=replay,
             observer=view, progress=progress,

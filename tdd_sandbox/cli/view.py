@@ -16,6 +16,7 @@ from tdd_sandbox.engine.events import (
     Committed,
     CycleStarted,
     Event,
+    Formatted,
     GatesRan,
     RaceEnded,
     RedFound,
@@ -26,12 +27,17 @@ from tdd_sandbox.engine.events import (
 from tdd_sandbox.engine.phases import Phase
 from tdd_sandbox.engine.race import AttemptStatus
 
+VERBOSE_LINES = 80
+"""A rejection's lines shown under `-v`: what the model is told holds gate output."""
+
 
 class RunView(Closing):
     """Turns loop events into a spinner line (cycle, phase, attempt, gate, elapsed) and a log."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, *, verbose: bool = False) -> None:
         self.console = console
+        self.verbose = verbose
+        """`-v`: each try and its model, gate times, formatted files, rejections whole."""
         self.started = time.monotonic()
         self.cycle = 0
         self.phase = "starting"
@@ -72,6 +78,8 @@ class RunView(Closing):
                     self.console.print(
                         f"  {phase} wave {wave}: attempt {index + 1}/{count} ({escape(model)})"
                     )
+                elif self.verbose:
+                    self.console.print(f"  {phase} try {wave} ({escape(model)})")
             case AttemptEnded(phase=phase, status=AttemptStatus.UNCHANGED):
                 self.console.print(f"  {phase}: nothing worth changing")
             case AttemptEnded(phase=phase, index=index, status=status, seconds=seconds) if (
@@ -86,14 +94,23 @@ class RunView(Closing):
                     f"  [green]attempt {winner + 1} won[/green]; "
                     f"losers cancelled in {cancel_s:.2f}s"
                 )
-            case GatesRan(ok=ok, gates=gates):
+            case GatesRan(ok=ok, gates=gates, seconds=seconds):
                 verdict = "[green]green[/green]" if ok else "[yellow]not green[/yellow]"
                 said = " ".join(f"{k}={v}" for k, v in gates.items())
+                said += f" ({seconds:.1f}s)" if self.verbose else ""
                 self.console.print(
                     f"  {self.phase} #{self.attempt}: {verdict} [dim]{escape(said)}[/dim]"
                 )
+            case Rejected(error=error) if self.verbose:
+                # What the model is told, whole: the line below cuts it at 160 characters.
+                lines = error.splitlines()[:VERBOSE_LINES] or [""]
+                self.console.print(f"  [red]rejected[/red] [dim]{escape(lines[0])}[/dim]")
+                for line in lines[1:]:
+                    self.console.print(f"    [dim]{escape(line)}[/dim]")
             case Rejected(error=error):
                 self.console.print(f"  [red]rejected[/red] [dim]{escape(error[:160])}[/dim]")
+            case Formatted(paths=paths) if self.verbose:
+                self.console.print(f"  formatted [dim]{escape(', '.join(paths))}[/dim]")
             case RedFound(test=test):
                 self.console.print(f"  [red]red[/red]: {escape(test)}")
             case Committed(sha=sha, summary=summary):

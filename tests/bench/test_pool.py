@@ -38,3 +38,17 @@ def test_a_bench_keeps_every_progress_line_in_its_log(tmp_path: Path) -> None:
         "[1/3] a: completed \\x1b[2J",
     ]
     assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d ", lines[0])
+
+
+def test_verbose_says_what_each_job_cost_and_why_it_scored_so() -> None:
+    from tdd_sandbox.bench.pool import costs
+
+    said = costs(
+        {"tries": 2, "tokens": {"implementer": 6107, "tester": 10}, "model_time_s": 62.6,
+         "gate_time_s": 0.3, "wall_time_s": 63.4, "tamper_events": 1,
+         "reason": "14 failed; first: expected 'xbt'"}
+    )  # fmt: skip
+    assert said == (
+        "2 tries, 6117 tokens, model 63s, gates 0s, wall 63s, tamper 1; "
+        "14 failed; first: expected 'xbt'"
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -169,9 +170,13 @@ def test_a_bench_lost_to_infrastructure_fails_unless_allowed(tmp_path: Path) -> 
     lost = run_cli(*args, "--out", str(tmp_path / "a"), env=env)
     assert lost.returncode == 6, lost.stderr[-1500:]
     assert "1 of 1 jobs were lost to infrastructure" in lost.stderr
-    allowed = run_cli(*args, "--out", str(tmp_path / "b"), "--allow-infra-failures", "--json",
-                      env=env)  # fmt: skip
+    allowed = run_cli("-v", *args, "--out", str(tmp_path / "b"), "--allow-infra-failures",
+                      "--json", env=env)  # fmt: skip
     assert allowed.returncode == 0, allowed.stderr[-1500:]
+    # -v says what the job cost, on the terminal and in the bench's log.
+    assert re.search(r"\d+ tries, \d+ tokens, model \d+s", allowed.stderr)
+    assert "tokens, model" in (tmp_path / "b" / "bench.log").read_text()
+    assert "tokens, model" not in lost.stderr
     summary = json.loads(allowed.stdout)  # the summary, not the board
     assert (summary["jobs"], summary["models"][0]["infrastructure_failures"]) == (1, 1)
 

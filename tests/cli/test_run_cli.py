@@ -308,3 +308,9 @@ def test_an_existing_repo_on_master_without_the_scaffold_gets_it_in_its_own_comm
     assert "kata.md" not in added
     assert (repo / "README.md").read_text() == "# my katas\n"
     assert git(repo, "branch", "--show-current").strip() == "master"
+
+
+def test_quiet_and_verbose_together_is_a_usage_error() -> None:
+    both = run_cli("-q", "-v", "katas", "list", str(ROOT / "katas"))
+    assert both.returncode == 2
+    assert "-q and -v ask for opposites" in both.stderr

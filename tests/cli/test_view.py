@@ -7,9 +7,10 @@ import io
 from rich.console import Console
 
 from tdd_sandbox.cli.view import RunView
-from tdd_sandbox.engine.events import AttemptEnded, AttemptStarted
+from tdd_sandbox.engine.events import AttemptEnded, AttemptStarted, Formatted, GatesRan, Rejected
 from tdd_sandbox.engine.phases import Phase
 from tdd_sandbox.engine.race import AttemptStatus
+from tdd_sandbox.vocabulary.failures import Failure
 
 
 def _view() -> tuple[RunView, io.StringIO]:
@@ -45,3 +46,24 @@ def test_a_red_attempt_that_lands_is_shown_by_its_test_alone() -> None:
     view, out = _view()
     view(AttemptEnded(1, Phase.RED, 0, AttemptStatus.GREEN, 0.5))
     assert out.getvalue() == ""
+
+
+def test_verbose_shows_a_rejection_whole_and_each_try() -> None:
+    # Without -v the line is cut at 160 characters: the gate output after it was lost.
+    error = "the test gate failed:\n" + "\n".join(f"line {n} " + "x" * 100 for n in range(5))
+    out = io.StringIO()
+    view = RunView(Console(file=out, width=200, force_terminal=False), verbose=True)
+    view(AttemptStarted(1, Phase.GREEN, 2, model="qwen"))
+    view(Rejected(1, Phase.GREEN, 2, error, Failure.NOT_GREEN))
+    view(GatesRan(False, {"lint": "ok", "test": "failed"}, 3.25))
+    view(Formatted(["src/fizzbuzz.py"]))
+    said = out.getvalue()
+    assert "green try 2 (qwen)" in said
+    assert "line 4 " + "x" * 100 in said
+    assert "(3.2s)" in said
+    assert "formatted src/fizzbuzz.py" in said
+    quiet, cut = _view()
+    quiet(Rejected(1, Phase.GREEN, 2, error, Failure.NOT_GREEN))
+    quiet(Formatted(["src/fizzbuzz.py"]))
+    assert "line 4" not in cut.getvalue()
+    assert "formatted" not in cut.getvalue()
