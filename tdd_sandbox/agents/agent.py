@@ -84,6 +84,7 @@ def sample(role: Role, language: Layout) -> Sample:
     """The worked answer `role`'s example shows: a test for the tester, code for the others."""
     if role is Role.TESTER:
         return Sample(
-            "a test that `count_vowels(word)` counts a word's vowels", *language.test_sample
-        )
+            "a test that `count_vowels(word)` counts a word's vowels", *language.test_sample,
+            subject="count_vowels",
+        )  # fmt: skip
     return Sample("`twice(n)`, which doubles a number", *language.sample)

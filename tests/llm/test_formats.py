@@ -341,3 +341,29 @@ def test_the_asker_sends_a_lone_block_to_the_target_it_is_given() -> None:
         assert result.plan is not None
         assert result.plan.edits[0].path == "pkg/x.py"
         assert asker.ask(_request, Ask()).kind == "no_files"
+
+
+@pytest.mark.parametrize("language", ["python", "rust", "go", "javascript", "java", "cpp"])
+def test_the_tester_s_worked_example_with_other_inputs_is_no_test_of_the_kata(
+    language: str,
+) -> None:
+    # The worked test of `count_vowels`, its word changed: red until code counts vowels,
+    # so it passed the RED checks, and the implementer was made to write code no kata asked
+    # for (issue #75). Copied exactly, it was refused as an echo already.
+    from tdd_sandbox.agents.agent import sample
+    from tdd_sandbox.languages import get_language
+    from tdd_sandbox.vocabulary.roles import Role
+
+    worked = sample(Role.TESTER, get_language(language))
+    test = worked.code.replace("banana", "strawberry").replace("3", "2")
+    answer = f"{worked.path}\n```{language}\n{test}```\n"
+    ask = Ask(worked.path, fence=language, sample=worked, question=QUESTION)
+    for fmt in (EditFormat.WHOLE, EditFormat.DIFF):
+        with pytest.raises(PlanError, match="worked example's function") as copied:
+            get_format(fmt).parse(ChatReply(text=answer), ask)
+        assert copied.value.kind == "echo"
+    # A kata that asks for it, in its own words, may have it tested.
+    vowels = Ask(worked.path, fence=language, sample=worked, question="Count the vowels.")
+    assert get_format(EditFormat.WHOLE).parse(ChatReply(text=answer), vowels).edits
+    # What the model is told names none of it: a retry's question holds it.
+    assert "vowel" not in str(copied.value).lower()

@@ -3,6 +3,7 @@ answer that do not depend on its shape (empty, runaway, an echoed example)."""
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +33,10 @@ class Sample:
     """What it answers, as the example puts it: "`twice(n)`, which doubles a number"."""
     path: str
     code: str
+    subject: str = ""
+    """The name the sample is about, where an answer about it would pass for one about the
+    kata: the tester's `count_vowels` (a test of it is red until code counts vowels, and
+    tests no kata). Empty for the code samples: code for `twice` fails the kata's tests."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +138,40 @@ def check_echo(content: str, holes: Iterable[str]) -> None:
         )
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def words(name: str) -> tuple[str, ...]:
+    """An identifier's words in lower case however the language spells it: `count_vowels`,
+    `CountVowels` and `countVowels` are all ("count", "vowels")."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
+    return tuple(part.lower() for part in spaced.split("_") if part)
+
+
+def check_subject(content: str, ask: Ask) -> None:
+    """Raises:
+    PlanError: `content` names the sample's subject (in any spelling) where the question
+    never speaks of it: the example's test, whatever its inputs, moves no kata.
+    """
+    if ask.sample is None or not ask.sample.subject:
+        return
+    subject = words(ask.sample.subject)
+    if not any(words(name) == subject for name in set(_IDENTIFIER.findall(content))):
+        return
+    # The question may speak of it, in any words ("count the vowels in a word"): then a
+    # test of it may be the kata's. Only where some word of it is never said is it refused.
+    said = ask.question.lower()
+    if all(re.search(rf"\b{re.escape(word.rstrip('s'))}", said) for word in subject):
+        return
+    raise PlanError(
+        # Not naming the subject: the retry's question holds this message, and would then
+        # speak of what the kata never does.
+        "you tested the worked example's function, which this kata never asks for: write "
+        "one test of what the kata asks",
+        Failure.ECHO,
+    )
+
+
 QUESTION_LINES = 3
 """How many opening lines of a file, all the question's own, make it a copy of the question."""
 
@@ -173,6 +212,14 @@ def check_question(content: str, ask: Ask) -> None:
             f"only the code of {where}",
             Failure.ECHO,
         )
+
+
+def check_file(content: str, ask: Ask) -> None:
+    """Raises:
+    PlanError: a file of the answer continues the question or is about the sample.
+    """
+    check_question(content, ask)
+    check_subject(content, ask)
 
 
 KEEP = "NO CHANGES"

@@ -20,7 +20,7 @@ from tdd_sandbox.llm.formats.base import (
     Ask,
     PlanError,
     check_echo,
-    check_question,
+    check_file,
     check_text,
     example_parts,
     keeping,
@@ -91,7 +91,7 @@ class DiffFormat:
             current = changed.get(block.path, files.get(block.path))
             changed[block.path] = apply_block(current, block)
         for content in changed.values():
-            check_question(content, ask)
+            check_file(content, ask)
         edits = [Edit(path=p, action="upsert", content=c) for p, c in changed.items()]
         summary = reply.text.strip().split("\n", 1)[0][:200]
         return EditPlan(plan=summary, edits=edits, commit_message="", done=False)

@@ -14,7 +14,7 @@ from tdd_sandbox.llm.formats.base import (
     Ask,
     PlanError,
     check_echo,
-    check_question,
+    check_file,
     check_text,
     file_hole,
     finish,
@@ -177,5 +177,5 @@ def checked(data: Any, ask: Ask) -> EditPlan:
         ) from None
     for edit in plan.edits:
         check_echo(edit.content, [file_hole(ask)])
-        check_question(edit.content, ask)
+        check_file(edit.content, ask)
     return finish(plan, ask)

@@ -12,7 +12,7 @@ from tdd_sandbox.llm.formats.base import (
     Ask,
     PlanError,
     check_echo,
-    check_question,
+    check_file,
     check_text,
     example_parts,
     file_hole,
@@ -108,7 +108,7 @@ class WholeFormat:
             )
         for edit in edits:
             check_echo(edit.content, example_parts(ask))
-            check_question(edit.content, ask)
+            check_file(edit.content, ask)
         summary = text.strip().split("\n", 1)[0][:200]
         return EditPlan(plan=summary, edits=edits, commit_message="", done=False)
 
