@@ -6,13 +6,20 @@ import fnmatch
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tdd_sandbox.acceptance.suite import has_calls, has_reference, has_suite
 from tdd_sandbox.acceptance.testfiles import hidden_test_files
 from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.settings import BENCH_ENTRY_OPTIONS, BenchSettings, split_model
+from tdd_sandbox.settings import (
+    BENCH_ENTRY_OPTIONS,
+    BenchSettings,
+    RolesSettings,
+    Settings,
+    split_model,
+)
 
 ROLES = ("tester", "implementer", "refactorer")
 
@@ -211,3 +218,13 @@ def parse_shard(text: str) -> tuple[int, int]:
 def shard(jobs: list[Job], index: int, count: int) -> list[Job]:
     """The deterministic slice `index` of `count` (round robin over the sorted jobs)."""
     return [job for position, job in enumerate(jobs) if position % count == index - 1]
+
+
+def model_settings(settings: Settings, model: ModelEntry, **update: Any) -> Settings:
+    """`settings` with every role on `model`'s entry (its models and options), and `update`
+    on each role (a seed)."""
+    roles = {}
+    for role in ("tester", "implementer", "refactorer"):
+        changes = {"model": model.model_for(role), **dict(model.options), **update}
+        roles[role] = getattr(settings.roles, role).model_copy(update=changes)
+    return settings.model_copy(update={"roles": RolesSettings(**roles)})

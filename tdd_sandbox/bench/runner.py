@@ -17,7 +17,7 @@ from typing import Any
 from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.acceptance.suite import has_reference
 from tdd_sandbox.bench.implement import implement_kata
-from tdd_sandbox.bench.jobs import Job
+from tdd_sandbox.bench.jobs import Job, model_settings
 from tdd_sandbox.bench.metrics import run_metrics
 from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.bench.mutation import kill_mutants
@@ -31,7 +31,7 @@ from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files
 from tdd_sandbox.repo.scaffolding import starting_files
-from tdd_sandbox.settings import RolesSettings, Settings
+from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.cancel import Cancelled, CancelToken
 from tdd_sandbox.vocabulary.files import write_atomic
 
@@ -57,12 +57,10 @@ class JobOptions:
 
 def job_settings(settings: Settings, job: Job) -> Settings:
     """The run settings of one job: its models, its language, its repeat's seed."""
-    roles = {}
     seeded = {} if settings.bench.seed is None else {"seed": settings.bench.seed + job.repeat - 1}
-    for role in ("tester", "implementer", "refactorer"):
-        update = {"model": job.model.model_for(role), **dict(job.model.options), **seeded}
-        roles[role] = getattr(settings.roles, role).model_copy(update=update)
-    return settings.model_copy(update={"roles": RolesSettings(**roles), "language": job.language})
+    return model_settings(settings, job.model, **seeded).model_copy(
+        update={"language": job.language}
+    )
 
 
 def run_job(job: Job, settings: Settings, options: JobOptions) -> dict[str, Any]:

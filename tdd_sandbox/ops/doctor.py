@@ -48,17 +48,20 @@ def diagnose(settings: Settings, workdir: Path, *, models: bool = True) -> list[
         checks.extend(images)
     checks.append(_disk(workdir))
     if models:
-        checks.extend(_endpoints(settings))
+        checks.extend(endpoints(settings))
     return checks
 
 
-def _endpoints(settings: Settings) -> list[Check]:
-    """Each role's endpoint answers `GET /models` (the key is used, never shown)."""
+def endpoints(
+    settings: Settings, label: str = "", seen: dict[tuple[str, str | None], Check] | None = None
+) -> list[Check]:
+    """Each role's endpoint answers `GET /models` (the key is used, never shown); `label`
+    heads each check's name (a bench model's); `seen` keeps each endpoint probed once."""
     checks = []
-    seen: dict[tuple[str, str | None], Check] = {}
+    seen = {} if seen is None else seen
     for role in Role:
         role_settings = getattr(settings.roles, role.value)
-        name = f"{role.value} endpoint"
+        name = f"{label}{role.value} endpoint"
         try:
             endpoint = resolve_endpoint(role.value, role_settings, settings.llm)
         except TddSandboxError as exc:

@@ -100,3 +100,29 @@ def test_doctor_prints_every_fix_whole_on_a_narrow_terminal(tmp_path: Path, colu
     assert "roles.tester.api_key_env" in flowed
     assert "OPENAI_API_KEY is not set" in flowed
     assert max(len(line) for line in result.stdout.splitlines()) <= int(columns)
+
+
+def test_doctor_checks_a_bench_s_models_not_the_roles(tmp_path: Path) -> None:
+    # A user about to bench two models was told of the roles' key, which the bench never
+    # uses, and nothing of the bench models' endpoints.
+    with FakeLLM({"qwen": []}) as fake:
+        (tmp_path / "tdd.yaml").write_text(
+            "bench:\n  models:\n    local:\n"
+            f"      all: custom:qwen\n      base_url: {fake.base_url}\n"
+        )
+        env = {"OPENAI_API_KEY": "", "DEEPSEEK_API_KEY": "",
+               "DOCKER_HOST": f"unix://{tmp_path}/x"}  # fmt: skip
+        result = run_cli(
+            "doctor", "--bench", "local,deepseek:deepseek-coder", "--json", env=env, cwd=tmp_path
+        )
+    checks = {check["name"]: check for check in json.loads(result.stdout)}
+    assert result.returncode == 3
+    assert "OPENAI_API_KEY" not in result.stdout
+    assert "reachable" in checks["local: implementer endpoint"]["detail"]
+    assert checks["local: tester endpoint"]["ok"]
+    missing = checks["deepseek:deepseek-coder: implementer endpoint"]
+    assert not missing["ok"]
+    assert "DEEPSEEK_API_KEY" in missing["fix"]
+    unknown = run_cli("doctor", "--bench", "nonsense", env=env, cwd=tmp_path)
+    assert unknown.returncode == 2
+    assert "neither provider:model nor a bench.models entry" in unknown.stderr
