@@ -229,5 +229,6 @@ def _end(
         shop.emit(Rejected(task.cycle, spec.phase, task.wave, error[:300],
                            kind or Failure.OTHER, task.index))  # fmt: skip
     return AttemptResult(
-        task.index, status, agent.said_model, error, seconds, ending.payload, ending.exchange
-    )
+        task.index, status, agent.said_model, error, seconds, ending.payload, ending.exchange,
+        kind,
+    )  # fmt: skip

@@ -13,6 +13,8 @@ from tdd_sandbox.engine.race import AttemptStatus, Racer
 from tdd_sandbox.engine.specs import PhaseSpec, Unchanged
 from tdd_sandbox.engine.workshop import Workshop
 from tdd_sandbox.llm.chat import InfrastructureError
+from tdd_sandbox.vocabulary.failures import Failure
+from tdd_sandbox.vocabulary.roles import Role
 
 
 def contest(
@@ -54,6 +56,12 @@ def contest(
             if result.exchange is not None:
                 earlier[result.index] = carried(earlier[result.index], result.exchange)
         outcome.error = next((e for e in errors if e and e != UNCHANGED), errors[0])
+        if spec.role is not Role.TESTER and (
+            mistake := next((r for r in race.results if r.kind is Failure.TEST_MISTAKE), None)
+        ):
+            # Another wave would fail alike: only the tester may touch the test.
+            outcome.error, outcome.test_at_fault = mistake.error, True
+            break
         if spec.unchanged is Unchanged.QUIET and UNCHANGED in errors:
             outcome.error = UNCHANGED  # the refactorer sees nothing worth changing
             break

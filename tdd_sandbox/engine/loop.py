@@ -158,7 +158,10 @@ class Loop:
             if second_try:
                 break
             self.emit(SmallerStepAsked(number))
-            hint = specs.ask_smaller_test(failing, stuck)
+            if stuck.test_at_fault:
+                hint = specs.ask_fixed_test(failing, stuck)
+            else:
+                hint = specs.ask_smaller_test(failing, stuck)
         return RunStatus.STUCK, base, f"the implementer is stuck: {stuck.error}"
 
     # -- phases -----------------------------------------------------------------------------

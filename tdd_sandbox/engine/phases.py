@@ -55,6 +55,9 @@ class Outcome:
     attempts: int = 0
     error: str = ""
     done: bool = False
+    test_at_fault: bool = False
+    """The phase's tests cannot pass as written (`Failure.TEST_MISTAKE` after RED): the
+    implementer's waves stop, and the tester is asked again."""
 
 
 @dataclass

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from tdd_sandbox.errors import Interrupted
 from tdd_sandbox.vocabulary.cancel import CancelToken
+from tdd_sandbox.vocabulary.failures import Failure
 
 if TYPE_CHECKING:  # the status command imports races without the agents (and git)
     from tdd_sandbox.agents.context import Exchange
@@ -51,6 +52,8 @@ class AttemptResult:
     exchange: Exchange | None = None
     """Its ask and the model's answer (None when no answer came): the next wave's attempt
     in its lane continues from it."""
+    kind: Failure | None = None
+    """Why it failed, where it did."""
 
 
 Attempt = Callable[[CancelToken], AttemptResult]

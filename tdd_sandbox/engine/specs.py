@@ -155,7 +155,7 @@ def specify_green(brief: Brief, base: Baseline, failing: Red, *, count: int) -> 
     task = f"Make the failing test pass: {failing.new_test}.{where} Change only non-test files."
 
     def grade(files: Mapping[str, bytes], report: GateReport) -> str:
-        check_green(expected, report)
+        check_green(expected, report, language, files)
         return ""
 
     context = brief.situation(
@@ -182,6 +182,15 @@ def specify_refactor(brief: Brief, base: Baseline, *, count: int) -> PhaseSpec:
     probe = plan_refactor_probe(brief.language, base.files)
     return PhaseSpec(Phase.REFACTOR, Role.REFACTORER, base.files, base.files, context, grade,
                      count=count, unchanged=Unchanged.QUIET, probe=probe)  # fmt: skip
+
+
+def ask_fixed_test(failing: Red, stuck: Outcome) -> str:
+    """The supervisor's move when the new test is at fault (its own lint findings, seen only
+    once the code exists): the tester writes it again, the findings in view."""
+    return (
+        f"Your test {failing.new_test} cannot pass as written, whatever the code: "
+        f"{stuck.error[:900]}\nWrite the test again without that fault."
+    )
 
 
 def ask_smaller_test(failing: Red, stuck: Outcome) -> str:

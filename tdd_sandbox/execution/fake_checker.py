@@ -14,6 +14,9 @@ The script is the files' own text:
 - `FAKE:skip test_one` anywhere skips that test;
 - `FAKE:format`, `FAKE:lint`, `FAKE:typecheck` or `FAKE:build` anywhere fails that gate
   (a failed build runs no test); formatting a path removes `FAKE:format` from it;
+- `FAKE:late-lint` in a test file fails the lint gate at that file, as a linter reports it
+  (`path:1:1: ...`), once every test passes: go vet reads no test past a name its code has
+  not defined yet, so a test's own findings show only in GREEN;
 - `FAKE:tamper-sentinel` (or `-channel`, `-runner`) makes the test run show that evidence;
 - a test whose expected values a probe changed fails, unless `FAKE:answers` (code that reads
   its answers off the tests) is in a code file.
@@ -106,6 +109,13 @@ def _gate(
 ) -> GateResult:
     if kind is GateKind.TEST:
         return _tests(language, files, perturbed)
+    late = [
+        path for path, data in files.items()
+        if language.is_test_path(path) and MARK + b"late-lint" in data
+    ]  # fmt: skip
+    if kind is GateKind.LINT and late and _tests(language, files, perturbed).passed:
+        said = "".join(f"{path}:1:1: FAKE001 a finding in the test itself\n" for path in late)
+        return judge_command(kind, ExecResult(1, said, "", 0.0))
     failed = _marked(files, kind.value.encode())
     said = f"fake {kind.value} gate: {'FAKE:' + kind.value + ' found' if failed else 'clean'}"
     return judge_command(kind, ExecResult(1 if failed else 0, said, "", 0.0))

@@ -152,13 +152,7 @@ def check_red(
         raise VerdictError(
             f"tests that passed before now fail: {', '.join(broken)}", Failure.BROKEN_TEST
         )
-    lint = report.gate(GateKind.LINT)
-    tests = [path for path in files if language.is_test_path(path)]
-    if (
-        lint is not None
-        and not lint.passed
-        and (faults := language.lint_faults(lint.output_tail, tests))
-    ):
+    if faults := test_lint_faults(report, language, files):
         # No role but the tester may touch a test file: a test that fails its own lint can
         # never turn green (an unused import in a Rust test took three waves, then stuck).
         raise VerdictError(
@@ -177,13 +171,38 @@ def _broke(outcome: TestOutcome | None, *, cut_short: bool) -> bool:
     return outcome.status is not TestStatus.PASSED
 
 
-def check_green(expected: frozenset[str], report: GateReport) -> None:
+def test_lint_faults(
+    report: GateReport, language: Language, files: Mapping[str, bytes]
+) -> list[str]:
+    """The lint gate's findings in the test files of `files` (none where it passed)."""
+    lint = report.gate(GateKind.LINT)
+    if lint is None or lint.passed:
+        return []
+    tests = [path for path in files if language.is_test_path(path)]
+    return language.lint_faults(lint.output_tail, tests)
+
+
+def check_green(
+    expected: frozenset[str],
+    report: GateReport,
+    language: Language,
+    files: Mapping[str, bytes],
+) -> None:
     """Whether an implementation makes the RED state green.
 
     Raises:
-        VerdictError: a gate is not green, or a test did not run and pass.
+        VerdictError: a gate is not green, or a test did not run and pass; the test's own
+            lint findings are the tester's to fix (`Failure.TEST_MISTAKE`).
     """
     refuse_tamper(report)
+    if faults := test_lint_faults(report, language, files):
+        # Go's vet reads nothing past a name not yet defined, so a test's own findings show
+        # only once the code it calls exists: no implementation can clear them.
+        raise VerdictError(
+            "the new test fails the linter in its own file, now that the code it calls "
+            "exists; only the tester can fix that:\n" + "\n".join(faults[:10]),
+            Failure.TEST_MISTAKE,
+        )
     if not report.ok:
         raise VerdictError(f"not green:\n{failing_summary(report)}", Failure.NOT_GREEN)
     passed = passing_ids(report)

@@ -356,3 +356,22 @@ def test_a_stop_asked_for_between_phases_ends_the_run_interrupted_with_its_commi
     summary = json.loads((run / "summary.json").read_text())
     assert (summary["status"], len(summary["commits"])) == ("interrupted", 1)
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_test_whose_own_lint_shows_only_in_green_goes_back_to_the_tester(
+    tmp_path: Path,
+) -> None:
+    # Go's vet reads nothing past a name the code has not defined: the test's own finding
+    # showed first in GREEN, where no implementer may touch a test; three waves, then stuck.
+    repo = tmp_path / "kata"
+    late = plan((TEST_FILE, python_test_file(1) + "# FAKE:late-lint\n"))
+    summary, fake = _run(
+        repo, [late, GOOD_TEST, done()], [GOOD_IMPL, GOOD_IMPL], max_attempts_per_agent=3
+    )
+    assert summary.status == "completed", summary.reason
+    assert len(_asked(fake, "implementer")) == 2  # one wave each: another could not help
+    again = _asked(fake, "tester")[1]
+    assert "cannot pass as written" in again
+    assert "FAKE001 a finding in the test itself" in again
+    assert _kinds(repo) == ["test_mistake"]
+    assert "late-lint" not in (repo / TEST_FILE).read_text()

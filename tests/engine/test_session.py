@@ -359,3 +359,29 @@ def test_an_edit_through_a_committed_symlink_is_a_rejected_attempt(tmp_path: Pat
     assert outside.read_text() == "kept = True\n"
     implementer = [r for r in fake.requests if r["model"] == "implementer"]
     assert "symlink" in implementer[1]["messages"][-1]["content"]
+
+
+def test_a_go_test_whose_own_vet_finding_shows_in_green_goes_back_to_the_tester(
+    tmp_path: Path,
+) -> None:
+    # `%d` of a string: go vet says so only once FizzBuzz exists, as a type-check error
+    # stops its analysers before. GREEN was then a lint gate no implementer could clear.
+    from tests.helpers.katas import GO_IMPLS, STEPS
+
+    steps = STEPS["go"]
+    good = steps.test_file(1)
+    wrong_verb = good.replace("= %q, want %q", "= %d, want %q")
+    assert wrong_verb != good
+    script = _first_cycle(
+        tester=[plan((steps.test_path, wrong_verb)), plan((steps.test_path, good)), done()],
+        implementer=[plan((steps.code_path, GO_IMPLS[0]))] * 2,
+    )
+    summary, fake = run_scripted(tmp_path / "kata", "go", script, max_attempts_per_agent=3)
+    assert summary.status == "completed", summary.reason
+    implementer = [r for r in fake.requests if r["model"] == "implementer"]
+    assert len(implementer) == 2
+    tester = [r["messages"][-1]["content"] for r in fake.requests if r["model"] == "tester"]
+    assert "cannot pass as written" in tester[1]
+    assert "fizzbuzz_test.go" in tester[1]
+    kinds = [e.get("kind") for e in _events(tmp_path / "kata") if e["event"] == "rejected"]
+    assert kinds == ["test_mistake"]

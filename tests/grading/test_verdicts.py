@@ -121,10 +121,13 @@ def test_no_new_test_says_what_the_runner_collects() -> None:
 
 def test_green_and_refactor() -> None:
     green = _report((OLD, TestStatus.PASSED), (NEW, TestStatus.PASSED))
-    check_green(frozenset({OLD, NEW}), green)
+    check_green(frozenset({OLD, NEW}), green, PY, BASE.files)
     with pytest.raises(VerdictError, match="not green"):
         check_green(
-            frozenset({OLD, NEW}), _report((OLD, TestStatus.PASSED), (NEW, TestStatus.FAILED))
+            frozenset({OLD, NEW}),
+            _report((OLD, TestStatus.PASSED), (NEW, TestStatus.FAILED)),
+            PY,
+            BASE.files,
         )
     after = Baseline({}, frozenset({OLD, NEW}), frozenset({OLD, NEW}))
     check_refactor(after, green)
