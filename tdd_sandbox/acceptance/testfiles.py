@@ -26,7 +26,7 @@ from tdd_sandbox.grading.gates import GateResult, GateStatus
 from tdd_sandbox.grading.ids import matches
 from tdd_sandbox.grading.policy import check_policy, worst
 from tdd_sandbox.grading.probe import plan_tree_probe
-from tdd_sandbox.grading.probe_verdict import answered_from_text
+from tdd_sandbox.grading.probe_verdict import answered_by_name, answered_from_text
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.languages.driving import implementation_files
 from tdd_sandbox.sandbox.snapshot import Snapshot
@@ -166,11 +166,19 @@ def _probed(
     probed = sum(1 for r in report.results if any(matches(r.id, t) for t in probe.perturbed))
     if not report.passed:
         return replace(report, probed=probed)
-    after = _test_gate(checker, language, {**snapshot, **probe.files}, timeout_s)
-    if after.tamper is not None:
-        answered = {r.id: str(after.tamper) for r in report.results}
+    after = probe.restore_gate(
+        _test_gate(checker, language, {**snapshot, **probe.files}, timeout_s)
+    )
+    named = probe.restore_gate(
+        _test_gate(checker, language, {**snapshot, **probe.renamed}, timeout_s)
+    )
+    if after.tamper is not None or named.tamper is not None:
+        answered = {r.id: str(after.tamper or named.tamper) for r in report.results}
     else:
-        answered = answered_from_text(probe, gate.tests, after.tests)
+        answered = {
+            **answered_by_name(gate.tests, named.tests),
+            **answered_from_text(probe, gate.tests, after.tests),
+        }
     results = tuple(
         CaseResult(r.id, CaseStatus.NO_RESULT, f"tampering suspected (answers): {why}")
         if r.status is CaseStatus.PASSED and (why := _why(r.id, answered)) else r

@@ -20,7 +20,7 @@ from tdd_sandbox.execution.base import Checker, GateCheck
 from tdd_sandbox.execution.formatting import changed_paths
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.probe import Probe
-from tdd_sandbox.grading.probe_verdict import check_probe
+from tdd_sandbox.grading.probe_verdict import check_names, check_probe
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.sandbox.snapshot import Snapshot
@@ -100,9 +100,10 @@ class Workshop:
 
 
 class Probing:
-    """A probe's run on `files`, in a sandbox of its own, started beside the gates: it needs
-    nothing the gates decide, so an attempt waits for the slower of the two rather than
-    both. `verdict` waits for it (and runs a refactoring's baseline when that is needed)."""
+    """A probe's runs on `files`, each in a sandbox of its own, started beside the gates: they
+    need nothing the gates decide, so an attempt waits for the slowest rather than all in
+    turn. One has the expected values changed, one the tests' names; `verdict` waits for
+    them (and runs a refactoring's baseline when that is needed)."""
 
     def __init__(
         self,
@@ -112,26 +113,35 @@ class Probing:
         token: CancelToken | None,
     ) -> None:
         self.shop, self.probe, self.files, self.token = shop, probe, dict(files), token
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="probe")
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="probe")
         self._after = self._pool.submit(self._run, self.files)
+        self._names = self._pool.submit(self._run, self.files, probe.renamed)
 
-    def _run(self, tree: Mapping[str, bytes]) -> GateReport:
+    def _run(
+        self, tree: Mapping[str, bytes], tests: Mapping[str, bytes] | None = None
+    ) -> GateReport:
         probe = self.probe
-        question = GateCheck(self.shop.language, {**tree, **probe.files},
-                             frozenset({GateKind.TEST}), perturbed=probe.perturbed)  # fmt: skip
-        return self.shop.checker.check(question, token=self.token).report
+        changed = probe.files if tests is None else tests
+        perturbed = probe.run_perturbed if tests is None else frozenset()
+        question = GateCheck(self.shop.language, {**tree, **changed},
+                             frozenset({GateKind.TEST}), perturbed=perturbed,
+                             names=probe.names)  # fmt: skip
+        return probe.restore(self.shop.checker.check(question, token=self.token).report)
 
     def verdict(self, files: Mapping[str, bytes]) -> None:
-        """Judge the runs (`grading.probe_verdict.check_probe`) for the candidate as judged:
-        `files`, run again if formatting changed them since the probe started.
+        """Judge the runs (`grading.probe_verdict`) for the candidate as judged: `files`, run
+        again if formatting changed them since the probe started.
 
         Raises:
-            VerdictError: the code answers from the tests' text.
+            VerdictError: the code answers from the tests' text or their names.
             SandboxUnavailable: a sandbox failed, or the check was cancelled.
         """
         baseline = self.probe.baseline
         try:
-            after = self._after.result() if dict(files) == self.files else self._run(files)
+            same = dict(files) == self.files
+            named = self._names.result() if same else self._run(files, self.probe.renamed)
+            check_names(self.probe, named)
+            after = self._after.result() if same else self._run(files)
             # The code before a refactoring runs only when the refactoring's own run leaves
             # its verdict open: most often that run settles it alone, and a run is saved.
             before = None if baseline is None else partial(self._run, baseline)

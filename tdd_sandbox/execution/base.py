@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
@@ -45,6 +45,10 @@ class GateCheck:
     perturbed: frozenset[str] = frozenset()
     """Tests whose expected values the files change (a probe): a checker that runs code
     needs no telling, the fake one fails them unless the code answers from tests."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """The neutral names the files' tests go by (a probe), and each test's own: a checker
+    that runs code needs no telling, the fake one's code passes a test by its own name
+    unless the code reads the names it is run under."""
 
     def sandboxed(self) -> Snapshot:
         """What goes into the sandbox: the worktree's snapshot, else one of `files`."""

@@ -82,10 +82,16 @@ def check_directory(
         # Green so far: the tests once more with their expected values changed, as the loop
         # probes each step, in a sandbox of their own.
         probe = plan_tree_probe(plugin, snapshot.files)
-        probed = None
+        probed = named = None
         if probe is not None:
             changed = {**snapshot.files, **probe.files}
             tests = frozenset({GateKind.TEST})
-            ask = GateCheck(plugin, changed, tests, perturbed=probe.perturbed, timeout_s=timeout_s)
-            probed = checker.check(ask).report
-    return GateReport(report.language, (policy, *report.gates, probe_gate(probe, probed)))
+            ask = GateCheck(plugin, changed, tests, perturbed=probe.run_perturbed,
+                            names=probe.names, timeout_s=timeout_s)  # fmt: skip
+            probed = probe.restore(checker.check(ask).report)
+            # And under names that say nothing, every value as written.
+            ask = GateCheck(plugin, {**snapshot.files, **probe.renamed}, tests,
+                            names=probe.names, timeout_s=timeout_s)  # fmt: skip
+            named = probe.restore(checker.check(ask).report)
+    probed_gate = probe_gate(probe, probed, named)
+    return GateReport(report.language, (policy, *report.gates, probed_gate))

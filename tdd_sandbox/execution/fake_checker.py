@@ -17,6 +17,8 @@ The script is the files' own text:
 - `FAKE:late-lint` in a test file fails the lint gate at that file, as a linter reports it
   (`path:1:1: ...`), once every test passes: go vet reads no test past a name its code has
   not defined yet, so a test's own findings show only in GREEN;
+- code passes a test by the test's own name, also where a probe runs it under a neutral
+  one, unless `FAKE:reads-names` (code that answers from the name it is called under);
 - `FAKE:tamper-sentinel` (or `-channel`, `-runner`) makes the test run show that evidence;
 - a test whose expected values a probe changed fails, unless `FAKE:answers` (code that reads
   its answers off the tests) is in a code file.
@@ -27,6 +29,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Mapping
+from dataclasses import replace
 
 from typing_extensions import override
 
@@ -67,7 +70,7 @@ class FakeChecker(Checker):
         judged = dict(question.sandboxed().files)
         self._wait(token)
         results = [
-            _gate(gate.kind, language, judged, question.perturbed)
+            _gate(gate.kind, language, judged, question.perturbed, question.names)
             for gate in plan_gates(language, self.settings.gates.get(language.name))
             if kinds is None or gate.kind in kinds
         ]
@@ -105,15 +108,19 @@ def _marked(files: Mapping[str, bytes], what: bytes) -> bool:
 
 
 def _gate(
-    kind: GateKind, language: Language, files: Mapping[str, bytes], perturbed: frozenset[str]
+    kind: GateKind,
+    language: Language,
+    files: Mapping[str, bytes],
+    perturbed: frozenset[str],
+    names: Mapping[str, str],
 ) -> GateResult:
     if kind is GateKind.TEST:
-        return _tests(language, files, perturbed)
+        return _tests(language, files, perturbed, names)
     late = [
         path for path, data in files.items()
         if language.is_test_path(path) and MARK + b"late-lint" in data
     ]  # fmt: skip
-    if kind is GateKind.LINT and late and _tests(language, files, perturbed).passed:
+    if kind is GateKind.LINT and late and _tests(language, files, perturbed, names).passed:
         said = "".join(f"{path}:1:1: FAKE001 a finding in the test itself\n" for path in late)
         return judge_command(kind, ExecResult(1, said, "", 0.0))
     failed = _marked(files, kind.value.encode())
@@ -121,7 +128,12 @@ def _gate(
     return judge_command(kind, ExecResult(1 if failed else 0, said, "", 0.0))
 
 
-def _tests(language: Language, files: Mapping[str, bytes], perturbed: frozenset[str]) -> GateResult:
+def _tests(
+    language: Language,
+    files: Mapping[str, bytes],
+    perturbed: frozenset[str],
+    names: Mapping[str, str],
+) -> GateResult:
     expected = language.expected_tests(files)
     if _marked(files, b"build"):
         result = ExecResult(1, "", "fake build failed: FAKE:build found", 0.0)
@@ -129,10 +141,13 @@ def _tests(language: Language, files: Mapping[str, bytes], perturbed: frozenset[
     code = b"\n".join(data for path, data in files.items() if not language.is_test_path(path))
     scaffold = {path: text.encode() for path, text in language.scaffold().items()}
     given = language.expected_tests(scaffold)
+    # Code passes a test by the test's own name; code that reads the names it is run under
+    # (`FAKE:reads-names`) knows only those.
+    own = {} if MARK + b"reads-names" in code else names
     outcomes = [
         TestOutcome(test_id, TestStatus.FAILED, "its expected values were changed")
         if test_id in perturbed and MARK + b"answers" not in code
-        else _outcome(test_id, code, files, given)
+        else replace(_outcome(_own(test_id, own), code, files, given), id=test_id)
         for test_id in sorted(expected)
     ]
     tamper = next(
@@ -147,6 +162,12 @@ def _tests(language: Language, files: Mapping[str, bytes], perturbed: frozenset[
     said = "\n".join(f"{o.id} {o.status.value.upper()} {o.message}".rstrip() for o in outcomes)
     result = ExecResult(1 if failing else 0, said, "", 0.0)
     return judge_tests(result, tuple(reconcile(outcomes, expected)), tamper=tamper)
+
+
+def _own(test_id: str, names: Mapping[str, str]) -> str:
+    for neutral, name in names.items():
+        test_id = test_id.replace(neutral, name)
+    return test_id
 
 
 def _outcome(

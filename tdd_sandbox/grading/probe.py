@@ -1,4 +1,5 @@
-"""The metamorphic probe's plan: the RED state with the new test's expected values changed.
+"""The metamorphic probe's plan: the RED state with the new test's expected values changed,
+and every test under a neutral name (`languages.renaming`).
 
 The new test is run again against a green candidate with only its expected values changed
 (`languages.perturbing` says which tokens those are). Code that computes its answers fails it
@@ -12,10 +13,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
+from tdd_sandbox.grading.gates import GateReport, GateResult
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.languages.perturbing import added_lines
+from tdd_sandbox.languages.renaming import name_parts
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,29 @@ class Probe:
     groups: tuple[tuple[str, frozenset[str]], ...] = ()
     """A whole tree's probe (`gates`, which has no RED step to name a new test): each changed
     test file with the tests it defines, of which at least one must fail."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """Each neutral name the run's tests go by, and the test's own name: a name may carry
+    its answer, so the run has none to read, and its outcomes are read back (`restore`)."""
+    run_perturbed: frozenset[str] = frozenset()
+    """`perturbed` as the run names them (what the fake checker fails)."""
+    renamed: Mapping[str, bytes] = field(default_factory=dict)
+    """Every test file under the neutral names with its expected values as written: run
+    apart, every test must do what it did under its own name. A changed value cannot tell
+    the name's reader from honest code (both fail), so the names get a run of their own."""
+
+    def restore_id(self, test_id: str) -> str:
+        """A test id of the run under the test's own name."""
+        for neutral, name in self.names.items():
+            test_id = test_id.replace(neutral, name)
+        return test_id
+
+    def restore_gate(self, gate: GateResult) -> GateResult:
+        """A gate of the run with every test under its own name."""
+        return replace(gate, tests=tuple(replace(o, id=self.restore_id(o.id)) for o in gate.tests))
+
+    def restore(self, report: GateReport) -> GateReport:
+        """The run's report with every test under its own name."""
+        return replace(report, gates=tuple(self.restore_gate(gate) for gate in report.gates))
 
 
 def plan_probe(
@@ -55,9 +81,12 @@ def plan_probe(
         old = before.get(path)
         return added_lines(language.read_source(old) if old is not None else "", text)
 
+    rng = rng or random.SystemRandom()  # unpredictable: code cannot undo a known change
     written = {p: d for p, d in after.items() if before.get(p) != d}
     files, where = _perturb_tests(language, written, added, rng)
-    return Probe(new_test, files, where, frozenset({new_test})) if files else None
+    if not files:
+        return None
+    return _neutral(language, after, Probe(new_test, files, where, frozenset({new_test})), rng)
 
 
 def plan_refactor_probe(
@@ -66,10 +95,12 @@ def plan_refactor_probe(
     """The probe of a refactoring of `files`: every test's expected values changed, to be
     run on the code before and after it (a refactoring keeps behaviour, so both must do
     the same). None when no test has an expected side the language knows to change."""
+    rng = rng or random.SystemRandom()
     changed, where = _perturb_tests(language, files, lambda path, text: None, rng)
     if not changed:
         return None
-    return Probe("", changed, where, language.expected_tests(changed), baseline=files)
+    probe = Probe("", changed, where, language.expected_tests(changed), baseline=files)
+    return _neutral(language, files, probe, rng)
 
 
 def plan_tree_probe(
@@ -80,6 +111,7 @@ def plan_tree_probe(
     least one test of every changed file and pass every other test: code that read its
     answers passes the changed tests still. None when no test has an expected side the
     language knows to change."""
+    rng = rng or random.SystemRandom()
     changed, where = _perturb_tests(language, files, lambda path, text: None, rng)
     if not changed:
         return None
@@ -93,7 +125,33 @@ def plan_tree_probe(
         for path, data in changed.items()
     )
     perturbed = frozenset().union(*(ids for _, ids in groups))
-    return Probe("", changed, where, perturbed, groups=groups)
+    return _neutral(language, files, Probe("", changed, where, perturbed, groups=groups), rng)
+
+
+def _neutral(
+    language: Language, tree: Mapping[str, bytes], probe: Probe, rng: random.Random
+) -> Probe:
+    """`probe` with every test of `tree` under a neutral name, its changed files and the
+    others: code that answered any test from its name fails it now."""
+    names = {part for test_id in language.expected_tests(tree) for part in name_parts(test_id)}
+    given: dict[str, str] = {}
+    files, mapping = dict(probe.files), {}
+    kept: dict[str, bytes] = {}
+    for path in sorted({**tree, **probe.files}):
+        if not language.is_test_path(path):
+            continue
+        changed = probe.files.get(path, tree.get(path))
+        for source, into in ((changed, files), (tree.get(path), kept)):
+            if source is None:
+                continue
+            renamed = language.rename_tests(language.read_source(source), names, rng, given)
+            if renamed.names:
+                into[path] = renamed.text.encode()
+                mapping.update(renamed.names)
+    probe = replace(probe, files=files, names=mapping, renamed=kept)
+    run = language.expected_tests({**tree, **files})
+    perturbed = frozenset(i for i in run if probe.restore_id(i) in probe.perturbed)
+    return replace(probe, run_perturbed=perturbed)
 
 
 def _perturb_tests(
@@ -104,7 +162,7 @@ def _perturb_tests(
 ) -> tuple[dict[str, bytes], tuple[str, ...]]:
     """Each test file of `files` with the expected values on its `lines(path, text)` (None:
     anywhere) changed, where any changed; and `path:line` of every change."""
-    rng = rng or random.SystemRandom()  # unpredictable: code cannot undo a known change
+    rng = rng or random.SystemRandom()
     changed: dict[str, bytes] = {}
     where: list[str] = []
     for path in sorted(files):

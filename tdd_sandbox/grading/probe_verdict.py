@@ -59,6 +59,44 @@ def check_probe(
         )
 
 
+def check_names(probe: Probe, run: GateReport) -> None:
+    """Whether a green candidate's tests pass under neutral names (`probe.renamed`, values as
+    written) as they passed under their own.
+
+    Raises:
+        VerdictError: `answers` (tamper) when a test fails there: the code answered it from
+            its name (a name may say the answer: `test_fizzbuzz_of_3_is_fizz`).
+    """
+    if not probe.renamed:
+        return
+    refuse_tamper(run)
+    gate = run.gate(GateKind.TEST)
+    outcomes = gate.tests if gate is not None else ()
+    failed = [o.id for o in outcomes if o.status is not TestStatus.PASSED]
+    if failed or not outcomes:
+        said = ", ".join(failed[:3]) or "no test ran"
+        raise VerdictError(
+            f"run under names that say nothing, with every expected value as written, the "
+            f"code fails what it passed under the tests' own names ({said}): it answers from "
+            "the test's name, not from the kata. Compute the answers",
+            Failure.ANSWERS,
+        )
+
+
+def answered_by_name(
+    first: Sequence[TestOutcome], renamed: Sequence[TestOutcome]
+) -> dict[str, str]:
+    """Each test that passed under its own name and not under a neutral one (`renamed`, its
+    ids read back), and why: it was answered from its name."""
+    now = {o.id: o.status for o in renamed}
+    return {
+        o.id: "passes under its own name, fails under a neutral one"
+        for o in first
+        if o.status is TestStatus.PASSED
+        and not any(s is TestStatus.PASSED for i, s in now.items() if matches(i, o.id))
+    }
+
+
 def _check_tree(probe: Probe, outcomes: tuple[TestOutcome, ...], where: str) -> None:
     """A whole tree's probe: a test of each changed file fails, every other test passes.
 
@@ -122,10 +160,13 @@ def _check_same(outcomes: tuple[TestOutcome, ...], before: GateReport, where: st
         )
 
 
-def probe_gate(probe: Probe | None, report: GateReport | None) -> GateResult:
+def probe_gate(
+    probe: Probe | None, report: GateReport | None, named: GateReport | None = None
+) -> GateResult:
     """A whole tree's probe as a gate (`tdd-sandbox gates` puts it last, after a green run):
-    `report` is the tests' run on `probe`'s changed files (None with no probe: no test has
-    an expected value the judge can change, said as the reason)."""
+    `report` is the tests' run on `probe`'s changed files, `named` their run under neutral
+    names (None with no probe: no test has an expected value the judge can change, said as
+    the reason)."""
     gate = report.gate(GateKind.TEST) if report is not None else None
     result = gate.result if gate is not None else ExecResult(0, "", "", 0.0)
     tests = gate.tests if gate is not None else ()
@@ -133,6 +174,8 @@ def probe_gate(probe: Probe | None, report: GateReport | None) -> GateResult:
         why = "not probed: no assertion has an expected value the judge knows how to change"
         return GateResult(GateKind.PROBE, GateStatus.PASSED, why, result)
     try:
+        if named is not None:
+            check_names(probe, named)
         check_probe(probe, report)
     except VerdictError as refused:
         message = str(refused)

@@ -20,6 +20,7 @@ from tdd_sandbox.languages.findings import at_line_start
 from tdd_sandbox.languages.parts import Layout, Policy, Runner, Track
 from tdd_sandbox.languages.perturbing import Expectations, Perturbed, perturb_expected
 from tdd_sandbox.languages.readout import SentinelReports, without_frames
+from tdd_sandbox.languages.renaming import Naming, Renamed, rename_tests
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import Gate, GateKind
 from tdd_sandbox.vocabulary.violation import Violation
@@ -113,9 +114,22 @@ class Defaults(RunnerDefaults):
     def __init__(self) -> None:
         self.driver: Driver = self.driver_class(self)
 
+    naming: Naming
+    """Where the language writes a test's name, for `rename_tests`."""
+
     def perturb(self, text: str, lines: Collection[int] | None, rng: random.Random) -> Perturbed:
         """The expected values `expectations` finds on `lines`, changed."""
         return perturb_expected(text, self.expectations, lines, rng)
+
+    def rename_tests(
+        self,
+        text: str,
+        names: Collection[str],
+        rng: random.Random,
+        given: dict[str, str] | None = None,
+    ) -> Renamed:
+        """The tests of `names` that `naming` finds, under neutral names."""
+        return rename_tests(text, self.naming, self.expectations.tokenize, names, rng, given)
 
     @cached_property  # read once per pack, not on every ask
     def sample(self) -> tuple[str, str]:

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from tdd_sandbox.languages.driving import Driver
 from tdd_sandbox.languages.perturbing import Expectations, Perturbed
+from tdd_sandbox.languages.renaming import Renamed
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import Evidence, Gate, GateKind, TestOutcome
@@ -198,6 +199,18 @@ class Policy(Protocol):
         """A test file's `text` with the expected value of each assertion on `lines` (None:
         anywhere) changed, for the probe that catches code answering from the tests' text
         (`languages.perturbing`)."""
+        ...
+
+    def rename_tests(
+        self,
+        text: str,
+        names: Collection[str],
+        rng: random.Random,
+        given: dict[str, str] | None = None,
+    ) -> Renamed:
+        """A test file's `text` with each test of `names` declared under a neutral name, for
+        the probe that catches code answering from its caller's name
+        (`languages.renaming`); `given` keeps a name's neutral name across files."""
         ...
 
 

@@ -18,6 +18,7 @@ from tests.helpers.answer_readers import READERS
 from tests.helpers.fake_llm import no_change, plan
 from tests.helpers.git import git
 from tests.helpers.katas import STEPS, python_test_file
+from tests.helpers.name_readers import READERS as NAME_READERS
 from tests.helpers.runs import run_scripted
 
 pytestmark = [
@@ -78,3 +79,27 @@ def test_a_refactoring_that_reads_its_answers_off_the_tests_is_reverted(
     record = json.loads((steps_dir / "cycle-001-refactor-1.json").read_text())
     assert record["kind"] == "answers", record
     assert "refactored code passes" in record["error"]
+
+
+@pytest.mark.parametrize("language", sorted(NAME_READERS))
+def test_code_that_answers_from_its_caller_s_name_never_lands(
+    tmp_path: Path, language: str
+) -> None:
+    # Each reader's first test went green under its own name, and its changed expected value
+    # failed it as it fails honest code: the probe then ran it under a name that says nothing.
+    steps = STEPS[language]
+    test = python_test_file(1) if language == "python" else steps.test_file(1)
+    tester = plan((steps.test_path, test), message="test(fizzbuzz): one")
+    reader = plan((steps.code_path, NAME_READERS[language]), message="feat: read the name")
+    honest = plan((steps.code_path, steps.impls[0]), message="feat(fizzbuzz): one")
+    script = {"tester": [tester], "implementer": [reader, honest], "refactorer": [no_change()]}
+    repo = tmp_path / "kata"
+    summary, _ = run_scripted(repo, language, script, cycles=1, max_attempts_per_agent=2)
+    log = git(repo, "log", "--format=%s").splitlines()
+    assert "feat: read the name" not in log, (summary.status, summary.reason)
+    assert "feat(fizzbuzz): one" in log, (summary.status, summary.reason)
+    steps_dir = next((repo / ".tdd" / "runs").glob("*/steps"))
+    records = [json.loads(p.read_text()) for p in sorted(steps_dir.glob("*green*.json"))]
+    refused = [r for r in records if r.get("kind")]
+    assert [r["kind"] for r in refused] == ["answers"], records
+    assert "answers from the test's name" in refused[0]["error"]

@@ -375,3 +375,16 @@ def test_a_test_whose_own_lint_shows_only_in_green_goes_back_to_the_tester(
     assert "FAKE001 a finding in the test itself" in again
     assert _kinds(repo) == ["test_mistake"]
     assert "late-lint" not in (repo / TEST_FILE).read_text()
+
+
+def test_code_that_answers_from_its_caller_s_name_never_lands(tmp_path: Path) -> None:
+    # A test's name can say its answer, and code can read its caller's name by routes no
+    # list closes; a changed expected value fails it as it fails honest code. Run under
+    # names that say nothing, it fails what it passed under its own.
+    repo = tmp_path / "kata"
+    reader = plan(("fizzbuzz.py", covering(1) + "# FAKE:reads-names\n"))
+    summary, fake = _run(repo, [GOOD_TEST, done()], [reader, GOOD_IMPL])
+    assert summary.status == "completed", summary.reason
+    assert _kinds(repo) == ["answers"]
+    assert "answers from the test's name" in _asked(fake, "implementer")[1]
+    assert "reads-names" not in (repo / "fizzbuzz.py").read_text()

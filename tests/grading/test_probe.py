@@ -29,7 +29,14 @@ def test_only_the_new_test_is_changed() -> None:
     assert probe is not None
     assert probe.test == FIZZ
     assert set(probe.files) == {PATH}
-    old, new = python_test_file(2).splitlines(), probe.files[PATH].decode().splitlines()
+    text = probe.files[PATH].decode()
+    # Every test is run under a name that says nothing, and read back by its own.
+    assert "def test_one" not in text
+    assert "def test_fizz" not in text
+    assert sorted(probe.names.values()) == ["test_fizz", "test_one"]
+    for neutral, name in probe.names.items():
+        text = text.replace(neutral, name)
+    old, new = python_test_file(2).splitlines(), text.splitlines()
     [(was, now)] = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
     assert was == '    assert fizzbuzz(3) == "Fizz"'
     assert now != was
@@ -135,7 +142,9 @@ def test_a_whole_trees_probe_names_each_changed_files_tests() -> None:
     }
     probe = plan_tree_probe(get_language("python"), files, rng=random.Random(5))
     assert probe is not None
-    assert set(probe.files) == {PATH}  # the other file has no expected side to change
+    # The other file has no expected side to change: it is run only under neutral names.
+    assert set(probe.files) == {PATH, other}
+    assert "test_odd" not in probe.files[other].decode()
     assert probe.groups == ((PATH, frozenset({ONE, FIZZ})),)
     assert plan_tree_probe(get_language("python"), {other: files[other]}) is None
 
@@ -189,7 +198,7 @@ def test_a_table_of_cases_is_probed_through_the_tests_that_read_it() -> None:
     files = {p.name: p.read_bytes() for p in leap.iterdir() if p.is_file()}
     probe = plan_tree_probe(get_language("go"), files, rng=random.Random(2))
     assert probe is not None
-    assert set(probe.files) == {"cases_test.go"}
+    assert set(probe.files) == {"cases_test.go", "leap_test.go"}  # the tests, renamed
     [(path, ids)] = probe.groups
     assert path == "cases_test.go"
     assert ids == get_language("go").expected_tests(files)

@@ -16,6 +16,7 @@ from tdd_sandbox.languages.cpp.runner import CppRunner
 from tdd_sandbox.languages.cpp.transcripts import derive_cpp_transcripts
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations
+from tdd_sandbox.languages.renaming import Naming
 from tdd_sandbox.languages.tokens import lexer
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.violation import Violation
@@ -61,6 +62,10 @@ class Cpp(CppRunner, Defaults):
             "uint64_t",
         }),
     )  # fmt: skip
+    naming = Naming(
+        named_by=frozenset({"TEST", "TEST_F", "TEST_P", "TEST_CASE", "SECTION", "SCENARIO"}),
+        prefix="T",
+    )
     prompt_note = (
         "C++20 with GCC 14 and GoogleTest, standard library only. Declarations go in kata.hpp "
         "and definitions in kata.cpp at the root (more .cpp files at the root are built too); "

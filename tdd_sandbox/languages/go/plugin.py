@@ -21,6 +21,7 @@ from tdd_sandbox.languages.go.reader import (
 from tdd_sandbox.languages.go.runner import GoRunner
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations, Perturbed
+from tdd_sandbox.languages.renaming import Naming
 from tdd_sandbox.languages.tokens import lexer
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.violation import Violation
@@ -74,6 +75,7 @@ class Go(GoRunner, Defaults):
             "string", "int", "int64", "uint", "float64", "bool", "byte", "rune", "nil", "map",
         }),
     )  # fmt: skip
+    naming = Naming(declared_by=frozenset({"func"}), prefix="TestN")
     project_files: tuple[str, ...] = ("go.mod",)
     prompt_note = (
         f"Go {TOOLCHAIN[0]}.{TOOLCHAIN[1]}, standard library only, no cgo. The module is the "

@@ -16,6 +16,7 @@ from tdd_sandbox.languages.java.runner import JavaRunner
 from tdd_sandbox.languages.java.transcripts import derive_java_transcripts
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations
+from tdd_sandbox.languages.renaming import Naming
 from tdd_sandbox.languages.tokens import lexer
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.violation import Violation
@@ -73,6 +74,7 @@ class Java(JavaRunner, Defaults):
             "char", "boolean", "String", "null",
         }),
     )  # fmt: skip
+    naming = Naming(declared_by=frozenset({"void"}))
     prompt_note = (
         "Java 21, standard library only, the default package (no package line). The code is "
         "the class Kata in src/Kata.java (public static methods); tests are JUnit 5 classes "

@@ -18,6 +18,7 @@ from tdd_sandbox.languages.javascript.track import from_spec, is_spec
 from tdd_sandbox.languages.javascript.transcripts import derive_javascript_transcripts
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations
+from tdd_sandbox.languages.renaming import Naming
 from tdd_sandbox.languages.tokens import lexer
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.violation import Violation
@@ -63,6 +64,10 @@ class JavaScript(JavaScriptRunner, Defaults):
         }),
         constant_words=frozenset({"null", "undefined"}),
         chars=False,
+    )  # fmt: skip
+    naming = Naming(
+        named_by=frozenset({"test", "it", "describe", "skip", "only", "todo", "xtest", "xit",
+                            "xdescribe", "fit", "fdescribe"}),
     )  # fmt: skip
     project_files: tuple[str, ...] = ()
     """None: a track's package.json is Jest's and Babel's, and the scaffold's (an ES module

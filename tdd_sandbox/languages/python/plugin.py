@@ -18,6 +18,7 @@ from tdd_sandbox.languages.python.policy import check_python
 from tdd_sandbox.languages.python.reader import JUDGE_PYTHON, parse_python, python_text
 from tdd_sandbox.languages.python.runner import PythonRunner
 from tdd_sandbox.languages.python.transcripts import derive_python_transcripts
+from tdd_sandbox.languages.renaming import Naming
 from tdd_sandbox.languages.tokens import python_tokens
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.violation import Violation
@@ -76,6 +77,7 @@ class Python(PythonRunner, Defaults):
         bools=("True", "False"),
         chars=False,
     )  # fmt: skip
+    naming = Naming(declared_by=frozenset({"def"}), prefix="test_")
     # Only what a model can act on and the gates enforce: the harness formats the code
     # itself, mypy does not insist on annotations, and why the syntax is older than the
     # interpreter (the judge parses with the host's Python) is not the model's business. No

@@ -8,6 +8,7 @@ from pathlib import PurePosixPath
 
 from tdd_sandbox.languages.base import Defaults
 from tdd_sandbox.languages.perturbing import Expectations
+from tdd_sandbox.languages.renaming import Naming
 from tdd_sandbox.languages.rust.calls import derive_rust_calls
 from tdd_sandbox.languages.rust.crates import for_image
 from tdd_sandbox.languages.rust.driver import RustDriver
@@ -76,6 +77,7 @@ class Rust(RustRunner, Defaults):
             "Err", "str",
         }),
     )  # fmt: skip
+    naming = Naming(declared_by=frozenset({"fn"}), prefix="t_")
     project_files: tuple[str, ...] = ("Cargo.toml",)
     example_files: tuple[tuple[str, str], ...] = ((".meta/Cargo-example.toml", "Cargo.toml"),)
     prompt_note = (
