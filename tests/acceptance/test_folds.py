@@ -523,3 +523,72 @@ def test_only_the_last_step_s_error_answers_a_fold_read_after_its_steps(
     tree["counter.js"] = code.encode()
     report = run_acceptance(checker, plugin, tree, load_suite(tmp_path / "kata"))
     assert [r.status is CaseStatus.PASSED for r in report.results] == passed, report.why()
+
+
+# Failures a step's boundary once let past, to reach the driver's outer handler as the asked
+# call's error: every "cannot roll" case passed while every roll failed (issue #76).
+ESCAPES = {
+    ("python", "not-an-exception"): """\
+class ValueError(BaseException):  # named as the kata's errors are, caught by no `Exception`
+    pass
+
+
+class Game:
+    def roll(self, pins):
+        raise ValueError("too many pins")
+
+    def score(self):
+        raise ValueError("too many pins")
+""",
+    ("python", "unreadable-error"): """\
+class Unreadable(Exception):
+    def __str__(self):
+        raise ValueError("too many pins")
+
+
+class Game:
+    def roll(self, pins):
+        raise Unreadable()
+
+    def score(self):
+        raise Unreadable()
+""",
+    ("javascript", "rejected-thenable"): """\
+const refusal = () => ({ then: (_, reject) => reject(new Error('too many pins')) });
+
+export class Game {
+  roll() {
+    return refusal();
+  }
+
+  score() {
+    return refusal();
+  }
+}
+""",
+    ("javascript", "unreadable-error"): """\
+const unreadable = () => ({ toString: () => { throw new Error('too many pins'); } });
+
+export class Game {
+  roll() {
+    throw unreadable();
+  }
+
+  score() {
+    throw unreadable();
+  }
+}
+""",
+}
+
+
+@pytest.mark.parametrize(("language", "route"), sorted(ESCAPES))
+def test_a_step_s_failure_of_any_kind_stays_inside_the_step(
+    checker: DockerChecker, tmp_path: Path, language: str, route: str
+) -> None:
+    plugin = get_language(language)
+    path = KATAS[language][0]
+    tree = {name: text.encode() for name, text in plugin.scaffold().items()}
+    tree[path] = ESCAPES[language, route].encode()
+    report = run_acceptance(checker, plugin, tree, _suite(tmp_path, language))
+    assert [r.status is CaseStatus.PASSED for r in report.results] == [False] * 3, report.why()

@@ -12,24 +12,34 @@ from tdd_sandbox.languages.folding import choose_folds
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 HELPER = """
-const tddFold = (made, step, items, spread, last = "fails") => {
+const tddSaid = (error) => {
+  // The error's text is the code's own, and may throw: read inside the step.
+  try {
+    return String(error instanceof Error ? error.message : error);
+  } catch {
+    return "an error whose text cannot be read";
+  }
+};
+const tddFold = async (made, step, items, spread, last = "fails") => {
   const final = last === "fails" ? -1 : items.length - 1;
   for (let index = 0; index < items.length; index += 1) {
     const item = items[index];
-    let answer;
     try {
-      // One call for every step, the one the case asks too: no stack tells them apart.
-      answer = spread ? made[step](...item) : made[step](item);
+      // One call for every step, the one the case asks too: no stack tells them apart. A
+      // thenable it answers settles here, inside the step, and the asked step's answer is
+      // read as plain data here too: nothing of a step's outcome is decided after it.
+      const answer = await (spread ? made[step](...item) : made[step](item));
+      if (index === final && last === "answers") return plain(answer, 1);
     } catch (error) {
       if (index === final) throw error;
       // A step that throws fails the case, never passes one that expects an error: the
       // object answers whatever it is asked with what failed.
-      const said = `${step}(${JSON.stringify(item)}) threw ${error}`;
-      return new Proxy({}, { get: () => () => said });
+      const said = `${step}(${JSON.stringify(item)}) threw ${tddSaid(error)}`;
+      return { made: new Proxy({}, { get: () => () => said }) };
     }
-    if (index === final && last === "answers") return answer;
   }
-  return made;
+  // Boxed: the code's object may be a thenable, which an async return would settle.
+  return { made };
 };
 """
 
@@ -64,11 +74,11 @@ def derive_javascript_folds(
         if fold.replayed:
             last = f"[{given}]" if fold.spread else given
             replay = f'[...${{{fold.items}}}, {last}], {spread}, "answers"'
-            calls[prop] = f'tddFold(new {fold.owner}(), "{fold.step}", {replay})'
+            calls[prop] = f'await tddFold(new {fold.owner}(), "{fold.step}", {replay})'
             continue
         how = ', "errs"' if fold.reads else ""
         built = f'tddFold(new {fold.owner}(), "{fold.step}", ${{{fold.items}}}, {spread}{how})'
         asked = "" if (fold.owner, fold.member) in read else f"({given})"
-        calls[prop] = f"{built}.{fold.member}{asked}"
+        calls[prop] = f"(await {built}).made.{fold.member}{asked}"
     owner = next(iter(chosen.values())).owner
     return CallMap(setup=f"{imports[owner]}\n{HELPER}", calls=calls)

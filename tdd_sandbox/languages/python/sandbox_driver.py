@@ -83,7 +83,12 @@ def error_report(exc: BaseException) -> dict[str, Any]:
     """An error as a case's report: its message, its kind and its kinds' bases (`object` is
     no kind); the setup's scripts report each step's error so too (`tdd_error`)."""
     bases = [kind.__name__ for kind in type(exc).__mro__[1:-1]]
-    return {"error": str(exc), "error_type": type(exc).__name__, "error_kinds": bases}
+    try:
+        said = str(exc)
+    except BaseException:  # noqa: BLE001 - its text is the code's, and may raise anything
+        # Never the error of some other call: an error that cannot be read fails its case.
+        return {"failure": f"raised a {type(exc).__name__} whose text cannot be read"}
+    return {"error": said, "error_type": type(exc).__name__, "error_kinds": bases}
 
 
 def perform(code: tuple[Any, Any], namespace: dict[str, Any], inputs: dict[str, Any]) -> Any:

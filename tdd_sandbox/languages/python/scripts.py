@@ -19,7 +19,7 @@ def tdd_script(made, operations):
     for operation in operations:
         try:
             answer = tdd_take(made, operation)
-        except Exception as exc:
+        except BaseException as exc:  # any throwable, inside the step
             outcomes.append(tdd_error(exc))
         else:
             outcomes.append({"value": answer})
@@ -46,7 +46,7 @@ def tdd_together(made, times, operations):
             try:
                 for operation in operations:
                     tdd_take(made, operation)
-            except Exception as exc:
+            except BaseException as exc:
                 with lock:
                     failed.append(exc)
                 return

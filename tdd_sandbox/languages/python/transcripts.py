@@ -44,7 +44,7 @@ HELPER = """
 def tdd_check(answer):
     try:
         return {"value": tdd_plain(answer())}
-    except Exception as exc:
+    except BaseException as exc:  # any throwable, inside the check
         return tdd_error(exc)
 """
 """The transcript's one helper: an asserted value as plain data when it is asserted (code
@@ -195,7 +195,7 @@ def _raise(statement: ast.With, name: str, transcript: _Transcript) -> None:
         raise Untranscribable("it asserts inside the block that must fail")
     body = "\n".join("    " + line for s in statement.body for line in ast.unparse(s).split("\n"))
     line = (
-        f"try:\n{body}\nexcept Exception as tdd_exc:\n    {_STEPS}.append(tdd_error(tdd_exc))\n"
+        f"try:\n{body}\nexcept BaseException as tdd_exc:\n    {_STEPS}.append(tdd_error(tdd_exc))\n"
         f'else:\n    {_STEPS}.append({{"value": None}})'
     )
     transcript.block(line, "; ".join(ast.unparse(s) for s in statement.body), None)
