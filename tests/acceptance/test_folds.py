@@ -579,6 +579,49 @@ export class Game {
   }
 }
 """,
+    ("go", "error-that-panics"): """\
+package kata
+
+type refusal struct{}
+
+// Error panics where the driver reads it: after the step, it was the asked call's error.
+func (refusal) Error() string { panic("too many pins") }
+
+type Game struct{}
+
+func NewGame() *Game { return &Game{} }
+
+func (g *Game) Roll(pins int) error { return refusal{} }
+
+func (g *Game) Score() (int, error) { return 0, refusal{} }
+""",
+    ("rust", "payload-that-panics"): """\
+pub struct Game {}
+
+struct Refusal;
+
+// Dropped where the driver let go of the step's panic: after the step, its panic was the
+// asked call's error.
+impl Drop for Refusal {
+    fn drop(&mut self) {
+        panic!("too many pins");
+    }
+}
+
+impl Game {
+    pub fn new() -> Self {
+        Game {}
+    }
+
+    pub fn roll(&mut self, _pins: u16) -> Result<(), String> {
+        std::panic::panic_any(Refusal)
+    }
+
+    pub fn score(&self) -> Option<u16> {
+        std::panic::panic_any(Refusal)
+    }
+}
+""",
 }
 
 

@@ -42,7 +42,7 @@ func run(index int) (report string) {
 				report = `{"failure":` + quote(failed.why) + `}`
 				return
 			}
-			report = `{"error":` + quote(fmt.Sprint(r)) + `,"error_type":"panic"}`
+			report = `{"error":` + quote(tddSaid(r)) + `,"error_type":"panic"}`
 		}
 	}()
 	switch index {
@@ -64,12 +64,41 @@ func tddFold[T any, I any](made T, items []I, step func(T, I)) T {
 }
 
 func tddTake[T any, I any](made T, item I, step func(T, I)) {
+	defer tddBuilding()
+	step(made, item)
+}
+
+// tddBuilding, deferred, turns anything a building step panics with into the case's
+// failure, inside the step: a panic that got past it (an error whose Error() panics, read
+// after the step) reached run as the asked call's error.
+func tddBuilding() {
+	if r := recover(); r != nil {
+		if failed, ok := r.(stepFailed); ok {
+			panic(failed)
+		}
+		panic(stepFailed{"a step that builds the object panicked: " + tddSaid(r)})
+	}
+}
+
+// tddSaid shows a panic's value; showing it runs the code's methods (Error, String), which
+// may panic too.
+func tddSaid(r any) (said string) {
 	defer func() {
-		if r := recover(); r != nil {
-			panic(stepFailed{fmt.Sprintf("a step that builds the object panicked: %v", r)})
+		if recover() != nil {
+			said = "a value that panics when shown"
 		}
 	}()
-	step(made, item)
+	return fmt.Sprint(r)
+}
+
+// tddErrorText is an error's text; an error whose Error() panics gives no result.
+func tddErrorText(err error) (text string) {
+	defer func() {
+		if recover() != nil {
+			panic(unconverted{"an error whose Error() panics: no result"})
+		}
+	}()
+	return err.Error()
 }
 
 // tddReplay is what the last of items answers once each went to step, in order, every one
@@ -80,22 +109,20 @@ func tddReplay[T any, I any](made T, items []I, step func(T, I) []any) []any {
 	var results []any
 	for index, item := range items {
 		results = tddCall(made, item, step, index < last)
-		if index < last {
-			tddStep(results...)
-		}
 	}
 	return results
 }
 
+// tddCall is one step: a building one's results are read inside its boundary.
 func tddCall[T any, I any](made T, item I, step func(T, I) []any, building bool) []any {
 	if building {
-		defer func() {
-			if r := recover(); r != nil {
-				panic(stepFailed{fmt.Sprintf("a step that builds the object panicked: %v", r)})
-			}
-		}()
+		defer tddBuilding()
 	}
-	return step(made, item)
+	results := step(made, item)
+	if building {
+		tddStep(results...)
+	}
+	return results
 }
 
 // tddScript is a script's line (CallMap.steps): each step's outcome, in order, its results
@@ -124,7 +151,7 @@ func tddOutcome[T any](made T, step func(T) []any) (said string) {
 				said = `{"failure":` + quote(failed.why) + `}`
 				return
 			}
-			said = `{"error":` + quote(fmt.Sprint(r)) + `,"error_type":"panic"}`
+			said = `{"error":` + quote(tddSaid(r)) + `,"error_type":"panic"}`
 		}
 	}()
 	return capture(step(made)...)
@@ -153,7 +180,7 @@ func tddTogether[T any](times int, steps ...func(T) []any) func(T) []any {
 						results := step(made)
 						if n := len(results); n > 0 {
 							if err, ok := results[n-1].(error); ok && err != nil {
-								panic(err.Error())
+								panic(tddErrorText(err))
 							}
 						}
 					}
@@ -181,7 +208,7 @@ func tddStep(results ...any) {
 		return
 	}
 	if err, ok := results[n-1].(error); ok && err != nil {
-		panic(stepFailed{"a step that builds the object failed: " + err.Error()})
+		panic(stepFailed{"a step that builds the object failed: " + tddErrorText(err)})
 	}
 	if ok, isBool := results[n-1].(bool); isBool && !ok && n > 1 {
 		panic(stepFailed{"a step that builds the object was not ok"})
@@ -377,7 +404,7 @@ func assignFields(to reflect.Value, data any, depth int) error {
 func capture(results ...any) string {
 	if n := len(results); n > 0 {
 		if err, ok := results[n-1].(error); ok {
-			return `{"error":` + quote(err.Error()) + `,"error_type":"error"}`
+			return `{"error":` + quote(tddErrorText(err)) + `,"error_type":"error"}`
 		}
 		if n > 1 && results[n-1] == nil {
 			results = results[:n-1]

@@ -15,28 +15,34 @@ _FAILED = r'{ out.push_str("{\"failure\":\"a step that builds the object failed\
 
 HELPER = """
 trait TddStep {
-    fn tdd_failed(&self) -> bool;
+    fn tdd_failed(self) -> bool;
 }
 impl TddStep for () {
-    fn tdd_failed(&self) -> bool {
+    fn tdd_failed(self) -> bool {
         false
     }
 }
 impl TddStep for bool {
-    fn tdd_failed(&self) -> bool {
+    fn tdd_failed(self) -> bool {
         false
     }
 }
 impl<T, E> TddStep for Result<T, E> {
-    fn tdd_failed(&self) -> bool {
+    fn tdd_failed(self) -> bool {
         self.is_err()
     }
 }
-fn tdd_step_failed<R: TddStep>(ran: std::thread::Result<R>) -> bool {
-    ran.map(|done| done.tdd_failed()).unwrap_or(true)
+fn tdd_step_failed(ran: std::thread::Result<bool>) -> bool {
+    // A panic's payload is the code's, and so is its `Drop`: never run outside the step.
+    ran.unwrap_or_else(|tdd_panic| {
+        std::mem::forget(tdd_panic);
+        true
+    })
 }
 """
-"""What a step's answer says: an `Err` failed; nothing, or a yes or no, did not."""
+"""What a step's answer says: an `Err` failed; nothing, or a yes or no, did not. The answer
+is read, and dropped, inside the step's `catch_unwind` (`tdd_failed` takes it): an error whose
+`Drop` panicked, dropped after it, reached the driver as the asked call's error."""
 
 
 def derive_rust_folds(
@@ -71,7 +77,7 @@ def derive_rust_folds(
             argument(name, kind)
             for name, kind in zip(fold.given, kinds[fold.owner, fold.member], strict=True)
         )
-        step = f"std::panic::AssertUnwindSafe(|| tdd_made.{fold.step}(tdd_item))"
+        step = f"tdd_made.{fold.step}(tdd_item)"
         if fold.reads:
             stepped = returns[fold.owner, fold.step]
             if not stepped.startswith("Result"):
@@ -99,7 +105,8 @@ def derive_rust_folds(
         built = (
             f"{{ let mut tdd_made = {crate}::{fold.owner}::new(); "
             f"for tdd_item in ${{{fold.items}}} {{ "
-            f"if tdd_step_failed(std::panic::catch_unwind({step})) {_FAILED} }} "
+            "if tdd_step_failed(std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| "
+            f"{step}.tdd_failed()))) {_FAILED} }} "
             f"tdd_made.{fold.member}({given}) }}"
         )
         calls[prop] = readable(built, returns[fold.owner, fold.member])
@@ -107,15 +114,21 @@ def derive_rust_folds(
 
 
 def _replay(crate: str, owner: str, items: str, step: str, then: str) -> str:
-    """A value of `owner` made, then each of `items` given to `step` from one call site, the
-    last too, so no caller tells them apart: a step before the last that fails fails the
-    case; the last one's outcome (`tdd_outcome`: None where there are no items) goes to
-    `then`, the block's value."""
+    """A value of `owner` made, then each of `items` given to `step` (a call) from one call
+    site, the last too, so no caller tells them apart: a step before the last that fails
+    fails the case, its answer read and dropped inside its `catch_unwind`; the last one's
+    outcome (`tdd_outcome`: None where there are no items) goes to `then`, the block's
+    value."""
     return (
         f"{{ let mut tdd_made = {crate}::{owner}::new(); let tdd_items = {items}; "
         "let tdd_last = tdd_items.len().wrapping_sub(1); let mut tdd_outcome = None; "
         "for (tdd_at, tdd_item) in tdd_items.into_iter().enumerate() { "
-        f"let tdd_ran = std::panic::catch_unwind({step}); "
-        "if tdd_at == tdd_last { tdd_outcome = Some(tdd_ran); break; } "
-        f"if tdd_step_failed(tdd_ran) {_FAILED} }} {then} }}"
+        "let tdd_keep = tdd_at == tdd_last; "
+        "let tdd_ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| { "
+        f"let tdd_done = {step}; "
+        "if tdd_keep { (false, Some(tdd_done)) } else { (tdd_done.tdd_failed(), None) } })); "
+        "if tdd_keep { tdd_outcome = Some(tdd_ran.map(|(_, tdd_kept)| tdd_kept.unwrap())); "
+        "break; } "
+        f"if tdd_step_failed(tdd_ran.map(|(tdd_failed, _)| tdd_failed)) {_FAILED} }} "
+        f"{then} }}"
     )
