@@ -595,6 +595,26 @@ func (g *Game) Roll(pins int) error { return refusal{} }
 
 func (g *Game) Score() (int, error) { return 0, refusal{} }
 """,
+    ("java", "unreadable-error"): """\
+class Game {
+    // Shown where the driver said what failed, after the step: the error it threw there was
+    // the asked call's.
+    static final class Refusal extends RuntimeException {
+        @Override
+        public String toString() {
+            throw new IllegalStateException("too many pins");
+        }
+    }
+
+    void roll(int pins) {
+        throw new Refusal();
+    }
+
+    int score() {
+        throw new Refusal();
+    }
+}
+""",
     ("rust", "payload-that-panics"): """\
 pub struct Game {}
 

@@ -165,7 +165,7 @@ public final class TddAcceptance {
     try {
       steps.take(made);
     } catch (Throwable error) {
-      throw new NotPlain("a step that builds the object failed: " + error);
+      throw new NotPlain("a step that builds the object failed: " + shown(error));
     }
     return made;
   }
@@ -188,7 +188,7 @@ public final class TddAcceptance {
         if (i == last) {
           throw error;
         }
-        throw new NotPlain("a step that builds the object failed: " + error);
+        throw new NotPlain("a step that builds the object failed: " + shown(error));
       }
       if (i == last) {
         return answer;
@@ -351,8 +351,25 @@ public final class TddAcceptance {
   }
 
   static String failed(Throwable error) {
-    return "{\"error\":" + quote(String.valueOf(error.getMessage())) + ",\"error_type\":"
+    String message;
+    try {
+      message = String.valueOf(error.getMessage());
+    } catch (Throwable unreadable) {
+      // Its message is the code's, and may throw: never some other call's error.
+      throw new NotPlain("an error whose message cannot be read");
+    }
+    return "{\"error\":" + quote(message) + ",\"error_type\":"
         + quote(error.getClass().getSimpleName()) + "}";
+  }
+
+  /** A step's error as text, read where nothing it does can escape the step (its
+   * `toString` is the code's, and may throw); its class's name else. */
+  static String shown(Throwable error) {
+    try {
+      return String.valueOf(error);
+    } catch (Throwable unreadable) {
+      return error.getClass().getName();
+    }
   }
 
   static String report(Object value) {
