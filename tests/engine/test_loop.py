@@ -271,7 +271,7 @@ def _slow(answer: Answer, seconds: float) -> Answer:
 def test_the_first_green_attempt_wins_and_the_others_are_cancelled(tmp_path: Path) -> None:
     repo = tmp_path / "kata"
     # Whichever attempt gets which: a slow green, a wrong one, a fast green.
-    slow_green = _slow(plan(("fizzbuzz.py", covering(1) + "# slow\n")), 0.5)
+    slow_green = _slow(plan(("fizzbuzz.py", covering(1) + "# slow\n")), 2.0)
     summary, _ = _run(
         repo, [GOOD_TEST, done()], [slow_green, WRONG, GOOD_IMPL], parallel=3,
         sandbox={"fake_gate_s": 0.1},
