@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from tdd_sandbox.languages.literal_change import changed_literal
-from tdd_sandbox.languages.tokens import Kind, Token, Tokenize
+from tdd_sandbox.languages.tokens import Kind, Token, Tokenize, replaced
 
 
 @dataclass(frozen=True)
@@ -98,13 +98,7 @@ def perturb_expected(
     )
     if not edits:
         return Perturbed(text)
-    out, at = [], 0
-    for start in sorted(edits):
-        token, new = edits[start]
-        out += [text[at:start], new]
-        at = start + len(token.text)
-    out.append(text[at:])
-    return Perturbed("".join(out), tuple(sorted({line_of(t) for t, _ in edits.values()})))
+    return Perturbed(replaced(text, edits), tuple(sorted({line_of(t) for t, _ in edits.values()})))
 
 
 _VALUES = frozenset({Kind.LITERAL, Kind.BOOL})

@@ -17,7 +17,7 @@ import random
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from tdd_sandbox.languages.tokens import Kind, Token, Tokenize
+from tdd_sandbox.languages.tokens import Kind, Token, Tokenize, replaced
 
 QUOTES = ("'", '"', "`")
 
@@ -96,14 +96,8 @@ def rename_tests(
                         arg,
                         new if arg.kind is Kind.WORD else arg.text[0] + new + arg.text[0],
                     )
-    out, last = [], 0
-    for start in sorted(edits):
-        token, new = edits[start]
-        out += [text[last:start], new]
-        last = start + len(token.text)
-    out.append(text[last:])
     used = {new.strip("".join(QUOTES)) for _, new in edits.values()}
-    return Renamed("".join(out), {n: name for name, n in chosen.items() if n in used})
+    return Renamed(replaced(text, edits), {n: name for name, n in chosen.items() if n in used})
 
 
 def _opens(tokens: list[Token], index: int) -> bool:

@@ -11,7 +11,7 @@ import enum
 import io
 import re
 import tokenize
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 
@@ -38,6 +38,17 @@ class Token:
 
 
 Tokenize = Callable[[str], list[Token]]
+
+
+def replaced(text: str, edits: Mapping[int, tuple[Token, str]]) -> str:
+    """`text` with each token of `edits` (by its start) replaced by its new text."""
+    out, at = [], 0
+    for start in sorted(edits):
+        token, new = edits[start]
+        out += [text[at:start], new]
+        at = start + len(token.text)
+    out.append(text[at:])
+    return "".join(out)
 
 
 _NUMBER = re.compile(r"(?:\d|\.\d)(?:[\w.']|[eE][+-])*")

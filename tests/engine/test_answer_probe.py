@@ -15,7 +15,7 @@ import pytest
 
 from tdd_sandbox.languages import LANGUAGES
 from tests.helpers.answer_readers import READERS
-from tests.helpers.fake_llm import no_change, plan
+from tests.helpers.fake_llm import Answer, no_change, plan
 from tests.helpers.git import git
 from tests.helpers.katas import STEPS, python_test_file
 from tests.helpers.name_readers import READERS as NAME_READERS
@@ -35,13 +35,19 @@ def unsealed(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(pack, "seals_tests", False)
 
 
+def _first_test(language: str) -> Answer:
+    """The tester's answer with the kata's first test."""
+    steps = STEPS[language]
+    test = python_test_file(1) if language == "python" else steps.test_file(1)
+    return plan((steps.test_path, test), message="test(fizzbuzz): one")
+
+
 @pytest.mark.parametrize("language", sorted(READERS))
 def test_code_that_reads_its_answers_off_the_tests_never_lands(
     tmp_path: Path, language: str
 ) -> None:
     steps = STEPS[language]
-    test = python_test_file(1) if language == "python" else steps.test_file(1)
-    tester = plan((steps.test_path, test), message="test(fizzbuzz): one")
+    tester = _first_test(language)
     reader = plan((steps.code_path, READERS[language]), message="feat(fizzbuzz): one")
     script = {"tester": [tester, tester], "implementer": [reader, reader], "refactorer": []}
     repo = tmp_path / "kata"
@@ -88,8 +94,7 @@ def test_code_that_answers_from_its_caller_s_name_never_lands(
     # Each reader's first test went green under its own name, and its changed expected value
     # failed it as it fails honest code: the probe then ran it under a name that says nothing.
     steps = STEPS[language]
-    test = python_test_file(1) if language == "python" else steps.test_file(1)
-    tester = plan((steps.test_path, test), message="test(fizzbuzz): one")
+    tester = _first_test(language)
     reader = plan((steps.code_path, NAME_READERS[language]), message="feat: read the name")
     honest = plan((steps.code_path, steps.impls[0]), message="feat(fizzbuzz): one")
     script = {"tester": [tester], "implementer": [reader, honest], "refactorer": [no_change()]}
