@@ -169,14 +169,17 @@ def _probed(
     after = probe.restore_gate(
         _test_gate(checker, language, {**snapshot, **probe.files}, timeout_s)
     )
-    named = probe.restore_gate(
-        _test_gate(checker, language, {**snapshot, **probe.renamed}, timeout_s)
+    named = (
+        probe.restore_gate(_test_gate(checker, language, {**snapshot, **probe.renamed}, timeout_s))
+        if probe.renamed
+        else None
     )
-    if after.tamper is not None or named.tamper is not None:
-        answered = {r.id: str(after.tamper or named.tamper) for r in report.results}
+    forged = after.tamper or (named.tamper if named is not None else None)
+    if forged is not None:
+        answered = {r.id: str(forged) for r in report.results}
     else:
         answered = {
-            **answered_by_name(gate.tests, named.tests),
+            **(answered_by_name(gate.tests, named.tests) if named is not None else {}),
             **answered_from_text(probe, gate.tests, after.tests),
         }
     results = tuple(

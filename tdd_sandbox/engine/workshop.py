@@ -115,7 +115,10 @@ class Probing:
         self.shop, self.probe, self.files, self.token = shop, probe, dict(files), token
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="probe")
         self._after = self._pool.submit(self._run, self.files)
-        self._names = self._pool.submit(self._run, self.files, probe.renamed)
+        # No test renamed (none the language names so): no second run to make.
+        self._names = (
+            self._pool.submit(self._run, self.files, probe.renamed) if probe.renamed else None
+        )
 
     def _run(
         self, tree: Mapping[str, bytes], tests: Mapping[str, bytes] | None = None
@@ -139,8 +142,9 @@ class Probing:
         baseline = self.probe.baseline
         try:
             same = dict(files) == self.files
-            named = self._names.result() if same else self._run(files, self.probe.renamed)
-            check_names(self.probe, named)
+            if self._names is not None:
+                named = self._names.result() if same else self._run(files, self.probe.renamed)
+                check_names(self.probe, named)
             after = self._after.result() if same else self._run(files)
             # The code before a refactoring runs only when the refactoring's own run leaves
             # its verdict open: most often that run settles it alone, and a run is saved.

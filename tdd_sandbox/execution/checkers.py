@@ -89,9 +89,9 @@ def check_directory(
             ask = GateCheck(plugin, changed, tests, perturbed=probe.run_perturbed,
                             names=probe.names, timeout_s=timeout_s)  # fmt: skip
             probed = probe.restore(checker.check(ask).report)
-            # And under names that say nothing, every value as written.
-            ask = GateCheck(plugin, {**snapshot.files, **probe.renamed}, tests,
-                            names=probe.names, timeout_s=timeout_s)  # fmt: skip
-            named = probe.restore(checker.check(ask).report)
+            if probe.renamed:  # and under names that say nothing, every value as written
+                ask = GateCheck(plugin, {**snapshot.files, **probe.renamed}, tests,
+                                names=probe.names, timeout_s=timeout_s)  # fmt: skip
+                named = probe.restore(checker.check(ask).report)
     probed_gate = probe_gate(probe, probed, named)
     return GateReport(report.language, (policy, *report.gates, probed_gate))
