@@ -517,7 +517,7 @@ def test_only_the_last_step_s_error_answers_a_fold_read_after_its_steps(
         flatten_cases(READ_DOCUMENT, source="-"), stub, {"counter.spec.js": READ_TESTS}
     )
     assert not isinstance(calls, str), calls
-    assert calls.calls["evaluate"].endswith('"errs").stack')
+    assert calls.calls["evaluate"].endswith('"errs")).made.stack')
     (folder / "calls.yaml").write_text(json.dumps({"javascript": calls.model_dump(mode="json")}))
     tree = {name: text.encode() for name, text in plugin.scaffold().items()}
     tree["counter.js"] = code.encode()
