@@ -224,7 +224,7 @@ def model_settings(settings: Settings, model: ModelEntry, **update: Any) -> Sett
     """`settings` with every role on `model`'s entry (its models and options), and `update`
     on each role (a seed)."""
     roles = {}
-    for role in ("tester", "implementer", "refactorer"):
+    for role in ROLES:
         changes = {"model": model.model_for(role), **dict(model.options), **update}
         roles[role] = getattr(settings.roles, role).model_copy(update=changes)
     return settings.model_copy(update={"roles": RolesSettings(**roles)})

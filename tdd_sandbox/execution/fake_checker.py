@@ -40,6 +40,7 @@ from tdd_sandbox.grading.evidence import Tamper, TamperKind
 from tdd_sandbox.grading.gates import GateReport, GateResult, judge_command, judge_tests
 from tdd_sandbox.grading.reconcile import reconcile
 from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.renaming import restored
 from tdd_sandbox.sandbox.base import ExecResult, Sandbox
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.vocabulary.cancel import CancelToken
@@ -147,7 +148,7 @@ def _tests(
     outcomes = [
         TestOutcome(test_id, TestStatus.FAILED, "its expected values were changed")
         if test_id in perturbed and MARK + b"answers" not in code
-        else replace(_outcome(_own(test_id, own), code, files, given), id=test_id)
+        else replace(_outcome(restored(test_id, own), code, files, given), id=test_id)
         for test_id in sorted(expected)
     ]
     tamper = next(
@@ -162,12 +163,6 @@ def _tests(
     said = "\n".join(f"{o.id} {o.status.value.upper()} {o.message}".rstrip() for o in outcomes)
     result = ExecResult(1 if failing else 0, said, "", 0.0)
     return judge_tests(result, tuple(reconcile(outcomes, expected)), tamper=tamper)
-
-
-def _own(test_id: str, names: Mapping[str, str]) -> str:
-    for neutral, name in names.items():
-        test_id = test_id.replace(neutral, name)
-    return test_id
 
 
 def _outcome(

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from tdd_sandbox.grading.gates import GateReport, GateResult
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.languages.perturbing import added_lines
-from tdd_sandbox.languages.renaming import name_parts
+from tdd_sandbox.languages.renaming import name_parts, restored
 
 
 @dataclass(frozen=True)
@@ -52,9 +52,7 @@ class Probe:
 
     def restore_id(self, test_id: str) -> str:
         """A test id of the run under the test's own name."""
-        for neutral, name in self.names.items():
-            test_id = test_id.replace(neutral, name)
-        return test_id
+        return restored(test_id, self.names)
 
     def restore_gate(self, gate: GateResult) -> GateResult:
         """A gate of the run with every test under its own name."""
@@ -135,19 +133,24 @@ def _neutral(
     others: code that answered any test from its name fails it now."""
     names = {part for test_id in language.expected_tests(tree) for part in name_parts(test_id)}
     given: dict[str, str] = {}
-    files, mapping = dict(probe.files), {}
-    kept: dict[str, bytes] = {}
-    for path in sorted({**tree, **probe.files}):
+    mapping: dict[str, str] = {}
+
+    def rename(data: bytes) -> bytes | None:
+        renamed = language.rename_tests(language.read_source(data), names, rng, given)
+        mapping.update(renamed.names)
+        return renamed.text.encode() if renamed.names else None
+
+    files, kept = dict(probe.files), {}
+    for path in sorted(tree.keys() | probe.files.keys()):
         if not language.is_test_path(path):
             continue
-        changed = probe.files.get(path, tree.get(path))
-        for source, into in ((changed, files), (tree.get(path), kept)):
-            if source is None:
-                continue
-            renamed = language.rename_tests(language.read_source(source), names, rng, given)
-            if renamed.names:
-                into[path] = renamed.text.encode()
-                mapping.update(renamed.names)
+        as_written = rename(tree[path]) if path in tree else None
+        if as_written is not None:
+            kept[path] = as_written
+        if path in probe.files:
+            files[path] = rename(probe.files[path]) or probe.files[path]
+        elif as_written is not None:
+            files[path] = as_written
     probe = replace(probe, files=files, names=mapping, renamed=kept)
     run = language.expected_tests({**tree, **files})
     perturbed = frozenset(i for i in run if probe.restore_id(i) in probe.perturbed)
@@ -158,11 +161,10 @@ def _perturb_tests(
     language: Language,
     files: Mapping[str, bytes],
     lines: Callable[[str, str], Collection[int] | None],
-    rng: random.Random | None,
+    rng: random.Random,
 ) -> tuple[dict[str, bytes], tuple[str, ...]]:
     """Each test file of `files` with the expected values on its `lines(path, text)` (None:
     anywhere) changed, where any changed; and `path:line` of every change."""
-    rng = rng or random.SystemRandom()
     changed: dict[str, bytes] = {}
     where: list[str] = []
     for path in sorted(files):

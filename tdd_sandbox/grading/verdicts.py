@@ -152,7 +152,7 @@ def check_red(
         raise VerdictError(
             f"tests that passed before now fail: {', '.join(broken)}", Failure.BROKEN_TEST
         )
-    if faults := test_lint_faults(report, language, files):
+    if faults := lint_faults_in_tests(report, language, files):
         # No role but the tester may touch a test file: a test that fails its own lint can
         # never turn green (an unused import in a Rust test took three waves, then stuck).
         raise VerdictError(
@@ -171,7 +171,7 @@ def _broke(outcome: TestOutcome | None, *, cut_short: bool) -> bool:
     return outcome.status is not TestStatus.PASSED
 
 
-def test_lint_faults(
+def lint_faults_in_tests(
     report: GateReport, language: Language, files: Mapping[str, bytes]
 ) -> list[str]:
     """The lint gate's findings in the test files of `files` (none where it passed)."""
@@ -195,7 +195,7 @@ def check_green(
             lint findings are the tester's to fix (`Failure.TEST_MISTAKE`).
     """
     refuse_tamper(report)
-    if faults := test_lint_faults(report, language, files):
+    if faults := lint_faults_in_tests(report, language, files):
         # Go's vet reads nothing past a name not yet defined, so a test's own findings show
         # only once the code it calls exists: no implementation can clear them.
         raise VerdictError(

@@ -14,7 +14,7 @@ Only a name's declaration changes (the word after `def`/`fn`/`func`, the leading
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from tdd_sandbox.languages.tokens import Kind, Token, Tokenize, replaced
@@ -42,6 +42,13 @@ class Renamed:
     text: str
     names: dict[str, str] = field(default_factory=dict)
     """Each neutral name the text now holds, and the name it stands for."""
+
+
+def restored(test_id: str, names: Mapping[str, str]) -> str:
+    """A test id of a run under neutral `names` (neutral to own) under the test's own name."""
+    for neutral, name in names.items():
+        test_id = test_id.replace(neutral, name)
+    return test_id
 
 
 def name_parts(test_id: str) -> list[str]:
