@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from tdd_sandbox.bench.cluster import run_on_ray
+from tdd_sandbox.bench.conditions import check_reused, conditions
 from tdd_sandbox.bench.jobs import Job
 from tdd_sandbox.bench.runner import RERUN, JobOptions, run_job
 from tdd_sandbox.settings import Settings, parse_memory
@@ -120,6 +121,7 @@ def run_jobs(
         if resume and done.is_file():
             previous: dict[str, Any] = json.loads(done.read_text(encoding="utf-8"))
             if previous.get("status") not in RERUN:
+                check_reused(job, previous, conditions(job, settings), options.out)
                 results[job.id] = previous
                 continue
         todo.append(job)

@@ -12,6 +12,7 @@ from xml.etree import ElementTree as ET
 
 from tdd_sandbox.bench.board import every_table
 from tdd_sandbox.bench.charts import charts, clear_charts
+from tdd_sandbox.bench.conditions import check_mergeable
 from tdd_sandbox.bench.page import html_page
 from tdd_sandbox.bench.summary import sandbox_line, scored, summarise
 from tdd_sandbox.bench.tables import markdown
@@ -126,7 +127,8 @@ def merge(folders: list[Path], out: Path) -> dict[str, Any]:
     """Combine shard outputs into one report (a job found twice keeps its last result).
 
     Raises:
-        UsageError: a folder holds no results.
+        UsageError: a folder holds no results, or one model's results ran under different
+            settings.
     """
     results: dict[str, dict[str, Any]] = {}
     skipped: set[str] = set()
@@ -135,4 +137,5 @@ def merge(folders: list[Path], out: Path) -> dict[str, Any]:
             results[result["id"]] = result
         if (listed := folder / SKIPPED_FILE).is_file():
             skipped.update(json.loads(listed.read_text(encoding="utf-8")))
+    check_mergeable(results.values())
     return write_reports(out, list(results.values()), skipped)

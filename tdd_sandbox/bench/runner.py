@@ -16,6 +16,7 @@ from typing import Any
 
 from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.acceptance.suite import has_reference
+from tdd_sandbox.bench.conditions import conditions
 from tdd_sandbox.bench.implement import implement_kata
 from tdd_sandbox.bench.jobs import Job, model_settings
 from tdd_sandbox.bench.metrics import run_metrics
@@ -69,7 +70,7 @@ def run_job(job: Job, settings: Settings, options: JobOptions) -> dict[str, Any]
     repo = job_dir / "repo"
     shutil.rmtree(repo, ignore_errors=True)  # a previous, unfinished try starts over
     job_dir.mkdir(parents=True, exist_ok=True)
-    base = _identity(job)
+    base = {**_identity(job), "conditions": conditions(job, settings)}
     result: dict[str, Any]
     try:
         result = {**base, **_run_and_score(job, job_settings(settings, job), options, job_dir)}

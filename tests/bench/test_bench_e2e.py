@@ -11,6 +11,7 @@ import pytest
 
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
 from tdd_sandbox.bench.report import merge
+from tdd_sandbox.errors import UsageError
 from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.sandbox.versions import read_versions
 from tdd_sandbox.settings import load_settings
@@ -70,6 +71,14 @@ def test_bench_ranks_models_resumes_replays_and_merges_shards(tmp_path: Path) ->
         run_bench(BenchOptions(**{**options.__dict__, "resume": True}), settings)
         rerun = [r for r in fake.requests[asked:] if not str(r["model"]).startswith("down")]
         assert rerun == []
+        # Resumed under a longer token limit: refused before a job runs; nothing is lost.
+        longer = settings.model_copy(
+            update={"llm": settings.llm.model_copy(update={"max_tokens": 2048})}
+        )
+        asked = len(fake.requests)
+        with pytest.raises(UsageError, match=r"llm\.max_tokens 4096 -> 2048"):
+            run_bench(BenchOptions(**{**options.__dict__, "resume": True}), longer)
+        assert len(fake.requests) == asked
     good, bad, down = summary["models"]
     assert (good["model"], bad["model"], down["model"]) == ("good", "bad", "down")
     assert good["acceptance_pass_rate"] == 1.0
