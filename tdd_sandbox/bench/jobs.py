@@ -226,5 +226,8 @@ def model_settings(settings: Settings, model: ModelEntry, **update: Any) -> Sett
     roles = {}
     for role in ROLES:
         changes = {"model": model.model_for(role), **dict(model.options), **update}
-        roles[role] = getattr(settings.roles, role).model_copy(update=changes)
+        # Validated, not copied in: an entry's options are text ("whole") where the settings
+        # hold values (an EditFormat), and a copy would keep the text.
+        current = getattr(settings.roles, role)
+        roles[role] = type(current).model_validate({**current.model_dump(), **changes})
     return settings.model_copy(update={"roles": RolesSettings(**roles)})

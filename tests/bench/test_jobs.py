@@ -196,3 +196,21 @@ def test_a_job_s_kept_code_stays_in_its_folder(tmp_path: Path) -> None:
         "b.py", "src/a.py",
     ]  # fmt: skip
     assert not (tmp_path / "job" / "escape.py").exists()
+
+
+def test_an_entrys_options_are_validated_as_settings_not_pasted_in() -> None:
+    import warnings
+
+    from tdd_sandbox.bench.jobs import model_settings
+    from tdd_sandbox.llm.formats import EditFormat
+
+    bench = BenchSettings(
+        models={"small": {"all": "custom:small", "edit_format": "whole"}}
+    )
+    [entry] = resolve_models(["small"], bench)
+    settings = model_settings(load_settings(), entry, seed=3)
+    assert settings.roles.implementer.edit_format is EditFormat.WHOLE
+    assert settings.roles.tester.seed == 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a str where the enum belongs warns on every dump
+        settings.model_dump(mode="json")
