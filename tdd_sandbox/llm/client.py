@@ -106,6 +106,9 @@ class OpenAIBackend:
         self._answered = False
         """Whether the endpoint ever answered: until then a refused connection is final."""
         self._notify = notify
+        self._closed = False
+        """Whether the caller closed the client (a raced attempt that lost): its request's
+        failure is then the caller's doing, never retried or said."""
         import openai
 
         self._client = openai.OpenAI(
@@ -134,7 +137,7 @@ class OpenAIBackend:
         )
         started = time.monotonic()
         try:
-            response = retrying(self._create, request)
+            response = self._send(retrying, request)
         except openai.APIStatusError as exc:
             raise self._classify(exc, request) from None
         except (openai.APITimeoutError, openai.APIConnectionError) as exc:
@@ -172,10 +175,20 @@ class OpenAIBackend:
             duration_s=time.monotonic() - started,
         )
 
+    def _send(self, retrying: Retrying, request: ChatRequest) -> Any:
+        try:
+            return retrying(self._create, request)
+        except Exception:
+            if self._closed:
+                raise InfrastructureError("the request was closed by its caller") from None
+            raise
+
     def _worth_retrying(self, exc: BaseException) -> bool:
         """A transient failure is retried; a refused connection only once the endpoint has
         answered (a server restarting mid-run), never before: nothing listening there took
-        20 s of retries to say so."""
+        20 s of retries to say so. Nothing is retried once the caller closed the client."""
+        if self._closed:
+            return False
         return _transient(exc) and (self._answered or not refused(exc))
 
     def _say_retry(self, state: RetryCallState) -> None:
@@ -232,5 +245,6 @@ class OpenAIBackend:
         return InfrastructureError(f"{where} rejected the request (HTTP {status}): {exc.message}")
 
     def close(self) -> None:
-        """Release the HTTP connection pool."""
+        """Release the HTTP connection pool; a request still running ends, unretried."""
+        self._closed = True
         self._client.close()

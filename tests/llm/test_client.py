@@ -214,3 +214,18 @@ def test_a_base_url_that_is_not_one_is_a_config_error(url: str) -> None:
         load_settings(overrides={"llm": {"base_url": url}})
     with pytest.raises(ConfigError, match="base_url"):
         load_settings(overrides={"roles": {"tester": {"base_url": url}}})
+
+
+def test_a_request_closed_by_its_caller_is_neither_retried_nor_said_as_a_failure() -> None:
+    # A raced attempt that lost has its client closed mid-request: that is the caller's
+    # doing, not the endpoint's. It was said as "attempt 1 of 2 failed (APIConnectionError);
+    # retrying in 1s" on the user's terminal, and waited a back-off for nothing.
+    said: list[str] = []
+    with FakeLLM({"m": [Answer(text="slow", delay_s=3)]}) as fake:
+        endpoint = Endpoint("custom", fake.base_url, "m", None, "")
+        backend = OpenAIBackend(endpoint, timeout_s=10, max_retries=1, notify=said.append)
+        threading.Timer(0.3, backend.close).start()
+        with pytest.raises(InfrastructureError, match="closed by its caller"):
+            backend.complete(_request())
+    assert said == []
+    assert len(fake.requests) <= 1
