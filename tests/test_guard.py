@@ -307,3 +307,59 @@ def test_a_forged_catch2_report_is_caught_by_the_guard(
     guarded = _test_gate(checker, language, files)
     assert guarded.status is GateStatus.ERROR, guarded.reason
     assert guarded.tamper is not None, guarded.reason
+
+
+# Code loaded by one test file's process rewrites the guard's own loader hooks, in the
+# guard's folder under /tmp, which the sandbox's user could write: the next test file's
+# process loads them, and they hand it a forged test file, its tests passing under their
+# names, the sentinels' line kept (a green gate before; the hooks were then hooks.mjs).
+# Contained by what the runtime enforces, not by a name on a list: the test files'
+# processes run under Node's permission model, which lets them read the kata's tree and the
+# guard's modules and write nowhere.
+_JS_REWRITE_HOOKS = """\
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+
+// The guard's loader hooks, wherever they are, changed in one place: the test file named b
+// loads as a forged one.
+const forged = 'import { test } from "node:test";\\ntest("fizz", () => {});\\n';
+try {
+  for (const name of readdirSync("/tmp")) {
+    if (!name.startsWith("tdd-guard-")) continue;
+    for (const module of readdirSync(`/tmp/${name}`)) {
+      const path = `/tmp/${name}/${module}`;
+      const text = readFileSync(path, "utf8").replace(
+        "if (url === entry) source += line;",
+        `if (url === entry && url.endsWith("/b.test.js")) source = ${JSON.stringify(forged)};
+  if (url === entry) source += line;`,
+      );
+      writeFileSync(path, text);
+    }
+  }
+} catch {
+  // Refused: the code goes on as honest code would.
+}
+
+export function fizzBuzz() {
+  return "";
+}
+"""
+_JS_FIRST = """\
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fizzBuzz } from "../kata.js";
+
+test("is a function", () => {
+  assert.equal(typeof fizzBuzz, "function");
+});
+"""
+
+
+def test_the_code_cannot_rewrite_the_guard_for_the_next_test_file(checker: DockerChecker) -> None:
+    language = get_language("javascript")
+    files = {**language.scaffold(), "kata.js": _JS_REWRITE_HOOKS, "test/a.test.js": _JS_FIRST}
+    files["test/b.test.js"] = RED["javascript"][1]
+    gate = _test_gate(checker, language, files)
+    assert gate.status is not GateStatus.PASSED, gate.reason
+    outcomes = {o.id: o.status.value for o in gate.tests}
+    assert outcomes["test/a.test.js::is a function"] == "passed"
+    assert outcomes["test/b.test.js::fizz"] == "failed"

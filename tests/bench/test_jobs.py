@@ -204,9 +204,7 @@ def test_an_entrys_options_are_validated_as_settings_not_pasted_in() -> None:
     from tdd_sandbox.bench.jobs import model_settings
     from tdd_sandbox.llm.formats import EditFormat
 
-    bench = BenchSettings(
-        models={"small": {"all": "custom:small", "edit_format": "whole"}}
-    )
+    bench = BenchSettings(models={"small": {"all": "custom:small", "edit_format": "whole"}})
     [entry] = resolve_models(["small"], bench)
     settings = model_settings(load_settings(), entry, seed=3)
     assert settings.roles.implementer.edit_format is EditFormat.WHOLE

@@ -32,7 +32,9 @@ NO_CODE_FROM_TEXT = "--disallow-code-generation-from-strings"
 
 # Run from a copy under /tmp, the driver at its root so that the setup's `./kata.js` resolves;
 # one process per case, each under `timeout`, its output capped, so a case that hangs or
-# floods fails alone. A module that does not load fails every case the same way.
+# floods fails alone. A module that does not load fails every case the same way. Each case's
+# process runs under Node's permission model: it reads the copy and writes nothing, so no
+# case leaves anything behind for the next.
 _SCRIPT = r"""
 n=$1; count=$2; limit=$3; out=/tmp/tdd-acceptance/out
 mkdir -p /tmp/tdd-acceptance /tmp/package && cp -R /work/. /tmp/package/ || exit 3
@@ -41,8 +43,8 @@ mv .tdd/acceptance/driver.mjs tdd_acceptance_driver.mjs || exit 3
 : > "$out"
 i=0
 while [ "$i" -lt "$count" ]; do
-  timeout -s KILL "$limit" node {no_code_from_text} \
-    tdd_acceptance_driver.mjs "$i" "$n" 2>>/tmp/tdd-acceptance/err \
+  timeout -s KILL "$limit" node {no_code_from_text} --permission \
+    --allow-fs-read=/tmp/package tdd_acceptance_driver.mjs "$i" "$n" 2>>/tmp/tdd-acceptance/err \
     | head -c 1000000 >> "$out"
   i=$((i + 1))
 done

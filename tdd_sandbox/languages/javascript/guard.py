@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from tdd_sandbox.languages.javascript.driver import NO_CODE_FROM_TEXT
 from tdd_sandbox.languages.readout import NEXT_UNINDENTED, SentinelReports
 
 
@@ -86,6 +87,49 @@ REPORTER = "/opt/js/tdd-reporter.mjs"
 """The image's reporter: one JSON line per test that ended (see the image's folder)."""
 
 
+def runner_module(results: str) -> str:
+    """The guarded test run's own process: `node --test` as a module of the tool's, so that
+    it, and not the flags it hands on, says how each test file's process runs. It runs the
+    keeper and the reporters (the image's, to `results`, and node's spec, to the output);
+    each test file runs in a process of its own under Node's permission model, which lets
+    it read the kata's tree, the guard's modules and the image's JavaScript tools, and write
+    no file and start no process, whatever the code in it reaches (the static policy is a
+    list of what code may name; this is what the runtime refuses). The exit code is node
+    --test's: 1 when a test or a test file failed."""
+    return f"""import {{ createWriteStream }} from "node:fs";
+import {{ resolve }} from "node:path";
+import {{ PassThrough }} from "node:stream";
+import {{ run }} from "node:test";
+import {{ spec }} from "node:test/reporters";
+import keep from "./keeper.mjs";
+
+const here = new URL(".", import.meta.url).pathname;
+const execArgv = [
+  "{NO_CODE_FROM_TEXT}",
+  "--permission",
+  `--allow-fs-read=${{process.cwd()}}`,
+  `--allow-fs-read=${{here}}`,
+  "--allow-fs-read=/opt/js",
+  "--import",
+  `${{here}}seal.mjs`,
+  "--import",
+  `${{here}}sentinels.mjs`,
+];
+// As `node --test` names them: by their full path, which is also each file's own test's name.
+const files = process.argv.slice(2).map((file) => resolve(file));
+const events = run({{ files, execArgv }});
+events.on("test:fail", () => {{
+  process.exitCode = 1;
+}});
+const kept = new PassThrough({{ objectMode: true }});
+const shown = new PassThrough({{ objectMode: true }});
+events.pipe(kept);
+events.pipe(shown);
+kept.compose(keep).pipe(createWriteStream("{results}"));
+shown.compose(spec).pipe(process.stdout);
+"""
+
+
 def _socket(nonce: str) -> str:
     # An abstract Unix socket: no file, and nothing but the sandbox's processes reach it.
     return f"\\0tdd-seal-{nonce}"
@@ -145,8 +189,10 @@ export default async function* keep(source) {{
 def seal_module(nonce: str) -> str:
     """Imported first into each test file's process: asks the keeper for the file's sealed
     source, and registers hooks that load it from there (and add the sentinels' line to
-    it), all before the file or any code it imports is loaded."""
-    return f"""import {{ register }} from "node:module";
+    it), all before the file or any code it imports is loaded. The hooks run in the
+    process's own thread (`registerHooks`: a loader thread is a worker, which the
+    permission model refuses), their sources held where no module can reach them."""
+    return f"""import {{ registerHooks }} from "node:module";
 import {{ connect }} from "node:net";
 import {{ relative }} from "node:path";
 import {{ pathToFileURL }} from "node:url";
@@ -168,33 +214,19 @@ const sentinels = new URL("./sentinels.mjs", import.meta.url).href;
 const line =
   `\\nimport {{ register as tdd_{nonce} }} from "${{sentinels}}";\\n` +
   `tdd_{nonce}(${{JSON.stringify(relative(process.cwd(), file))}});\\n`;
-register(new URL("./hooks.mjs", import.meta.url), {{
-  data: {{ sources: JSON.parse(reply), entry: pathToFileURL(file).href, line }},
+const sources = new Map(Object.entries(JSON.parse(reply)));
+const entry = pathToFileURL(file).href;
+registerHooks({{
+  load(url, context, next) {{
+    let source = sources.get(url);
+    if (url !== entry && source === undefined) return next(url, context);
+    if (source === undefined) source = String(next(url, context).source ?? "");
+    sources.delete(url);
+    if (url === entry) source += line;
+    return {{ format: context.format ?? "module", source, shortCircuit: true }};
+  }},
 }});
 """
-
-
-HOOKS_MODULE = """let sources = new Map();
-let entry = "";
-let line = "";
-
-export function initialize(data) {
-  sources = new Map(Object.entries(data.sources));
-  entry = data.entry;
-  line = data.line;
-}
-
-export async function load(url, context, next) {
-  let source = sources.get(url);
-  if (url !== entry && source === undefined) return next(url, context);
-  if (source === undefined) source = String((await next(url, context)).source ?? "");
-  sources.delete(url);
-  if (url === entry) source += line;
-  return { format: context.format ?? "module", source, shortCircuit: true };
-}
-"""
-"""The hooks, in the loader's own thread: a sealed file's source from the keeper's reply, the
-test file's with the sentinels' line added."""
 
 
 NODE_SENTINELS = SentinelReports(

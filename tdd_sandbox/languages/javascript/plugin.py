@@ -73,7 +73,7 @@ class JavaScript(JavaScriptRunner, Defaults):
     """None: a track's package.json is Jest's and Babel's, and the scaffold's (an ES module
     package, which the track's code is) takes its place."""
     prompt_note = (
-        'JavaScript on Node.js 20, ES modules ("type": "module"), no packages. The code is '
+        'JavaScript on Node.js 24, ES modules ("type": "module"), no packages. The code is '
         "kata.js at the root (export what the tests import); tests are test/*.test.js files "
         'using `import { test } from "node:test"`, `import assert from "node:assert/strict"` '
         'and `import { ... } from "../kata.js"`. Code must pass Prettier (defaults), ESLint '

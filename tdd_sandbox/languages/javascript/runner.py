@@ -16,9 +16,9 @@ from tdd_sandbox.languages.findings import file_sections
 from tdd_sandbox.languages.javascript.discovery import literal_test_names
 from tdd_sandbox.languages.javascript.driver import NO_CODE_FROM_TEXT
 from tdd_sandbox.languages.javascript.guard import (
-    HOOKS_MODULE,
     NODE_SENTINELS,
     REPORTER,
+    runner_module,
     seal_module,
     sentinel_module,
     sentinel_names,
@@ -77,7 +77,9 @@ _TYPECHECK = (
 )
 
 
-# The guarded test gate. A sentinel module is imported first into every test file's process,
+# The guarded test gate. Its own process is a module of the tool's (`runner_module`), which
+# runs each test file in a process under Node's permission model. A sentinel module is
+# imported first into every test file's process,
 # where it takes note of the runner's and `assert`'s functions before the test file and the
 # code it imports are loaded; a line added to each test file registers, after the file's own
 # tests, two sentinel tests named after it (one must pass, one must fail), so a process that
@@ -90,15 +92,13 @@ _GUARD = (
 n=$1; out=/tmp/tdd-guard-$n
 rm -rf "$out" && mkdir -p "$out" || exit 3
 printf '%s' "$2" > "$out/sentinels.mjs" && printf '%s' "$3" > "$out/keeper.mjs" \
-  && printf '%s' "$4" > "$out/seal.mjs" && printf '%s' "$5" > "$out/hooks.mjs" || exit 3
+  && printf '%s' "$4" > "$out/seal.mjs" && printf '%s' "$5" > "$out/main.mjs" || exit 3
 """
     + f"files=$({_FIND})\n"
     + r"""for file in $files; do printf '@@%s file %s\n' "$n" "${file#./}"; done
 if [ -z "$files" ]; then printf '\n@@%s end\n' "$n"; exit 0; fi
 """
-    # The keeper stands in for the image's reporter, which it wraps.
-    + _RUN.replace(REPORTER, '"$out/keeper.mjs"')
-    + ' --import "$out/seal.mjs" --import "$out/sentinels.mjs" $files; status=$?\n'
+    + 'node "$out/main.mjs" $files; status=$?\n'
     + f"printf '\\n@@%s report ' \"$n\"; base64 -w0 < {RESULTS}; printf ' end\\n'\n"
     # A file that did not load ran no test, its sentinels included: the run never got to its
     # tests (as with a build failure), and its `<load>` error says why.
@@ -171,7 +171,10 @@ class JavaScriptRunner(RunnerDefaults):
         """The guarded test run (see `_GUARD`); None for other commands and configured ones."""
         if command != ("sh", "-c", _TEST):
             return None
-        modules = (sentinel_module(nonce), server_module(nonce), seal_module(nonce), HOOKS_MODULE)
+        modules = (
+            sentinel_module(nonce), server_module(nonce), seal_module(nonce),
+            runner_module(RESULTS),
+        )  # fmt: skip
         return ("sh", "-c", _GUARD, "guard", nonce, *modules)
 
     def sealed_input(self, files: Mapping[str, bytes], sealed: Sequence[str]) -> bytes | None:
