@@ -35,6 +35,7 @@ from tdd_sandbox.repo.history import head_files
 from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.counts import plural
+from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.files import write_atomic
 from tdd_sandbox.vocabulary.printable import escape_controls
 
@@ -120,7 +121,22 @@ def run_bench(
         # What finished, what stopped; no charts, which would hold the stop up.
         write_reports(options.out, stopped.results, skipped, stopped=True)
         raise
+    if said := cut_at_limit(results, settings.llm.max_tokens):
+        progress(said)
     return write_reports(options.out, results, skipped)
+
+
+def cut_at_limit(results: list[dict[str, Any]], limit: int) -> str | None:
+    """What the answer limit cost, when it cut any answer: those tries were ended by the
+    harness's setting, not by the model, and a board should say so."""
+    cut = [r.get("rejections_by_kind", {}).get(Failure.TRUNCATED.value, 0) for r in results]
+    if not any(cut):
+        return None
+    return (
+        f"warning: {plural(sum(cut), 'answer')} in {plural(sum(map(bool, cut)), 'job')} ended "
+        f"at llm.max_tokens ({limit}), cut before the model finished: raise llm.max_tokens "
+        "so that the limit does not score the model"
+    )
 
 
 LOG_FILE = "bench.log"
