@@ -21,6 +21,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
@@ -107,17 +108,30 @@ def has_reference(kata_dir: Path, language: str) -> bool:
 def has_calls(kata_dir: Path, language: str) -> bool:
     """Whether the kata is judged as data in `language`: a call mapping for it beside
     canonical data, or its track's own tests transcribed, which need none."""
-    folder = kata_dir / "acceptance"
-    if not (folder / CALLS_FILE).is_file():
+    section = _calls_of(kata_dir, language)
+    if section is None:
         return False
+    return (kata_dir / "acceptance" / CASES_FILE).is_file() or bool(section.get("transcripts"))
+
+
+def interface(kata_dir: Path, language: str) -> str:
+    """How the acceptance suite reaches the kata's code in `language` (its `setup`: Python's
+    imports), which the kata's text states too; empty where it has none."""
+    section = _calls_of(kata_dir, language)
+    setup = section.get("setup", "") if section is not None else ""
+    return setup if isinstance(setup, str) else ""
+
+
+def _calls_of(kata_dir: Path, language: str) -> dict[str, Any] | None:
+    path = kata_dir / "acceptance" / CALLS_FILE
+    if not path.is_file():
+        return None
     try:
-        data = yaml.safe_load((folder / CALLS_FILE).read_text(encoding="utf-8"))
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError):
-        return False
+        return None
     section = data.get(language) if isinstance(data, dict) else None
-    if not isinstance(section, dict):
-        return False
-    return (folder / CASES_FILE).is_file() or bool(section.get("transcripts"))
+    return section if isinstance(section, dict) else None
 
 
 def load_suite(kata_dir: Path) -> Suite:

@@ -51,9 +51,11 @@ class Loop:
         journal: Journal,
         observer: Observer | None = None,
         stop: CancelToken | None = None,
+        interface: str = "",
     ) -> None:
         self.repo = repo
         self.kata = kata
+        self.interface = interface
         self.kata_path = kata_path
         self.language = language
         self.settings = settings
@@ -101,7 +103,9 @@ class Loop:
         head = self.repo.repo.head.commit.hexsha if self.repo.repo.head.is_valid() else ""
         if head != self._last_commit[0] or not head:
             self._last_commit = (head, last_commit(self.repo))
-        return specs.Brief(self.kata, self.kata_path, self.language, self._last_commit[1])
+        return specs.Brief(
+            self.kata, self.kata_path, self.language, self._last_commit[1], self.interface
+        )
 
     def _play(self, spec: PhaseSpec, cycle: int) -> tuple[Candidate | None, Outcome]:
         return contest(

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from tdd_sandbox.acceptance.suite import interface
 from tdd_sandbox.agents.team import Team, build_team
 from tdd_sandbox.engine.events import Resumed, RunEnded, RunStarted
 from tdd_sandbox.engine.journal import Journal, read_state
@@ -174,6 +175,7 @@ def open_session(
                 repo=repo, kata=kata, kata_path=_kata_path_in_repo(directory, kata_file),
                 language=language, settings=settings, checker=checker, team=team,
                 journal=journal, observer=observer, stop=stop,
+                interface=interface(kata_file.resolve().parent, language.name),
             )  # fmt: skip
         stack.callback(loop.close)
         yield Session(loop, repo, team, journal, run_id, directory, started, branch,

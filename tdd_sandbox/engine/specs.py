@@ -14,10 +14,17 @@ from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.engine.phases import Outcome, Phase, Red
 from tdd_sandbox.grading.gates import GateReport
 from tdd_sandbox.grading.probe import Probe, plan_probe, plan_refactor_probe
-from tdd_sandbox.grading.verdicts import Baseline, check_green, check_red, check_refactor
+from tdd_sandbox.grading.verdicts import (
+    Baseline,
+    VerdictError,
+    check_green,
+    check_red,
+    check_refactor,
+)
 from tdd_sandbox.katas.kata import Kata
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.history import CommitInfo
+from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.results import GateKind
 from tdd_sandbox.vocabulary.roles import Role
 
@@ -89,6 +96,8 @@ class Brief:
     kata_path: str
     language: Language
     last_commit: CommitInfo | None
+    interface: str = ""
+    """How the kata's acceptance suite reaches its code (`acceptance.suite.interface`)."""
 
     def situation(
         self,
@@ -133,6 +142,11 @@ def specify_red(brief: Brief, base: Baseline, *, first_cycle: bool, hint: str = 
 
     def grade(files: Mapping[str, bytes], report: GateReport) -> str:
         [new_test] = check_red(base, files, report, language)
+        test = files.get(new_test.partition("::")[0], b"").decode("utf-8", "replace")
+        if brief.interface and (misplaced := language.misplaced_import(brief.interface, test)):
+            # A test of the kata's function in a module of the tester's naming makes the
+            # loop build it there, green, where the acceptance suite never looks (0 of 12).
+            raise VerdictError(misplaced, Failure.TEST_MISTAKE)
         return new_test
 
     return PhaseSpec(

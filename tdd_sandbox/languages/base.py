@@ -81,6 +81,11 @@ class RunnerDefaults(ABC):
         del files, sealed
         return None
 
+    def misplaced_import(self, setup: str, test: str) -> str | None:
+        """None: the scaffold fixes where the code lives (a crate, a package, a class)."""
+        del setup, test
+        return None
+
     def lint_faults(self, output: str, tests: Collection[str]) -> list[str]:
         """Findings written `path:line:col: message` in a test file (ruff, gcc, javac)."""
         return at_line_start(output, tests)

@@ -163,6 +163,12 @@ class Runner(Protocol):
         could make it pass (a name its module never imports), else None."""
         ...
 
+    def misplaced_import(self, setup: str, test: str) -> str | None:
+        """Feedback when a new test (its text) imports one of the kata's names from another
+        place than the kata's acceptance suite does (its `setup`): the code would be built
+        where the suite never looks. None where the language fixes where code lives."""
+        ...
+
     def lint_faults(self, output: str, tests: Collection[str]) -> list[str]:
         """The lint gate's findings (its `output`) that lie in `tests` and that no
         implementation can clear, as `languages.findings` reads them: a RED test that fails

@@ -138,6 +138,21 @@ def test_red_needs_exactly_one_new_test_failing_for_the_right_reason(
     assert _kinds(repo) == [kind]
 
 
+def test_a_test_of_the_kata_in_a_module_the_kata_does_not_name_goes_back_to_the_tester(
+    tmp_path: Path,
+) -> None:
+    # The 1.5B's tester imported `roman_numerals`, the kata names `roman`: the loop built a
+    # correct converter there, green, and the acceptance suite found no `roman`: 0 of 12.
+    repo = tmp_path / "kata"
+    elsewhere = python_test_file(1).replace("from fizzbuzz import", "from fizz_buzz import")
+    summary, fake = _run(repo, [plan((TEST_FILE, elsewhere)), GOOD_TEST, done()], [GOOD_IMPL])
+    assert summary.status == "completed", summary.reason
+    said = _asked(fake, "tester")[1]
+    assert "the kata's fizzbuzz lives in the module fizzbuzz" in said
+    assert "`from fizzbuzz import fizzbuzz`, not from fizz_buzz" in said
+    assert _kinds(repo) == ["test_mistake"]
+
+
 def test_a_red_that_removes_a_passing_test_is_refused(tmp_path: Path) -> None:
     repo = tmp_path / "kata"
     second = PY_TEST_HEAD + "\n\n" + PY_TESTS[1][1]  # test_one dropped, test_fizz added

@@ -104,6 +104,17 @@ def test_test_mistakes_are_names_the_module_never_binds() -> None:
     assert PYTHON.test_mistake(files, failure) is None
 
 
+def test_a_kata_name_imported_from_another_module_than_the_kata_names_is_a_mistake() -> None:
+    setup = "from roman import to_roman"
+    said = PYTHON.misplaced_import(setup, "from roman_numerals import to_roman\n")
+    assert said is not None
+    assert "`from roman import to_roman`, not from roman_numerals" in said
+    fine = ("from roman import to_roman\n", "import roman\n", "from helpers import other\n")
+    assert all(PYTHON.misplaced_import(setup, test) is None for test in fine)
+    assert PYTHON.misplaced_import(setup, "def broken(:\n") is None  # the runner says it
+    assert PYTHON.misplaced_import("", "from roman_numerals import to_roman\n") is None
+
+
 def test_an_argument_no_fixture_supplies_is_a_test_mistake() -> None:
     source = (
         b"import pytest\n\n\n@pytest.fixture\ndef word() -> str:\n    return 'x'\n\n\n"

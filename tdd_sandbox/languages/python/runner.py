@@ -3,6 +3,7 @@ reports."""
 
 from __future__ import annotations
 
+import ast
 import json
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
@@ -143,6 +144,32 @@ class PythonRunner(RunnerDefaults):
                 continue  # a broken test file shows up as a collection error instead
             found.update(collected_ids(path, tree))
         return frozenset(found)
+
+    def misplaced_import(self, setup: str, test: str) -> str | None:
+        """A name the acceptance suite imports `from m import name`, imported by the test from
+        another module (`roman_numerals`, where the kata names `roman`)."""
+        try:
+            homes = {
+                alias.name: node.module
+                for node in ast.walk(ast.parse(setup))
+                if isinstance(node, ast.ImportFrom) and node.module
+                for alias in node.names
+            }
+            tree = ast.parse(test)
+        except (SyntaxError, ValueError):
+            return None  # an unparsable test is said by the runner instead
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or not node.module:
+                continue
+            for alias in node.names:
+                home = homes.get(alias.name)
+                if home is not None and node.module != home:
+                    return (
+                        f"the kata's {alias.name} lives in the module {home}, as the kata says "
+                        f"and its acceptance tests import it: `from {home} import "
+                        f"{alias.name}`, not from {node.module}"
+                    )
+        return None
 
     def test_mistake(self, files: Mapping[str, bytes], outcome: TestOutcome) -> str | None:
         """An argument pytest cannot supply (no fixture of that name), or a NameError on a name
