@@ -221,10 +221,10 @@ def test_a_request_closed_by_its_caller_is_neither_retried_nor_said_as_a_failure
     # doing, not the endpoint's. It was said as "attempt 1 of 2 failed (APIConnectionError);
     # retrying in 1s" on the user's terminal, and waited a back-off for nothing.
     said: list[str] = []
-    with FakeLLM({"m": [Answer(text="slow", delay_s=3)]}) as fake:
+    with FakeLLM({"m": [Answer(text="slow", delay_s=1)]}) as fake:
         endpoint = Endpoint("custom", fake.base_url, "m", None, "")
         backend = OpenAIBackend(endpoint, timeout_s=10, max_retries=1, notify=said.append)
-        threading.Timer(0.3, backend.close).start()
+        threading.Timer(0.2, backend.close).start()
         with pytest.raises(InfrastructureError, match="closed by its caller"):
             backend.complete(_request())
     assert said == []
