@@ -198,13 +198,15 @@ def main() -> None:
     else:
         binary = install_server()
         model = assemble(args.model)
+        context = MODELS[args.model]["context"]
+        assert isinstance(context, int)
         if warning := machine_load():
             say(f"warning: {warning}")
         os.execv(
             str(binary),
             [str(binary), "-m", str(model), "--host", "127.0.0.1", "--port", str(args.port),
              # llama-server splits its context among its slots: each keeps --ctx-size.
-             "-c", str((args.ctx_size or int(str(MODELS[args.model]["context"]))) * args.slots),
+             "-c", str((args.ctx_size or context) * args.slots),
              "--parallel", str(args.slots),
              "--threads", str(args.threads)],
         )  # fmt: skip
