@@ -24,6 +24,7 @@ import pytest
 from tdd_sandbox.ops.gc import collect_garbage
 from tdd_sandbox.sandbox.labels import LABEL, OWNER_LABEL
 from tdd_sandbox.vocabulary.cleanup import GcReport
+from tests.helpers.cli import as_from_a_terminal
 from tests.helpers.fake_llm import Answer, FakeLLM, done, no_change, plan
 from tests.helpers.git import git
 from tests.helpers.katas import PY_IMPLS, python_test_file
@@ -121,6 +122,7 @@ def _start_run(repo: Path, fake: FakeLLM) -> subprocess.Popen[str]:
         [sys.executable, "-m", "tdd_sandbox", "run", str(KATAS / "fizzbuzz" / "kata.md"),
          "--repo", str(repo), "--language", "python", "--parallel", "3", "--json"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=as_from_a_terminal,  # under nohup the run would ignore the SIGHUP sent
     )  # fmt: skip
 
 
