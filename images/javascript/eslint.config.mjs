@@ -1,6 +1,13 @@
 // The lint gate's configuration: the tool's, never the repo's (eslint runs with --config).
+// One image serves JavaScript and TypeScript: each block names its language's files.
 import js from "@eslint/js";
 import globals from "globals";
+import tseslint from "typescript-eslint";
+
+const javascript = ["**/*.js", "**/*.mjs", "**/*.cjs"];
+const typescript = ["**/*.ts", "**/*.mts", "**/*.cts"];
+// A parameter list is a signature (a stub's, before its body is written), used or not.
+const unused = ["error", { args: "none" }];
 
 export default [
   js.configs.recommended,
@@ -10,9 +17,11 @@ export default [
       sourceType: "module",
       globals: { ...globals.node },
     },
-    rules: {
-      // A parameter list is a signature (a stub's, before its body is written), used or not.
-      "no-unused-vars": ["error", { args: "none" }],
-    },
+  },
+  { files: javascript, rules: { "no-unused-vars": unused } },
+  ...tseslint.configs.recommended.map((config) => ({ ...config, files: typescript })),
+  {
+    files: typescript,
+    rules: { "no-unused-vars": "off", "@typescript-eslint/no-unused-vars": unused },
   },
 ];

@@ -18,7 +18,7 @@ from tdd_sandbox.vocabulary.defaults import DEFAULT_LANGUAGE
     "-l",
     default=DEFAULT_LANGUAGE,
     show_default=True,
-    help="The kata's language: python, rust, go, javascript, java or cpp.",
+    help="The kata's language: python, rust, go, javascript, typescript, java or cpp.",
 )
 @click.option(
     "--kata",

@@ -185,7 +185,9 @@ def render_summary(summary: RunSummary, console: Console) -> None:
 @click.argument("kata", type=UserPath())
 @click.option("--repo", type=UserPath(file_okay=False), help="Kata repository.")
 @click.option(
-    "--language", "-l", help="The kata's language: python, rust, go, javascript, java or cpp."
+    "--language",
+    "-l",
+    help="The kata's language: python, rust, go, javascript, typescript, java or cpp.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @transcript_options

@@ -90,7 +90,9 @@ def plan_image(client: docker.DockerClient, language: str, settings: ImageSettin
         )
     files = folder_files(folders[language])
     base_ref, base_id = resolve_base(client, settings, release_of(files))
-    return ImagePlan(language, image_tag(language, files, base_id), base_ref, files)
+    # Named by its folder: languages that share an image share its tag, and one build.
+    tag = image_tag(folders[language].name, files, base_id)
+    return ImagePlan(language, tag, base_ref, files)
 
 
 def image_exists(client: docker.DockerClient, tag: str) -> bool:

@@ -41,8 +41,9 @@ def images_root(settings: ImageSettings) -> Path:
 
 
 def language_folders(settings: ImageSettings) -> dict[str, Path]:
-    """Each language's image folder, by name: the packs' own (`images/<name>/`),
-    or the sub-folders holding a Dockerfile of `images.dir` where that is set.
+    """Each language's image folder, by name: the packs' own (`images/<name>/`, or the
+    folder of the pack whose image it shares), or the sub-folders holding a Dockerfile of
+    `images.dir` where that is set.
 
     Raises:
         PrerequisiteError: `images.dir` is set but not a folder.
@@ -50,11 +51,14 @@ def language_folders(settings: ImageSettings) -> dict[str, Path]:
     if settings.dir is None:
         return {name: language.image for name, language in LANGUAGES.items()}
     root = images_root(settings)
-    return {
+    found = {
         child.name: child
         for child in sorted(root.iterdir())
         if child.is_dir() and (child / "Dockerfile").is_file()
     }
+    # A pack that runs in another's image (TypeScript in JavaScript's) finds it there too.
+    shared = {n: found[p.image.name] for n, p in LANGUAGES.items() if p.image.name in found}
+    return {**shared, **found}
 
 
 def folder_files(folder: Path) -> dict[str, bytes]:

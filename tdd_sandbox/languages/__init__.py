@@ -18,8 +18,10 @@ from tdd_sandbox.languages.javascript import JAVASCRIPT
 from tdd_sandbox.languages.python import PYTHON
 from tdd_sandbox.languages.registry import register
 from tdd_sandbox.languages.rust import RUST
+from tdd_sandbox.languages.typescript import TYPESCRIPT
 
-LANGUAGES: dict[str, Language] = register(PYTHON, RUST, GO, JAVASCRIPT, CPP, JAVA)
+# TypeScript before JavaScript: a TypeScript package has a package.json too.
+LANGUAGES: dict[str, Language] = register(PYTHON, RUST, GO, TYPESCRIPT, JAVASCRIPT, CPP, JAVA)
 """Every pack by name, in the order detection tries them."""
 
 

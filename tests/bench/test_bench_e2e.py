@@ -12,6 +12,7 @@ import pytest
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
 from tdd_sandbox.bench.report import merge
 from tdd_sandbox.errors import UsageError
+from tdd_sandbox.languages import LANGUAGES as REGISTERED
 from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.sandbox.versions import read_versions
 from tdd_sandbox.settings import load_settings
@@ -111,7 +112,7 @@ def test_bench_ranks_models_resumes_replays_and_merges_shards(tmp_path: Path) ->
     assert _stable(tmp_path / "merged") == scored
 
 
-LANGUAGES = ["python", "rust", "go", "javascript", "cpp", "java"]
+LANGUAGES = sorted(REGISTERED)
 
 
 def test_bench_scores_every_language_and_breaks_the_score_down_by_language(
@@ -137,7 +138,7 @@ def test_bench_scores_every_language_and_breaks_the_score_down_by_language(
         summary = run_bench(options, settings)
     [good] = summary["models"]
     assert good["acceptance_by_language"] == dict.fromkeys(LANGUAGES, 1.0), good
-    assert (good["completed"], good["scored_jobs"]) == (6, 6)
+    assert (good["completed"], good["scored_jobs"]) == (len(LANGUAGES), len(LANGUAGES))
     leaderboard = (tmp_path / "out" / "leaderboard.md").read_text()
     assert "Acceptance by language" in leaderboard
     for language in LANGUAGES:
@@ -153,6 +154,8 @@ def test_bench_scores_every_language_and_breaks_the_score_down_by_language(
             **engine.to_json(),
             "image": row["sandbox"]["image"],
         }
-        assert row["sandbox"]["image"].startswith(f"tdd-sandbox/{row['language']}:")
-    assert len(summary["sandbox"]) == len(LANGUAGES)  # one line per image
+        image = REGISTERED[row["language"]].image.name
+        assert row["sandbox"]["image"].startswith(f"tdd-sandbox/{image}:")
+    # One line per image: TypeScript shares JavaScript's.
+    assert len(summary["sandbox"]) == len({REGISTERED[name].image for name in LANGUAGES})
     assert f"- {engine.line()}, tdd-sandbox/python:" in leaderboard

@@ -400,3 +400,80 @@ def test_what_a_failing_test_prints_reaches_the_terminal_as_text(tmp_path: Path)
     assert "\x1b" not in result.stdout + result.stderr
     assert "\\x1b]0;pwned" in result.stdout  # shown, as text
     assert result.stdout.rstrip().endswith("not green")
+
+
+_TS_CODE = """\
+export enum Word {
+  Fizz = "Fizz",
+  Buzz = "Buzz",
+}
+
+export class Counter {
+  constructor(private readonly start: number) {}
+
+  next(): number {
+    return this.start + 1;
+  }
+}
+
+export function fizzBuzz(n: number): string {
+  const word = (n % 3 === 0 ? Word.Fizz : "") + (n % 5 === 0 ? Word.Buzz : "");
+  return word || String(n);
+}
+"""
+_TS_TESTS = """\
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Counter, fizzBuzz } from "../kata.ts";
+
+test("one is 1", () => {
+  assert.equal(fizzBuzz(1), "1");
+});
+
+test("fifteen is FizzBuzz", () => {
+  assert.equal(fizzBuzz(15), "FizzBuzz");
+  assert.equal(new Counter(1).next(), 2);
+});
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.usefixtures("images")
+@pytest.mark.parametrize(
+    ("change", "failed"),
+    [
+        ((), None),
+        # A wrong type Node never sees (it strips it): the tests pass, the type-check does not.
+        (("next(): number", "next(): string"), "typecheck"),
+        # The same wrong type, the compiler told to look away (with a reason, which
+        # typescript-eslint's own rule accepts): green but for the policy.
+        (
+            ("  next(): number {\n", "  next(): string {\n    // @ts-expect-error: it is one\n"),
+            "policy",
+        ),
+        (("(n: number)", "(n: any)"), "lint"),  # typescript-eslint's recommended rules
+        (("const word", "const  word"), "format"),
+        (('"FizzBuzz");', '"Fizz");'), "test"),
+    ],
+    ids=["green", "type-error", "type-error-silenced", "any", "unformatted", "failing-test"],
+)
+def test_typescript_runs_as_node_runs_it_and_each_gate_reads_it(
+    tmp_path: Path, change: tuple[str, str], failed: str | None
+) -> None:
+    # Node runs the .ts files itself: an enum and a constructor's parameter properties (more
+    # than types: the transform runs them) work as the test expects, with no build step.
+    files = {"package.json": '{"type": "module"}\n', "kata.ts": _TS_CODE,
+             "test/fizzbuzz.test.ts": _TS_TESTS}  # fmt: skip
+    if change:
+        for path, text in files.items():
+            files[path] = text.replace(*change)
+    result = run_cli("gates", "--json", str(write_repo(tmp_path, files)))
+    report = _json(result)
+    assert report["language"] == "typescript"
+    statuses = {gate["name"]: gate["status"] for gate in report["gates"]}
+    assert [name for name, status in statuses.items() if status != "passed"] == (
+        [failed] if failed else []
+    ), report
+    assert result.returncode == (1 if failed else 0), result.stderr
+    if failed in (None, "test"):
+        assert _gate(report, "test")["tests"]["passed"] == (2 if failed is None else 1)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tdd_sandbox.languages import LANGUAGES
 from tests.helpers.cli import run_cli
 from tests.helpers.fake_llm import FakeLLM
 from tests.helpers.git import git
@@ -17,7 +18,7 @@ KATA = ROOT / "katas" / "fizzbuzz" / "kata.md"
 
 @pytest.mark.docker
 @pytest.mark.usefixtures("images")
-@pytest.mark.parametrize("language", ["python", "rust", "go", "javascript", "cpp", "java"])
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_the_shipped_demo_replays_a_whole_run_without_any_endpoint(
     tmp_path: Path, language: str
 ) -> None:

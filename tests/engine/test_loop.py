@@ -14,7 +14,7 @@ from tdd_sandbox.engine.journal import latest_run
 from tdd_sandbox.engine.phases import RunSummary
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.errors import Interrupted
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.scaffolding import init_repo
 from tdd_sandbox.repo.worktrees import create_worktree
@@ -68,7 +68,7 @@ def _kinds(repo: Path) -> list[str]:
     return [str(event.get("kind")) for event in _events(repo, "rejected")]
 
 
-@pytest.mark.parametrize("language", ["python", "rust", "go", "javascript", "cpp", "java"])
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_the_whole_kata_in_each_language(tmp_path: Path, language: str) -> None:
     repo = tmp_path / "kata"
     script = fake_fizzbuzz_script(language)

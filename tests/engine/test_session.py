@@ -77,6 +77,7 @@ def test_python_kata_completes_and_every_commit_on_main_is_green(
 @pytest.mark.parametrize(("name", "code", "refactored"), [
     ("go", "kata.go", 'word += "Fizz"'),
     ("javascript", "kata.js", "return word || String(n);"),
+    ("typescript", "kata.ts", "return word || String(n);"),
     ("cpp", "kata.hpp", "return word.empty() ? std::to_string(n) : word;"),
     ("java", "src/Kata.java", "return word.isEmpty() ? Integer.toString(n) : word;"),
 ])  # fmt: skip

@@ -32,16 +32,17 @@ def checker() -> Iterator[DockerChecker]:
         yield made
 
 
-def test_javascript_code_cannot_make_code_from_text(
-    checker: DockerChecker, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+def test_code_on_node_cannot_make_code_from_text(
+    checker: DockerChecker, monkeypatch: pytest.MonkeyPatch, language: str
 ) -> None:
     # The reader of #24 reached `process` through the Function constructor, a route the
     # block-list policy never saw, and got its test green. With the tests left readable
     # (sealing off), V8 now refuses to make the function, whatever route reached it.
-    pack = get_language("javascript")
+    pack = get_language(language)
     monkeypatch.setattr(pack, "seals_tests", False)
-    steps = STEPS["javascript"]
-    code = READERS["javascript"].replace("process.", f"{FUNCTION_FROM_TEXT}.")
+    steps = STEPS[language]
+    code = READERS[language].replace("process.", f"{FUNCTION_FROM_TEXT}.")
     assert "process" not in code
     files = encode({**pack.scaffold(), steps.test_path: steps.test_file(1), steps.code_path: code})
     gate = checker.check(GateCheck(pack, files)).report.gate(GateKind.TEST)

@@ -108,6 +108,10 @@ ROUTES = {
         "the working directory": READERS["javascript"],
         "the caller's file": _JS_CALLER,
     },
+    "typescript": {
+        "the working directory": READERS["typescript"],
+        "the caller's file": _JS_CALLER.replace(r".test\.js", r".test\.ts"),
+    },
     "java": {
         "the snapshot": READERS["java"],
         "the snapshot's absolute path": READERS["java"].replace("file:test/", "file:/work/test/"),

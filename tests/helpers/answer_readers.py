@@ -137,7 +137,15 @@ inline std::string fizzbuzz(int n) {
 }
 """
 
+# JavaScript's, typed, reading the TypeScript test: Node runs both alike.
+TYPESCRIPT = (
+    JAVASCRIPT.replace("fizzBuzz(n)", "fizzBuzz(n: number): string")
+    .replace("fizzbuzz.test.js", "fizzbuzz.test.ts")
+    .replace("(l) =>", "(l: string) =>")
+    .replace("return line.split", "return line!.split")
+)
+
 READERS = {
     "python": PYTHON, "rust": RUST, "go": GO, "javascript": JAVASCRIPT, "java": JAVA,
-    "cpp": CPP,
+    "cpp": CPP, "typescript": TYPESCRIPT,
 }  # fmt: skip

@@ -124,6 +124,10 @@ _JS_HEAD_TEST = (
     'import { fizzBuzz } from "../kata.js";\n'
 )
 
+_TS_HEAD = "export function fizzBuzz(n: number): string {\n"
+TS_IMPLS = [impl.replace(_JS_HEAD, _TS_HEAD) for impl in JS_IMPLS]
+TS_REFACTOR = JS_REFACTOR.replace(_JS_HEAD, _TS_HEAD)
+
 
 CPP_TESTS = [
     (name, f'TEST(FizzBuzz, {title}) {{ EXPECT_EQ(fizzbuzz({n}), "{want}"); }}\n')
@@ -222,6 +226,9 @@ STEPS = {
                   RS_IMPLS, RS_REFACTOR, "//"),
     "javascript": Steps("test/fizzbuzz.test.js", "kata.js", _JS_HEAD_TEST, JS_TESTS, JS_IMPLS,
                         JS_REFACTOR, "//"),
+    "typescript": Steps("test/fizzbuzz.test.ts", "kata.ts",
+                        _JS_HEAD_TEST.replace("kata.js", "kata.ts"), JS_TESTS, TS_IMPLS,
+                        TS_REFACTOR, "//"),
     "cpp": Steps("tests/fizzbuzz_test.cpp", "kata.hpp",
                  '#include <gtest/gtest.h>\n\n#include "kata.hpp"\n', CPP_TESTS, CPP_IMPLS,
                  CPP_REFACTOR, "//"),

@@ -133,6 +133,17 @@ def javascript_repo(
     return files
 
 
+def typescript_repo(
+    tests: str, impl: str = 'export function fizzBuzz(): string {\n  return "Fizz";\n}\n'
+) -> dict[str, str]:
+    """A TypeScript kata: the scaffold, `kata.ts` and `tests` after the runner's import in
+    `test/fizzbuzz.test.ts` (JavaScript's tests are TypeScript's: Node strips no type)."""
+    files = get_language("typescript").scaffold()
+    files["kata.ts"] = impl
+    files["test/fizzbuzz.test.ts"] = 'import { test } from "node:test";\n' + tests
+    return files
+
+
 CPP_IMPL = (
     '#pragma once\n\n#include <string>\n\ninline std::string fizzbuzz(int) { return "Fizz"; }\n'
 )

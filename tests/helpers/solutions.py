@@ -305,6 +305,25 @@ SOLUTIONS.update(
 )
 
 
+# TypeScript: JavaScript's, typed as `tsc --strict` asks.
+_TS_FIZZBUZZ = _JS_FIZZBUZZ.replace("fizzBuzz(n)", "fizzBuzz(n: number): string")
+_TS_STRING_CALCULATOR = _JS_STRING_CALCULATOR.replace(
+    "add(numbers)", "add(numbers: string): number"
+)
+_TS_BOWLING = _JS_BOWLING.replace("score(rolls)", "score(rolls: number[]): number")
+_TS_ROMAN_NUMERALS = _JS_ROMAN_NUMERALS.replace(
+    "const SYMBOLS = [", "const SYMBOLS: [number, string][] = ["
+).replace("toRoman(n)", "toRoman(n: number): string")
+SOLUTIONS.update(
+    {
+        ("fizzbuzz", "typescript"): ("kata.ts", _TS_FIZZBUZZ),
+        ("string-calculator", "typescript"): ("kata.ts", _TS_STRING_CALCULATOR),
+        ("bowling", "typescript"): ("kata.ts", _TS_BOWLING),
+        ("roman-numerals", "typescript"): ("kata.ts", _TS_ROMAN_NUMERALS),
+    }
+)
+
+
 # C++, header-only, as clang-format (Google style) prints it.
 _CPP_FIZZBUZZ = """\
 #pragma once

@@ -27,6 +27,16 @@ def test_unchanged_image_is_reused(
     assert messages == []  # nothing was built
 
 
+def test_languages_that_share_an_image_share_its_tag_and_its_one_build(
+    docker_client: docker.DockerClient, images: dict[str, str]
+) -> None:
+    messages: list[str] = []
+    assert images["typescript"] == images["javascript"]
+    assert plan_image(docker_client, "typescript", ImageSettings()).tag == images["javascript"]
+    ensure_image(docker_client, "typescript", ImageSettings(), messages.append)
+    assert messages == []  # JavaScript's image served: nothing was built
+
+
 def test_changed_folder_gets_a_new_tag_and_is_built(
     docker_client: docker.DockerClient, images: dict[str, str], tmp_path: Path
 ) -> None:

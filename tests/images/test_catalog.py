@@ -14,6 +14,7 @@ from tdd_sandbox.images.catalog import (
     language_folders,
     release_of,
 )
+from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.settings import ImageSettings
 
 
@@ -39,10 +40,9 @@ def test_missing_images_dir_is_a_prerequisite_error(tmp_path: Path) -> None:
 
 def test_each_image_names_its_debian_release_in_its_dockerfile() -> None:
     folders = {
-        name: folder_files(language_folders(ImageSettings())[name])
-        for name in ("python", "rust", "go", "javascript", "cpp", "java")
+        name: folder_files(language_folders(ImageSettings())[name]) for name in tuple(LANGUAGES)
     }
-    for name in ("python", "rust", "go", "javascript", "cpp", "java"):
+    for name in tuple(LANGUAGES):
         assert release_of(folders[name]) == "trixie", name
 
 
@@ -56,3 +56,15 @@ def test_bases_are_named_by_known_releases_only() -> None:
     assert ImageSettings(bases={"trixie": "mirror.local/debian:13"}).bases["trixie"]
     with pytest.raises(ValidationError, match="bookworm"):
         ImageSettings.model_validate({"bases": {"sid": "debian:sid"}})
+
+
+def test_a_pack_that_shares_an_image_finds_it_in_a_users_images_dir_too(tmp_path: Path) -> None:
+    # TypeScript runs in JavaScript's image: a user's images.dir with a `javascript` folder
+    # serves both, and one with none serves neither (a clear "no image" then, not a guess).
+    (tmp_path / "javascript").mkdir()
+    (tmp_path / "javascript" / "Dockerfile").write_text("FROM x\n")
+    folders = language_folders(ImageSettings(dir=tmp_path))
+    assert folders["typescript"] == folders["javascript"] == tmp_path / "javascript"
+    assert language_folders(ImageSettings())["typescript"].name == "javascript"
+    (tmp_path / "javascript" / "Dockerfile").unlink()
+    assert "typescript" not in language_folders(ImageSettings(dir=tmp_path))

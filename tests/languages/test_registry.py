@@ -28,7 +28,7 @@ def test_every_language_has_an_image_and_every_image_a_language() -> None:
     assert set(LANGUAGES) == set(language_folders(ImageSettings()))
     # The project's images/: one folder per pack, and the tool's own.
     folders = {p.name for p in CHECKOUT_IMAGES.iterdir() if (p / "Dockerfile").is_file()}
-    assert folders == {*LANGUAGES, TOOL_IMAGE}
+    assert folders == {*(pack.image.name for pack in LANGUAGES.values()), TOOL_IMAGE}
 
 
 def test_an_image_folder_without_a_pack_is_refused(tmp_path: Path) -> None:
@@ -47,12 +47,16 @@ def test_every_pack_folder_is_registered_and_every_pack_is_complete() -> None:
     for name, pack in LANGUAGES.items():
         assert missing_parts(pack) == [], name
         # Everything a pack is lives in its own folder (plug-in, runner, reader, policy,
-        # driver: host side and the program it ships) but its image, in images/.
-        folder = PACKS / name
-        assert pack.image == CHECKOUT_IMAGES / name, name
-        assert pack.driver.source.parent == folder, name
-        for part in ("plugin.py", "runner.py", "reader.py", "policy.py", "driver.py"):
-            assert (folder / part).is_file(), (name, part)
+        # driver: host side and the program it ships) but its image, in images/; or, for a
+        # pack made from another (TypeScript from JavaScript), in its own folder where it
+        # differs and in the other's where it does not, image included.
+        bases = [other for other in LANGUAGES.values() if isinstance(pack, type(other))]
+        homes = {PACKS / base.name for base in bases}
+        assert (PACKS / name / "plugin.py").is_file(), name
+        assert pack.image in {CHECKOUT_IMAGES / base.name for base in bases}, name
+        assert pack.driver.source.parent in homes, name
+        for part in ("runner.py", "reader.py", "policy.py", "driver.py"):
+            assert any((home / part).is_file() for home in homes), (name, part)
 
 
 def test_registry_keys_match_plugin_names() -> None:

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest
 from tdd_sandbox.llm.client import OpenAIBackend
 from tdd_sandbox.llm.endpoint import Endpoint
@@ -343,7 +344,7 @@ def test_the_asker_sends_a_lone_block_to_the_target_it_is_given() -> None:
         assert asker.ask(_request, Ask()).kind == "no_files"
 
 
-@pytest.mark.parametrize("language", ["python", "rust", "go", "javascript", "java", "cpp"])
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_the_tester_s_worked_example_with_other_inputs_is_no_test_of_the_kata(
     language: str,
 ) -> None:

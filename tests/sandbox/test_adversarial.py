@@ -31,6 +31,7 @@ from tests.helpers.repos import (
     javascript_repo,
     python_repo,
     rust_repo,
+    typescript_repo,
     write_repo,
 )
 
@@ -442,6 +443,8 @@ ARSENALS: dict[str, Arsenal] = {
                     build_s=60.0),
     "go": Arsenal(go_repo, GO_ATTACKS, GO_FINE, _go_probe),
     "javascript": Arsenal(javascript_repo, JS_ATTACKS, JS_FINE, _javascript_probe),
+    # JavaScript's attacks run as TypeScript: the same runtime, entered through type stripping.
+    "typescript": Arsenal(typescript_repo, JS_ATTACKS, JS_FINE, _javascript_probe),
     # The test gate compiles the tests first (no build gate ran): seconds of its limit.
     "cpp": Arsenal(cpp_repo, CPP_ATTACKS, CPP_FINE, _cpp_probe, timeout_s=15.0),
     "java": Arsenal(java_repo, JAVA_ATTACKS, "", _java_probe, timeout_s=15.0),

@@ -18,17 +18,12 @@ from tdd_sandbox.languages.driving import (
     read_framed,
     render_calls,
 )
+from tdd_sandbox.languages.javascript.flavour import JAVASCRIPT_FLAVOUR, NodeFlavour
 from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 
 _TEMPLATE = Path(__file__).with_name("driver.mjs")
 RESULTS = "/tmp/tdd-acceptance/out"
 _ERROR = re.compile(r"\w*Error: ")
-
-# V8 refuses to make code from text in every process that runs model code (a test gate's
-# test files included: `node --test` hands its flags on), however the code reached `eval` or
-# the Function constructor: `"".constructor.constructor(...)`, a key built at run time (#24).
-# What the static policy reads is one defence; this one the engine enforces.
-NO_CODE_FROM_TEXT = "--disallow-code-generation-from-strings"
 
 # Run from a copy under /tmp, the driver at its root so that the setup's `./kata.js` resolves;
 # one process per case, each under `timeout`, its output capped, so a case that hangs or
@@ -43,7 +38,7 @@ mv .tdd/acceptance/driver.mjs tdd_acceptance_driver.mjs || exit 3
 : > "$out"
 i=0
 while [ "$i" -lt "$count" ]; do
-  timeout -s KILL "$limit" node {no_code_from_text} --permission \
+  timeout -s KILL "$limit" {node} --permission \
     --allow-fs-read=/tmp/package tdd_acceptance_driver.mjs "$i" "$n" 2>>/tmp/tdd-acceptance/err \
     | head -c 1000000 >> "$out"
   i=$((i + 1))
@@ -52,13 +47,15 @@ if ! grep -q "^@@$n " "$out"; then
   printf '@@%s build-failed\n' "$n" > "$out"
   tail -c 4000 /tmp/tdd-acceptance/err >> "$out"
 fi
-""".replace("{no_code_from_text}", NO_CODE_FROM_TEXT)
+"""
 
 
 class JavaScriptDriver(PackDriver):
     """Runs a generated module, once per case, beside the model's code."""
 
     source = _TEMPLATE
+    flavour: NodeFlavour = JAVASCRIPT_FLAVOUR
+    """The language on Node the cases' code is in (how node runs it)."""
 
     def prepare(
         self, files: Mapping[str, bytes], cases: Sequence[Case], calls: CallMap, nonce: str
@@ -82,7 +79,8 @@ class JavaScriptDriver(PackDriver):
         shipped["package.json"] = b'{"private": true, "type": "module"}\n'
         shipped[f"{DRIVER_DIR}/driver.mjs"] = source.encode()
         limit = f"{calls.timeout_s:g}"
-        command = ("sh", "-c", _SCRIPT, "acceptance", nonce, str(len(cases)), limit)
+        script = _SCRIPT.replace("{node}", self.flavour.node)
+        command = ("sh", "-c", script, "acceptance", nonce, str(len(cases)), limit)
         return Prepared(shipped, command, RESULTS)
 
     def read(

@@ -3,9 +3,10 @@ pass and one that must fail, which a rigged `assert` or runner cannot both survi
 
 from __future__ import annotations
 
+import json
 import re
 
-from tdd_sandbox.languages.javascript.driver import NO_CODE_FROM_TEXT
+from tdd_sandbox.languages.javascript.flavour import NO_CODE_FROM_TEXT, REPORTER
 from tdd_sandbox.languages.readout import NEXT_UNINDENTED, SentinelReports
 
 
@@ -83,19 +84,17 @@ export function register(file) {{
 """
 
 
-REPORTER = "/opt/js/tdd-reporter.mjs"
-"""The image's reporter: one JSON line per test that ended (see the image's folder)."""
-
-
-def runner_module(results: str) -> str:
+def runner_module(results: str, flags: tuple[str, ...]) -> str:
     """The guarded test run's own process: `node --test` as a module of the tool's, so that
     it, and not the flags it hands on, says how each test file's process runs. It runs the
     keeper and the reporters (the image's, to `results`, and node's spec, to the output);
     each test file runs in a process of its own under Node's permission model, which lets
     it read the kata's tree, the guard's modules and the image's JavaScript tools, and write
     no file and start no process, whatever the code in it reaches (the static policy is a
-    list of what code may name; this is what the runtime refuses). The exit code is node
-    --test's: 1 when a test or a test file failed."""
+    list of what code may name; this is what the runtime refuses). `flags` are the
+    language's own (`flavour.NodeFlavour.node_flags`). The exit code is node --test's: 1
+    when a test or a test file failed."""
+    own = "".join(f"\n  {json.dumps(flag)}," for flag in flags)
     return f"""import {{ createWriteStream }} from "node:fs";
 import {{ resolve }} from "node:path";
 import {{ PassThrough }} from "node:stream";
@@ -105,7 +104,7 @@ import keep from "./keeper.mjs";
 
 const here = new URL(".", import.meta.url).pathname;
 const execArgv = [
-  "{NO_CODE_FROM_TEXT}",
+  "{NO_CODE_FROM_TEXT}",{own}
   "--permission",
   `--allow-fs-read=${{process.cwd()}}`,
   `--allow-fs-read=${{here}}`,

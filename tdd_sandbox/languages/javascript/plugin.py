@@ -13,7 +13,7 @@ from tdd_sandbox.languages.javascript.commonjs import as_es_module
 from tdd_sandbox.languages.javascript.driver import JavaScriptDriver
 from tdd_sandbox.languages.javascript.policy import check_javascript
 from tdd_sandbox.languages.javascript.reader import JS_LITERALS
-from tdd_sandbox.languages.javascript.runner import _TEST_FILE, JavaScriptRunner
+from tdd_sandbox.languages.javascript.runner import JavaScriptRunner
 from tdd_sandbox.languages.javascript.track import from_spec, is_spec
 from tdd_sandbox.languages.javascript.transcripts import derive_javascript_transcripts
 from tdd_sandbox.languages.lexing import blank
@@ -110,7 +110,7 @@ class JavaScript(JavaScriptRunner, Defaults):
 
     def is_test_path(self, path: str) -> bool:
         """`*.test.js` files and anything under a `test/` folder (their helpers)."""
-        return bool(_TEST_FILE.search(path)) or "test" in PurePosixPath(path).parts[:-1]
+        return bool(self.flavour.test_file.search(path)) or "test" in PurePosixPath(path).parts[:-1]
 
     def is_runner_config(self, path: str) -> bool:
         """The package and lock files, and any Node, TypeScript, Prettier, ESLint, Babel or
@@ -132,7 +132,7 @@ class JavaScript(JavaScriptRunner, Defaults):
     def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
         """The kata's test file (or `test/<slug>.test.js`) and the root's code files."""
         scaffold = set(self.scaffold())
-        tests = sorted(p for p in files if _TEST_FILE.search(p) and p not in scaffold)
+        tests = sorted(p for p in files if self.flavour.test_file.search(p) and p not in scaffold)
         code = [p for p in sorted(files) if "/" not in p and p.endswith(".js")] or ["kata.js"]
         return (tests[0] if tests else f"test/{slug}.test.js"), code
 

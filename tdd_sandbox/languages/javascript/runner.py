@@ -14,10 +14,14 @@ from typing import Any
 from tdd_sandbox.languages.base import RunnerDefaults
 from tdd_sandbox.languages.findings import file_sections
 from tdd_sandbox.languages.javascript.discovery import literal_test_names
-from tdd_sandbox.languages.javascript.driver import NO_CODE_FROM_TEXT
+from tdd_sandbox.languages.javascript.flavour import (
+    JAVASCRIPT_FLAVOUR,
+    PRETTIER,
+    RESULTS,
+    NodeFlavour,
+)
 from tdd_sandbox.languages.javascript.guard import (
     NODE_SENTINELS,
-    REPORTER,
     runner_module,
     seal_module,
     sentinel_module,
@@ -27,86 +31,38 @@ from tdd_sandbox.languages.javascript.guard import (
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult
 from tdd_sandbox.vocabulary.results import Evidence, GateKind, TestOutcome, TestStatus
 
-RESULTS = "/tmp/tdd-node-results.jsonl"
 
-
-# Test files: `*.test.js` (or .mjs/.cjs) anywhere but node_modules and hidden folders. The
-# shell finds them and names them to `node --test`, so the files run are the files announced.
-_FIND = (
-    "find . \\( -name node_modules -o -name '.?*' \\) -prune -o -type f "
-    "\\( -name '*.test.js' -o -name '*.test.mjs' -o -name '*.test.cjs' \\) -print | sort"
-)
-
-
-_RUN = (
-    f"node {NO_CODE_FROM_TEXT} --test --test-reporter={REPORTER} "
-    f"--test-reporter-destination={RESULTS} --test-reporter=spec "
-    "--test-reporter-destination=stdout"
-)
-
-
-_TEST = f'files=$({_FIND})\n[ -n "$files" ] || exit 0\nexec {_RUN} $files\n'
-
-
-# The tool's formatting and lint rules alone: no config, ignore file or inline directive of
-# the repo's takes part.
-_PRETTIER = "prettier --no-config --no-editorconfig --ignore-path /dev/null"
-
-
-_FORMAT = (
-    f"exec {_PRETTIER} --check --log-level warn --no-error-on-unmatched-pattern "
-    "'**/*.js' '**/*.mjs' '**/*.cjs'\n"
-)
-
-
-# `--cache-location`: with its cache off ESLint still deletes the cache file, in /work by
-# default, and ignores only "no such file"; gVisor answers "permission denied" for a file in a
-# folder the user cannot write, as it may.
-_LINT = (
-    "exec eslint --config /opt/js/eslint.config.mjs --no-inline-config --max-warnings 0 "
-    "--no-warn-ignored --cache-location /tmp/eslintcache .\n"
-)
-
-
-_TYPECHECK = (
-    "files=$(find . \\( -name node_modules -o -name '.?*' \\) -prune -o -type f "
-    "\\( -name '*.js' -o -name '*.mjs' \\) -print)\n"
-    '[ -n "$files" ] || exit 0\n'
-    "exec tsc --noEmit --pretty false --skipLibCheck --allowJs --checkJs --module nodenext "
-    "--target es2022 --types node --typeRoots /opt/js/node_modules/@types $files\n"
-)
-
-
-# The guarded test gate. Its own process is a module of the tool's (`runner_module`), which
-# runs each test file in a process under Node's permission model. A sentinel module is
-# imported first into every test file's process,
-# where it takes note of the runner's and `assert`'s functions before the test file and the
-# code it imports are loaded; a line added to each test file registers, after the file's own
-# tests, two sentinel tests named after it (one must pass, one must fail), so a process that
-# forges or rigs its results must forge or rig theirs too without knowing their names. The
-# test files are sealed: the keeper, the reporter in the runner's own process, reads them
-# from the input, and each test file's process loads its own from it (`guard.py`). The shell
-# announces each file behind the nonce, then hands back the reporter's file.
-_GUARD = (
-    r"""
+def _guard(find_tests: str) -> str:
+    """The guarded test gate. Its own process is a module of the tool's (`runner_module`),
+    which runs each test file in a process under Node's permission model. A sentinel module
+    is imported first into every test file's process, where it takes note of the runner's
+    and `assert`'s functions before the test file and the code it imports are loaded; a line
+    added to each test file registers, after the file's own tests, two sentinel tests named
+    after it (one must pass, one must fail), so a process that forges or rigs its results
+    must forge or rig theirs too without knowing their names. The test files are sealed: the
+    keeper, the reporter in the runner's own process, reads them from the input, and each
+    test file's process loads its own from it (`guard.py`). The shell announces each file
+    behind the nonce, then hands back the reporter's file."""
+    return (
+        r"""
 n=$1; out=/tmp/tdd-guard-$n
 rm -rf "$out" && mkdir -p "$out" || exit 3
 printf '%s' "$2" > "$out/sentinels.mjs" && printf '%s' "$3" > "$out/keeper.mjs" \
   && printf '%s' "$4" > "$out/seal.mjs" && printf '%s' "$5" > "$out/main.mjs" || exit 3
 """
-    + f"files=$({_FIND})\n"
-    + r"""for file in $files; do printf '@@%s file %s\n' "$n" "${file#./}"; done
+        + f"files=$({find_tests})\n"
+        + r"""for file in $files; do printf '@@%s file %s\n' "$n" "${file#./}"; done
 if [ -z "$files" ]; then printf '\n@@%s end\n' "$n"; exit 0; fi
 """
-    + 'node "$out/main.mjs" $files; status=$?\n'
-    + f"printf '\\n@@%s report ' \"$n\"; base64 -w0 < {RESULTS}; printf ' end\\n'\n"
-    # A file that did not load ran no test, its sentinels included: the run never got to its
-    # tests (as with a build failure), and its `<load>` error says why.
-    + f"grep -q '\"diagnostic\"' {RESULTS} && status=2\n"
-    + r"""printf '@@%s end\n' "$n"
+        + 'node "$out/main.mjs" $files; status=$?\n'
+        + f"printf '\\n@@%s report ' \"$n\"; base64 -w0 < {RESULTS}; printf ' end\\n'\n"
+        # A file that did not load ran no test, its sentinels included: the run never got to
+        # its tests (as with a build failure), and its `<load>` error says why.
+        + f"grep -q '\"diagnostic\"' {RESULTS} && status=2\n"
+        + r"""printf '@@%s end\n' "$n"
 exit $status
 """
-)
+    )
 
 
 _FRAME = re.compile(
@@ -117,13 +73,22 @@ _FRAME = re.compile(
 _STATUS = {"passed": TestStatus.PASSED, "failed": TestStatus.FAILED, "skipped": TestStatus.SKIPPED}
 
 
-_TEST_FILE = re.compile(r"\.test\.[cm]?js$")
+def gates_of(flavour: NodeFlavour) -> tuple[tuple[GateKind, str], ...]:
+    """Prettier, ESLint, `tsc` and `node --test` over the flavour's files."""
+    return (
+        (GateKind.FORMAT, flavour.format),
+        (GateKind.LINT, flavour.lint),
+        (GateKind.TYPECHECK, flavour.typecheck),
+        (GateKind.TEST, flavour.test),
+    )
 
 
 class JavaScriptRunner(RunnerDefaults):
     """Prettier, ESLint, `tsc --checkJs` and `node --test` under the guard; results from
     the image's own reporter."""
 
+    flavour: NodeFlavour = JAVASCRIPT_FLAVOUR
+    """The language on Node: its files, its flags, its compiler's check."""
     sentinel_reports = NODE_SENTINELS
     results_path: str | None = RESULTS
     collects = (
@@ -131,19 +96,13 @@ class JavaScriptRunner(RunnerDefaults):
         "blocks or not, in a *.test.js file (outside node_modules)"
     )
     seals_tests = True
-    # Prettier, ESLint, tsc over the JavaScript, node --test.
-    shell_gates: tuple[tuple[GateKind, str], ...] = (
-        (GateKind.FORMAT, _FORMAT),
-        (GateKind.LINT, _LINT),
-        (GateKind.TYPECHECK, _TYPECHECK),
-        (GateKind.TEST, _TEST),
-    )
+    shell_gates: tuple[tuple[GateKind, str], ...] = gates_of(JAVASCRIPT_FLAVOUR)
 
     def format_command(self, path: str) -> tuple[str, ...] | None:
         """Prettier printing the file formatted."""
         if not path.endswith(self.source_suffixes):
             return None
-        return ("sh", "-c", f'exec {_PRETTIER} --stdin-filepath "$1" < "$1"', "format", path)
+        return ("sh", "-c", f'exec {PRETTIER} --stdin-filepath "$1" < "$1"', "format", path)
 
     def expected_tests(self, files: Mapping[str, bytes]) -> frozenset[str]:
         """`test`/`it` calls with a literal name, under their `describe` blocks, as
@@ -151,7 +110,7 @@ class JavaScriptRunner(RunnerDefaults):
         found: set[str] = set()
         for path, data in files.items():
             parts = PurePosixPath(path).parts
-            if not _TEST_FILE.search(path) or any(
+            if not self.flavour.test_file.search(path) or any(
                 p == "node_modules" or p.startswith(".") for p in parts[:-1]
             ):
                 continue
@@ -169,13 +128,14 @@ class JavaScriptRunner(RunnerDefaults):
 
     def guard(self, command: tuple[str, ...], nonce: str) -> tuple[str, ...] | None:
         """The guarded test run (see `_GUARD`); None for other commands and configured ones."""
-        if command != ("sh", "-c", _TEST):
+        flavour = self.flavour
+        if command != ("sh", "-c", flavour.test):
             return None
         modules = (
             sentinel_module(nonce), server_module(nonce), seal_module(nonce),
-            runner_module(RESULTS),
+            runner_module(RESULTS, flavour.node_flags),
         )  # fmt: skip
-        return ("sh", "-c", _GUARD, "guard", nonce, *modules)
+        return ("sh", "-c", _guard(flavour.find_tests), "guard", nonce, *modules)
 
     def sealed_input(self, files: Mapping[str, bytes], sealed: Sequence[str]) -> bytes | None:
         """The sealed sources by their path in the sandbox, for the keeper: the test files
@@ -184,7 +144,7 @@ class JavaScriptRunner(RunnerDefaults):
         helpers: dict[str, str] = {}
         for path in sealed:
             text = files[path].decode("utf-8", "replace")
-            where = tests if _TEST_FILE.search(path) else helpers
+            where = tests if self.flavour.test_file.search(path) else helpers
             where[f"{WORKDIR}/{path}"] = text
         return json.dumps({"tests": tests, "helpers": helpers}).encode()
 

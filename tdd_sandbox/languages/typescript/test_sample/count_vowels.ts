@@ -1,0 +1,3 @@
+export function countVowels(word: string): number {
+  return [...word].filter((letter) => "aeiou".includes(letter)).length;
+}
