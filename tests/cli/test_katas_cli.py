@@ -29,6 +29,7 @@ GO = FIXTURES / "go" / "exercises" / "practice"
 JAVASCRIPT = FIXTURES / "javascript" / "exercises" / "practice"
 JAVA = FIXTURES / "java" / "exercises" / "practice"
 CPP = FIXTURES / "cpp" / "exercises" / "practice"
+TYPESCRIPT = FIXTURES / "typescript" / "exercises" / "practice"  # as the track has it, 2026-08
 TESTS = {
     "python": (
         "tests/test_leap.py",
@@ -781,7 +782,7 @@ def test_with_canonical_data_an_imported_kata_is_judged_as_data(tmp_path: Path) 
     # the track's test files, which run beside the code (it could read them): the calls are
     # now read off the track, proved with the reference, and the score is data.
     out = tmp_path / "out"
-    tracks = [PYTHON, GO, JAVASCRIPT, RUST, JAVA, CPP]
+    tracks = [PYTHON, GO, JAVASCRIPT, RUST, JAVA, CPP, TYPESCRIPT]
     result = run_cli("katas", "import", *(str(t / "leap") for t in tracks), str(SPECS / "leap"),
                      "--out", str(out))  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr[-1500:]
@@ -790,15 +791,18 @@ def test_with_canonical_data_an_imported_kata_is_judged_as_data(tmp_path: Path) 
     # isLeapYear (Java, a method of a Leap made for the call): the stub's one function.
     assert "leap (go): a data suite of 3 cases" in result.stdout
     assert "leap (javascript): a data suite of 3 cases" in result.stdout
+    # TypeScript's Jest test, `.ts` imports and typed stub: the same call as JavaScript's.
+    assert "leap (typescript): a data suite of 3 cases" in result.stdout
+    assert "(leapYear: isLeap(${year}))" in result.stdout
     assert "(leapYear: leap::is_leap_year(${year}))" in result.stdout
     assert "(leapYear: new Leap().isLeapYear(${year}))" in result.stdout
     # C++'s stub declares an empty namespace: the call is the one its tests make.
     [cpp] = [line for line in result.stdout.splitlines() if "(cpp): a data suite" in line]
     assert "(leapYear: leap::is_leap_year(${year}))" in cpp
     assert "leap (cpp): judged as data: the reference passes every case" in result.stdout
-    tallies = "(cpp 1/1, go 1/1, java 1/1, javascript 1/1, python 1/1, rust 1/1)"
-    assert f"proved: 6 {tallies}" in result.stdout
-    assert f"judged as data: 6 {tallies}" in result.stdout
+    tallies = "(cpp 1/1, go 1/1, java 1/1, javascript 1/1, python 1/1, rust 1/1, typescript 1/1)"
+    assert f"proved: 7 {tallies}" in result.stdout
+    assert f"judged as data: 7 {tallies}" in result.stdout
     repo = tmp_path / "repo"
     made = run_cli("init", str(repo), "--kata", str(out / "leap" / "kata.md"))
     assert made.returncode == 0, made.stderr

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tdd_sandbox.languages import LANGUAGES, detect_language, get_language
+from tdd_sandbox.languages.javascript.track import GLOBALS
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 TS = get_language("typescript")
 
@@ -62,3 +64,47 @@ def test_a_test_may_expect_a_type_error_and_code_may_spell_the_words_in_a_string
     assert _rules("// @ts-ignore\nfizzBuzz('x');\n", is_test=True) == {"ts-directive:ignore"}
     assert _rules('export const note = "declare global";\n') == set()
     assert _rules("export function f(n: number): string {\n  return String(n);\n}\n") == set()
+
+
+def _case(prop: str, **given: object) -> Case:
+    return Case(id=f"{prop}-{len(given)}", description="", property=prop, input=given, expected=0)
+
+
+def test_the_track_s_jest_test_becomes_a_node_test_file_beside_the_code() -> None:
+    spec = (
+        "import { describe, it, expect, xit } from '@jest/globals'\n"
+        "import { twoFer } from './two-fer.ts'\n\n"
+        "describe('TwoFer', () => {\n"
+        "  xit('a name given', () => {\n"
+        "    const expected: string = 'One for Alice, one for me.'\n"
+        "    expect(twoFer('Alice')).toEqual(expected)\n"
+        "  })\n})\n"
+    )
+    path, data = TS.track_test("two-fer.test.ts", spec.encode())
+    text = data.decode()
+    assert path == "test/two-fer.test.ts"
+    assert text.startswith(f'import {{ describe, test, it, expect, beforeEach, afterEach, '
+                           f'beforeAll, afterAll }} from "{GLOBALS}";\n')  # fmt: skip
+    assert "@jest/globals" not in text
+    assert "import { twoFer } from '../two-fer.ts'" in text
+    assert "  it('a name given'" in text  # a hidden suite runs every test
+    assert TS.track_test("two-fer.ts", b"x") == ("two-fer.ts", b"x")
+
+
+def test_the_stub_s_typed_functions_perform_the_properties() -> None:
+    stub = {
+        "bob.ts": b"export function hey(message: unknown): unknown {\n  throw 1\n}\n",
+        "space-age.ts": b"export const age = (planet: string, seconds: number): number => 0;\n",
+    }
+    calls = TS.derive_calls([_case("response", heyBob="Hi")], {"bob.ts": stub["bob.ts"]}, {})
+    assert calls == CallMap(
+        setup='import { hey } from "./bob.ts";', calls={"response": "hey(${heyBob})"}
+    )
+    cases = [_case("age", planet="Earth", seconds=1)]
+    calls = TS.derive_calls(cases, {"space-age.ts": stub["space-age.ts"]}, {})
+    assert isinstance(calls, CallMap)
+    assert calls.calls == {"age": "age(${planet}, ${seconds})"}
+    # JavaScript's pack reads no TypeScript module, and a default stays a reason.
+    assert isinstance(get_language("javascript").derive_calls(cases, stub, {}), str)
+    optional = {"two-fer.ts": b"export function twoFer(name?: string): string {}\n"}
+    assert isinstance(TS.derive_calls([_case("twoFer", name="x")], optional, {}), str)

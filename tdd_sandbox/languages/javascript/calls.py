@@ -27,34 +27,41 @@ from tdd_sandbox.languages.javascript.scripts import derive_javascript_scripts
 from tdd_sandbox.languages.kinds import argument_texts, lower_cased
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
+# A return type (TypeScript's) may stand between an arrow function's parameters and its arrow.
 _EXPORTED = re.compile(
     r"^export\s+(?:(?:async\s+)?function\s*\*?\s*(\w+)\s*\(([^)]*)\)"
-    r"|const\s+(\w+)\s*=\s*(?:async\s+)?(?:\(([^)]*)\)|(\w+))\s*=>)",
+    r"|const\s+(\w+)\s*=\s*(?:async\s+)?(?:\(([^)]*)\)(?:\s*:[^=;{]*)?|(\w+))\s*=>)",
     re.MULTILINE,
 )
+_TYPED = re.compile(r"^([A-Za-z_$][\w$]*)\s*:[^=]*$")
+"""A parameter with a type (TypeScript's `year: number`), and no default."""
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def derive_javascript_calls(
-    cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+    cases: Sequence[Case],
+    stub: Mapping[str, bytes],
+    tests: Mapping[str, bytes],
+    suffixes: tuple[str, ...] = (".js", ".mjs"),
 ) -> CallMap | str:
-    """The call mapping, or why there is none (the reference's proof confirms it)."""
+    """The call mapping, or why there is none (the reference's proof confirms it). The
+    stub's modules are its root's files of `suffixes`."""
     functions: dict[str, tuple[str, list[str]]] = {}
     for path, data in sorted(stub.items()):
         pure = PurePosixPath(path)
-        if len(pure.parts) != 1 or pure.suffix not in (".js", ".mjs"):
+        if len(pure.parts) != 1 or pure.suffix not in suffixes:
             continue
         code = read_javascript(data.decode("utf-8", "replace")).code
         for match in _EXPORTED.finditer(code):
             name = match[1] or match[3]
             params = match[2] if match[1] else (match[4] if match[4] is not None else match[5])
-            names = [p.strip() for p in (params or "").split(",") if p.strip()]
+            names = [_untyped(p.strip()) for p in (params or "").split(",") if p.strip()]
             if all(_NAME.fullmatch(n) for n in names):  # no defaults, rest or destructuring
                 functions[name] = (path, names)
     declared = {name: params for name, (_, params) in functions.items()}
     chosen = choose_functions(cases, declared, lambda prop: [prop], unnamed=True)
     if isinstance(chosen, str):
-        return _derive_uses(cases, stub, tests) or chosen
+        return _derive_uses(cases, stub, tests, suffixes) or chosen
     modules = {name: path for name, (path, _) in functions.items()}
     setup = "\n".join(
         f'import {{ {", ".join(names)} }} from "./{path}";'
@@ -86,8 +93,17 @@ _STATIC = re.compile(r"(?<![\w$.])([A-Z][\w$]*)\s*\.\s*([A-Za-z$][\w$]*)\s*\(")
 """A class's own member called, `House.verses(1, 2)` (a class's name is capitalised)."""
 
 
+def _untyped(param: str) -> str:
+    """A parameter's name where it is only a name and its type; else the parameter."""
+    typed = _TYPED.match(param)
+    return typed[1] if typed else param
+
+
 def _derive_uses(
-    cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+    cases: Sequence[Case],
+    stub: Mapping[str, bytes],
+    tests: Mapping[str, bytes],
+    suffixes: tuple[str, ...],
 ) -> CallMap | None:
     """Where no exported function performs the properties: the objects the track's tests
     make and use (`new Board(board).winner()`, `const scale = new Scale(tonic)` then
@@ -95,7 +111,7 @@ def _derive_uses(
     canonical order. None where the tests use no class of the stub so."""
     classes: dict[str, tuple[str, bool]] = {}  # name -> (module, whether the default export)
     for path, data in sorted(stub.items()):
-        if len(PurePosixPath(path).parts) == 1 and path.endswith((".js", ".mjs")):
+        if len(PurePosixPath(path).parts) == 1 and path.endswith(suffixes):
             code = read_javascript(data.decode("utf-8", "replace")).code
             default = set(_DEFAULT.findall(code))
             for match in _CLASS.finditer(code):

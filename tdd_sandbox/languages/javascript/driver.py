@@ -34,12 +34,12 @@ _SCRIPT = r"""
 n=$1; count=$2; limit=$3; out=/tmp/tdd-acceptance/out
 mkdir -p /tmp/tdd-acceptance /tmp/package && cp -R /work/. /tmp/package/ || exit 3
 cd /tmp/package || exit 3
-mv .tdd/acceptance/driver.mjs tdd_acceptance_driver.mjs || exit 3
+mv .tdd/acceptance/driver{module} tdd_acceptance_driver{module} || exit 3
 : > "$out"
 i=0
 while [ "$i" -lt "$count" ]; do
-  timeout -s KILL "$limit" {node} --permission \
-    --allow-fs-read=/tmp/package tdd_acceptance_driver.mjs "$i" "$n" 2>>/tmp/tdd-acceptance/err \
+  timeout -s KILL "$limit" {node} --permission --allow-fs-read=/tmp/package \
+    tdd_acceptance_driver{module} "$i" "$n" 2>>/tmp/tdd-acceptance/err \
     | head -c 1000000 >> "$out"
   i=$((i + 1))
 done
@@ -77,9 +77,10 @@ class JavaScriptDriver(PackDriver):
             and not PurePosixPath(path).parts[0].startswith(".")
         }
         shipped["package.json"] = b'{"private": true, "type": "module"}\n'
-        shipped[f"{DRIVER_DIR}/driver.mjs"] = source.encode()
+        module = self.flavour.module
+        shipped[f"{DRIVER_DIR}/driver{module}"] = source.encode()
         limit = f"{calls.timeout_s:g}"
-        script = _SCRIPT.replace("{node}", self.flavour.node)
+        script = _SCRIPT.replace("{node}", self.flavour.node).replace("{module}", module)
         command = ("sh", "-c", script, "acceptance", nonce, str(len(cases)), limit)
         return Prepared(shipped, command, RESULTS)
 

@@ -38,6 +38,11 @@ class NodeFlavour:
     """Beside `--disallow-code-generation-from-strings`, for every process that runs code."""
     checked: tuple[str, ...]
     """The suffixes of the files `tsc` checks."""
+    module: str
+    """The suffix of an ES module in the flavour (the acceptance driver's: it holds lines of
+    the track's tests)."""
+    track_spec: str
+    """A pattern of the path of an Exercism track's test file, its suffix as group 1."""
     tsc_flags: str
     """How `tsc --noEmit` checks them (after the flags every flavour shares)."""
 
@@ -45,6 +50,11 @@ class NodeFlavour:
     def test_file(self) -> re.Pattern[str]:
         """A test file's path: `*.test<suffix>`."""
         return re.compile(r"\.test(?:" + "|".join(re.escape(s) for s in self.suffixes) + ")$")
+
+    @cached_property
+    def spec(self) -> re.Pattern[str]:
+        """A track's test file (`track_spec`)."""
+        return re.compile(self.track_spec)
 
     @property
     def node(self) -> str:
@@ -106,6 +116,8 @@ JAVASCRIPT_FLAVOUR = NodeFlavour(
     suffixes=(".js", ".mjs", ".cjs"),
     node_flags=(),
     checked=(".js", ".mjs"),
+    module=".mjs",
+    track_spec=r"\.spec(\.[cm]?js)$",  # Jest's `*.spec.js`, anywhere in the exercise
     tsc_flags="--allowJs --checkJs",
 )
 
@@ -115,5 +127,7 @@ TYPESCRIPT_FLAVOUR = NodeFlavour(
     # enum, a namespace, a constructor's parameter properties), which the track's code uses.
     node_flags=("--experimental-transform-types", "--disable-warning=ExperimentalWarning"),
     checked=(".ts", ".mts", ".cts"),
+    module=".mts",
+    track_spec=r"\.test(\.[cm]?ts)$",  # Jest's `*.test.ts`
     tsc_flags="--strict --allowImportingTsExtensions --verbatimModuleSyntax",
 )

@@ -92,9 +92,9 @@ class JavaScript(JavaScriptRunner, Defaults):
 
     def track_test(self, path: str, data: bytes) -> tuple[str, bytes]:
         """A Jest spec becomes a `node --test` file under test/ (`track.py`)."""
-        if not is_spec(path):
+        if not is_spec(path, self.flavour):
             return path, data
-        target, text = from_spec(path, data.decode("utf-8", "replace"))
+        target, text = from_spec(path, data.decode("utf-8", "replace"), self.flavour)
         return target, text.encode()
 
     def track_example(self, path: str, data: bytes) -> tuple[bytes, str]:

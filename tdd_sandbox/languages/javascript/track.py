@@ -16,13 +16,13 @@ import re
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
+from tdd_sandbox.languages.javascript.flavour import JAVASCRIPT_FLAVOUR, NodeFlavour
 from tdd_sandbox.languages.javascript.reader import read_javascript
 
 GLOBALS = "/opt/js/jest-globals.mjs"
 """The image's module of Jest's globals (its `image/jest-globals.mjs`)."""
 TEST_FOLDER = "test"
 
-_SPEC = re.compile(r"\.spec(\.[cm]?js)$")
 _SKIPPED = re.compile(
     r"(?<![\w$.])(?:x(test|it|describe)(?=\s*[(.])|(test|it|describe)\s*\.\s*skip(?=\s*\())"
 )
@@ -43,15 +43,16 @@ _HEADER = (
 )
 
 
-def is_spec(path: str) -> bool:
-    """Whether a track's test file is a Jest spec (`*.spec.js`)."""
-    return bool(_SPEC.search(path))
+def is_spec(path: str, flavour: NodeFlavour = JAVASCRIPT_FLAVOUR) -> bool:
+    """Whether a track's test file is a Jest spec (`*.spec.js`; TypeScript's `*.test.ts`)."""
+    return bool(flavour.spec.search(path))
 
 
-def from_spec(path: str, text: str) -> tuple[str, str]:
+def from_spec(path: str, text: str, flavour: NodeFlavour = JAVASCRIPT_FLAVOUR) -> tuple[str, str]:
     """The spec at `path` (relative to the exercise) as a `node --test` file: its path under
-    `test/`, `.spec.js` made `.test.js`, and its text."""
-    target = TEST_FOLDER + "/" + _SPEC.sub(r".test\g<1>", path)
+    `test/`, `.spec.js` made `.test.js`, and its text (relative imports without a suffix
+    given the flavour's first)."""
+    target = TEST_FOLDER + "/" + flavour.spec.sub(r".test\g<1>", path)
     here, there = posixpath.dirname(path), posixpath.dirname(target)
 
     def rebase(match: re.Match[str]) -> str:
@@ -59,7 +60,7 @@ def from_spec(path: str, text: str) -> tuple[str, str]:
         moved = posixpath.relpath(posixpath.normpath(posixpath.join(here, specifier)), there)
         moved = moved if moved.startswith("../") else f"./{moved}"
         if not PurePosixPath(moved).suffix:
-            moved += ".js"
+            moved += flavour.suffixes[0]
         return f"{lead}{quote}{moved}{quote}"
 
     rebased = _in_code(_RELATIVE, rebase, _in_code(_OWN_IMPORT, lambda _: "", text))

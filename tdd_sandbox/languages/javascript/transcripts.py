@@ -249,7 +249,8 @@ def _names(text: str) -> set[str]:
 def _import(line: str) -> str:
     """An import of the spec's as the driver beside the code makes it: none of the test
     runner's globals (however the spec was placed: `@jest/globals`, the image's own); a
-    module of the code's as the file beside the driver, named with its `.js`."""
+    module of the code's as the file beside the driver, named with its suffix (`.js` where
+    the spec left it out, as Babel lets JavaScript's do)."""
     source = re.search(r"""from\s+(['"])(.+?)\1""", line)
     names = re.search(r"import\s*\{([^}]*)\}", line)
     imported = {n.split(" as ")[0].strip() for n in names[1].split(",")} if names else set()
@@ -258,7 +259,7 @@ def _import(line: str) -> str:
     if not source[2].startswith("."):
         return line
     module = PurePosixPath(source[2]).name
-    module += "" if re.search(r"\.[cm]?js$", module) else ".js"
+    module += "" if re.search(r"\.[cm]?[jt]s$", module) else ".js"
     return line.replace(source[0], f'from "./{module}"')
 
 

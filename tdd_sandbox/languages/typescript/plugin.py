@@ -7,14 +7,16 @@ already, and a Jest process costs a test gate seconds that `node --test` does no
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 
+from tdd_sandbox.languages.javascript.calls import derive_javascript_calls
 from tdd_sandbox.languages.javascript.driver import JavaScriptDriver
 from tdd_sandbox.languages.javascript.flavour import TYPESCRIPT_FLAVOUR, NodeFlavour
 from tdd_sandbox.languages.javascript.plugin import JavaScript
 from tdd_sandbox.languages.javascript.runner import gates_of
 from tdd_sandbox.languages.typescript.policy import check_typescript
+from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import GateKind
 from tdd_sandbox.vocabulary.violation import Violation
 
@@ -65,6 +67,12 @@ class TypeScript(JavaScript):
         """The pack's static policy (`policy.py`): JavaScript's, and the compiler's hatches."""
         del tree  # code imports its own files only
         return check_typescript(path, text, is_test=is_test)
+
+    def derive_calls(
+        self, cases: Sequence[Case], stub: Mapping[str, bytes], tests: Mapping[str, bytes]
+    ) -> CallMap | str:
+        """JavaScript's, on the stub's TypeScript modules, their parameters' types read past."""
+        return derive_javascript_calls(cases, stub, tests, self.flavour.suffixes)
 
     def track_example(self, path: str, data: bytes) -> tuple[bytes, str]:
         """The track's code as it is: TypeScript's track writes ES modules."""
