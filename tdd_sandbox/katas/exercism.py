@@ -6,9 +6,11 @@ naming the solution, test and example files, the stub) and a problem-specificati
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages import LANGUAGES
@@ -82,8 +84,7 @@ def read_exercise(folder: Path) -> Exercise:
     if not (folder / ".meta" / "config.json").is_file():
         return _read_specification(folder)
     try:
-        config = json.loads((folder / ".meta" / "config.json").read_text(encoding="utf-8"))
-        files = config["files"]
+        files, salvaged = _config_files(folder / ".meta" / "config.json")
         solution, tests = list(files["solution"]), list(files["test"])
         example = list(files.get("example", []))
         editor = list(files.get("editor", []))
@@ -134,7 +135,7 @@ def read_exercise(folder: Path) -> Exercise:
             if (folder / source).is_file()
         }
     stub = {path: _read(folder, path) for path in dict.fromkeys(stub_paths)}
-    notes = []
+    notes = [salvaged]
     for path in [p for p in reference if p not in language.project_files]:
         reference[path], note = language.track_example(path, reference[path])
         notes.append(note)
@@ -155,6 +156,30 @@ def read_exercise(folder: Path) -> Exercise:
         example=reference,
         notes=tuple(note for note in notes if note),
     )
+
+
+_FILES = re.compile(r'"files"\s*:\s*(\{[^{}]*\})')
+
+
+def _config_files(path: Path) -> tuple[dict[str, Any], str]:
+    """The `files` of an exercise's config, and a note where only they could be read: a
+    config that is not JSON elsewhere (a comma missing upstream, as in three of today's
+    TypeScript exercises) still names its files, and nothing else of it is needed.
+
+    Raises:
+        OSError, ValueError: the file cannot be read, or its `files` cannot either.
+        KeyError, TypeError: it names no files.
+    """
+    text = path.read_text(encoding="utf-8")
+    try:
+        files: dict[str, Any] = json.loads(text)["files"]
+        return files, ""
+    except ValueError as exc:
+        block = _FILES.search(text)
+        if block is None:
+            raise
+        found: dict[str, Any] = json.loads(block[1])
+        return found, f".meta/config.json is not JSON ({exc}): its files read alone"
 
 
 def _place(examples: list[str], sources: list[str]) -> list[tuple[str, str]]:

@@ -22,6 +22,7 @@ GO = FIXTURES / "go" / "exercises" / "practice"
 JAVASCRIPT = FIXTURES / "javascript" / "exercises" / "practice"
 CPP = FIXTURES / "cpp" / "exercises" / "practice"
 JAVA = FIXTURES / "java" / "exercises" / "practice"
+TYPESCRIPT = FIXTURES / "typescript" / "exercises" / "practice"
 SPECS = FIXTURES / "problem-specifications" / "exercises"
 
 
@@ -90,6 +91,28 @@ def test_an_exercise_that_cannot_be_imported_is_a_line_and_leaves_nothing(
     assert "broken" in report.problems[0]
     assert "gone_test.py (named in .meta/config.json) is not a file here" in report.problems[0]
     assert sorted(p.name for p in out.iterdir()) == ["leap"]  # no half-made kata, no temp
+
+
+def test_a_config_that_is_not_json_past_its_files_imports_on_its_files_and_says_so(
+    tmp_path: Path,
+) -> None:
+    # Three of today's TypeScript exercises lack a comma after their `custom` block: the
+    # files they name are all an import needs of the config.
+    source = tmp_path / "src" / "leap"
+    shutil.copytree(TYPESCRIPT / "leap", source)
+    config = source / ".meta" / "config.json"
+    config.write_text(config.read_text().replace('  },\n  "source"', '  }\n  "source"'))
+    with pytest.raises(ValueError):
+        json.loads(config.read_text())
+    report = import_katas([source], tmp_path / "out")
+    assert report.problems == []
+    assert any("config.json is not JSON" in note and "files read alone" in note
+               for note in report.notes), report.notes  # fmt: skip
+    assert (tmp_path / "out" / "leap" / "reference" / "typescript" / "leap.ts").is_file()
+    # A config whose files cannot be read either is still a problem, said in one line.
+    config.write_text(config.read_text().replace('"solution": [', '"solution" ['))
+    report = import_katas([source], tmp_path / "again")
+    assert "config.json is unreadable or lacks files" in report.problems[0]
 
 
 def test_a_reimport_replaces_its_language_and_keeps_the_others(tmp_path: Path) -> None:
