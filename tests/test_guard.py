@@ -61,6 +61,7 @@ RED = {
     "rust": ("tests/fizzbuzz.rs", RS_RED),
     "go": ("fizzbuzz_test.go", GO_RED),
     "javascript": ("test/fizzbuzz.test.js", JS_RED),
+    "typescript": ("test/fizzbuzz.test.ts", JS_RED.replace("../kata.js", "../kata.ts")),
     "java": (
         "test/KataTest.java",
         "import static org.junit.jupiter.api.Assertions.assertEquals;\n\n"
@@ -96,6 +97,11 @@ CASES = {
                           TamperKind.SENTINEL),
     "javascript-patch-assert": ("javascript",
                                 CHEAT[("javascript", "patch assert at import")].files,
+                                TamperKind.SENTINEL),
+    # JavaScript's code is TypeScript's too: Node strips no type from it.
+    "typescript-patch-assert": ("typescript",
+                                {"kata.ts": CHEAT[("javascript", "patch assert at import")]
+                                 .files["kata.js"]},
                                 TamperKind.SENTINEL),
 }  # fmt: skip
 ALSO = {"rust-forge-stdout": TamperKind.CHANNEL}
@@ -354,12 +360,20 @@ test("is a function", () => {
 """
 
 
-def test_the_code_cannot_rewrite_the_guard_for_the_next_test_file(checker: DockerChecker) -> None:
-    language = get_language("javascript")
-    files = {**language.scaffold(), "kata.js": _JS_REWRITE_HOOKS, "test/a.test.js": _JS_FIRST}
-    files["test/b.test.js"] = RED["javascript"][1]
+@pytest.mark.parametrize("name", ["javascript", "typescript"])
+def test_the_code_cannot_rewrite_the_guard_for_the_next_test_file(
+    checker: DockerChecker, name: str
+) -> None:
+    language = get_language(name)
+    js = ".js" if name == "javascript" else ".ts"
+    files = {
+        **language.scaffold(),
+        f"kata{js}": _JS_REWRITE_HOOKS.replace("b.test.js", f"b.test{js}"),
+        f"test/a.test{js}": _JS_FIRST.replace("../kata.js", f"../kata{js}"),
+    }
+    files[f"test/b.test{js}"] = RED[name][1]
     gate = _test_gate(checker, language, files)
     assert gate.status is not GateStatus.PASSED, gate.reason
     outcomes = {o.id: o.status.value for o in gate.tests}
-    assert outcomes["test/a.test.js::is a function"] == "passed"
-    assert outcomes["test/b.test.js::fizz"] == "failed"
+    assert outcomes[f"test/a.test{js}::is a function"] == "passed"
+    assert outcomes[f"test/b.test{js}::fizz"] == "failed"

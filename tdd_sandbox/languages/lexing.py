@@ -56,10 +56,14 @@ def bracket_end(code: str, opening: int) -> int:
     return -1
 
 
-def statement_spans(code: str, start: int, end: int) -> list[tuple[int, int]]:
+def statement_spans(
+    code: str, start: int, end: int, *, newlines: bool = False
+) -> list[tuple[int, int]]:
     """The spans of the statements of `code[start:end]` (a C-like language's code, its
     literals and comments blank): each ends at a `;` outside brackets, or at a `}` that
-    closes a block where a new line starts with no operator carrying the expression on.
+    closes a block where a new line starts with no operator carrying the expression on;
+    with `newlines` (JavaScript written without semicolons, as Prettier's `semi: false`
+    prints it), also at the end of a line outside brackets that neither line carries on.
 
     Raises:
         ValueError: brackets that do not balance.
@@ -68,6 +72,10 @@ def statement_spans(code: str, start: int, end: int) -> list[tuple[int, int]]:
     at = start
     while at < end:
         char = code[at]
+        ends = newlines and char == "\n" and depth == 0 and begun is not None
+        if ends and begun is not None and not _carried_on(code[begun:at], code[at:end]):
+            found.append((begun, at))
+            begun = None
         if begun is None and not char.isspace():
             begun = at
         if char in "([{":
@@ -86,6 +94,22 @@ def statement_spans(code: str, start: int, end: int) -> list[tuple[int, int]]:
     if begun is not None and code[begun:end].strip():
         found.append((begun, end))
     return found
+
+
+_GOES_ON = tuple("=+-*/%&|^<>!?:,.([{~")
+"""What a line ends with, or (as `.`, `?`, `(`...) the next begins with, where an expression
+goes on past the line's end (a line that begins with `(`, `[` or a backquote goes on the one
+before, in JavaScript, which is why Prettier leads such a line with `;`)."""
+
+
+def _carried_on(before: str, after: str) -> bool:
+    """Whether a statement goes on past a line's end: its text so far ends in an operator,
+    or the next line begins with one (or is blank to the end)."""
+    head, rest = before.rstrip(), after.lstrip()
+    if not head.strip() or not rest:
+        return True
+    goes_on = rest.startswith((*_GOES_ON, "`")) and not rest.startswith(("++", "--"))
+    return head.endswith(_GOES_ON) or goes_on
 
 
 def _ends_here(code: str, at: int, end: int) -> bool:

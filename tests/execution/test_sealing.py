@@ -310,9 +310,12 @@ export function fizzBuzz(n) {
 """
 
 
-def test_code_that_asks_the_keeper_for_the_tests_gets_no_green(checker: DockerChecker) -> None:
-    pack, steps = get_language("javascript"), STEPS["javascript"]
-    files = _files("javascript", _JS_ASK_THE_KEEPER)
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+def test_code_that_asks_the_keeper_for_the_tests_gets_no_green(
+    checker: DockerChecker, language: str
+) -> None:
+    pack, steps = get_language(language), STEPS[language]
+    files = _files(language, _JS_ASK_THE_KEEPER)
     other = steps.test_path.replace("fizzbuzz", "again")
     files[other] = files[steps.test_path]
     report = checker.check(GateCheck(pack, files, frozenset({GateKind.TEST}))).report

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tdd_sandbox.languages import LANGUAGES, detect_language, get_language
+from tdd_sandbox.languages.javascript.jest import read_spec
 from tdd_sandbox.languages.javascript.track import GLOBALS
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
@@ -108,3 +109,30 @@ def test_the_stub_s_typed_functions_perform_the_properties() -> None:
     assert isinstance(get_language("javascript").derive_calls(cases, stub, {}), str)
     optional = {"two-fer.ts": b"export function twoFer(name?: string): string {}\n"}
     assert isinstance(TS.derive_calls([_case("twoFer", name="x")], optional, {}), str)
+
+
+def test_a_spec_written_without_semicolons_reads_a_statement_a_line() -> None:
+    # Today's TypeScript track is printed by Prettier with `semi: false`: read as statements
+    # ended by `;` alone, its import swallowed the describe after it, and no test was read.
+    spec = (
+        "import { isLeap } from '../leap.ts'\n\n"
+        "const years = [1996,\n  2000]\n"
+        "describe('leap', () => {\n"
+        "  it('1996', () => {\n"
+        "    const got = isLeap(1996)\n"
+        "    expect(got)\n      .toBe(true)\n"
+        "    const text = 'a' +\n      'b'\n"
+        "  })\n})\n"
+    )
+    read = read_spec(spec)
+    assert read.imports == ["import { isLeap } from '../leap.ts'"]
+    assert list(read.declared) == ["years"]
+    [test] = read.tests
+    assert test.body == (
+        "const got = isLeap(1996)",
+        "expect(got)\n      .toBe(true)",
+        "const text = 'a' +\n      'b'",
+    )
+    # Statements ended by `;` read as before, lines carried on or not.
+    [semicolons] = read_spec(spec.replace(")\n", ");\n")).tests
+    assert semicolons.body[0] == "const got = isLeap(1996);"

@@ -115,6 +115,6 @@ def _closing(code: str, opening: int) -> int:
 def statements(code: str, start: int, end: int) -> list[tuple[int, int]]:
     """`statement_spans`, or `SpecUnreadable` where the brackets do not balance."""
     try:
-        return statement_spans(code, start, end)
+        return statement_spans(code, start, end, newlines=True)
     except ValueError as exc:
         raise SpecUnreadable(str(exc)) from None
