@@ -220,8 +220,15 @@ def implementation_paths(
     kata_dir: Path, slug: str, language: Language, files: dict[str, bytes], tests: dict[str, bytes]
 ) -> list[str]:
     """The files the implementation goes in, as the loop names them to its implementer
-    (small models need the path spelled out): those the tests import, or, for a kata of data
-    only, those the judge's setup imports (laid where a test of the kata would lie)."""
+    (small models need the path spelled out): a stub set aside's (the outline kata.md shows:
+    asked for `kata.go` with `bowling.go` outlined, a model is told two names for one file),
+    else those the tests import, or, for a kata of data only, those the judge's setup
+    imports (laid where a test of the kata would lie)."""
+    outline = kata_dir / "outline" / language.name
+    outlined = sorted(p.relative_to(outline).as_posix() for p in outline.rglob("*") if p.is_file())
+    if code := [p for p in outlined if p.endswith(language.source_suffixes)
+                and not language.is_test_path(p)]:  # fmt: skip
+        return code
     if not tests and has_calls(kata_dir, language.name):
         setup = load_suite(kata_dir).calls_for(language.name).setup
         test_path = language.suggest_paths(files, slug)[0]

@@ -11,7 +11,7 @@ import pytest
 from tdd_sandbox.acceptance.testfiles import hidden_test_files
 from tdd_sandbox.bench.implement import implementation_paths, prepare
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
-from tdd_sandbox.katas.importer import import_katas
+from tdd_sandbox.katas.importer import import_katas, set_aside_stub
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.repo.scaffolding import starting_files
 
@@ -40,6 +40,21 @@ def test_an_imported_katas_file_is_the_one_its_tests_import(tmp_path: Path) -> N
     tests = hidden_test_files(kata_dir, pack)
     files = {p: t.encode() for p, t in starting_files(pack, kata_dir).items()} | tests
     assert implementation_paths(kata_dir, "leap", pack, files, tests) == ["leap.py"]
+
+
+def test_a_stub_set_aside_is_the_file_to_write(tmp_path: Path) -> None:
+    # Go's bowling stub names `*Game` and defines no Game: it is set aside as the outline,
+    # and the start holds no code file. The ask named `kata.go`, the outline `bowling.go`.
+    kata_dir = tmp_path / "bowling"
+    shutil.copytree(ROOT / "katas" / "bowling", kata_dir)
+    pack = get_language("go")
+    (kata_dir / "scaffold" / "go").mkdir(parents=True)
+    (kata_dir / "scaffold" / "go" / "bowling.go").write_text("package bowling\n")
+    set_aside_stub(kata_dir, "go", ["bowling.go"])
+    files = {p: t.encode() for p, t in starting_files(pack, kata_dir).items()}
+    assert "bowling.go" not in files
+    assert pack.suggest_paths(files, "bowling")[1] == ["kata.go"]  # what was asked before
+    assert implementation_paths(kata_dir, "bowling", pack, files, {}) == ["bowling.go"]
 
 
 def test_the_retry_names_no_expected_value_the_prompt_did_not_show(tmp_path: Path) -> None:
