@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -72,6 +73,27 @@ def import_katas(args: argparse.Namespace, language: str, into: Path) -> None:
     )
 
 
+def stopped(signum: int, frame: object) -> None:
+    """SIGTERM (and SIGHUP) unwind as Ctrl-C does: the bench running is stopped as a signal
+    stops it (its running job recorded, to resume), and the models' servers go with the
+    board's `ExitStack`. Killed outright, the board left three servers holding their ports."""
+    raise KeyboardInterrupt
+
+
+def run_stoppably(command: list[str]) -> int:
+    """`command` run to its end; stopped with the board, it gets SIGTERM and time to end."""
+    with subprocess.Popen(command) as child:
+        try:
+            return child.wait()
+        except BaseException:
+            child.terminate()
+            try:
+                child.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                child.kill()
+            raise
+
+
 def bench(args: argparse.Namespace, language: str) -> Path:
     """Every model on the language's katas; resumes what an earlier sitting finished."""
     out: Path = args.work / "runs" / language
@@ -81,7 +103,7 @@ def bench(args: argparse.Namespace, language: str) -> Path:
         "--mode", "implement", "--jobs", str(args.jobs), "--record", "--out", str(out),
         "--resume",
     ]  # fmt: skip
-    subprocess.run(command, check=False)
+    run_stoppably(command)
     return out
 
 
@@ -139,6 +161,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/standard-board")
     parser.add_argument("--no-run", action="store_true", help="import and publish only")
     args = parser.parse_args()
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(signum) is not signal.SIG_IGN:  # `nohup` keeps SIGHUP ignored
+            signal.signal(signum, stopped)
     unknown = sorted(set(args.models) - set(SERVERS)) + sorted(set(args.languages) - {*LANGUAGES})
     if unknown:
         sys.exit(f"unknown: {', '.join(unknown)}; models: {', '.join(SERVERS)}")

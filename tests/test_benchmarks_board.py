@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -14,6 +17,8 @@ import pytest
 
 from benchmarks import standard_board
 from benchmarks.standard_board import LANGUAGES, check_answer_limit, pick, subset
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_rule_takes_evenly_spaced_names_in_sorted_order() -> None:
@@ -74,3 +79,31 @@ def test_the_answer_limit_must_hold_the_longest_reference_and_half_again(
         check_answer_limit(args)
     config.write_text("llm: {max_tokens: 1500}\n")
     assert "the longest reference is 1000 (bowling in go, m)" in check_answer_limit(args)
+
+
+def test_a_stopped_board_stops_its_bench_as_a_signal_would(tmp_path: Path) -> None:
+    # SIGTERM killed the board outright: its bench died unrecorded, and the models' servers
+    # kept their ports. Now the board unwinds, and the bench it runs gets SIGTERM, and time.
+    told = tmp_path / "told"
+    child = (
+        "import signal, sys, time\n"
+        f"def stop(signum, frame):\n    open({str(told)!r}, 'w').write(str(signum))\n"
+        "    sys.exit(130)\n"
+        "signal.signal(signal.SIGTERM, stop)\nprint('ready', flush=True)\ntime.sleep(60)\n"
+    )
+    board = (
+        "import signal, sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from benchmarks.standard_board import run_stoppably, stopped\n"
+        "signal.signal(signal.SIGTERM, stopped)\n"
+        "try:\n"
+        f"    run_stoppably([sys.executable, '-c', {child!r}])\n"
+        "except KeyboardInterrupt:\n    print('unwound', flush=True)\n"
+    )
+    started = subprocess.Popen([sys.executable, "-c", board], stdout=subprocess.PIPE, text=True)
+    assert started.stdout is not None
+    assert started.stdout.readline().strip() == "ready"
+    started.send_signal(signal.SIGTERM)
+    out, _ = started.communicate(timeout=60)
+    assert out.strip() == "unwound"
+    assert told.read_text() == str(int(signal.SIGTERM))
