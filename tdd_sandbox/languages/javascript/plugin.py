@@ -118,11 +118,13 @@ class JavaScript(JavaScriptRunner, Defaults):
         return bool(_RUNNER_CONFIG.search(path)) or "node_modules" in PurePosixPath(path).parts
 
     def scaffold(self) -> dict[str, str]:
-        """An ES module package `kata`, an empty `kata.js` and one toolchain test."""
+        """An ES module package `kata`, an empty `kata.js` (`kata.ts`: the flavour's first
+        suffix) and one toolchain test."""
+        suffix = self.flavour.suffixes[0]
         return {
             "package.json": _PACKAGE,
-            "kata.js": _SCAFFOLD_CODE,
-            "test/scaffold.test.js": _SCAFFOLD_TEST,
+            f"kata{suffix}": _SCAFFOLD_CODE,
+            f"test/scaffold.test{suffix}": _SCAFFOLD_TEST,
         }
 
     def detect(self, paths: Iterable[str]) -> bool:
@@ -131,10 +133,13 @@ class JavaScript(JavaScriptRunner, Defaults):
 
     def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
         """The kata's test file (or `test/<slug>.test.js`) and the root's code files."""
-        scaffold = set(self.scaffold())
-        tests = sorted(p for p in files if self.flavour.test_file.search(p) and p not in scaffold)
-        code = [p for p in sorted(files) if "/" not in p and p.endswith(".js")] or ["kata.js"]
-        return (tests[0] if tests else f"test/{slug}.test.js"), code
+        scaffold, found = set(self.scaffold()), self.flavour.test_file
+        suffix = self.flavour.suffixes[0]
+        tests = sorted(p for p in files if found.search(p) and p not in scaffold)
+        code = [
+            p for p in sorted(files) if "/" not in p and p.endswith(suffix) and not found.search(p)
+        ] or [f"kata{suffix}"]
+        return (tests[0] if tests else f"test/{slug}.test{suffix}"), code
 
     def defines_tests(self, path: str, text: str) -> bool:
         """A code file that imports the test runner."""

@@ -20,15 +20,6 @@ from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import GateKind
 from tdd_sandbox.vocabulary.violation import Violation
 
-_PACKAGE = '{\n  "name": "kata",\n  "private": true,\n  "type": "module"\n}\n'
-_SCAFFOLD_CODE = "// The kata.\nexport {};\n"
-_SCAFFOLD_TEST = """\
-// Only proves the toolchain runs; the kata's tests live beside it.
-import { test } from "node:test";
-
-test("scaffold", () => {});
-"""
-
 _DECLARATIONS = re.compile(r"\.d\.[cm]?ts$")
 
 
@@ -78,14 +69,6 @@ class TypeScript(JavaScript):
         """The track's code as it is: TypeScript's track writes ES modules."""
         return data, ""
 
-    def scaffold(self) -> dict[str, str]:
-        """An ES module package `kata`, an empty `kata.ts` and one toolchain test."""
-        return {
-            "package.json": _PACKAGE,
-            "kata.ts": _SCAFFOLD_CODE,
-            "test/scaffold.test.ts": _SCAFFOLD_TEST,
-        }
-
     def detect(self, paths: Iterable[str]) -> bool:
         """A package.json at the root, and a tsconfig.json or TypeScript source beside it."""
         listed = set(paths)
@@ -97,13 +80,3 @@ class TypeScript(JavaScript):
             and "node_modules" not in PurePosixPath(p).parts
             for p in listed
         )
-
-    def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
-        """The kata's test file (or `test/<slug>.test.ts`) and the root's code files."""
-        scaffold = set(self.scaffold())
-        found = self.flavour.test_file
-        tests = sorted(p for p in files if found.search(p) and p not in scaffold)
-        code = [
-            p for p in sorted(files) if "/" not in p and p.endswith(".ts") and not found.search(p)
-        ] or ["kata.ts"]
-        return (tests[0] if tests else f"test/{slug}.test.ts"), code
