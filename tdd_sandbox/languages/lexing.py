@@ -72,8 +72,8 @@ def statement_spans(
     at = start
     while at < end:
         char = code[at]
-        ends = newlines and char == "\n" and depth == 0 and begun is not None
-        if ends and begun is not None and not _carried_on(code[begun:at], code[at:end]):
+        at_line_end = newlines and char == "\n" and depth == 0
+        if at_line_end and begun is not None and not _carried_on(code, begun, at, end):
             found.append((begun, at))
             begun = None
         if begun is None and not char.isspace():
@@ -102,13 +102,19 @@ goes on past the line's end (a line that begins with `(`, `[` or a backquote goe
 before, in JavaScript, which is why Prettier leads such a line with `;`)."""
 
 
-def _carried_on(before: str, after: str) -> bool:
-    """Whether a statement goes on past a line's end: its text so far ends in an operator,
-    or the next line begins with one (or is blank to the end)."""
-    head, rest = before.rstrip(), after.lstrip()
-    if not head.strip() or not rest:
+_NEXT = re.compile(r"\S")
+
+
+def _carried_on(code: str, begun: int, at: int, end: int) -> bool:
+    """Whether the statement begun at `begun` goes on past the line's end at `at`: its text
+    so far ends in an operator, or the next line begins with one (or is blank to `end`).
+    Read in place: a spec's every line end is asked, and the rest of it is not copied."""
+    head = code[begun:at].rstrip()
+    found = _NEXT.search(code, at, end)
+    if not head or found is None:
         return True
-    goes_on = rest.startswith((*_GOES_ON, "`")) and not rest.startswith(("++", "--"))
+    rest = code[found.start() : found.start() + 2]
+    goes_on = rest.startswith((*_GOES_ON, "`")) and rest not in ("++", "--")
     return head.endswith(_GOES_ON) or goes_on
 
 
