@@ -27,6 +27,16 @@ PRETTIER = "prettier --no-config --no-editorconfig --ignore-path /dev/null"
 
 _TYPE_ROOTS = "--types node --typeRoots /opt/js/node_modules/@types"
 
+# `--cache-location`: with its cache off ESLint still deletes the cache file, in /work by
+# default, and ignores only "no such file"; gVisor answers "permission denied" for a file in
+# a folder the user cannot write, as it may.
+LINT = (
+    "exec eslint --config /opt/js/eslint.config.mjs --no-inline-config "
+    "--max-warnings 0 --no-warn-ignored --cache-location /tmp/eslintcache .\n"
+)
+"""ESLint with the image's configuration alone, the same for every flavour: the configuration
+names each flavour's files."""
+
 
 @dataclass(frozen=True)
 class NodeFlavour:
@@ -89,17 +99,6 @@ class NodeFlavour:
         """Prettier's check over every source file."""
         globs = " ".join(f"'**/*{suffix}'" for suffix in self.suffixes)
         return f"exec {PRETTIER} --check --log-level warn --no-error-on-unmatched-pattern {globs}\n"
-
-    @cached_property
-    def lint(self) -> str:
-        """ESLint with the image's configuration alone (it names each flavour's files)."""
-        # `--cache-location`: with its cache off ESLint still deletes the cache file, in
-        # /work by default, and ignores only "no such file"; gVisor answers "permission
-        # denied" for a file in a folder the user cannot write, as it may.
-        return (
-            "exec eslint --config /opt/js/eslint.config.mjs --no-inline-config "
-            "--max-warnings 0 --no-warn-ignored --cache-location /tmp/eslintcache .\n"
-        )
 
     @cached_property
     def typecheck(self) -> str:

@@ -55,7 +55,6 @@ class JavaScript(JavaScriptRunner, Defaults):
     name = "javascript"
     listed = ("[", "]")
     title = "JavaScript"
-    source_suffixes: tuple[str, ...] = (".js", ".mjs", ".cjs")
     expectations = Expectations(
         lexer(JS_LITERALS),
         equal_calls=frozenset({

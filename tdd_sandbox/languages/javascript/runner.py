@@ -16,6 +16,7 @@ from tdd_sandbox.languages.findings import file_sections
 from tdd_sandbox.languages.javascript.discovery import literal_test_names
 from tdd_sandbox.languages.javascript.flavour import (
     JAVASCRIPT_FLAVOUR,
+    LINT,
     PRETTIER,
     RESULTS,
     NodeFlavour,
@@ -77,7 +78,7 @@ def gates_of(flavour: NodeFlavour) -> tuple[tuple[GateKind, str], ...]:
     """Prettier, ESLint, `tsc` and `node --test` over the flavour's files."""
     return (
         (GateKind.FORMAT, flavour.format),
-        (GateKind.LINT, flavour.lint),
+        (GateKind.LINT, LINT),
         (GateKind.TYPECHECK, flavour.typecheck),
         (GateKind.TEST, flavour.test),
     )
@@ -97,6 +98,14 @@ class JavaScriptRunner(RunnerDefaults):
     )
     seals_tests = True
     shell_gates: tuple[tuple[GateKind, str], ...] = gates_of(JAVASCRIPT_FLAVOUR)
+    source_suffixes: tuple[str, ...] = JAVASCRIPT_FLAVOUR.suffixes
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass that names another flavour (TypeScript's) gets its gates and its
+        suffixes from it: declared once, in the flavour."""
+        super().__init_subclass__(**kwargs)
+        cls.shell_gates = gates_of(cls.flavour)
+        cls.source_suffixes = cls.flavour.suffixes
 
     def format_command(self, path: str) -> tuple[str, ...] | None:
         """Prettier printing the file formatted."""

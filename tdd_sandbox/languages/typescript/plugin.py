@@ -14,10 +14,8 @@ from tdd_sandbox.languages.javascript.calls import derive_javascript_calls
 from tdd_sandbox.languages.javascript.driver import JavaScriptDriver
 from tdd_sandbox.languages.javascript.flavour import TYPESCRIPT_FLAVOUR, NodeFlavour
 from tdd_sandbox.languages.javascript.plugin import JavaScript
-from tdd_sandbox.languages.javascript.runner import gates_of
 from tdd_sandbox.languages.typescript.policy import check_typescript
 from tdd_sandbox.vocabulary.cases import CallMap, Case
-from tdd_sandbox.vocabulary.results import GateKind
 from tdd_sandbox.vocabulary.violation import Violation
 
 _DECLARATIONS = re.compile(r"\.d\.[cm]?ts$")
@@ -34,11 +32,9 @@ class TypeScript(JavaScript):
 
     driver_class = TypeScriptDriver
     flavour: NodeFlavour = TYPESCRIPT_FLAVOUR
-    shell_gates: tuple[tuple[GateKind, str], ...] = gates_of(TYPESCRIPT_FLAVOUR)
     name = "typescript"
     title = "TypeScript"
     image_folder = "javascript"  # one Node image: TypeScript needs nothing JavaScript lacks
-    source_suffixes: tuple[str, ...] = TYPESCRIPT_FLAVOUR.suffixes
     collects = (
         "a test('name', ...) or it('name', ...) call with a literal name, inside describe() "
         "blocks or not, in a *.test.ts file (outside node_modules)"
