@@ -75,7 +75,8 @@ def test_a_removal_the_engine_finishes_after_the_call_timed_out_is_waited_for() 
 def test_an_engine_that_never_finishes_leaves_the_container_listed_for_close(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(removal, "REMOVAL_WAIT_S", 0.3)
+    monkeypatch.setattr(removal, "REMOVAL_WAIT_S", 0.05)
+    monkeypatch.setattr(removal, "REMOVAL_PAUSES", (0.01, 0.01, 0.01))
     api = _BusyApi(busy_calls=10**9)
     provider = _provider(api)
     provider.destroy(CONTAINER)
