@@ -14,6 +14,7 @@ from tdd_sandbox.cli.options import (
     config_option,
     default_config,
     detail,
+    language_option,
     progress,
     setting_option,
 )
@@ -202,7 +203,7 @@ def merge_command(folders: tuple[Path, ...], out: Path) -> int:
 @click.command()
 @click.argument("kata", type=UserPath(exists=True))
 @click.option("--repo", type=UserPath(file_okay=False), default=".", show_default=True)
-@click.option("--language", "-l", help="The kata's language (default: detected).")
+@language_option("The kata's language (default: detected).")
 @click.option(
     "--min-rate",
     type=click.FloatRange(0, 1),

@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tdd_sandbox.cli.options import UserPath, config_option, default_config, progress
+from tdd_sandbox.cli.options import (
+    UserPath,
+    config_option,
+    default_config,
+    language_option,
+    progress,
+)
 from tdd_sandbox.cli.terminal import console, echo_json
 
 if TYPE_CHECKING:
@@ -18,7 +24,7 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("directory", type=UserPath())
-@click.option("--language", "-l", help="The repo's language (default: detected from the repo).")
+@language_option("The repo's language (default: detected from the repo).")
 @click.option("--timeout", type=click.FloatRange(min=0.1), help="Seconds each gate may run.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @config_option

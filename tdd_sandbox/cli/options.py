@@ -189,3 +189,37 @@ class LazyChoice(click.Choice[str]):
     @choices.setter
     def choices(self, _: Sequence[str]) -> None:
         pass  # click's own __init__ sets them; the registry keeps them
+
+
+def language_packs() -> list[str]:
+    """The language packs' names, from their folders (each pack is a sub-package of
+    `tdd_sandbox.languages`), found without importing the registry: help answers at once."""
+    import importlib.util
+    import pkgutil
+
+    found = importlib.util.find_spec("tdd_sandbox.languages")
+    places = found.submodule_search_locations if found is not None else None
+    return sorted(name for _, name, package in pkgutil.iter_modules(places or []) if package)
+
+
+class _LanguageChoice(LazyChoice):
+    """The registered languages: help lists them, and a name not among them is the
+    registry's own one-line error."""
+
+    def __init__(self) -> None:
+        super().__init__(language_packs)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The registered name `value` stands for, in any case."""
+        from tdd_sandbox.errors import UsageError
+        from tdd_sandbox.languages import get_language
+
+        try:
+            return get_language(str(value)).name
+        except UsageError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+def language_option(help: str, **kwargs: Any) -> Callable[[F], F]:
+    """`--language`/`-l`: one of the registered languages, which help lists."""
+    return click.option("--language", "-l", type=_LanguageChoice(), help=help, **kwargs)

@@ -6,20 +6,14 @@ from pathlib import Path
 
 import click
 
-from tdd_sandbox.cli.options import UserPath
+from tdd_sandbox.cli.options import UserPath, language_option
 from tdd_sandbox.cli.terminal import console, echo, echo_json
 from tdd_sandbox.vocabulary.defaults import DEFAULT_LANGUAGE
 
 
 @click.command()
 @click.argument("directory", type=UserPath(), default=".")
-@click.option(
-    "--language",
-    "-l",
-    default=DEFAULT_LANGUAGE,
-    show_default=True,
-    help="The kata's language: python, rust, go, javascript, typescript, java or cpp.",
-)
+@language_option("The kata's language.", default=DEFAULT_LANGUAGE, show_default=True)
 @click.option(
     "--kata",
     type=UserPath(dir_okay=False, exists=True),

@@ -12,6 +12,7 @@ from tdd_sandbox.cli.options import (
     config_option,
     default_config,
     default_repo,
+    language_option,
     progress,
     setting_option,
     transcript_options,
@@ -37,11 +38,7 @@ EXIT_NO_PULL_REQUEST = 7
     help="Kata repository (created if missing; default: the repository KATA sits in, "
     "else ./<kata>-<language>).",
 )
-@click.option(
-    "--language",
-    "-l",
-    help="The kata's language (default: tdd.yaml, the kata's front matter, or python).",
-)
+@language_option("The kata's language (default: tdd.yaml, the kata's front matter, or python).")
 @setting_option("cycles", "--cycles", "--steps", help="Most red-green-refactor cycles.")
 @setting_option("parallel", "--parallel", help="Implementer attempts raced at once.")
 @setting_option(
@@ -184,11 +181,7 @@ def render_summary(summary: RunSummary, console: Console) -> None:
 @click.command()
 @click.argument("kata", type=UserPath())
 @click.option("--repo", type=UserPath(file_okay=False), help="Kata repository.")
-@click.option(
-    "--language",
-    "-l",
-    help="The kata's language: python, rust, go, javascript, typescript, java or cpp.",
-)
+@language_option("The kata's language.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @transcript_options
 @config_option

@@ -111,3 +111,12 @@ def test_the_entry_point_maps_an_error_to_its_exit_code_in_a_child(tmp_path: Pat
     assert result.stderr.count("\n") <= 4
     assert "Traceback" not in result.stderr
     assert run_entry_point("--version").stdout.startswith("tdd-sandbox, version")
+
+
+def test_help_lists_every_registered_language_without_loading_the_registry() -> None:
+    from tdd_sandbox.cli.options import language_packs
+    from tdd_sandbox.languages import LANGUAGES
+
+    assert language_packs() == sorted(LANGUAGES)
+    shown = CliRunner().invoke(cli, ["init", "--help"], terminal_width=200).output
+    assert "[" + "|".join(sorted(LANGUAGES)) + "]" in shown
