@@ -192,4 +192,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        # The running job is recorded and the servers are down: the same command resumes.
+        print("board: stopped; run the same command again to resume", file=sys.stderr)
+        sys.exit(130)
