@@ -35,58 +35,8 @@ from docker import APIClient
 
 from tdd_sandbox.sandbox.base import WORKDIR
 from tdd_sandbox.sandbox.client import hijacked
+from tdd_sandbox.sandbox.protocol import SERVER, request_bytes
 from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
-
-SERVER = r"""
-use strict; use POSIX ();
-$SIG{PIPE} = 'IGNORE';
-binmode STDIN;
-my %base = %ENV;
-sub take { my ($n, $b) = (shift, '');
-  while (length($b) < $n) { read(STDIN, $b, $n - length($b), length($b)) or POSIX::_exit(0) }
-  return $b }
-sub field { my $l = <STDIN>; POSIX::_exit(0) unless defined $l;
-  $l =~ /\A(\d+)\n\z/ or POSIX::_exit(2); return take($1) }
-my ($hello, @zygote) = @ARGV;
-my $warm = 0;
-if (@zygote) {
-  # The warm interpreter (zygote.py), told this server's pid: it goes when the server goes.
-  # Never reaped here: its pid stays taken while the server lives, so no process of a check
-  # can ever hold the pid the host spares.
-  $warm = fork;
-  if (defined $warm && $warm == 0) {
-    open(STDIN, '<', '/dev/null'); open(STDOUT, '>', '/dev/null'); open(STDERR, '>', '/dev/null');
-    exec { $zygote[0] } @zygote, getppid(); POSIX::_exit(127);
-  }
-  $warm ||= 0;
-}
-syswrite STDERR, "\n\@\@$hello ready $$ $warm\n";
-while (defined(my $head = <STDIN>)) {
-  my ($key, $argc, $envc, $size) = $head =~ /\A(\w+) (\d+) (\d+) (\d+)\n\z/ or POSIX::_exit(2);
-  my @argv = map { field() } 1 .. $argc;
-  my %env = map { split /=/, field(), 2 } 1 .. $envc;
-  my $input = take($size);
-  pipe(my $r, my $w) or POSIX::_exit(3);
-  my $pid = fork;
-  POSIX::_exit(3) unless defined $pid;
-  if ($pid == 0) {
-    close $w; open(STDIN, '<&', $r) or POSIX::_exit(126); close $r;
-    %ENV = (%base, %env); chdir '/work' or POSIX::_exit(126);
-    exec { $argv[0] } @argv; POSIX::_exit(127);
-  }
-  close $r;
-  while (length $input) { my $n = syswrite($w, $input) or last; substr($input, 0, $n) = '' }
-  close $w;
-  waitpid($pid, 0);
-  my $rc = ($? & 127) ? 128 + ($? & 127) : $? >> 8;
-  syswrite STDOUT, "\n\@\@$key end\n";
-  syswrite STDERR, "\n\@\@$key end rc=$rc\n";
-}
-"""
-"""The server, given a nonce for its ready line and, for a warm interpreter, its argv (the
-server's pid goes after it). A request is a head line (`key argc envc
-size`), then each argument and each `NAME=value` as a line with its length and its bytes, then
-`size` bytes of the command's stdin."""
 
 _START_S = 30.0
 """How long a server may take to say it is ready (gVisor under load)."""
@@ -140,6 +90,8 @@ class CommandServer:
         self.alive = True
         self.busy = False
         """Whether a command of its is running (the caller is reading its output)."""
+        self._nest: str | None = None
+        """The key of the request that started the nested server, while one serves."""
 
     def run(
         self,
@@ -160,12 +112,6 @@ class CommandServer:
             OSError: the request could not be sent (the server or its container is gone).
         """
         key = secrets.token_hex(16)
-        fields = [*argv, *(f"{name}={value}" for name, value in (env or {}).items())]
-        request = bytearray(f"{key} {len(argv)} {len(env or {})} {len(stdin or b'')}\n".encode())
-        for item in fields:
-            data = item.encode()
-            request += f"{len(data)}\n".encode() + data
-        request += stdin or b""
         self.busy = True
         end_out = f"\n@@{key} end\n".encode()
         end_err = re.compile(rb"\n@@" + key.encode() + rb" end rc=(\d+)\n\Z")
@@ -173,26 +119,9 @@ class CommandServer:
         def ended() -> bool:
             return out.endswith(end_out) and end_err.search(err.tail(64)) is not None
 
-        with self._closing:
-            if self._closed:
-                raise OSError("the command server was closed")
-            self._reading = True
-        try:
-            # The server reads a whole request before it starts the command: only a server
-            # that no longer reads (its container frozen) makes this wait, and not for ever.
-            self._raw.settimeout(_START_S)
-            try:
-                self._raw.sendall(bytes(request))
-            finally:
-                self._raw.settimeout(None)
-            ending = pump(self._raw, out, err, deadline=deadline, flood_limit=flood_limit,
-                          until=ended)  # fmt: skip
-        finally:
-            with self._closing:
-                self._reading = False
-                closed = self._closed
-            if closed:
-                self._release()
+        request = request_bytes(key, argv, env or {}, stdin or b"")
+        ending = self._exchange(request, out, err, deadline=deadline, flood_limit=flood_limit,
+                                until=ended)  # fmt: skip
         if ending is not Ending.EOF or not ended():
             self.alive = False
             return Served(Ending.EOF if ending is Ending.EOF else ending, None)
@@ -202,6 +131,95 @@ class CommandServer:
         out.trim(len(end_out))
         err.trim(len(found.group(0)))
         return Served(Ending.EOF, int(found.group(1)))
+
+    @property
+    def nested(self) -> bool:
+        """Whether a nested server (`nest`) takes the requests."""
+        return self._nest is not None
+
+    def nest(self, argv: Sequence[str]) -> None:
+        """Start a second server through `argv`, which must end by running its last
+        arguments (the server's own); it takes every request after this, on this server's
+        streams, until `leave`: the commands of one check, in what `argv` made for it.
+
+        Raises:
+            OSError: it did not say it was ready (this server is gone then too; the message
+                holds the end of what `argv` printed).
+        """
+        hello, key = secrets.token_hex(8), secrets.token_hex(16)
+        out, err = CappedText(4096), CappedText(4096)
+        ready = re.compile(rf"\n@@{hello} ready \d+ \d+\n")
+        failed = re.compile(rf"\n@@{key} end rc=\d+\n")
+
+        def said() -> bool:
+            return bool(ready.search(err.text()) or failed.search(err.text()))
+
+        request = request_bytes(key, [*argv, "perl", "-e", SERVER, hello], {}, b"", nest=True)
+        self._exchange(request, out, err, deadline=time.monotonic() + _START_S,
+                       flood_limit=1 << 16, until=said)  # fmt: skip
+        if ready.search(err.text()) is None:
+            self.alive = False
+            self.close()
+            raise OSError(f"the check's server did not start:\n{err.text()[-300:]}")
+        self._nest = key
+
+    def leave(self) -> None:
+        """End the nested server (`nest`): this one takes the requests again. One that does
+        not leave in time is closed, this server with it. Never raises."""
+        key, self._nest = self._nest, None
+        if key is None or not self.alive:
+            return
+        out, err = CappedText(4096), CappedText(4096)
+        end_out = f"\n@@{key} end\n".encode()
+        left = re.compile(rb"\n@@" + key.encode() + rb" end rc=0\n\Z")
+
+        def ended() -> bool:
+            return out.endswith(end_out) and left.search(err.tail(64)) is not None
+
+        with contextlib.suppress(OSError):
+            self._exchange(request_bytes(secrets.token_hex(16), [], {}, b""), out, err,
+                           deadline=time.monotonic() + _START_S, flood_limit=1 << 16,
+                           until=ended)  # fmt: skip
+        if not ended():
+            self.alive = False
+            self.close()
+
+    def _exchange(
+        self,
+        request: bytes,
+        out: CappedText,
+        err: CappedText,
+        *,
+        deadline: float | Callable[[], float],
+        flood_limit: int,
+        until: Callable[[], bool],
+    ) -> Ending:
+        """Send `request`, then read the streams until `until`, their end, the deadline or
+        a flood.
+
+        Raises:
+            OSError: the request could not be sent (the server or its container is gone).
+        """
+        with self._closing:
+            if self._closed:
+                raise OSError("the command server was closed")
+            self._reading = True
+        try:
+            # The server reads a whole request before it starts the command: only a server
+            # that no longer reads (its container frozen) makes this wait, and not for ever.
+            self._raw.settimeout(_START_S)
+            try:
+                self._raw.sendall(request)
+            finally:
+                self._raw.settimeout(None)
+            return pump(self._raw, out, err, deadline=deadline, flood_limit=flood_limit,
+                        until=until)  # fmt: skip
+        finally:
+            with self._closing:
+                self._reading = False
+                closed = self._closed
+            if closed:
+                self._release()
 
     def close(self) -> None:
         """End the server's stream (the server exits at the end of its input). Called from
