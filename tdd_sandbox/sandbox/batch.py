@@ -49,6 +49,27 @@ class BatchDeadline:
         return self._at + self._timeout + (_SETUP_S if self._begun < 0 else 0.0)
 
 
+def exec_result(run: Run, nonce: str) -> tuple[ExecResult, bool]:
+    """One command's result, from its run and its supervisor's report; and whether there
+    was a report (none: the supervisor was killed, or no code ran)."""
+    ooms, forks_refused = namespaces.counts(run.err.text(), nonce)
+    stderr, report = supervisor.extract(run.err.text(), nonce)
+    result = ExecResult(
+        exit_code=run.code,
+        stdout=run.out.text(),
+        stderr=stderr,
+        duration_s=run.duration_s,
+        timed_out=run.ending is Ending.TIMEOUT,
+        flooded=run.ending is Ending.FLOOD,
+        oom_killed=ooms > 0 or (report is not None and report.oom_kills > 0),
+        process_limit=forks_refused > 0 or (report is not None and report.refused > 0),
+        output_truncated=run.out.truncated or run.err.truncated,
+        leftover_processes=report.leftovers if report is not None else (),
+        collected=report.collected if report is not None else None,
+    )
+    return result, report is not None
+
+
 def batch_results(
     run: Run, nonce: str, count: int, settings: SandboxSettings
 ) -> list[ExecResult] | None:

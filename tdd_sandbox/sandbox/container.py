@@ -31,7 +31,8 @@ the readers', may read the snapshot's sealable files."""
 SEALED_USER = "10001:10001"
 """The sandbox user outside the readers' group: runs sealed commands, which cannot read the
 snapshot's sealable files. No command can join a group (no capability, no set-id program),
-so sealing costs no command of its own."""
+so sealing costs no command of its own. (In a warm container a check's commands read a copy
+of the snapshot that is the sandbox user's own: there a mount seals it, `mounts.py`.)"""
 KEEPER_USER = "10002:10002"
 """Owns the snapshot and reads files back; the sandbox user can neither signal nor change
 what it owns."""

@@ -14,9 +14,9 @@ from typing import TypeVar
 from typing_extensions import override
 
 from tdd_sandbox.errors import SandboxUnavailable
-from tdd_sandbox.sandbox import namespaces, supervisor
+from tdd_sandbox.sandbox import mounts, namespaces, supervisor
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult, Sandbox
-from tdd_sandbox.sandbox.batch import BatchDeadline, Run, batch_results
+from tdd_sandbox.sandbox.batch import BatchDeadline, Run, batch_results, exec_result
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, feed, hijacked, short_error, wait_exit
 from tdd_sandbox.sandbox.container import (
     GUARDED_SHELL,
@@ -96,30 +96,21 @@ class DockerSandbox(Sandbox):
     ) -> ExecResult:
         nonce = secrets.token_hex(8)
         user = SEALED_USER if sealed else SANDBOX_USER
-        warm = self._provider.zygote(self._container, user)
+        # In a warm container every command of the check runs through the sandbox user's
+        # server (`mounts.py`): a sealed one is sealed by its mounts, not its group.
+        server = SANDBOX_USER if self._warm else user
+        warm = self._provider.zygote(self._container, server)
         argv = supervisor.wrap(nonce, command, collect or "", shell=self._shell, warm=warm)
-        run = self._run(self._fresh(nonce, argv, user, warm), timeout_s, env=env, stdin=stdin,
-                        user=user)  # fmt: skip
-        ooms, forks_refused = namespaces.counts(run.err.text(), nonce)
-        stderr, report = supervisor.extract(run.err.text(), nonce)
-        if report is None and run.ending is Ending.EOF:
+        hidden = sorted(self._sealable) if sealed else []
+        run = self._run(self._fresh(nonce, argv, user, warm, sealed=hidden), timeout_s, env=env,
+                        stdin=stdin, user=server)  # fmt: skip
+        result, reported = exec_result(run, nonce)
+        if not reported and run.ending is Ending.EOF:
             if self._warm and (refused := namespaces.refusal(run.err.text(), nonce)):
                 raise SandboxUnavailable(refused)  # no code ran: not a verdict
             # The supervisor was killed (by the command or the OOM killer): sweep what it could not.
             self._stop_everything()
-        return ExecResult(
-            exit_code=run.code,
-            stdout=run.out.text(),
-            stderr=stderr,
-            duration_s=run.duration_s,
-            timed_out=run.ending is Ending.TIMEOUT,
-            flooded=run.ending is Ending.FLOOD,
-            oom_killed=ooms > 0 or (report is not None and report.oom_kills > 0),
-            process_limit=forks_refused > 0 or (report is not None and report.refused > 0),
-            output_truncated=run.out.truncated or run.err.truncated,
-            leftover_processes=report.leftovers if report is not None else (),
-            collected=report.collected if report is not None else None,
-        )
+        return result
 
     @override
     def exec_each(
@@ -141,11 +132,14 @@ class DockerSandbox(Sandbox):
             return super().exec_each(commands, timeout_s=timeout_s)
         return parts
 
-    def _fresh(self, nonce: str, argv: list[str], user: str, warm: str = "") -> list[str]:
-        """`argv` in namespaces of its own when the container serves check after check."""
+    def _fresh(
+        self, nonce: str, argv: list[str], user: str, warm: str = "", *, sealed: Sequence[str] = ()
+    ) -> list[str]:
+        """`argv` in namespaces of its own (`sealed` paths hidden) in a warm container."""
         if not self._warm:
             return argv
-        return namespaces.enter(nonce, argv, user, self._provider.settings.runtime, zygote=warm)
+        runtime = self._provider.settings.runtime
+        return namespaces.enter(nonce, argv, user, runtime, zygote=warm, sealed=sealed)
 
     def _run(
         self,
@@ -201,9 +195,11 @@ class DockerSandbox(Sandbox):
         return Run(ending, out, err, code if ending is Ending.EOF else None, duration)
 
     def _server(self, user: str) -> CommandServer:
-        """The container's server for `user`, marked busy in step with `close` (from another
-        thread: it either stops what the server runs, or comes first and nothing is sent)."""
-        server = self._in_container(lambda box: self._provider.server(box, user))
+        """The container's server for `user`, nested in this check's namespaces and mounts
+        (`mounts.py`; made at its first command, and again after a sweep), marked busy in
+        step with `close` (from another thread: it either stops what the server runs, or
+        comes first and nothing is sent)."""
+        server = self._in_container(lambda box: mounts.nested(self._provider, box, user))
         with self._closing:
             if self._closed:
                 raise SandboxUnavailable("the sandbox was closed")
@@ -243,7 +239,11 @@ class DockerSandbox(Sandbox):
 
     @override
     def read_file(self, path: str, *, max_bytes: int = 8 * 1024 * 1024) -> bytes | None:
-        api, argv = self._provider.client.api, ["head", "-c", str(max_bytes), "--", path]
+        argv = ["head", "-c", str(max_bytes), "--", path]
+        if self._warm:
+            server = functools.partial(self._server, SANDBOX_USER)
+            return mounts.read_back(server, self._stop_everything, argv, max_bytes)
+        api = self._provider.client.api
         # Through `_in_container`: a sandbox closed meanwhile (a cancelled attempt) starts none.
         exec_id = self._in_container(
             lambda box: str(api.exec_create(box, argv, user=KEEPER_USER)["Id"])

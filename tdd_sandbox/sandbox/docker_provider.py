@@ -31,8 +31,9 @@ from tdd_sandbox.sandbox.server import CommandServer
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings
 
-_SANDBOX_USERS = (SANDBOX_USER, SEALED_USER)
-"""The users that run a check's commands: each gets a warm interpreter where the image has one."""
+_SANDBOX_USERS = (SANDBOX_USER,)
+"""The users whose servers run a check's commands (sealed ones too, sealed by their mounts:
+`mounts.py`): each gets a warm interpreter where the image has one."""
 
 
 class DockerSandboxProvider(SandboxProvider):
@@ -228,6 +229,7 @@ class DockerSandboxProvider(SandboxProvider):
     def _wipe(self, container: str, wiped: Future[str]) -> None:
         try:
             self._warm_up(container)
+            self.server(container, SANDBOX_USER).leave()  # the check's mounts go with it
             clean = namespaces.wipe(self.server(container, SANDBOX_USER), self.spared(container))
         except ENGINE_ERRORS:
             clean = False

@@ -14,10 +14,11 @@ supervisor runs the code as the namespace's pid 1: when that exits, the kernel k
 process left in it.
 
 Commands reach the container through its command servers (`server.py`), one exec per user
-for the container's life, not an exec each. Between checks, the work tree and `/tmp` are
-emptied, every process of the sandbox user but those servers killed, and the container's
-cleanliness checked before the next snapshot goes in: a container that is not clean is
-destroyed (`WIPE`, `SHIP`).
+for the container's life, not an exec each; a check's commands run in user and mount
+namespaces of the check's own, with a new `/tmp` and a read-only copy of the snapshot
+(`mounts.py`). Between checks, the work tree and `/tmp` are emptied, every process of the
+sandbox user but those servers killed, and the container's cleanliness checked before the
+next snapshot goes in: a container that is not clean is destroyed (`WIPE`, `SHIP`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from tdd_sandbox.sandbox.container import (
     unpack_failed,
 )
 from tdd_sandbox.sandbox.pool import Containers
+from tdd_sandbox.sandbox.seccomp import NO_USER_NAMESPACES
 from tdd_sandbox.sandbox.server import CommandServer
 from tdd_sandbox.sandbox.stream import CappedText
 from tdd_sandbox.settings.sandbox import OciRuntime
@@ -52,18 +54,28 @@ _REFUSED = "tdd-sandbox: could not make fresh namespaces: "
 
 SETUP = rf"""
 fail() {{ echo "{_REFUSED}$1" >&2; exit 125; }}
-n=$1; g=$2; host=$3; shift 3
+n=$1; g=$2; host=$3; k=$4; shift 4
 mount -t tmpfs -o size=16m,mode=1777,nosuid,nodev,noexec tdd-shm /dev/shm || fail /dev/shm
-mount -t tmpfs -o ro,size=4k,mode=555,nosuid,nodev,noexec tdd-sys /sys || fail /sys
+mount -t tmpfs -o size=4k,mode=555,nosuid,nodev,noexec tdd-sys /sys || fail /sys
+# A sealed command's sealable files (the $k arguments after these), each hidden behind a file
+# that no one may read: the check's copy of the snapshot is the sandbox user's own.
+[ "$k" -eq 0 ] || (umask 777 && : > /sys/sealed) || fail "the seal"
+mount -o remount,bind,ro /sys || fail /sys
+while [ "$k" -gt 0 ]; do
+  mount --bind /sys/sealed "/work/$1" && mount -o remount,bind,ro "/work/$1" ||
+    fail "the seal over $1"
+  shift; k=$((k - 1))
+done
 # The code runs as the sandbox user of a user namespace inside this one: every mount made here
 # is locked under it, and it starts with no capability (it is not root there, and its execve
 # clears them) and can gain none (no_new_privs, set on every process of the container).
 if [ "$host" != 1 ]; then
   # gVisor: its /proc holds none of the host's files, its loopback is up, and its kernel,
-  # not a limit on user namespaces, stands between the code and the host's. Each process
+  # not a limit on user namespaces, stands between the code and the host's; but the code
+  # gets no user namespace (a filter, whose ready line comes once it holds). Each process
   # costs gVisor ~10 ms: none is started that is not needed.
-  printf '\n@@%s ns ready\n' "$n" >&2
-  exec unshare --user --map-user=10001 --map-group="$g" -- "$@"
+  exec unshare --user --map-user=10001 --map-group="$g" -- \
+    perl -e '{NO_USER_NAMESPACES}' "$n" "{_REFUSED}" "$@"
 fi
 for f in {_PROC_FILES}; do
   if [ -e "/proc/$f" ]; then mount --bind /dev/null "/proc/$f" || fail "/proc/$f"; fi
@@ -91,8 +103,9 @@ exec unshare --user --map-user=10001 --map-group="$g" --keep-caps \
 """
 """Runs as root of the new user namespace (the sandbox user outside it), as pid 1 of the new
 pid namespace, with `/proc` already fresh; its arguments: the group the code runs as, 1 on
-the host's kernel (runc), and the supervisor's argv, which it runs as the sandbox user with
-nothing."""
+the host's kernel (runc), the number of sealed paths, those paths, and the supervisor's argv,
+which it runs as the sandbox user with nothing (under gVisor, and no new user namespace:
+`seccomp.NO_USER_NAMESPACES`)."""
 
 ENTER = (
     supervisor.COUNTERS
@@ -168,13 +181,22 @@ tar's status after `SHIPPED`."""
 
 
 def enter(
-    nonce: str, argv: list[str], user: str, runtime: OciRuntime, *, zygote: str = ""
+    nonce: str,
+    argv: list[str],
+    user: str,
+    runtime: OciRuntime,
+    *,
+    zygote: str = "",
+    sealed: Sequence[str] = (),
 ) -> list[str]:
     """The argv that runs `argv` (the supervisor's) in fresh namespaces as `user` (uid:gid,
     as the exec runs) under `runtime`, with a connection to the warm interpreter named
-    `zygote` (if any) as fd 3; `nonce` tags the line that reports the OOM kills."""
+    `zygote` (if any) as fd 3 and the snapshot's `sealed` paths unreadable; `nonce` tags the
+    line that reports the OOM kills."""
     host = "1" if runtime == "runc" else "0"
-    return ["sh", "-c", ENTER, SETUP, nonce, user.split(":")[1], host, zygote, *argv]
+    group = user.split(":")[1]
+    return ["sh", "-c", ENTER, SETUP, nonce, group, host, zygote, str(len(sealed)), *sealed,
+            *argv]  # fmt: skip
 
 
 def oom_kills(stderr: str, nonce: str) -> int:
@@ -240,8 +262,14 @@ def refusal(stderr: str, nonce: str) -> str | None:
     text, _, _ = stderr.partition(f"\n@@{nonce} ns ready\n")
     if len(text) < len(stderr):
         return None
+    return refused(text, _REFUSED)
+
+
+def refused(text: str, prefix: str) -> str | None:
+    """The first line of `text` that says namespaces were refused (it starts with `prefix`
+    or is util-linux's), said with the fix; None when there is none."""
     for line in text.splitlines():
-        if line.startswith((_REFUSED, "unshare: ", "setpriv: ")):
+        if line.startswith((prefix, "unshare: ", "setpriv: ")):
             return (
                 f"{line.removeprefix('tdd-sandbox: ')} (the engine, its seccomp or AppArmor "
                 "profile, or the kernel refuses unprivileged user namespaces: set "

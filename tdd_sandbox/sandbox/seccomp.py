@@ -140,3 +140,38 @@ def profile() -> dict[str, Any]:
 def security_option() -> str:
     """The profile as one `security_opt` entry."""
     return "seccomp=" + json.dumps(profile(), separators=(",", ":"))
+
+
+NO_USER_NAMESPACES = r"""
+my ($nonce, $refused) = splice(@ARGV, 0, 2);
+my ($exe, $elf);
+open($exe, "<", "/proc/self/exe") && read($exe, $elf, 20) == 20 or die "${refused}no ELF header\n";
+my $machine = unpack("v", substr($elf, 18, 2));
+my ($arch, $seccomp, $unshare, $clone) = $machine == 62 ? (0xC000003E, 317, 272, 56)
+  : $machine == 183 ? (0xC00000B7, 277, 97, 220) : die "${refused}no filter for $machine\n";
+sub op { pack("S C C L", @_) }
+my ($allow, $eperm, $enosys) = (0x7FFF0000, 0x00050001, 0x00050026);
+my @filter = (
+  op(0x20, 0, 0, 4), op(0x15, 1, 0, $arch), op(0x06, 0, 0, $eperm),
+  op(0x20, 0, 0, 0), op(0x35, 0, 1, 0x40000000), op(0x06, 0, 0, $eperm),
+  op(0x15, 0, 1, 435), op(0x06, 0, 0, $enosys),
+  op(0x15, 1, 0, $unshare), op(0x15, 0, 3, $clone),
+  op(0x20, 0, 0, 16), op(0x45, 0, 1, 0x10000000), op(0x06, 0, 0, $eperm),
+  op(0x06, 0, 0, $allow),
+);
+my $program = join("", @filter);
+syscall($seccomp, 1, 0, pack("S x6 P", scalar(@filter), $program)) == 0
+  or die "${refused}seccomp: $!\n";
+syswrite STDERR, "\n\@\@$nonce ns ready\n";
+exec { $ARGV[0] } @ARGV or die "$ARGV[0]: $!\n";
+"""
+"""Plain Perl (`perl-base` is in every Debian image) that installs a filter refusing every
+new user namespace (`unshare` or `clone` with CLONE_NEWUSER: EPERM; `clone3`, whose flags a
+filter cannot read: ENOSYS, and glibc falls back to `clone`), then runs its arguments. Under
+gVisor, whose kernel lets a process remount what its parent namespace mounted once it is root
+in a namespace of its own (it does not lock mounts), the code gets no such namespace: the
+check's read-only copy of the snapshot stays read-only (`mounts.py`). The instructions: the
+architecture (else EPERM), the x32 numbers (EPERM), `clone3`, then the flags of `unshare` and
+`clone`. Its first two arguments are the nonce of the ready line it prints once the filter
+holds (`namespaces.SETUP`) and the prefix of a refusal. Under runc the namespace limit of
+zero does the same."""

@@ -52,6 +52,10 @@ def test_a_sealed_command_cannot_read_a_sealable_file_nor_give_itself_the_right(
             "cp hello.txt /tmp/x",
             "sg 10003 -c 'cat hello.txt'",
             "newgrp 10003 < /dev/null",
+            # In a warm container a seal is a mount over the file: lift it, from a user
+            # namespace of the code's own if need be (gVisor does not lock mounts).
+            "umount /work/hello.txt",
+            "unshare -Urm sh -c 'umount /work/hello.txt; cat /work/hello.txt'",
         )
         for attempt in tries:
             result = box.exec(["sh", "-c", f"{attempt} && cat hello.txt"], sealed=True)
@@ -60,6 +64,26 @@ def test_a_sealed_command_cannot_read_a_sealable_file_nor_give_itself_the_right(
         # What is not sealable stays readable, and sealing lasts one command.
         assert box.exec(["cat", "open.txt"], sealed=True).stdout == "open\n"
         assert box.exec(["cat", "hello.txt"]).stdout == "hello\n"
+
+
+@ON_EVERY_ISOLATION
+def test_no_command_changes_the_snapshot_not_even_from_a_namespace_of_its_own(
+    provider: DockerSandboxProvider, images: dict[str, str]
+) -> None:
+    """The snapshot is the keeper's, or under `isolation: namespace` the check's read-only
+    copy (`mounts.py`), which gVisor would let a user namespace of the code's own remount."""
+    with provider.open(images["python"], SNAPSHOT) as box:
+        tries = (
+            "echo forged > hello.txt",
+            "chmod u+w hello.txt && echo forged > hello.txt",
+            "rm -f hello.txt && echo forged > hello.txt",
+            "mount -o remount,rw /work && echo forged > hello.txt",
+            "unshare -Urm sh -c 'mount -o remount,rw /work; echo forged > /work/hello.txt'",
+            "unshare -Ur sh -c 'mount -o remount,rw /work; echo forged > /work/hello.txt'",
+        )
+        for attempt in tries:
+            box.exec(["sh", "-c", attempt])
+            assert box.exec(["cat", "hello.txt"]).stdout == "hello\n", attempt
 
 
 @ON_EVERY_ISOLATION

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tdd_sandbox.sandbox.container import SANDBOX_USER
 from tdd_sandbox.sandbox.docker import DockerSandbox
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
@@ -77,7 +78,7 @@ def warm_box(
     a container started for a check gets warm interpreters before its second)."""
     with provider.open(image, SNAPSHOT) as first:
         assert first.container_id is not None
-        assert provider.zygote(first.container_id, "10001:10001") == ""
+        assert provider.zygote(first.container_id, SANDBOX_USER) == ""
         used = first.container_id
     with provider.open(image, SNAPSHOT) as box:
         assert box.container_id == used
@@ -111,7 +112,7 @@ def test_a_pool_container_serves_its_first_check_warm_and_one_started_for_a_chec
     its second check, since their imports cost more than one check's commands save."""
     with provider.open(warm_image, SNAPSHOT) as first:
         assert first.container_id is not None
-        assert provider.zygote(first.container_id, "10001:10001") == ""
+        assert provider.zygote(first.container_id, SANDBOX_USER) == ""
         assert probe(first)["warm"] is False
         used = first.container_id
     with provider.open(warm_image, SNAPSHOT) as second:
@@ -123,7 +124,7 @@ def test_a_pool_container_serves_its_first_check_warm_and_one_started_for_a_chec
         pool.prewarm(warm_image, preload=("pytest", "_pytest.terminal"))
         with pool.open(warm_image, SNAPSHOT) as box:
             assert box.container_id is not None
-            assert pool.zygote(box.container_id, "10001:10001") != ""
+            assert pool.zygote(box.container_id, SANDBOX_USER) != ""
             wait_warm(box)
 
 
@@ -276,7 +277,7 @@ def test_under_gvisor_no_warm_interpreter_is_started(
     for _ in range(2):
         with provider.open(warm_image, SNAPSHOT) as box:
             assert box.container_id is not None
-            assert provider.zygote(box.container_id, "10001:10001") == ""
+            assert provider.zygote(box.container_id, SANDBOX_USER) == ""
             assert probe(box)["warm"] is False
 
 
