@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -75,16 +76,19 @@ def test_sigusr1_prints_where_every_thread_is_and_the_run_goes_on(tmp_path: Path
     # and nothing of the run disturbed (the hung clean-up of issue 48 was found this way).
     with FakeLLM({"tester": [SLOW]}) as fake:
         run = _run(tmp_path / "kata", fake, as_from_a_terminal)
+        said: list[str] = []
+        stderr = run.stderr
+        assert stderr is not None
+        reader = threading.Thread(target=lambda: said.extend(iter(stderr.readline, "")))
+        reader.start()
         try:
             wait_until(lambda: bool(fake.requests), run, timeout_s=60, settle_s=0.3)
             run.send_signal(signal.SIGUSR1)
-            time.sleep(1.0)
+            wait_until(lambda: "most recent call first" in "".join(said), run, settle_s=0)
             assert run.poll() is None
             run.send_signal(signal.SIGTERM)
             assert run.wait(timeout=60) == 130
         finally:
             run.kill()
-    assert run.stderr is not None
-    said = run.stderr.read()
-    assert "most recent call first" in said
-    assert "interrupted" in said
+            reader.join()
+    assert "interrupted" in "".join(said)
