@@ -54,14 +54,23 @@ def test_a_run_waiting_on_its_model_stops_at_once_on_sigint(tmp_path: Path) -> N
             run.kill()
 
 
+def _ignored(pid: int, signum: int) -> bool:
+    """Whether the kernel discards `signum` for `pid` (its `SigIgn` mask): a discarded
+    signal never reaches the process, so no wait is needed to see it did nothing."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    mask = next(line.split()[1] for line in status.splitlines() if line.startswith("SigIgn:"))
+    return bool(int(mask, 16) >> (signum - 1) & 1)
+
+
 def test_a_run_under_nohup_outlives_its_terminal(tmp_path: Path) -> None:
     # SIGHUP ignored from the start (nohup) stays ignored; a second signal is only noted.
     with FakeLLM({"tester": [SLOW]}) as fake:
         run = _run(tmp_path / "kata", fake, _nohup)
         try:
             wait_until(lambda: bool(fake.requests), run, timeout_s=60, settle_s=0.3)
+            assert _ignored(run.pid, signal.SIGHUP)  # as the kernel holds it, not a handler
             run.send_signal(signal.SIGHUP)
-            time.sleep(1.0)
+            assert _ignored(run.pid, signal.SIGHUP)
             assert run.poll() is None
             run.send_signal(signal.SIGTERM)
             assert run.wait(timeout=60) == 130
