@@ -59,7 +59,10 @@ class _Tokenizer(BaseHTTPRequestHandler):
 @pytest.fixture
 def tokenizer() -> Iterator[int]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Tokenizer)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # shutdown() waits for the next poll: the default half second, on every test.
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    ).start()
     yield server.server_address[1]
     server.shutdown()
 

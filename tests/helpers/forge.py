@@ -94,7 +94,10 @@ class LoopbackForge(Closing):
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.api_url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # shutdown() waits for the next poll: the default half second, on every test.
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
         self._thread.start()
 
     def close(self) -> None:

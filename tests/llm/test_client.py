@@ -167,7 +167,9 @@ class _Html(Closing):
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        # shutdown() waits for the next poll: the default half second, on every test.
+        serve = self._server.serve_forever
+        threading.Thread(target=serve, kwargs={"poll_interval": 0.02}, daemon=True).start()
         self.base_url = f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
     def close(self) -> None:
