@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -40,6 +40,26 @@ def test_an_imported_katas_file_is_the_one_its_tests_import(tmp_path: Path) -> N
     tests = hidden_test_files(kata_dir, pack)
     files = {p: t.encode() for p, t in starting_files(pack, kata_dir).items()} | tests
     assert implementation_paths(kata_dir, "leap", pack, files, tests) == ["leap.py"]
+
+
+@pytest.mark.parametrize(
+    ("language", "paths"),
+    [("python", ["leap.py"]), ("javascript", ["leap.js"]), ("typescript", ["leap.ts"]),
+     ("cpp", ["leap.h", "leap.cpp"]), ("go", ["leap.go"]), ("rust", ["src/lib.rs"]),
+     ("java", ["src/main/java/Leap.java", "src/main/java/YearBeforeCalendarException.java"])],
+)  # fmt: skip
+def test_an_imported_stub_is_what_is_asked_for_and_no_placeholder_beside_it(
+    tmp_path: Path, language: str, paths: list[str]
+) -> None:
+    # Asked for `kata.hpp` and `kata.cpp` beside a stub's `leap.h` and `leap.cpp`, which the
+    # tests include, a model that did as asked failed every test; asked for `leap.js` and
+    # the scaffold's empty `kata.js`, the 0.5B wrote both under headings no parser read.
+    exercise = ROOT / "tests" / "fixtures" / "exercism" / language / "exercises" / "practice"
+    import_katas([exercise / "leap"], tmp_path)
+    piece = prepare(tmp_path / "leap", get_language(language))
+    assert piece.sources == paths
+    placeholders = [p for p in piece.files if PurePosixPath(p).stem.lower() == "kata"]
+    assert placeholders == []  # the scaffold's empty code gives way to the stub's
 
 
 def test_a_stub_set_aside_is_the_file_to_write(tmp_path: Path) -> None:

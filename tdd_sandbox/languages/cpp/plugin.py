@@ -27,6 +27,7 @@ _RUNNER_CONFIG = re.compile(
 
 _HEADER = "#pragma once\n\n// The kata's declarations.\n"
 _CODE = '#include "kata.hpp"\n\n// The kata\'s definitions.\n'
+_HEADERS = (".hpp", ".h")
 _SCAFFOLD_TEST = """\
 #include <gtest/gtest.h>
 
@@ -121,10 +122,17 @@ class Cpp(CppRunner, Defaults):
         return path, data
 
     def suggest_paths(self, files: Mapping[str, bytes], slug: str) -> tuple[str, list[str]]:
-        """The kata's test file (or `tests/<slug>_test.cpp`), the header and the source."""
+        """The kata's test file (or `tests/<slug>_test.cpp`), and the root's headers, then
+        its sources: an Exercism stub's `leap.h` and `leap.cpp`, which its tests include,
+        or the scaffold's `kata.hpp` and `kata.cpp`."""
         scaffold = set(self.scaffold())
         tests = sorted(p for p in files if self.is_test_path(p) and p not in scaffold)
-        return (tests[0] if tests else f"tests/{slug.replace('-', '_')}_test.cpp"), [
+        code = [
+            p for p in files
+            if "/" not in p and p.endswith(self.source_suffixes) and not self.is_test_path(p)
+        ]  # fmt: skip
+        code.sort(key=lambda p: (not p.endswith(_HEADERS), p))
+        return (tests[0] if tests else f"tests/{slug.replace('-', '_')}_test.cpp"), code or [
             "kata.hpp",
             "kata.cpp",
         ]

@@ -126,6 +126,22 @@ class JavaScript(JavaScriptRunner, Defaults):
             f"test/scaffold.test{suffix}": _SCAFFOLD_TEST,
         }
 
+    def scaffold_under(self, files: Mapping[str, str]) -> dict[str, str]:
+        """Beside a kata's own code at the root (an Exercism stub's `leap.js`) the empty
+        `kata.js` gives way: a model asked for both wrote both. The package and the
+        toolchain test stay."""
+        scaffold = self.scaffold()
+        if any(self._is_root_code(path) for path in files):
+            del scaffold[f"kata{self.flavour.suffixes[0]}"]
+        return scaffold
+
+    def _is_root_code(self, path: str) -> bool:
+        return (
+            "/" not in path
+            and path.endswith(self.flavour.suffixes)
+            and not (self.is_test_path(path) or self.is_runner_config(path))
+        )
+
     def detect(self, paths: Iterable[str]) -> bool:
         """A package.json at the root."""
         return "package.json" in set(paths)
@@ -135,9 +151,7 @@ class JavaScript(JavaScriptRunner, Defaults):
         scaffold, found = set(self.scaffold()), self.flavour.test_file
         suffix = self.flavour.suffixes[0]
         tests = sorted(p for p in files if found.search(p) and p not in scaffold)
-        code = [
-            p for p in sorted(files) if "/" not in p and p.endswith(suffix) and not found.search(p)
-        ] or [f"kata{suffix}"]
+        code = [p for p in sorted(files) if self._is_root_code(p)] or [f"kata{suffix}"]
         return (tests[0] if tests else f"test/{slug}.test{suffix}"), code
 
     def defines_tests(self, path: str, text: str) -> bool:
