@@ -26,8 +26,12 @@ from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.formats import EditFormat
 
 DONE = "DONE"
-PATH_LINE = r"[ \t]*(?:\*\*|`)?(?P<path>[\w./-]+\.\w+|[\w./-]*/[\w.-]+)(?:\*\*|`)?:?[ \t]*"
-"""A line naming a file (`fizzbuzz.py`, `**src/lib.rs**`, `` `kata.js`: ``): `diff` reads it too."""
+PATH_LINE = (
+    r"[ \t]*(?:#{1,6}[ \t]+)?(?:\*\*|`)?(?P<path>[\w./-]+\.\w+|[\w./-]*/[\w.-]+)(?:\*\*|`)?:?[ \t]*"
+)
+"""A line naming a file (`fizzbuzz.py`, `**src/lib.rs**`, `` `kata.js`: ``, or a markdown
+heading, `### kata.js`, as the 0.5B wrote for each of two files and aider's harness reads):
+`diff` reads it too."""
 _FILE_BLOCK = re.compile(
     rf"^{PATH_LINE}\n```[\w+-]*[ \t]*\n(?P<body>.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL
 )
