@@ -21,7 +21,6 @@ from tdd_sandbox.sandbox.base import SandboxProvider
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect, short_error, timed_out
 from tdd_sandbox.sandbox.container import (
     SANDBOX_USER,
-    SEALED_USER,
     container_options,
     create_container,
 )
@@ -30,10 +29,6 @@ from tdd_sandbox.sandbox.labels import PROVIDER_LABEL
 from tdd_sandbox.sandbox.server import CommandServer
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings
-
-_SANDBOX_USERS = (SANDBOX_USER,)
-"""The users whose servers run a check's commands (sealed ones too, sealed by their mounts:
-`mounts.py`): each gets a warm interpreter where the image has one."""
 
 
 class DockerSandboxProvider(SandboxProvider):
@@ -146,7 +141,9 @@ class DockerSandboxProvider(SandboxProvider):
             preload = self._preload.get(self._images.get(container, ""), ())
             warmed = container in self._warmed
         group = user.split(":")[1]
-        wanted = preload and warmed and user in _SANDBOX_USERS  # `_warm_up` checked
+        # Only the sandbox user's server runs a warm check's commands, sealed ones too (sealed by
+        # their mounts: `mounts.py`), so only it gets a warm interpreter.
+        wanted = preload and warmed and user == SANDBOX_USER  # `_warm_up` checked
         warm = zygote.start(group, preload) if wanted else ()
         started = CommandServer(self.client.api, container, user, zygote=warm)
         with self._lock:
@@ -163,8 +160,9 @@ class DockerSandboxProvider(SandboxProvider):
         processes of that user a clean container holds."""
         with self._lock:
             servers = list(self._servers.get(container, {}).values())
-        sandbox_uids = {SANDBOX_USER.split(":")[0], SEALED_USER.split(":")[0]}
-        alive = [s for s in servers if s.alive and s.user.split(":")[0] in sandbox_uids]
+        # The sealed user is the sandbox user in another group: one uid names both.
+        uid = SANDBOX_USER.split(":")[0]
+        alive = [s for s in servers if s.alive and s.user.split(":")[0] == uid]
         return [pid for s in alive for pid in (s.pid, s.zygote) if pid is not None]
 
     def zygote(self, container: str | None, user: str) -> str:
@@ -252,11 +250,10 @@ class DockerSandboxProvider(SandboxProvider):
                 return
             self._warmed.add(container)
             servers = self._servers.get(container, {})
-            old = [servers.pop(user) for user in _SANDBOX_USERS if user in servers]
-        for server in old:
-            server.close()
-        for user in _SANDBOX_USERS:
-            self.server(container, user)
+            old = servers.pop(SANDBOX_USER, None)
+        if old is not None:
+            old.close()
+        self.server(container, SANDBOX_USER)
 
     def engine_alive(self) -> bool:
         """Whether the engine still answers."""
