@@ -206,7 +206,12 @@ def prepare(kata_dir: Path, language: Language) -> Workpiece:
     """
     kata = load_kata(kata_dir / "kata.md")
     hidden = hidden_test_files(kata_dir, language)
-    tests = {path: language.hidden_test(path, data) for path, data in hidden.items()}
+    # Shown as the judge runs them, less what only the harness needs; the judge reads its
+    # own copy from the kata (`score_kata`).
+    tests = {
+        path: language.shown_test(path, language.hidden_test(path, data))
+        for path, data in hidden.items()
+    }
     rendered, unshown = ("", frozenset[str]()) if tests else _rendered_cases(kata_dir, language)
     extra = () if tests else (rendered,)
     files = {

@@ -197,6 +197,11 @@ class Defaults(RunnerDefaults):
         """A hidden test file runs as it is written."""
         return data
 
+    def shown_test(self, path: str, data: bytes) -> bytes:
+        """A test file is shown as it runs."""
+        del path
+        return data
+
     def track_project(self, path: str, data: bytes) -> tuple[bytes, str]:
         """A track's project file is the kata's as it is."""
         del path

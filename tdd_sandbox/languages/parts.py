@@ -242,6 +242,11 @@ class Track(Protocol):
         """A hidden acceptance test file as the judge runs it (every test enabled)."""
         ...
 
+    def shown_test(self, path: str, data: bytes) -> bytes:
+        """A kata's test file (as the judge runs it) as a model is shown it: without what
+        only the harness needs (an import of the image's own module)."""
+        ...
+
     def track_project(self, path: str, data: bytes) -> tuple[bytes, str]:
         """A track's project file (one of `project_files`) as the image's toolchain builds
         it, and a line saying what changed and why ("" when nothing did)."""

@@ -60,6 +60,10 @@ def test_an_imported_stub_is_what_is_asked_for_and_no_placeholder_beside_it(
     assert piece.sources == paths
     placeholders = [p for p in piece.files if PurePosixPath(p).stem.lower() == "kata"]
     assert placeholders == []  # the scaffold's empty code gives way to the stub's
+    # The tests as the judge runs them, less the harness's own plumbing: JavaScript's import
+    # of Jest's globals from the image's module showed the model a path of ours.
+    assert piece.tests
+    assert not [path for path, data in piece.tests.items() if b"/opt/" in data]
 
 
 def test_a_stub_set_aside_is_the_file_to_write(tmp_path: Path) -> None:

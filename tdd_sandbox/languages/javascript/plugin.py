@@ -14,7 +14,7 @@ from tdd_sandbox.languages.javascript.driver import JavaScriptDriver
 from tdd_sandbox.languages.javascript.policy import check_javascript
 from tdd_sandbox.languages.javascript.reader import JS_LITERALS
 from tdd_sandbox.languages.javascript.runner import JavaScriptRunner
-from tdd_sandbox.languages.javascript.track import from_spec, is_spec
+from tdd_sandbox.languages.javascript.track import from_spec, is_spec, shown
 from tdd_sandbox.languages.javascript.transcripts import derive_javascript_transcripts
 from tdd_sandbox.languages.lexing import blank
 from tdd_sandbox.languages.perturbing import Expectations
@@ -141,6 +141,12 @@ class JavaScript(JavaScriptRunner, Defaults):
             and path.endswith(self.flavour.suffixes)
             and not (self.is_test_path(path) or self.is_runner_config(path))
         )
+
+    def shown_test(self, path: str, data: bytes) -> bytes:
+        """A spec made a `node --test` file, without its import of the image's module of
+        Jest's globals (`track.shown`)."""
+        del path
+        return shown(data.decode("utf-8", "replace")).encode()
 
     def detect(self, paths: Iterable[str]) -> bool:
         """A package.json at the root."""

@@ -67,6 +67,13 @@ def from_spec(path: str, text: str, flavour: NodeFlavour = JAVASCRIPT_FLAVOUR) -
     return target, _HEADER + _in_code(_SKIPPED, lambda m: m.group(1) or m.group(2), rebased)
 
 
+def shown(text: str) -> str:
+    """A spec made a `node --test` file, as a model is shown it: without the line that
+    imports Jest's globals from the image's module, a path of the harness (the track's own
+    specs use the globals with no import, or one from `@jest/globals`)."""
+    return text.removeprefix(_HEADER)
+
+
 def _in_code(pattern: re.Pattern[str], change: Callable[[re.Match[str]], str], text: str) -> str:
     """`text` with each match of `pattern` that starts in code (not in a string or a
     comment) replaced by `change(match)`."""
