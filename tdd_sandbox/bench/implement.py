@@ -20,7 +20,7 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -171,7 +171,9 @@ class Workpiece:
     extra: tuple[str, ...]
     """The cases written out, for a kata of data only."""
     unshown: frozenset[str] = frozenset()
-    """The cases of a kata of data only that the prompt had no room for."""
+    """The ids of the cases of a kata of data only that the prompt had no room for."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """Each case judged as data, its description by its id (a uuid, where the data has one)."""
 
     def failures(self, report: AcceptanceReport) -> str:
         """What the second try is told: the tests that failed and why, as a runner would say.
@@ -185,7 +187,8 @@ class Workpiece:
             # No test ran: each would say only that, after the one reason that matters.
             return "\n".join(lines)
         lines += [
-            f"- {r.id}: {r.status.value if r.id in self.unshown else r.detail or r.status.value}"
+            f"- {self.names.get(r.id, r.id)}: "
+            + (r.status.value if r.id in self.unshown else r.detail or r.status.value)
             for r in failed[:_FEEDBACK_CASES]
         ]
         if len(failed) > _FEEDBACK_CASES:
@@ -213,12 +216,17 @@ def prepare(kata_dir: Path, language: Language) -> Workpiece:
         for path, data in hidden.items()
     }
     rendered, unshown = ("", frozenset[str]()) if tests else _rendered_cases(kata_dir, language)
+    # A case judged as data is reported by its id, a uuid where the data has one: the model
+    # hears of it by the name it was shown.
+    judged = has_calls(kata_dir, language.name)
+    cases = load_suite(kata_dir).cases_for(language.name) if judged else []
+    names = {case.id: case.description for case in cases}
     extra = () if tests else (rendered,)
     files = {
         path: text.encode() for path, text in starting_files(language, kata_dir).items()
     } | tests
     sources = implementation_paths(kata_dir, kata.slug, language, files, tests)
-    return Workpiece(kata, language, files, tests, sources, extra, unshown)
+    return Workpiece(kata, language, files, tests, sources, extra, unshown, names)
 
 
 def implementation_paths(
@@ -259,7 +267,7 @@ def _rendered_cases(kata_dir: Path, language: Language) -> tuple[str, frozenset[
             f"{json.dumps(case.expected)}"
         )
         if unshown or shown + len(line) > _CASES_CHARS:
-            unshown.add(case.description)
+            unshown.add(case.id)
             continue
         lines.append(line)
         shown += len(line)

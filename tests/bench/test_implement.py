@@ -81,14 +81,19 @@ def test_a_stub_set_aside_is_the_file_to_write(tmp_path: Path) -> None:
     assert implementation_paths(kata_dir, "bowling", pack, files, {}) == ["bowling.go"]
 
 
-def test_the_retry_names_no_expected_value_the_prompt_did_not_show(tmp_path: Path) -> None:
+@pytest.mark.parametrize("uuids", [False, True], ids=["by description", "by uuid"])
+def test_the_retry_names_no_expected_value_the_prompt_did_not_show(
+    tmp_path: Path, uuids: bool
+) -> None:
     # A data kata too long for the prompt has its last cases cut; told "expected X" for one of
-    # those on the retry, a model would learn an answer it was never shown (issue #46).
+    # those on the retry, a model would learn an answer it was never shown (issue #46). A
+    # case with a uuid has it for its id: the cut was kept by description, and missed it.
     kata_dir = tmp_path / "fizzbuzz"
     shutil.copytree(ROOT / "katas" / "fizzbuzz", kata_dir)
     cases = [
         {"description": f"case {i} {'with a long name ' * 8}", "property": "fizzbuzz",
          "input": {"n": i}, "expected": f"answer-{i}"}
+        | ({"uuid": f"00000000-0000-0000-0000-{i:012d}"} if uuids else {})
         for i in range(1, 400)
     ]  # fmt: skip
     data = tmp_path / "fizzbuzz" / "acceptance" / "canonical-data.json"
@@ -97,15 +102,18 @@ def test_the_retry_names_no_expected_value_the_prompt_did_not_show(tmp_path: Pat
     [rendered] = piece.extra
     assert 'answer-1"' in rendered
     assert "answer-399" not in rendered  # cut at the prompt's length limit
-    first, last = str(cases[0]["description"]), str(cases[-1]["description"])
+    key = "uuid" if uuids else "description"
     report = AcceptanceReport((
-        CaseResult(first, CaseStatus.WRONG, "expected 'answer-1', got '1'"),
-        CaseResult(last, CaseStatus.WRONG, "expected 'answer-399', got '399'"),
+        CaseResult(str(cases[0][key]), CaseStatus.WRONG, "expected 'answer-1', got '1'"),
+        CaseResult(str(cases[-1][key]), CaseStatus.WRONG, "expected 'answer-399', got '399'"),
     ))  # fmt: skip
     told = piece.failures(report)
-    assert "expected 'answer-1', got '1'" in told
     assert "answer-399" not in told
+    # Each case named as the model was shown it, never by a uuid it was not.
+    first, last = str(cases[0]["description"]), str(cases[-1]["description"])
+    assert f"- {first}: expected 'answer-1', got '1'" in told
     assert f"- {last}: wrong" in told  # still said to fail, with no value
+    assert "00000000" not in told
 
 
 def test_a_retry_after_no_test_ran_hears_the_reason_once() -> None:
