@@ -33,8 +33,12 @@ PATH_LINE = (
 heading, `### kata.js`, as the 0.5B wrote for each of two files and aider's harness reads):
 `diff` reads it too."""
 _FILE_BLOCK = re.compile(
-    rf"^{PATH_LINE}\n```[\w+-]*[ \t]*\n(?P<body>.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL
+    rf"^{PATH_LINE}\n```[\w+-]*[ \t]*\n(?P<body>.*?)^[ \t]*```[\w+-]*[ \t]*$",
+    re.MULTILINE | re.DOTALL,
 )
+"""A path line and its block, which ends at the next fence: one that opens another block
+(```` ```javascript ````) ends it too, as aider's harness reads it (the 0.5B began its
+tests' block without ending its code's, and the tests became the end of its code)."""
 _COMMENTED_BLOCK = re.compile(
     r"^[ \t]*```[\w+-]*[ \t]*\n(?P<body>[ \t]*(?:#|//|--|;+|/\*)[ \t]*"
     r"(?P<path>[\w./-]+\.\w+)[ \t]*(?:\*/)?[ \t]*\n.*?)^[ \t]*```[ \t]*$",
