@@ -368,3 +368,14 @@ def test_the_tester_s_worked_example_with_other_inputs_is_no_test_of_the_kata(
     assert get_format(EditFormat.WHOLE).parse(ChatReply(text=answer), vowels).edits
     # What the model is told names none of it: a retry's question holds it.
     assert "vowel" not in str(copied.value).lower()
+
+
+def test_a_block_after_prose_naming_two_files_is_not_guessed_into_one() -> None:
+    ask = Ask("a.py", {"a.py": b"", "b.py": b""})
+    named = "The `b.py` file:\n\n```python\nb = 2\n```\n\nAnd `a.py`:\n```python\na = 1\n```\n"
+    edits = get_format(EditFormat.WHOLE).parse(ChatReply(text=named), ask).edits
+    assert [(e.path, e.content) for e in edits] == [("b.py", "b = 2\n"), ("a.py", "a = 1\n")]
+    both = "Both `a.py` and `b.py`:\n```python\na = 1\n```\n\nAnd `b.py`:\n```python\nb = 2\n```\n"
+    with pytest.raises(PlanError) as refused:
+        get_format(EditFormat.WHOLE).parse(ChatReply(text=both), ask)
+    assert refused.value.kind == "no_files"

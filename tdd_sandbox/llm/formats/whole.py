@@ -33,10 +33,11 @@ PATH_LINE = (
 heading, `### kata.js`, as the 0.5B wrote for each of two files and aider's harness reads):
 `diff` reads it too."""
 _FILE_BLOCK = re.compile(
-    rf"^{PATH_LINE}\n```[\w+-]*[ \t]*\n(?P<body>.*?)^[ \t]*```[\w+-]*[ \t]*$",
+    rf"^{PATH_LINE}\n(?:[ \t]*\n){{0,2}}```[\w+-]*[ \t]*\n(?P<body>.*?)^[ \t]*```[\w+-]*[ \t]*$",
     re.MULTILINE | re.DOTALL,
 )
-"""A path line and its block, which ends at the next fence: one that opens another block
+"""A path line and its block (a blank line or two between them, as the 0.5B wrote under
+markdown headings), which ends at the next fence: one that opens another block
 (```` ```javascript ````) ends it too, as aider's harness reads it (the 0.5B began its
 tests' block without ending its code's, and the tests became the end of its code)."""
 _COMMENTED_BLOCK = re.compile(
@@ -94,7 +95,12 @@ class WholeFormat:
         text = close_cut(reply)
         if text.strip().rstrip(".") == DONE:
             return finish(EditPlan(plan="done", edits=[], commit_message="", done=True), ask)
-        edits = _named_files(text) or _path_inside(text, ask) or _unnamed_file(text, ask)
+        edits = (
+            _named_files(text)
+            or _path_inside(text, ask)
+            or _mentioned_files(text, ask)
+            or _unnamed_file(text, ask)
+        )
         if not edits:
             if text.lstrip().startswith("{"):
                 return JsonFormat().parse(reply, ask)
@@ -171,6 +177,27 @@ def _path_inside(text: str, ask: Ask) -> list[Edit]:
         if path and (path == ask.target or path in ask.files or (suffix and path.endswith(suffix))):
             edits.append(Edit(path=path, action="upsert", content=rest))
     return edits
+
+
+_MENTION = re.compile(r"`([\w./-]+)`")
+
+
+def _mentioned_files(text: str, ask: Ask) -> list[Edit]:
+    """Blocks each after prose naming one file the answer may mean in backticks ("Here's
+    the complete `meetup.js` file:"), as aider's harness reads them: the 0.5B named both of
+    its files so on JavaScript. Only where every block is named so or by nothing, and none
+    twice, so no block of code is guessed into a file."""
+    known = {ask.target, *ask.files} - {""}
+    edits: list[Edit] = []
+    for block in _ANY_BLOCK.finditer(text):
+        before = text[: block.start()].rstrip().rpartition("\n")[2]
+        named = {m for m in _MENTION.findall(before) if m in known}
+        if len(named) > 1:
+            return []
+        if named:
+            edits.append(Edit(path=named.pop(), action="upsert", content=block.group(1)))
+    paths = [edit.path for edit in edits]
+    return edits if len(set(paths)) == len(paths) else []
 
 
 def _unnamed_file(text: str, ask: Ask) -> list[Edit]:
