@@ -26,19 +26,31 @@ _PLACEHOLDER = re.compile(r"\$\{(\w+(?:\.\w+)*)(?:\+(\w+))?(?:\|(lines|json|lowe
 # The shell that a compiled language's driver script shares, run as
 # `sh -c SCRIPT acceptance <nonce> <cases> <seconds per case>`: its build, whose failure is
 # reported behind the nonce with the end of its output, and one process per case, each under
-# `timeout`, its output capped, so a case that hangs or floods fails alone.
+# `timeout`, its output capped, so a case that hangs or floods fails alone. A case killed at
+# its limit that reported nothing is reported so (`TIMED_OUT`): a second try hears why.
 _BUILD = r"""if ! {build} > /tmp/tdd-acceptance/build.log 2>&1; then
   printf '@@%s build-failed\n' "$n" > "$out"
   tail -c 4000 /tmp/tdd-acceptance/build.log >> "$out"
   exit 0
 fi
 """
-_CASES = r"""i=0
+TIMED_OUT = r"""  if [ "$(cat /tmp/tdd-acceptance/rc)" = 137 ] && ! grep -q "^@@$n $i " "$out"; then
+    printf '\n@@%s %s {"failure": "timed out after %ss"}\n' "$n" "$i" "$limit" >> "$out"
+  fi
+"""
+"""After a case's `{ timeout -s KILL ...; echo $? > /tmp/tdd-acceptance/rc; }`: a case the
+limit killed (status 137) before it reported fails as timed out, not as a crash."""
+_CASES = (
+    r"""i=0
 while [ "$i" -lt "$count" ]; do
-  timeout -s KILL "$limit" {run} "$i" "$n" 2>/dev/null | head -c 1000000 >> "$out"
-  i=$((i + 1))
+  { timeout -s KILL "$limit" {run} "$i" "$n" 2>/dev/null; echo $? > /tmp/tdd-acceptance/rc; } |
+    head -c 1000000 >> "$out"
+"""
+    + TIMED_OUT
+    + r"""  i=$((i + 1))
 done
 """
+)
 
 
 @dataclass(frozen=True)
@@ -133,7 +145,7 @@ def read_framed(
         elif index in seen:
             observed[case.id] = observed_from(seen[index])
         else:
-            observed[case.id] = Observed(failure="no result: crashed or ran out of time")
+            observed[case.id] = Observed(failure="crashed: it ended without reporting")
     return observed, ""
 
 
@@ -143,7 +155,7 @@ def case_script(setup: str, build: str | None, run: str) -> str:
     to)."""
     head = f"n=$1; count=$2; limit=$3; out={RESULTS}\nmkdir -p /tmp/tdd-acceptance || exit 3\n"
     built = _BUILD.format(build=build) if build else ""
-    return head + setup.strip("\n") + "\n" + built + _CASES.format(run=run)
+    return head + setup.strip("\n") + "\n" + built + _CASES.replace("{run}", run)
 
 
 def render_calls(

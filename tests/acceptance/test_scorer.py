@@ -162,6 +162,39 @@ def test_rust_cases_fail_alone(checker: DockerChecker, tmp_path: Path) -> None:
         "n=7": CaseStatus.PASSED,  # a panic is an error; no error kinds were required
         "n=2": CaseStatus.PASSED,
     }
+    # Each says why, as a retry hears it: both were "crashed or ran out of time".
+    details = {r.id: r.detail for r in report.results}
+    assert details["n=3"].startswith("timed out after 2s"), details
+    assert details["n=4"].startswith("crashed"), details
+
+
+JS_CALLS = (
+    "javascript: {calls: {double: 'double(${n})'}, timeout_s: 2,\n"
+    "             setup: \"import { double } from './double.js';\"}\n"
+)
+JS_DOUBLE = """\
+export const double = (n) => {
+  if (n === 3) {
+    for (;;) {}
+  }
+  return n * 2;
+};
+"""
+
+
+def test_javascript_cases_say_a_hang_and_a_module_that_does_not_load(
+    checker: DockerChecker, tmp_path: Path
+) -> None:
+    suite = _suite(tmp_path, [(1, 2), (3, 6), (2, 4)], JS_CALLS)
+    report = _score(checker, "javascript", {"double.js": JS_DOUBLE}, suite)
+    by_id = {r.id: r for r in report.results}
+    assert [by_id[n].status for n in ("n=1", "n=2")] == [CaseStatus.PASSED] * 2
+    assert by_id["n=3"].detail.startswith("timed out after 2s"), by_id["n=3"]
+    # What the first case's process said of the module, not the end of the last's stack.
+    missing = "import { helper } from './helper.js';\n" + JS_DOUBLE
+    broken = _score(checker, "javascript", {"double.js": missing}, suite)
+    assert "Cannot find module" in broken.why(), broken.why()
+    assert "helper.js" in broken.why()
 
 
 RS_MANIFEST = '[package]\nname = "kata"\nedition = "2021"\n\n[dependencies]\nitertools = "0.13"\n'

@@ -13,6 +13,7 @@ from typing import Any
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages.driving import (
     DRIVER_DIR,
+    TIMED_OUT,
     PackDriver,
     Prepared,
     read_framed,
@@ -23,13 +24,16 @@ from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 
 _TEMPLATE = Path(__file__).with_name("driver.mjs")
 RESULTS = "/tmp/tdd-acceptance/out"
-_ERROR = re.compile(r"\w*Error: ")
+_ERROR = re.compile(r"\w*Error(?: \[\w+\])?: ")
+"""The line of Node's report of an error that says what it was (`SyntaxError: ...`,
+`Error [ERR_MODULE_NOT_FOUND]: Cannot find module ...`)."""
 
 # Run from a copy under /tmp, the driver at its root so that the setup's `./kata.js` resolves;
 # one process per case, each under `timeout`, its output capped, so a case that hangs or
-# floods fails alone. A module that does not load fails every case the same way. Each case's
-# process runs under Node's permission model: it reads the copy and writes nothing, so no
-# case leaves anything behind for the next.
+# floods fails alone. A module that does not load fails every case the same way: the first
+# case's report of it is kept (each case adds a copy; the end of the last is a stack). Each
+# case's process runs under Node's permission model: it reads the copy and writes nothing,
+# so no case leaves anything behind for the next.
 _SCRIPT = r"""
 n=$1; count=$2; limit=$3; out=/tmp/tdd-acceptance/out
 mkdir -p /tmp/tdd-acceptance /tmp/package && cp -R /work/. /tmp/package/ || exit 3
@@ -38,14 +42,14 @@ mv .tdd/acceptance/driver{module} tdd_acceptance_driver{module} || exit 3
 : > "$out"
 i=0
 while [ "$i" -lt "$count" ]; do
-  timeout -s KILL "$limit" {node} --permission --allow-fs-read=/tmp/package \
-    tdd_acceptance_driver{module} "$i" "$n" 2>>/tmp/tdd-acceptance/err \
-    | head -c 1000000 >> "$out"
-  i=$((i + 1))
+  { timeout -s KILL "$limit" {node} --permission --allow-fs-read=/tmp/package \
+      tdd_acceptance_driver{module} "$i" "$n" 2>>/tmp/tdd-acceptance/err
+    echo $? > /tmp/tdd-acceptance/rc; } | head -c 1000000 >> "$out"
+{timed_out}  i=$((i + 1))
 done
 if ! grep -q "^@@$n " "$out"; then
   printf '@@%s build-failed\n' "$n" > "$out"
-  tail -c 4000 /tmp/tdd-acceptance/err >> "$out"
+  head -c 4000 /tmp/tdd-acceptance/err >> "$out"
 fi
 """
 
@@ -80,7 +84,11 @@ class JavaScriptDriver(PackDriver):
         module = self.flavour.module
         shipped[f"{DRIVER_DIR}/driver{module}"] = source.encode()
         limit = f"{calls.timeout_s:g}"
-        script = _SCRIPT.replace("{node}", self.flavour.node).replace("{module}", module)
+        script = (
+            _SCRIPT.replace("{node}", self.flavour.node)
+            .replace("{module}", module)
+            .replace("{timed_out}", TIMED_OUT)
+        )
         command = ("sh", "-c", script, "acceptance", nonce, str(len(cases)), limit)
         return Prepared(shipped, command, RESULTS)
 
