@@ -17,6 +17,8 @@ from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 from tdd_sandbox.vocabulary.files import TOOL_CONFIG
 
 _COMPILER_ERROR = re.compile(r"error|\S+:\d+:\d+: ")
+_RUSTC_WHERE = re.compile(r"^\s*--> (\S+:\d+:\d+)\s*$")
+_RUSTC_CODE = re.compile(r"^\s*\d+ \| (.*\S.*)$")
 DRIVER_DIR = ".tdd/acceptance"
 """Where the driver and the inputs go in the sandbox's snapshot: a path no agent may write."""
 RESULTS = "/tmp/tdd-acceptance/out"
@@ -124,9 +126,7 @@ def read_framed(
     Conflicting lines for one case make it a failure."""
     text = (data or b"").decode("utf-8", "replace")
     if text.startswith(f"@@{nonce} build-failed"):
-        # rustc's `error[E0425]: ...` or go's `./kata.go:3:9: undefined: x`
-        errors = [line for line in text.splitlines()[1:] if _COMPILER_ERROR.match(line)]
-        return {}, "did not compile: " + (errors[0] if errors else text[-300:].strip())
+        return {}, "did not compile: " + first_error(text.splitlines()[1:])
     seen: dict[int, Any] = {}
     conflicting: set[int] = set()
     for match in re.finditer(rf"^@@{re.escape(nonce)} (\d+) (.*)$", text, re.MULTILINE):
@@ -147,6 +147,22 @@ def read_framed(
         else:
             observed[case.id] = Observed(failure="crashed: it ended without reporting")
     return observed, ""
+
+
+def first_error(log: list[str]) -> str:
+    """The first error of a build's `log`, where it is: go's `./kata.go:3:9: undefined: x`
+    says so on its line; rustc's `error[E0425]: ...` on the next (`--> src/lib.rs:3:9`),
+    with the code below it, which a second try is told too. The log's end where none is
+    found."""
+    at = next((i for i, line in enumerate(log) if _COMPILER_ERROR.match(line)), None)
+    if at is None:
+        return "\n".join(log)[-300:].strip()
+    error, after = log[at], log[at + 1 : at + 6]
+    where = _RUSTC_WHERE.match(after[0]) if after else None
+    if where is None:
+        return error
+    code = next((m.group(1).strip() for m in map(_RUSTC_CODE.match, after) if m), "")
+    return f"{where.group(1)}: {error}" + (f" (`{code}`)" if code else "")
 
 
 def case_script(setup: str, build: str | None, run: str) -> str:
