@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tdd_sandbox.grading.equality import in_order_of, show
-from tdd_sandbox.languages.driving import observed_from
+from tdd_sandbox.languages.framing import observed_from
 from tdd_sandbox.languages.scripting import OPERATIONS
 from tdd_sandbox.vocabulary.cases import Case, Observed
 

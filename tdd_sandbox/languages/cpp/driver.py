@@ -6,14 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
-from tdd_sandbox.languages.driving import (
-    DRIVER_DIR,
-    RESULTS,
-    FramedDriver,
-    Prepared,
-    case_script,
-    render_calls,
-)
+from tdd_sandbox.languages.driving import DRIVER_DIR, FramedDriver, Prepared, render_calls
+from tdd_sandbox.languages.framing import RESULTS, case_script
 from tdd_sandbox.languages.literal import LiteralSyntax
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 

@@ -8,13 +8,12 @@ from pathlib import Path
 
 from tdd_sandbox.languages.driving import (
     DRIVER_DIR,
-    RESULTS,
     FramedDriver,
     Prepared,
-    case_script,
     implementation_files,
     render_calls,
 )
+from tdd_sandbox.languages.framing import RESULTS, case_script
 from tdd_sandbox.languages.literal import LiteralSyntax
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 

@@ -11,14 +11,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.languages.driving import (
-    DRIVER_DIR,
-    TIMED_OUT,
-    PackDriver,
-    Prepared,
-    read_framed,
-    render_calls,
-)
+from tdd_sandbox.languages.driving import DRIVER_DIR, PackDriver, Prepared, render_calls
+from tdd_sandbox.languages.framing import TIMED_OUT, read_framed
 from tdd_sandbox.languages.javascript.flavour import JAVASCRIPT_FLAVOUR, NodeFlavour
 from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 

@@ -8,13 +8,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tdd_sandbox.languages.driving import (
-    DRIVER_DIR,
-    PackDriver,
-    Prepared,
-    implementation_files,
-    observed_from,
-)
+from tdd_sandbox.languages.driving import DRIVER_DIR, PackDriver, Prepared, implementation_files
+from tdd_sandbox.languages.framing import observed_from
 from tdd_sandbox.languages.scripting import unanswered
 from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 
