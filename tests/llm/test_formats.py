@@ -379,3 +379,26 @@ def test_a_block_after_prose_naming_two_files_is_not_guessed_into_one() -> None:
     with pytest.raises(PlanError) as refused:
         get_format(EditFormat.WHOLE).parse(ChatReply(text=both), ask)
     assert refused.value.kind == "no_files"
+
+
+def test_a_file_is_placed_by_its_name_or_its_type_only_where_one_file_fits() -> None:
+    files = {"src/main/java/Plant.java": b"", "src/main/java/Garden.java": b""}
+    ask = Ask("src/main/java/Garden.java", files)
+    parse = get_format(EditFormat.WHOLE).parse
+    # A name that is no file there, and one file by that name: that file.
+    named = (
+        "Garden.java\n```java\nclass Garden {}\n```\nHelper.java\n```java\nclass Helper {}\n```\n"
+    )
+    assert [e.path for e in parse(ChatReply(text=named), ask).edits] == [
+        "src/main/java/Garden.java", "Helper.java",  # a new file stays new
+    ]  # fmt: skip
+    # Unnamed blocks go by the type each declares first, where one file has its name.
+    typed = "```java\nenum Plant { A }\n```\n\n```java\npublic final class Garden {}\n```\n"
+    assert [e.path for e in parse(ChatReply(text=typed), ask).edits] == [
+        "src/main/java/Plant.java", "src/main/java/Garden.java",
+    ]  # fmt: skip
+    # `Plant` is two files' stem here: not guessed, and two unnamed blocks are no file.
+    both = {**files, "src/main/java/Plant.kt": b""}
+    with pytest.raises(PlanError) as refused:
+        parse(ChatReply(text=typed.replace("Garden {}", "Other {}")), Ask("a/Garden.java", both))
+    assert refused.value.kind == "no_files"

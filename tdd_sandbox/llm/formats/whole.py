@@ -95,11 +95,13 @@ class WholeFormat:
         text = close_cut(reply)
         if text.strip().rstrip(".") == DONE:
             return finish(EditPlan(plan="done", edits=[], commit_message="", done=True), ask)
-        edits = (
+        edits = _placed(
             _named_files(text)
             or _path_inside(text, ask)
             or _mentioned_files(text, ask)
-            or _unnamed_file(text, ask)
+            or _declared_files(text, ask)
+            or _unnamed_file(text, ask),
+            ask,
         )
         if not edits:
             if text.lstrip().startswith("{"):
@@ -198,6 +200,42 @@ def _mentioned_files(text: str, ask: Ask) -> list[Edit]:
             edits.append(Edit(path=named.pop(), action="upsert", content=block.group(1)))
     paths = [edit.path for edit in edits]
     return edits if len(set(paths)) == len(paths) else []
+
+
+def _placed(edits: list[Edit], ask: Ask) -> list[Edit]:
+    """Each edit where the answer meant it: a path that is no file there, named as exactly
+    one file the answer may mean is, is that file (the 0.5B wrote `### Plant.java` for
+    `src/main/java/Plant.java`; aider's harness does the same for a folder too many)."""
+    known = {ask.target, *ask.files} - {""}
+    placed = []
+    for edit in edits:
+        same = [path for path in known if PurePosixPath(path).name == PurePosixPath(edit.path).name]
+        moved = edit.path not in known and edit.action == "upsert" and len(same) == 1
+        placed.append(edit.model_copy(update={"path": same[0]}) if moved else edit)
+    return placed
+
+
+_DECLARED = re.compile(
+    r"^(?:(?:public|final|abstract|sealed|static)\s+)*(?:class|interface|enum|record)\s+(\w+)",
+    re.MULTILINE,
+)
+
+
+def _declared_files(text: str, ask: Ask) -> list[Edit]:
+    """Unnamed blocks each declaring, first, a type named as exactly one file the answer may
+    mean (Java's rule: `enum Plant` is `Plant.java`): the 0.5B wrote Java's two files as
+    two blocks and no name. A block declaring no such type is left out."""
+    stems: dict[str, list[str]] = {}
+    for path in {ask.target, *ask.files} - {""}:
+        stems.setdefault(PurePosixPath(path).stem, []).append(path)
+    edits = []
+    for body in _ANY_BLOCK.findall(text):
+        first = _DECLARED.search(body)
+        paths = stems.get(first.group(1), []) if first else []
+        if len(paths) == 1:
+            edits.append(Edit(path=paths[0], action="upsert", content=body))
+    targets = [edit.path for edit in edits]
+    return edits if len(set(targets)) == len(targets) else []
 
 
 def _unnamed_file(text: str, ask: Ask) -> list[Edit]:
