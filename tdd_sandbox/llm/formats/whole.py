@@ -184,12 +184,23 @@ def _path_inside(text: str, ask: Ask) -> list[Edit]:
 _MENTION = re.compile(r"`([\w./-]+)`")
 
 
+def _meant(ask: Ask) -> set[str]:
+    """The files an answer may mean: the one asked for and those there are."""
+    return {ask.target, *ask.files} - {""}
+
+
+def _distinct(edits: list[Edit]) -> list[Edit]:
+    """`edits`, or none where two write one file: then where a block goes was a guess."""
+    paths = [edit.path for edit in edits]
+    return edits if len(set(paths)) == len(paths) else []
+
+
 def _mentioned_files(text: str, ask: Ask) -> list[Edit]:
     """Blocks each after prose naming one file the answer may mean in backticks ("Here's
     the complete `meetup.js` file:"), as aider's harness reads them: the 0.5B named both of
-    its files so on JavaScript. Only where every block is named so or by nothing, and none
-    twice, so no block of code is guessed into a file."""
-    known = {ask.target, *ask.files} - {""}
+    its files so on JavaScript. A block named by nothing is left out; a line naming two
+    files gives none."""
+    known = _meant(ask)
     edits: list[Edit] = []
     for block in _ANY_BLOCK.finditer(text):
         before = text[: block.start()].rstrip().rpartition("\n")[2]
@@ -198,15 +209,14 @@ def _mentioned_files(text: str, ask: Ask) -> list[Edit]:
             return []
         if named:
             edits.append(Edit(path=named.pop(), action="upsert", content=block.group(1)))
-    paths = [edit.path for edit in edits]
-    return edits if len(set(paths)) == len(paths) else []
+    return _distinct(edits)
 
 
 def _placed(edits: list[Edit], ask: Ask) -> list[Edit]:
     """Each edit where the answer meant it: a path that is no file there, named as exactly
     one file the answer may mean is, is that file (the 0.5B wrote `### Plant.java` for
     `src/main/java/Plant.java`; aider's harness does the same for a folder too many)."""
-    known = {ask.target, *ask.files} - {""}
+    known = _meant(ask)
     placed = []
     for edit in edits:
         same = [path for path in known if PurePosixPath(path).name == PurePosixPath(edit.path).name]
@@ -226,7 +236,7 @@ def _declared_files(text: str, ask: Ask) -> list[Edit]:
     mean (Java's rule: `enum Plant` is `Plant.java`): the 0.5B wrote Java's two files as
     two blocks and no name. A block declaring no such type is left out."""
     stems: dict[str, list[str]] = {}
-    for path in {ask.target, *ask.files} - {""}:
+    for path in _meant(ask):
         stems.setdefault(PurePosixPath(path).stem, []).append(path)
     edits = []
     for body in _ANY_BLOCK.findall(text):
@@ -234,8 +244,7 @@ def _declared_files(text: str, ask: Ask) -> list[Edit]:
         paths = stems.get(first.group(1), []) if first else []
         if len(paths) == 1:
             edits.append(Edit(path=paths[0], action="upsert", content=body))
-    targets = [edit.path for edit in edits]
-    return edits if len(set(targets)) == len(targets) else []
+    return _distinct(edits)
 
 
 def _unnamed_file(text: str, ask: Ask) -> list[Edit]:
