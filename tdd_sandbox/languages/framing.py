@@ -11,7 +11,7 @@ from typing import Any
 
 from tdd_sandbox.vocabulary.cases import Case, Observed
 
-_COMPILER_ERROR = re.compile(r"error|\S+:\d+:\d+: ")
+_COMPILER_ERROR = re.compile(r"error|\S+:\d+:\d+: |\S+:\d+: error: ")
 _RUSTC_WHERE = re.compile(r"^\s*--> (\S+:\d+:\d+)\s*$")
 _RUSTC_CODE = re.compile(r"^\s*\d+ \| (.*\S.*)$")
 RESULTS = "/tmp/tdd-acceptance/out"
@@ -97,19 +97,21 @@ def read_framed(
 
 
 def first_error(log: list[str]) -> str:
-    """The first error of a build's `log`, where it is: go's `./kata.go:3:9: undefined: x`
-    says so on its line; rustc's `error[E0425]: ...` on the next (`--> src/lib.rs:3:9`),
-    with the code below it, which a second try is told too. The log's end where none is
-    found."""
+    """The first error of a build's `log`, where it is and the code there, which a second
+    try is told: go's `./kata.go:3:9: undefined: x` and javac's `X.java:51: error: ...` say
+    where on their line, rustc's `error[E0425]: ...` on the next (`--> src/lib.rs:3:9`);
+    rustc and gcc show the code as `30 |   code`, javac as the line above a caret. The
+    log's end where no error is found."""
     at = next((i for i, line in enumerate(log) if _COMPILER_ERROR.match(line)), None)
     if at is None:
         return "\n".join(log)[-300:].strip()
     error, after = log[at], log[at + 1 : at + 6]
-    where = _RUSTC_WHERE.match(after[0]) if after else None
-    if where is None:
-        return error
+    if after and (where := _RUSTC_WHERE.match(after[0])):
+        error = f"{where.group(1)}: {error}"
     code = next((m.group(1).strip() for m in map(_RUSTC_CODE.match, after) if m), "")
-    return f"{where.group(1)}: {error}" + (f" (`{code}`)" if code else "")
+    if not code and len(after) > 1 and after[1].strip().startswith("^"):
+        code = after[0].strip()
+    return error + (f" (`{code}`)" if code else "")
 
 
 def case_script(setup: str, build: str | None, run: str) -> str:
