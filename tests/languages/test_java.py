@@ -110,26 +110,3 @@ def test_a_data_suite_ships_the_code_and_never_the_tests_of_a_gradle_layout() ->
     prepared = JAVA.driver.prepare(files, [case], calls, "0123456789abcdef")
     shipped = sorted(p for p in prepared.files if p.endswith(".java"))
     assert shipped == [".tdd/acceptance/TddAcceptance.java", "src/main/java/Leap.java"]
-
-
-# javac on the 1.5B's affine-cipher (the 4,096 board): the second try heard the log's last
-# 300 characters, from a caret on.
-JAVAC = (
-    "src/main/java/AffineCipher.java:51: error: ';' expected\n"
-    "    private int find MMI(int a, int m) {\n"
-    "                    ^\n"
-    "src/main/java/AffineCipher.java:51: error: invalid method declaration; return type "
-    "required\n"
-    "    private int find MMI(int a, int m) {\n"
-    "                     ^\n"
-    "2 errors\n"
-)
-
-
-def test_a_build_that_failed_says_javacs_first_error_and_the_code_there() -> None:
-    observed, problem = JAVA.driver.read(f"@@n1 build-failed\n{JAVAC}".encode(), "n1", [])
-    assert observed == {}
-    assert problem == (
-        "did not compile: src/main/java/AffineCipher.java:51: error: ';' expected "
-        "(`private int find MMI(int a, int m) {`)"
-    )
