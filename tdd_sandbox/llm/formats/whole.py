@@ -176,7 +176,7 @@ def _path_inside(text: str, ask: Ask) -> list[Edit]:
         first, _, rest = body.partition("\n")
         named = re.fullmatch(PATH_LINE, first)
         path = named.group("path") if named else ""
-        if path and (path == ask.target or path in ask.files or (suffix and path.endswith(suffix))):
+        if path and (path in _meant(ask) or (suffix and path.endswith(suffix))):
             edits.append(Edit(path=path, action="upsert", content=rest))
     return edits
 
