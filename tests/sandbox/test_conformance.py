@@ -118,8 +118,11 @@ def test_a_small_file_comes_back_with_the_result(open_sandbox: OpenSandbox) -> N
 
 
 def _sleepers(box: Sandbox) -> int:
-    listing = box.exec(["ps", "-u", "10001", "-o", "comm="]).stdout
-    return listing.split().count("sleep")
+    listing = box.exec(["ps", "-u", "10001", "-o", "comm="])
+    # A listing that never ran is no count: CI once read the engine's "try again" (every pid
+    # still held by the dying bomb) and counted the word `sleep` in the script it quoted.
+    assert listing.ok, listing.stdout[-300:]
+    return listing.stdout.split().count("sleep")
 
 
 def test_read_file(open_sandbox: OpenSandbox) -> None:
@@ -137,6 +140,7 @@ def test_a_fork_bomb_ends_classified(open_sandbox: OpenSandbox) -> None:
     bomb = box.exec(["sh", "-c", "b() { b | b & }; b; sleep 1000"], timeout_s=3)
     assert not bomb.ok
     assert time.monotonic() - started < 15
+    # The stop waits for the bomb's processes to be gone: the next command finds its pids free.
     assert _sleepers(box) == 0
 
 
