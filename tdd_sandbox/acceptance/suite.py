@@ -114,6 +114,15 @@ def has_calls(kata_dir: Path, language: str) -> bool:
     return (kata_dir / "acceptance" / CASES_FILE).is_file() or bool(section.get("transcripts"))
 
 
+def case_names(kata_dir: Path, language: str) -> dict[str, str]:
+    """Each case judged as data in `language`, its description by its id (a uuid where the
+    data has one): the name a model and a reader of a report know it by. Empty where the
+    kata is not judged as data there."""
+    if not has_calls(kata_dir, language):
+        return {}
+    return {case.id: case.description for case in load_suite(kata_dir).cases_for(language)}
+
+
 def interface(kata_dir: Path, language: str) -> str:
     """How the acceptance suite reaches the kata's code in `language` (its `setup`: Python's
     imports), which the kata's text states too; empty where it has none."""

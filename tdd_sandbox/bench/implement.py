@@ -25,7 +25,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tdd_sandbox.acceptance.scorer import score_kata
-from tdd_sandbox.acceptance.suite import has_calls, load_suite
+from tdd_sandbox.acceptance.suite import case_names, has_calls, load_suite
 from tdd_sandbox.acceptance.testfiles import hidden_test_files
 from tdd_sandbox.agents.context import Exchange, Situation, carried
 from tdd_sandbox.agents.team import build_team
@@ -120,7 +120,7 @@ def implement_kata(
                           if piece.files.get(path) != data})  # fmt: skip
     return {
         "status": "completed",
-        "reason": "" if passes[-1] else report.why()[:500],
+        "reason": "" if passes[-1] else report.why(piece.names)[:500],
         "pass_1": passes[0],
         "pass_2": any(passes[:TRIES]),
         "tries": len(passes),
@@ -129,7 +129,7 @@ def implement_kata(
         "acceptance": {
             "passed": report.passed,
             "total": report.total,
-            "why": report.why(),
+            "why": report.why(piece.names),
             "probed": report.probed,
         },
         "green_commits": int(passes[-1]),
@@ -218,9 +218,7 @@ def prepare(kata_dir: Path, language: Language) -> Workpiece:
     rendered, unshown = ("", frozenset[str]()) if tests else _rendered_cases(kata_dir, language)
     # A case judged as data is reported by its id, a uuid where the data has one: the model
     # hears of it by the name it was shown.
-    judged = has_calls(kata_dir, language.name)
-    cases = load_suite(kata_dir).cases_for(language.name) if judged else []
-    names = {case.id: case.description for case in cases}
+    names = case_names(kata_dir, language.name)
     extra = () if tests else (rendered,)
     files = {
         path: text.encode() for path, text in starting_files(language, kata_dir).items()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tdd_sandbox.acceptance.scorer import score_kata
-from tdd_sandbox.acceptance.suite import has_reference
+from tdd_sandbox.acceptance.suite import case_names, has_reference
 from tdd_sandbox.bench.conditions import conditions
 from tdd_sandbox.bench.implement import implement_kata
 from tdd_sandbox.bench.jobs import Job, model_settings
@@ -166,7 +166,7 @@ def _run_and_score(
         "acceptance": {
             "passed": score.passed,
             "total": score.total,
-            "why": score.why(),
+            "why": score.why(case_names(job.kata, job.language)),
             "probed": score.probed,
         },
         **metrics,

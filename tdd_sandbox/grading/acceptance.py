@@ -160,14 +160,16 @@ class AcceptanceReport:
             return "not probed: no test has an expected value the judge knows how to change"
         return f"{self.probed} of {self.total} cases probed"
 
-    def why(self) -> str:
-        """One line saying why the score is not full (empty when it is)."""
+    def why(self, names: Mapping[str, str] | None = None) -> str:
+        """One line saying why the score is not full (empty when it is); a case named by
+        `names` (its description by its id, a uuid where the data has one) where it has one."""
         if self.problem:
             return self.problem
         failed = [r for r in self.results if r.status is not CaseStatus.PASSED]
         if not failed:
             return ""
-        return f"{len(failed)} failed; first: {failed[0].id}: {failed[0].detail}"
+        first = (names or {}).get(failed[0].id, failed[0].id)
+        return f"{len(failed)} failed; first: {first}: {failed[0].detail}"
 
 
 def grade(

@@ -239,6 +239,17 @@ def test_the_report_says_why_it_is_low() -> None:
     assert grade(cases[:1], {"0": Observed(value=0)}).why() == ""
 
 
+def test_the_reason_names_a_case_as_people_know_it() -> None:
+    # The board's reasons read "17 failed; first: 1fc316ed-17ab-4fba-88ef-3ae78296b692: ...":
+    # the data's uuid, where the kata's tests and the model's prompt give a description.
+    uuid = "1fc316ed-17ab-4fba-88ef-3ae78296b692"
+    report = grade([Case(uuid, "full garden > for Alice", "p", {}, 1)], {})
+    assert report.why({uuid: "full garden > for Alice"}).startswith(
+        "1 failed; first: full garden > for Alice: "
+    )
+    assert report.why().startswith(f"1 failed; first: {uuid}: ")  # no names: the id
+
+
 def test_only_cases_compared_on_the_host_are_judged_as_data() -> None:
     case = Case("1", "one", "f", {"x": 1}, 2)
     assert grade([case], {"1": Observed(value=2)}).judged is Judged.DATA
