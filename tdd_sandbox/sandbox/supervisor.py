@@ -37,9 +37,7 @@ count_refused() { counted max $cg/pids/pids.events $cg/pids.events; r=$c; }
 """`count_oom` sets `o` to the OOM kills the container's memory cgroup has counted;
 `count_refused`, `r` to the forks its pids cgroup has refused at its limit."""
 
-_FUNCTIONS = (
-    COUNTERS
-    + r"""
+_LIVE = r"""
 live() {
   # Sets `others` to 1 when a process of the sandbox user but this shell is alive (a zombie
   # is dead: only its parent's wait is left of it). Shell builtins only: checking forks nothing.
@@ -57,6 +55,12 @@ live() {
     [ "$others" = 1 ] && return 0
   done
 }
+"""
+
+_FUNCTIONS = (
+    COUNTERS
+    + _LIVE
+    + r"""
 sweep() {
   # `ps` and the sweep run only when there is something to sweep.
   live
@@ -136,7 +140,7 @@ exit 0
 SWEEP = [
     "sh",
     "-c",
-    _FUNCTIONS
+    _LIVE
     # Kill again until none is alive (`live`, not `kill -0 -1`: Linux counts a process it may
     # not signal as found, so under runc the keeper's own gave a success). One round does not
     # end a fork bomb, whose processes fork faster than a round reaches them; nor three (under
