@@ -203,6 +203,10 @@ class CommandServer:
         with self._closing:
             if self._closed:
                 raise OSError("the command server was closed")
+            # Two readers of one stream each take bytes the other waits for: the second to
+            # wake waited on the socket for ever. A second asker is refused, as a gone server.
+            if self._reading:
+                raise OSError("the command server is serving another request")
             self._reading = True
         try:
             # The server reads a whole request before it starts the command: only a server

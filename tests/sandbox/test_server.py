@@ -4,6 +4,7 @@ output. On both runtimes: gVisor's processes and pipes are its own kernel's."""
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import socket
 import threading
@@ -16,6 +17,7 @@ import pytest
 from tdd_sandbox.errors import SandboxUnavailable
 from tdd_sandbox.sandbox.container import SANDBOX_USER
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
+from tdd_sandbox.sandbox.server import CommandServer
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.sandbox.stream import CappedText, Ending
 from tests.conftest import ON_EVERY_RUNTIME
@@ -206,3 +208,83 @@ def test_a_server_closed_from_another_thread_never_hands_its_reader_another_sock
                 end.close()
     assert endings == [Ending.EOF]
     assert time.monotonic() - started < 6, "the reader waited on another socket"
+
+
+def test_two_threads_never_read_one_server_at_once(
+    provider: DockerSandboxProvider, images: dict[str, str]
+) -> None:
+    """A cancelled check may still be taking its server when the container's wipe takes the
+    same one. Both read its stream: the one that woke second found the bytes gone and waited
+    on the socket with no deadline (a stopped race that never ended, CI of stop 84). A server
+    serves one request at a time; a second asker is refused at once."""
+    with provider.open(images["python"], SNAPSHOT) as box:
+        assert box.exec(["true"]).ok
+        assert box.container_id is not None
+        server = provider.server(box.container_id, SANDBOX_USER)
+        started = time.monotonic()
+        said: dict[str, object] = {}
+
+        def ask(name: str, argv: list[str]) -> None:
+            out, err = CappedText(1 << 16), CappedText(1 << 16)
+            try:
+                served = server.run(argv, out, err, env=None, stdin=None,
+                                    deadline=started + 8, flood_limit=1 << 20)  # fmt: skip
+                said[name] = (served.ending, served.code, out.text())
+            except OSError as exc:
+                said[name] = exc
+
+        first = threading.Thread(target=ask, args=("first", ["sh", "-c", "sleep 1; echo a"]))
+        first.start()
+        time.sleep(0.3)
+        second = threading.Thread(target=ask, args=("second", ["echo", "b"]))
+        second.start()
+        for thread in (first, second):
+            thread.join(20)
+        assert not any(t.is_alive() for t in (first, second)), "a reader waited for ever"
+        server.close()
+    assert said["first"] == (Ending.EOF, 0, "a\n")
+    assert isinstance(said["second"], OSError)
+
+
+def test_a_sandbox_closed_while_it_takes_its_server_hands_no_one_its_mounts(
+    provider: DockerSandboxProvider, images: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A race stops while a cancelled check still makes its mounts (its first command's
+    `nest`): its sandbox, seeing no command running, hands the container to the wipe, and
+    the check nests the server after it. The next check must not run in those mounts (the
+    ship finds the container not clean: another is taken) and the cancelled one must end."""
+    nest, entered, resume = CommandServer.nest, threading.Event(), threading.Event()
+
+    def held(server: CommandServer, argv: Any) -> None:
+        entered.set()
+        resume.wait(20)
+        nest(server, argv)
+
+    monkeypatch.setattr(CommandServer, "nest", held)
+    image = images["python"]
+    box = provider.open(image, SNAPSHOT)
+    ended: list[object] = []
+
+    def first_command() -> None:
+        try:
+            ended.append(box.exec(["true"]))
+        except SandboxUnavailable as exc:
+            ended.append(exc)
+
+    worker = threading.Thread(target=first_command)
+    worker.start()
+    assert entered.wait(20)
+    box.close()
+    for wiped in list(provider._ready.get(image, [])):
+        with contextlib.suppress(SandboxUnavailable):
+            wiped.result(timeout=30)
+    resume.set()
+    worker.join(20)
+    assert not worker.is_alive(), "the cancelled check's first command never ended"
+    assert [type(e) for e in ended] == [SandboxUnavailable]
+    monkeypatch.setattr(CommandServer, "nest", nest)
+    with provider.open(image, SNAPSHOT) as after:
+        assert after.container_id is not None
+        taken = provider.server(after.container_id, SANDBOX_USER)
+        assert not taken.nested, "the next check was handed the cancelled check's mounts"
+        assert after.exec(["echo", "ok"]).stdout == "ok\n"
