@@ -181,7 +181,6 @@ def test_go_comments_and_strings_are_not_code() -> None:
         ('const f = new Function("return 1");\n', "name:Function"),
         ('eval("1");\n', "name:eval"),
         ("const p = new Proxy({}, {});\n", "name:Proxy"),
-        ('console.log("ok 1 - one");\n', "name:console"),
         ("setTimeout(() => {}, 0);\n", "name:setTimeout"),
         ('String.prototype.trim = () => "";\n', "prototype"),
         ('Object.defineProperty(String.prototype, "x", {});\n', "prototype"),
@@ -194,6 +193,13 @@ def test_go_comments_and_strings_are_not_code() -> None:
 )
 def test_javascript_attacks_are_named(source: str, rule: str) -> None:
     assert rule in {v.rule for v in check_javascript("kata.js", source)}
+
+
+def test_javascript_code_may_print() -> None:
+    # Each test file's process hands it a console of text to stderr (guard.TEXT_CONSOLE):
+    # the 0.5B lost resistor-color-trio to a `console.log` when the policy refused the name.
+    code = 'export function f() {\n  console.log("f called");\n  return 1;\n}\n'
+    assert check_javascript("kata.js", code) == []
 
 
 def test_javascript_tests_may_import_their_runner_and_print() -> None:
