@@ -14,6 +14,7 @@ from tdd_sandbox.errors import UsageError
 from tdd_sandbox.languages.driving import DRIVER_DIR, PackDriver, Prepared, render_calls
 from tdd_sandbox.languages.framing import TIMED_OUT, read_framed
 from tdd_sandbox.languages.javascript.flavour import JAVASCRIPT_FLAVOUR, NodeFlavour
+from tdd_sandbox.languages.javascript.guard import CONSOLE_MODULE
 from tdd_sandbox.vocabulary.cases import CallMap, Case, Observed
 
 _TEMPLATE = Path(__file__).with_name("driver.mjs")
@@ -33,11 +34,13 @@ n=$1; count=$2; limit=$3; out=/tmp/tdd-acceptance/out
 mkdir -p /tmp/tdd-acceptance /tmp/package && cp -R /work/. /tmp/package/ || exit 3
 cd /tmp/package || exit 3
 mv .tdd/acceptance/driver{module} tdd_acceptance_driver{module} || exit 3
+mv .tdd/acceptance/console.mjs tdd_acceptance_console.mjs || exit 3
 : > "$out"
 i=0
 while [ "$i" -lt "$count" ]; do
   { timeout -s KILL "$limit" {node} --permission --allow-fs-read=/tmp/package \
-      tdd_acceptance_driver{module} "$i" "$n" 2>>/tmp/tdd-acceptance/err
+      --import ./tdd_acceptance_console.mjs tdd_acceptance_driver{module} "$i" "$n" \
+      2>>/tmp/tdd-acceptance/err
     echo $? > /tmp/tdd-acceptance/rc; } | head -c 1000000 >> "$out"
 {timed_out}  i=$((i + 1))
 done
@@ -77,6 +80,9 @@ class JavaScriptDriver(PackDriver):
         shipped["package.json"] = b'{"private": true, "type": "module"}\n'
         module = self.flavour.module
         shipped[f"{DRIVER_DIR}/driver{module}"] = source.encode()
+        # The console a test file's process has (text to stderr), loaded before the code:
+        # the report's stdout carries nothing the code wrote.
+        shipped[f"{DRIVER_DIR}/console.mjs"] = CONSOLE_MODULE.encode()
         limit = f"{calls.timeout_s:g}"
         script = (
             _SCRIPT.replace("{node}", self.flavour.node)

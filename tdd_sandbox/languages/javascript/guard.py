@@ -185,13 +185,45 @@ export default async function* keep(source) {{
 """
 
 
+TEXT_CONSOLE = """
+const stderr = process.stderr;
+const say = (...args) => {
+  stderr.write(`${format(...args)}\\n`);
+};
+const quiet = () => {};
+const shown = Object.freeze({
+  __proto__: null,
+  log: say, info: say, debug: say, warn: say, error: say, trace: say, table: say,
+  dir: (value) => say("%o", value), dirxml: say, group: say, groupCollapsed: say,
+  groupEnd: quiet, count: quiet, countReset: quiet, time: quiet, timeEnd: quiet,
+  timeLog: quiet, timeStamp: quiet, profile: quiet, profileEnd: quiet,
+  assert: (ok, ...args) => {
+    if (!ok) say("Assertion failed:", ...args);
+  },
+});
+Object.defineProperty(globalThis, "console", {
+  value: shown, writable: false, enumerable: false, configurable: false,
+});
+"""
+"""The console of each test file's process, code's and tests' alike: formatted text, to
+stderr. Node's own writes to stdout, where `node --test` reads the process's events as
+frames, and hands out the stream itself (`console._stdout`): a frame written through it was
+taken for a test that passed, one that never ran. Text cannot be such a frame (a frame
+starts with a byte UTF-8 never writes), and stderr carries none. Frozen and in place before
+the test file or any code loads, so the policy need not refuse the name."""
+CONSOLE_MODULE = f'import {{ format }} from "node:util";\n{TEXT_CONSOLE}'
+"""`TEXT_CONSOLE` as a module of its own, for a process whose first import it is (a scored
+case's, `driver.py`)."""
+
+
 def seal_module(nonce: str) -> str:
     """Imported first into each test file's process: asks the keeper for the file's sealed
     source, and registers hooks that load it from there (and add the sentinels' line to
     it), all before the file or any code it imports is loaded. The hooks run in the
     process's own thread (`registerHooks`: a loader thread is a worker, which the
-    permission model refuses), their sources held where no module can reach them."""
-    return f"""import {{ registerHooks }} from "node:module";
+    permission model refuses), their sources held where no module can reach them. First of
+    all it gives the process `TEXT_CONSOLE`."""
+    return f"""{CONSOLE_MODULE}import {{ registerHooks }} from "node:module";
 import {{ connect }} from "node:net";
 import {{ relative }} from "node:path";
 import {{ pathToFileURL }} from "node:url";

@@ -4,8 +4,9 @@ anything runs.
 `node --test` runs each test file in a process of its own, with the code under test, and
 rebuilds the results from what that process reports on its stdout. So code may import nothing
 but the kata's own files (no Node module reaches the process, the file system or the runner),
-may not reach the process or the global object, run code from text, print, schedule work past
-the call, or change how built-in values behave. Tests may import the runner and `assert`.
+may not reach the process or the global object, run code from text, schedule work past the
+call, or change how built-in values behave. Tests may import the runner and `assert`. Both may
+print: each test file's process has a console that writes text to stderr (`guard.TEXT_CONSOLE`).
 """
 
 from __future__ import annotations
@@ -26,13 +27,12 @@ _NAMES = {
     "Proxy": "makes a value that answers every question its own way",
     "Reflect": "reaches objects' internals",
     "WebAssembly": "runs foreign code",
-    "console": "writes to the runner's output, where results are read",
     "setTimeout": "runs code after the call has returned",
     "setInterval": "runs code after the call has returned",
     "setImmediate": "runs code after the call has returned",
     "queueMicrotask": "runs code after the call has returned",
 }
-_TEST_NAMES = frozenset({"console", "setTimeout", "setInterval", "setImmediate", "queueMicrotask"})
+_TEST_NAMES = frozenset({"setTimeout", "setInterval", "setImmediate", "queueMicrotask"})
 _TEST_MODULES = frozenset({"node:test", "node:assert", "node:assert/strict", "assert"})
 _IMPORT = re.compile(
     r"(?:\bimport\s*(?:[\w$*{}\s,]+\s*from\s*)?|\bexport\s*[\w$*{}\s,]*\s*from\s*)(['\"])([^'\"\n]*)\1"
