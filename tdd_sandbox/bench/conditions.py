@@ -3,16 +3,20 @@
 Each result records them (the settings a job's model was asked and judged under, and a digest
 of its kata's files), so that `--resume` never reuses, and `bench merge` never joins, results
 of other conditions: a board of answers cut at 1,024 tokens beside answers given 2,048, or of
-a kata edited between sittings, would rank models by the harness's history.
+a kata edited between sittings, would rank models by the harness's history. Each also records
+the harness that judged it (`harness`), which a board says beside its figures.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import subprocess
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from tdd_sandbox import __version__
 from tdd_sandbox.bench.jobs import Job, model_settings
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.settings import Settings
@@ -36,7 +40,37 @@ def conditions(job: Job, settings: Settings) -> dict[str, Any]:
     kept["roles"] = {role: _without(each, _REACHED) for role, each in kept["roles"].items()}
     kept["sandbox"] = _without(kept["sandbox"], _PLACED)
     kept["seed"] = settings.bench.seed
-    return {"settings": kept, "kata": kata_digest(job.kata)}
+    # The harness is recorded, not compared: a fix landed between sittings may resume a
+    # board, and the board then says which harness judged how many of its jobs.
+    return {"settings": kept, "kata": kata_digest(job.kata), "harness": harness()}
+
+
+@functools.cache
+def harness() -> str:
+    """The harness that judges here, in one line (`describe` of this package)."""
+    return describe(Path(__file__).resolve().parents[1])
+
+
+def describe(package: Path) -> str:
+    """A package folder's harness in one line: the version and, in a checkout of its own
+    repository, the commit (`with changes` when the package's files differ from it)."""
+    said = f"tdd-sandbox {__version__}"
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(package), *args], capture_output=True,
+                              text=True, timeout=10, check=True)  # fmt: skip
+        return done.stdout.strip()
+
+    try:
+        # A package installed into a virtual environment inside some other repository is
+        # no checkout of its own: that repository's commit would say nothing about it.
+        if Path(git("rev-parse", "--show-toplevel")).resolve() != package.parent.resolve():
+            return said
+        head = git("rev-parse", "--short=12", "HEAD")
+        changed = git("status", "--porcelain", "--untracked-files=no", "--", ".")
+    except (OSError, subprocess.SubprocessError):
+        return said
+    return f"{said} at {head}" + (" with changes" if changed else "")
 
 
 def kata_digest(kata: Path) -> str:

@@ -39,6 +39,8 @@ def leaderboard(summary: dict[str, Any]) -> str:
         board += "\n## Not scored\n\n" + "".join(f"- {escape_markdown(r)}\n" for r in skipped)
     if sandboxes := summary.get("sandbox"):
         board += "\n## Sandbox\n\n" + "".join(f"- {escape_markdown(s)}\n" for s in sandboxes)
+    if harnesses := summary.get("harness"):
+        board += "\n## Harness\n\n" + "".join(f"- {escape_markdown(h)}\n" for h in harnesses)
     return board
 
 
@@ -106,6 +108,7 @@ def write_reports(
         notes = [] if "cost_vs_pass_rate" in images else [NO_COST]
     notes += [f"Not scored: {reason}." for reason in summary["skipped"]]
     notes += [f"Sandbox: {line}." for line in summary["sandbox"]]
+    notes += [f"Harness: {line}." for line in summary.get("harness", [])]
     tables = every_table(summary)
     write_atomic(out / "report.html", html_page(tables, images, jobs=summary["jobs"], notes=notes))
     return summary

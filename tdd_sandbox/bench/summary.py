@@ -113,8 +113,19 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
     sandboxes = sorted({sandbox_line(r["sandbox"]) for r in results if r.get("sandbox")})
     return {
         "jobs": len(results), "models": models, "comparisons": pairs,
-        "skipped": sorted(set(skipped)), "sandbox": sandboxes,
+        "skipped": sorted(set(skipped)), "sandbox": sandboxes, "harness": harness_lines(results),
     }  # fmt: skip
+
+
+def harness_lines(results: list[dict[str, Any]]) -> list[str]:
+    """Which harness judged the jobs (`conditions.harness`): one line when one did, else a
+    line per harness with its count of jobs (results of earlier versions recorded none)."""
+    said = Counter(
+        str((r.get("conditions") or {}).get("harness") or "harness not recorded") for r in results
+    )
+    if len(said) == 1:
+        return [f"{name} (every job)" for name in said]
+    return [f"{name}: {count} jobs" for name, count in sorted(said.items())]
 
 
 def _figure(key: str, found: Estimate | None) -> dict[str, float | None]:

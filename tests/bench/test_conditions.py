@@ -5,19 +5,22 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tdd_sandbox.bench.conditions import check_mergeable, conditions
+from tdd_sandbox import __version__
+from tdd_sandbox.bench.conditions import check_mergeable, conditions, describe, harness
 from tdd_sandbox.bench.jobs import Job, ModelEntry
 from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.bench.pool import run_jobs
-from tdd_sandbox.bench.report import merge, read_results
+from tdd_sandbox.bench.report import merge, read_results, write_reports
 from tdd_sandbox.bench.runner import JobOptions
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.settings import Settings, load_settings
+from tests.bench.test_report import _result
 
 KATAS = Path(__file__).resolve().parents[2] / "katas"
 MODEL = ModelEntry(
@@ -116,3 +119,64 @@ def test_merge_refuses_one_model_run_under_two_settings(tmp_path: Path) -> None:
     # The same settings in both: merged (the check alone, without drawing the reports).
     _board(tmp_path / "go-again", other, _settings(1024))
     check_mergeable([*read_results(tmp_path / "python"), *read_results(tmp_path / "go-again")])
+
+
+def test_a_result_recorded_by_another_harness_is_reused_and_says_so(tmp_path: Path) -> None:
+    # A fix landed between sittings may resume a board; the board then says which harness
+    # judged which jobs (`summary.harness_lines`).
+    job = _job(tmp_path)
+    earlier = {**conditions(job, _settings(1024)), "harness": "tdd-sandbox 0.0.9 at 0123abcd"}
+    recorded = _finished(tmp_path / "out", job, conditions=earlier)
+    said: list[str] = []
+    assert _resume(job, _settings(1024), tmp_path / "out", said) == [recorded]
+    assert conditions(job, _settings(1024))["harness"] == harness()
+
+
+def _commit(repo: Path) -> str:
+    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t",
+                                                 "commit", "-qm", "x"]):  # fmt: skip
+        subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
+    return subprocess.run(["git", "-C", str(repo), "rev-parse", "--short=12", "HEAD"],
+                          check=True, capture_output=True, text=True).stdout.strip()  # fmt: skip
+
+
+def test_the_harness_is_its_checkouts_commit_and_no_other_repositorys(tmp_path: Path) -> None:
+    version = f"tdd-sandbox {__version__}"
+    package = tmp_path / "alone" / "tdd_sandbox"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("x = 1\n")
+    assert describe(package) == version  # installed, no repository
+    head = _commit(package.parent)
+    assert describe(package) == f"{version} at {head}"
+    (package / "__init__.py").write_text("x = 2\n")
+    assert describe(package) == f"{version} at {head} with changes"
+    # Installed into a virtual environment inside a user's project: not the project's commit.
+    installed = tmp_path / "project" / ".venv" / "lib" / "site-packages" / "tdd_sandbox"
+    installed.mkdir(parents=True)
+    (installed / "__init__.py").write_text("x = 1\n")
+    _commit(tmp_path / "project")
+    assert describe(installed) == version
+
+
+def test_a_board_says_which_harness_judged_its_jobs(tmp_path: Path) -> None:
+    job = _job(tmp_path)
+    judged = {**conditions(job, _settings(1024)), "harness": "tdd-sandbox 0.1.0 at aa08afa6e3f1"}
+    one = [{**_result("small", "fizzbuzz", 1, 0.5), "conditions": judged}]
+    assert write_reports(tmp_path / "one", one)["harness"] == [
+        "tdd-sandbox 0.1.0 at aa08afa6e3f1 (every job)"
+    ]
+    later = {**judged, "harness": "tdd-sandbox 0.1.0 at a92e71300000"}
+    mixed = [*one, {**_result("small", "leap", 1, 0.5), "conditions": later},
+             _result("small", "bob", 1, 0.5)]  # fmt: skip
+    said = write_reports(tmp_path / "mixed", mixed)["harness"]
+    assert said == [
+        "harness not recorded: 1 jobs",
+        "tdd-sandbox 0.1.0 at a92e71300000: 1 jobs",
+        "tdd-sandbox 0.1.0 at aa08afa6e3f1: 1 jobs",
+    ]
+    board = (tmp_path / "mixed" / "leaderboard.md").read_text()
+    assert "## Harness\n\n- harness not recorded: 1 jobs\n" in board
+    assert (
+        "Harness: tdd-sandbox 0.1.0 at a92e71300000: 1 jobs."
+        in (tmp_path / "mixed" / "report.html").read_text()
+    )
