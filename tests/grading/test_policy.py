@@ -267,7 +267,8 @@ def test_cpp_tests_may_include_gtest_and_print_but_not_define_main() -> None:
         ("class K { void f() { System.exit(0); } }", "process"),
         ("class K { void f() { Runtime.getRuntime().halt(0); } }", "process"),
         ('class K { String f() { return System.getenv("X"); } }', "process"),
-        ('class K { void f() { System.out.println("x"); } }', "output"),
+        ("class K { void f() { System.out.close(); } }", "output"),
+        ("class K { java.io.PrintStream s = System.err; }", "output"),
         ('class K { void f() throws Exception { Files.readString(Path.of("x")); } }', "files"),
         ("import java.lang.reflect.Field;\nclass K {}", "reflection"),
         ('class K { void f() throws Exception { Class.forName("x"); } }', "reflection"),
@@ -279,6 +280,20 @@ def test_cpp_tests_may_include_gtest_and_print_but_not_define_main() -> None:
 )
 def test_java_attacks_are_named(source: str, rule: str) -> None:
     assert rule in {v.rule for v in check_java("src/Kata.java", source)}
+
+
+def test_java_code_may_print() -> None:
+    # The guard's launcher hands System.out stderr (runner._launcher_source): the 0.5B's
+    # dominoes answer, a debugging main with System.out.println, counted as tamper before.
+    code = (
+        'class K {\n  static int f(int n) {\n    System.out.println("f " + n);\n'
+        '    System.err.printf("%d%n", n);\n    System . out\n      . print(n);\n'
+        "    java.util.List.of(n).forEach(System.out::println);\n    return n;\n  }\n}\n"
+    )
+    assert check_java("src/K.java", code) == []
+    assert [v.rule for v in check_java("src/K.java", code + "// System.setOut(null)\n")] == []
+    hands_out = code.replace("System.out::println", "System.out")
+    assert {v.rule for v in check_java("src/K.java", hands_out)} == {"lang:System", "output"}
 
 
 def test_java_tests_may_use_junit_and_print_but_not_end_the_jvm() -> None:
