@@ -93,8 +93,11 @@ CASES = {
                         TamperKind.SENTINEL),
     "cpp-forge-report": ("cpp", CHEAT[("cpp", "forge the XML report and console")].files,
                          TamperKind.SENTINEL),
+    # Its forged "Test run finished" goes to stderr (the guard's launcher): the run never
+    # reached its end, and exited 0 (before, the line reached the channel and the missing
+    # sentinels gave it away).
     "java-forge-report": ("java", CHEAT[("java", "forge the XML report and halt")].files,
-                          TamperKind.SENTINEL),
+                          TamperKind.CHANNEL),
     "javascript-patch-assert": ("javascript",
                                 CHEAT[("javascript", "patch assert at import")].files,
                                 TamperKind.SENTINEL),

@@ -385,6 +385,9 @@ public final class TddAcceptance {
   }
 
   public static void main(String[] args) {
+    // The report keeps stdout; what the code prints goes to stderr, never among the reports.
+    java.io.PrintStream report = System.out;
+    System.setOut(System.err);
     int index = Integer.parseInt(args[0]);
     String line;
     try {
@@ -394,7 +397,7 @@ public final class TddAcceptance {
     } catch (Throwable error) {
       line = failed(error);
     }
-    System.out.print("\n@@" + args[1] + " " + index + " " + line + "\n");
-    System.out.flush();
+    report.print("\n@@" + args[1] + " " + index + " " + line + "\n");
+    report.flush();
   }
 }

@@ -55,14 +55,19 @@ _LINT = (
 _BUILD = f"mkdir -p /tmp/classes && exec {_JAVAC} -d /tmp/classes -cp {_TEST_LIBS} {_ALL}\n"
 
 
+_LAUNCH_ARGS = (
+    "execute --disable-banner --disable-ansi-colors --details=flat "
+    "--include-engine=junit-jupiter --reports-dir /tmp/junit"
+)
+
+
 def _launch(classes: str) -> str:
     """The console launcher running the test classes found in `classes` (and nowhere in the
     libraries beside them). The libraries come first on the class path: a class of the code's
     named like one of theirs (its own `org.assertj.core.api.Assertions`) is never the one
     loaded."""
     return (
-        f"java {_JVM} -jar {JUNIT} execute --disable-banner --disable-ansi-colors "
-        "--details=flat --include-engine=junit-jupiter --reports-dir /tmp/junit "
+        f"java {_JVM} -jar {JUNIT} {_LAUNCH_ARGS} "
         f"--class-path {_TEST_LIBS}:{classes} --scan-class-path {classes}"
     )
 
@@ -74,22 +79,28 @@ _TEST = (
 
 
 # Guarded, the build adds a test class of two sentinels (one must pass, one must fail) to its
-# own class folder, and the test gate runs those classes; a build failure exits 2: no test ran.
+# own class folder, and the launcher's class (`_launcher_source`) to a folder of its own; the
+# test gate runs those classes through it. A build failure exits 2: no test ran.
 _GUARD_BUILD = (
     r"""
 n=$1; out=/tmp/tdd-guard-$n; classes=/tmp/guarded-$n
 mkdir -p "$out" || exit 3
 if [ ! -d "$classes" ]; then
-  printf '%s' "$3" > "$out/$2.java" && mkdir -p "$classes.part" || exit 3
+  printf '%s' "$3" > "$out/$2.java" && printf '%s' "$5" > "$out/$4.java" || exit 3
+  mkdir -p "$classes.part" "$classes.launch" || exit 3
 """
-    + f'  {_JAVAC} -d "$classes.part" -cp {_TEST_LIBS} {_ALL} "$out/$2.java" || exit 2\n'
-    + '  mv "$classes.part" "$classes" || exit 3\nfi\n'
+    + f'  {_JAVAC} -d "$classes.part" -cp {_TEST_LIBS} {_ALL} "$out/$2.java" "$out/$4.java" '
+    + "|| exit 2\n"
+    + '  mv "$classes.part/$4.class" "$classes.launch/" && mv "$classes.part" "$classes" '
+    + "|| exit 3\nfi\n"
 )
 
 
 _GUARD_TEST = (
-    _GUARD_BUILD + f"{_launch('$classes')}; status=$?\n"
-    "printf '\\n@@%s end\\n' \"$n\"\nexit $status\n"
+    _GUARD_BUILD
+    + f'java {_JVM} -cp {JUNIT}:"$classes.launch" "$4" {_LAUNCH_ARGS} '
+    + f'--class-path {_TEST_LIBS}:"$classes" --scan-class-path "$classes"; status=$?\n'
+    + "printf '\\n@@%s end\\n' \"$n\"\nexit $status\n"
 )
 
 
@@ -169,8 +180,9 @@ class JavaRunner(RunnerDefaults):
         script = scripts.get(command)
         if script is None:
             return None
-        name = _sentinel_class(nonce)
-        return ("sh", "-c", script, "guard", nonce, name, _sentinel_source(nonce))
+        name, launcher = _sentinel_class(nonce), _launcher_class(nonce)
+        return ("sh", "-c", script, "guard", nonce, name, _sentinel_source(nonce), launcher,
+                _launcher_source(launcher))  # fmt: skip
 
     def evidence(self, result: ExecResult, nonce: str) -> Evidence:
         """The console launcher's lines (written apart from its XML report), its closing line
@@ -242,6 +254,28 @@ def _unique_id(unique: str) -> str | None:
 
 def _sentinel_class(nonce: str) -> str:
     return f"TddCheck{nonce[:6]}Test"
+
+
+def _launcher_class(nonce: str) -> str:
+    return f"TddLaunch{nonce[:6]}"
+
+
+def _launcher_source(name: str) -> str:
+    """The console launcher's entry, keeping the process's stdout for the launcher's lines
+    (the channel the verdict is checked against) and handing every other writer, the code's
+    and the tests' `System.out` among them, stderr: what they print, honest or forged, never
+    reaches the channel (code may print: its `System.setOut` stays refused)."""
+    return (
+        "import java.io.FileDescriptor;\nimport java.io.FileOutputStream;\n"
+        "import java.io.PrintWriter;\nimport org.junit.platform.console.ConsoleLauncher;\n\n"
+        f"public final class {name} {{\n"
+        "  public static void main(String[] args) {\n"
+        "    PrintWriter out = new PrintWriter(new FileOutputStream(FileDescriptor.out), true);\n"
+        "    PrintWriter err = new PrintWriter(System.err, true);\n"
+        "    System.setOut(System.err);\n"
+        "    int status = ConsoleLauncher.run(out, err, args).getExitCode();\n"
+        "    out.flush();\n    err.flush();\n    System.exit(status);\n  }\n}\n"
+    )
 
 
 def _sentinel_names(nonce: str) -> tuple[str, str]:
