@@ -12,16 +12,14 @@ from xml.sax.saxutils import escape
 import pytest
 
 from tdd_sandbox.execution.docker_checker import DockerChecker
-from tdd_sandbox.execution.steps import run_gates
 from tdd_sandbox.grading.evidence import TamperKind
-from tdd_sandbox.grading.gates import GateResult, GateStatus
+from tdd_sandbox.grading.gates import GateStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import Language
-from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import load_settings
 from tdd_sandbox.vocabulary.results import GateKind
 from tests.helpers.cheats import CHEATS
-from tests.helpers.repos import encode
+from tests.helpers.gates import run_test_gate
 from tests.helpers.solutions import SOLUTIONS
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
@@ -121,15 +119,6 @@ def checker() -> Iterator[DockerChecker]:
         yield made
 
 
-def _test_gate(checker: DockerChecker, language: Language, files: dict[str, str]) -> GateResult:
-    snapshot = encode(files)
-    with checker.open(language, Snapshot(snapshot)) as box:
-        report = run_gates(box, language, snapshot, only=TEST)
-    gate = report.gate(GateKind.TEST)
-    assert gate is not None
-    return gate
-
-
 class _Unguarded:
     """The language with its guard off: the test gate as it ran before #10."""
 
@@ -151,9 +140,9 @@ def test_a_forged_green_is_caught_by_the_guard(checker: DockerChecker, case: str
     files.update(cheat)
     path, red = RED[name]
     files[path] = red
-    unguarded = _test_gate(checker, _Unguarded(language), files)  # type: ignore[arg-type]
+    unguarded = run_test_gate(checker, _Unguarded(language), files)  # type: ignore[arg-type]
     assert unguarded.status is GateStatus.PASSED, unguarded.reason
-    guarded = _test_gate(checker, language, files)
+    guarded = run_test_gate(checker, language, files)
     assert guarded.status is GateStatus.ERROR, guarded.reason
     assert guarded.tamper is not None, guarded.reason
     assert guarded.tamper.kind in (kind, ALSO.get(case, kind)), guarded.reason
@@ -167,11 +156,11 @@ def test_honest_runs_are_unchanged(checker: DockerChecker, name: str) -> None:
     files[path] = source
     test_path, red = RED[name]
     files[test_path] = red
-    green = _test_gate(checker, language, files)
+    green = run_test_gate(checker, language, files)
     assert green.status is GateStatus.PASSED, green.reason
     assert green.counts.passed == 2  # the scaffold's and the kata's: no sentinel shows
     files[path] = SOLUTIONS[("fizzbuzz", name)][1].replace("Fizz", "Fuzz")
-    failing = _test_gate(checker, language, files)
+    failing = run_test_gate(checker, language, files)
     assert failing.status is GateStatus.FAILED, failing.reason
     assert failing.tamper is None
 
@@ -222,7 +211,7 @@ def test_a_module_of_the_tree_cannot_stand_in_for_the_runner(checker: DockerChec
     # anyway, so the guard is shown to hold on its own, as when the policy passed it.
     tree = {path: text.encode() for path, text in files.items()}
     assert language.check_source("pytest.py", _RUNNER_SHADOW, is_test=False, tree=tree)
-    gate = _test_gate(checker, language, files)
+    gate = run_test_gate(checker, language, files)
     assert gate.status is not GateStatus.PASSED, gate.reason
     assert [(o.id, o.status.value) for o in gate.tests if o.id.endswith("fizz")] == [
         ("tests/test_fizzbuzz.py::test_fizz", "failed")
@@ -261,7 +250,9 @@ _EXITS = {
 def test_the_code_ending_the_process_is_tamper(checker: DockerChecker, name: str) -> None:
     language = get_language(name)
     code_path, code, (test_path, test) = _EXITS[name]
-    gate = _test_gate(checker, language, {**language.scaffold(), code_path: code, test_path: test})
+    gate = run_test_gate(
+        checker, language, {**language.scaffold(), code_path: code, test_path: test}
+    )
     assert gate.status is GateStatus.ERROR, gate.reason
     assert gate.tamper is not None, gate.reason
     assert gate.tamper.kind is TamperKind.CHANNEL
@@ -310,10 +301,10 @@ def test_a_forged_catch2_report_is_caught_by_the_guard(
         "leap.cpp": _forged_catch2(exit_code, console=console),
         test_path: test_text.decode(),
     }
-    unguarded = _test_gate(checker, _Unguarded(language), files)  # type: ignore[arg-type]
+    unguarded = run_test_gate(checker, _Unguarded(language), files)  # type: ignore[arg-type]
     if exit_code == 0:
         assert unguarded.status is GateStatus.PASSED, unguarded.reason
-    guarded = _test_gate(checker, language, files)
+    guarded = run_test_gate(checker, language, files)
     assert guarded.status is GateStatus.ERROR, guarded.reason
     assert guarded.tamper is not None, guarded.reason
 
@@ -375,7 +366,7 @@ def test_the_code_cannot_rewrite_the_guard_for_the_next_test_file(
         f"test/a.test{js}": _JS_FIRST.replace("../kata.js", f"../kata{js}"),
     }
     files[f"test/b.test{js}"] = RED[name][1]
-    gate = _test_gate(checker, language, files)
+    gate = run_test_gate(checker, language, files)
     assert gate.status is not GateStatus.PASSED, gate.reason
     outcomes = {o.id: o.status.value for o in gate.tests}
     assert outcomes[f"test/a.test{js}::is a function"] == "passed"

@@ -12,13 +12,10 @@ import pytest
 from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.acceptance.testfiles import run_test_files
 from tdd_sandbox.execution.docker_checker import DockerChecker
-from tdd_sandbox.execution.steps import run_gates
 from tdd_sandbox.grading.gates import GateResult, GateStatus
 from tdd_sandbox.languages import get_language
-from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import load_settings
-from tdd_sandbox.vocabulary.results import GateKind
-from tests.helpers.repos import encode
+from tests.helpers.gates import run_test_gate
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
 FIZZBUZZ = Path(__file__).resolve().parents[2] / "katas" / "fizzbuzz"
@@ -87,12 +84,7 @@ def checker() -> Iterator[DockerChecker]:
 
 def _test_gate(checker: DockerChecker, files: dict[str, str]) -> GateResult:
     language = get_language("java")
-    snapshot = encode({**language.scaffold(), **files})
-    with checker.open(language, Snapshot(snapshot)) as box:
-        report = run_gates(box, language, snapshot, only=frozenset({GateKind.TEST}))
-    gate = report.gate(GateKind.TEST)
-    assert gate is not None
-    return gate
+    return run_test_gate(checker, language, {**language.scaffold(), **files})
 
 
 def test_code_and_tests_print_and_still_pass(checker: DockerChecker) -> None:

@@ -11,12 +11,11 @@ import pytest
 
 from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.execution.docker_checker import DockerChecker
-from tdd_sandbox.execution.steps import run_gates
 from tdd_sandbox.grading.gates import GateResult, GateStatus
 from tdd_sandbox.languages import get_language
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import load_settings
-from tdd_sandbox.vocabulary.results import GateKind
+from tests.helpers.gates import run_test_gate
 from tests.helpers.repos import encode
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]
@@ -69,12 +68,7 @@ def checker() -> Iterator[DockerChecker]:
 
 def _test_gate(checker: DockerChecker, files: dict[str, str]) -> GateResult:
     language = get_language("javascript")
-    snapshot = encode({**language.scaffold(), **files})
-    with checker.open(language, Snapshot(snapshot)) as box:
-        report = run_gates(box, language, snapshot, only=frozenset({GateKind.TEST}))
-    gate = report.gate(GateKind.TEST)
-    assert gate is not None
-    return gate
+    return run_test_gate(checker, language, {**language.scaffold(), **files})
 
 
 def test_the_frame_is_a_passing_test_to_node_itself(checker: DockerChecker) -> None:
