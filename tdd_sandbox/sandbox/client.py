@@ -14,6 +14,7 @@ import docker.errors
 import requests.exceptions
 
 from tdd_sandbox.errors import PrerequisiteError
+from tdd_sandbox.sandbox.stream import CappedText, Ending, pump
 
 ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException, OSError)
 
@@ -145,6 +146,15 @@ def hijacked(sock: Any) -> Iterator[Attached]:
             raw.close()
         with contextlib.suppress(OSError):
             sock.close()
+
+
+def finished(api: Any, exec_id: str, *, within_s: float) -> int | None:
+    """Start an exec that prints little and give its exit status; None when it has not ended
+    within `within_s` (the caller stops it by other means: it runs on meanwhile)."""
+    with hijacked(api.exec_start(exec_id, socket=True)) as raw:
+        out, err = CappedText(4096), CappedText(4096)
+        ending = pump(raw, out, err, deadline=time.monotonic() + within_s, flood_limit=1 << 16)
+    return wait_exit(api, exec_id) if ending is Ending.EOF else None
 
 
 def wait_exit(api: Any, exec_id: str, grace_s: float = 5.0) -> int | None:

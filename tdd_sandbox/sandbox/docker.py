@@ -14,7 +14,7 @@ from typing import TypeVar
 from typing_extensions import override
 
 from tdd_sandbox.errors import SandboxUnavailable
-from tdd_sandbox.sandbox import mounts, namespaces, supervisor
+from tdd_sandbox.sandbox import client, mounts, namespaces, supervisor
 from tdd_sandbox.sandbox.base import WORKDIR, ExecResult, Sandbox
 from tdd_sandbox.sandbox.batch import BatchDeadline, Run, batch_results, exec_result
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, feed, hijacked, short_error, wait_exit
@@ -257,7 +257,7 @@ class DockerSandbox(Sandbox):
         return (stdout or b"") if code == 0 else None
 
     def _stop_everything(self) -> None:
-        """Kill every process of the sandbox user; if even that fails, the whole container."""
+        """Kill every process of the sandbox user; failing that, or past SWEEP_S, the container."""
         api = self._provider.client.api
         if self._container is None:
             return  # closed meanwhile: its container was stopped or emptied then
@@ -265,9 +265,8 @@ class DockerSandbox(Sandbox):
         self._provider.drop_servers(self._container)
         try:
             exec_id = api.exec_create(self._container, supervisor.SWEEP, user=SANDBOX_USER)["Id"]
-            api.exec_start(exec_id)
-            if wait_exit(api, exec_id) == 0:
-                return
+            if client.finished(api, exec_id, within_s=supervisor.SWEEP_S) == 0:
+                return  # else the container goes, and every process with it
         except ENGINE_ERRORS:
             pass
         self._discard_container()

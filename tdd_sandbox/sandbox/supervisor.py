@@ -157,6 +157,11 @@ SWEEP = [
 ]
 """Kills every process of the sandbox user and waits until each is gone; exits 1 when some
 still live (the caller then discards the container). Used when a command must be stopped."""
+SWEEP_S = 5.0
+"""How long a sweep may take before the container is replaced instead. Under gVisor a fork
+bomb's took 4 to 8 s when it ended (its exec starts late in a sandbox full of processes, and
+its first look reads each one's status) and 20 to 55 s in one stop of three; replacing the
+container takes under half a second, and an ordinary stop's sweep well under one."""
 
 
 @dataclass(frozen=True)
