@@ -55,19 +55,14 @@ _LINT = (
 _BUILD = f"mkdir -p /tmp/classes && exec {_JAVAC} -d /tmp/classes -cp {_TEST_LIBS} {_ALL}\n"
 
 
-_LAUNCH_ARGS = (
-    "execute --disable-banner --disable-ansi-colors --details=flat "
-    "--include-engine=junit-jupiter --reports-dir /tmp/junit"
-)
-
-
-def _launch(classes: str) -> str:
-    """The console launcher running the test classes found in `classes` (and nowhere in the
-    libraries beside them). The libraries come first on the class path: a class of the code's
-    named like one of theirs (its own `org.assertj.core.api.Assertions`) is never the one
-    loaded."""
+def _launch(classes: str, entry: str = f"-jar {JUNIT}") -> str:
+    """The console launcher, started by `entry`, running the test classes found in `classes`
+    (and nowhere in the libraries beside them). The libraries come first on the class path: a
+    class of the code's named like one of theirs (its own `org.assertj.core.api.Assertions`)
+    is never the one loaded."""
     return (
-        f"java {_JVM} -jar {JUNIT} {_LAUNCH_ARGS} "
+        f"java {_JVM} {entry} execute --disable-banner --disable-ansi-colors --details=flat "
+        "--include-engine=junit-jupiter --reports-dir /tmp/junit "
         f"--class-path {_TEST_LIBS}:{classes} --scan-class-path {classes}"
     )
 
@@ -98,8 +93,8 @@ if [ ! -d "$classes" ]; then
 
 _GUARD_TEST = (
     _GUARD_BUILD
-    + f'java {_JVM} -cp {JUNIT}:"$classes.launch" "$4" {_LAUNCH_ARGS} '
-    + f'--class-path {_TEST_LIBS}:"$classes" --scan-class-path "$classes"; status=$?\n'
+    + _launch('"$classes"', entry=f'-cp {JUNIT}:"$classes.launch" "$4"')
+    + "; status=$?\n"
     + "printf '\\n@@%s end\\n' \"$n\"\nexit $status\n"
 )
 
