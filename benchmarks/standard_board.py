@@ -16,7 +16,9 @@ Steps, each resumable across sittings (run it again with the same --work):
    that language's exercises, one job at a time (`--jobs`), so each model is measured alone;
 3. the languages' benches are merged into one board (`bench merge`), published to --out with
    every job's transcript, and where the time went is printed.
-A sitting that ends early leaves a board of fewer exercises, compared paired on those.
+A sitting that ends early (SIGTERM, Ctrl-C) publishes a board of fewer exercises, compared
+paired on those; committed, it is where the next sitting starts, on any machine: its jobs
+are put back into --work (`seed`) and resumed, not run again.
 Before any job, the answer limit is checked against the katas' reference solutions
 (`check_answer_limit`): a limit that would cut an answer an exercise needs stops the board.
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -92,6 +95,30 @@ def run_stoppably(command: list[str]) -> int:
             except subprocess.TimeoutExpired:
                 child.kill()
             raise
+
+
+def seed(published: Path, work: Path) -> int:
+    """The jobs of the board published at `published` put back, each into its language's
+    run under `work`, where none is there, so that `--resume` reuses them: a sitting on a
+    fresh machine (or a fresh clone) goes on from the committed board rather than from
+    nothing. Returns how many were put back. `--resume` still checks each against the kata
+    and settings of now, and reruns the interrupted."""
+    results = published / "results.jsonl"
+    if not results.is_file():
+        return 0
+    count = 0
+    for line in results.read_text(encoding="utf-8").splitlines():
+        result = json.loads(line)
+        job = work / "runs" / result["language"] / "jobs" / result["id"]
+        if (job / "result.json").exists():
+            continue  # this machine's own run is newer than the published one
+        job.mkdir(parents=True)
+        (job / "result.json").write_text(json.dumps(result, indent=2, sort_keys=True))
+        transcript = published / "jobs" / result["id"] / "transcript.jsonl"
+        if transcript.is_file():
+            shutil.copy2(transcript, job / transcript.name)
+        count += 1
+    return count
 
 
 def bench(args: argparse.Namespace, language: str) -> Path:
@@ -168,19 +195,29 @@ def main() -> None:
     if unknown:
         sys.exit(f"unknown: {', '.join(unknown)}; models: {', '.join(SERVERS)}")
     started = time.monotonic()
+    if seeded := seed(args.out, args.work):
+        print(f"{seeded} jobs of the board published at {args.out} put back to resume")
     for language in args.languages:
         import_katas(args, language, args.work / "katas" / language)
+    stop: KeyboardInterrupt | None = None
     if not args.no_run:
-        with ExitStack() as stack:
-            for name in args.models:
-                model, port = SERVERS[name]
-                serve(stack, model, port, slots=args.slots)
-            print(check_answer_limit(args))
-            for language in args.languages:
-                bench(args, language)
+        try:
+            with ExitStack() as stack:
+                for name in args.models:
+                    model, port = SERVERS[name]
+                    serve(stack, model, port, slots=args.slots)
+                print(check_answer_limit(args))
+                for language in args.languages:
+                    bench(args, language)
+        except KeyboardInterrupt as interrupt:
+            stop = interrupt  # what was finished is published all the same, then the stop
     # The languages asked for, each as far as it got (a stopped one resumes next sitting).
     runs = [args.work / "runs" / language for language in args.languages]
     runs = [run for run in runs if (run / "results.jsonl").exists()]
+    if not runs:
+        if stop is not None:
+            raise stop
+        sys.exit(f"nothing to publish: no language has a finished job under {args.work}")
     publish(merged(runs, args.work), args.out, runs)
     summary = json.loads((args.out / "summary.json").read_text())
     for row in summary["comparisons"]:
@@ -189,12 +226,15 @@ def main() -> None:
               f"exercises, 95% [{row['low']}, {row['high']}], {verdict}")  # fmt: skip
     print(f"published to {args.out} in {time.monotonic() - started:.0f} s")
     print(timing(args.out))
+    if stop is not None:
+        raise stop
 
 
 if __name__ == "__main__":
     try:
         main()
     except KeyboardInterrupt:
-        # The running job is recorded and the servers are down: the same command resumes.
+        # The running job is recorded, the servers are down and what was finished is
+        # published: the same command resumes, here or, from the published board, anywhere.
         print("board: stopped; run the same command again to resume", file=sys.stderr)
         sys.exit(130)

@@ -110,3 +110,33 @@ def test_a_stopped_board_stops_its_bench_as_a_signal_would(tmp_path: Path) -> No
     out, _ = started.communicate(timeout=60)
     assert out.strip() == "unwound"
     assert told.read_text() == str(int(signal.SIGTERM))
+
+
+def _published(folder: Path, results: list[dict[str, object]]) -> None:
+    folder.mkdir(parents=True)
+    lines = "".join(json.dumps(result) + "\n" for result in results)
+    (folder / "results.jsonl").write_text(lines)
+    for result in results:
+        job = folder / "jobs" / str(result["id"])
+        job.mkdir(parents=True)
+        (job / "transcript.jsonl").write_text(f'{{"job": "{result["id"]}"}}\n')
+
+
+def test_a_fresh_machine_resumes_from_the_published_board(tmp_path: Path) -> None:
+    # The work folder is not committed: a sitting on a new machine found none and began the
+    # board again from nothing (19 Java jobs, about 45 minutes of models, lost). Now the
+    # published board's jobs go back where `bench --resume` reads them.
+    published, work = tmp_path / "published", tmp_path / "work"
+    java = {"id": "m__bowling__java__r1__implement", "language": "java", "status": "completed"}
+    go = {"id": "m__grep__go__r1__implement", "language": "go", "status": "failed"}
+    _published(published, [java, go])
+    mine = work / "runs" / "go" / "jobs" / go["id"] / "result.json"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('{"status": "completed"}')  # this machine's own, newer result
+    assert standard_board.seed(published, work) == 1
+    back = work / "runs" / "java" / "jobs" / java["id"]
+    assert json.loads((back / "result.json").read_text()) == java
+    assert (back / "transcript.jsonl").read_text() == f'{{"job": "{java["id"]}"}}\n'
+    assert json.loads(mine.read_text()) == {"status": "completed"}  # kept, not overwritten
+    assert standard_board.seed(published, work) == 0  # a second sitting puts back none
+    assert standard_board.seed(tmp_path / "never-published", work) == 0
