@@ -19,12 +19,20 @@ RESULTS = "/tmp/tdd-acceptance/out"
 
 # The shell that a compiled language's driver script shares, run as
 # `sh -c SCRIPT acceptance <nonce> <cases> <seconds per case>`: its build, whose failure is
-# reported behind the nonce with the end of its output, and one process per case, each under
-# `timeout`, its output capped, so a case that hangs or floods fails alone. A case killed at
-# its limit that reported nothing is reported so (`TIMED_OUT`): a second try hears why.
+# reported behind the nonce with its output (a long one as its start and its end: the first
+# error, which a second try hears, is at the start, and a log's end says why where no line
+# reads as an error), and one process per case, each under `timeout`, its output capped, so
+# a case that hangs or floods fails alone. A case killed at its limit that reported nothing
+# is reported so (`TIMED_OUT`): a second try hears why.
 _BUILD = r"""if ! {build} > /tmp/tdd-acceptance/build.log 2>&1; then
   printf '@@%s build-failed\n' "$n" > "$out"
-  tail -c 4000 /tmp/tdd-acceptance/build.log >> "$out"
+  if [ "$(wc -c < /tmp/tdd-acceptance/build.log)" -le 8000 ]; then
+    cat /tmp/tdd-acceptance/build.log >> "$out"
+  else
+    head -c 6000 /tmp/tdd-acceptance/build.log >> "$out"
+    printf '\n[...]\n' >> "$out"
+    tail -c 2000 /tmp/tdd-acceptance/build.log >> "$out"
+  fi
   exit 0
 fi
 """

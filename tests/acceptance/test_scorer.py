@@ -168,6 +168,17 @@ def test_rust_cases_fail_alone(checker: DockerChecker, tmp_path: Path) -> None:
     assert details["n=4"].startswith("crashed"), details
 
 
+def test_a_build_with_many_errors_tells_its_first(checker: DockerChecker, tmp_path: Path) -> None:
+    # A failed build was told from its log's last 4,000 bytes: past a dozen of rustc's
+    # errors, the second try heard a later one as the first. Now the log's start is kept.
+    rest = "".join(f"    let _ = missing_{i};\n" for i in range(40))
+    code = f"pub fn double(n: i64) -> i64 {{\n    let _ = first_missing;\n{rest}    n * 2\n}}\n"
+    report = _score(checker, "rust", {"src/lib.rs": code}, _suite(tmp_path, [(1, 2)], RS_CALLS))
+    assert report.passed == 0
+    assert report.why().startswith("did not compile: src/lib.rs:2:13: error[E0425]: "), report.why()
+    assert "`first_missing`" in report.why()
+
+
 JS_CALLS = (
     "javascript: {calls: {double: 'double(${n})'}, timeout_s: 2,\n"
     "             setup: \"import { double } from './double.js';\"}\n"

@@ -3,9 +3,13 @@ board's answers): the first error, where it is, and the code there."""
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.framing import case_script
 
 # rustc on the 1.5B's pig-latin: the second try heard the first line alone.
 RUSTC = (
@@ -48,3 +52,28 @@ def test_a_build_that_failed_says_its_first_error_where_it_is_and_the_code_there
     observed, problem = get_language(language).driver.read(data, "n1", [])
     assert observed == {}
     assert problem == f"did not compile: {said}"
+
+
+def test_a_long_build_log_still_tells_its_first_error(tmp_path: Path) -> None:
+    # The script kept a failed build's last 4,000 bytes: javac's 40 errors on a 0.5B answer
+    # (the first the cause, the rest what follows from it) were told from the 24th on, the
+    # cause never. A long log is now kept as its start and its end.
+    cascade = "".join(
+        f"src/main/java/Dominoes.java:{60 + i}: error: cannot find symbol\n"
+        f"        return chain{i};\n               ^\n  symbol:   variable chain{i}\n"
+        for i in range(40)
+    )
+    log = tmp_path / "javac.log"
+    log.write_text(JAVAC + cascade + f"{42} errors\n")
+    script = case_script("", f"sh -c 'cat {log}; false'", "true").replace(
+        "/tmp/tdd-acceptance", str(tmp_path / "acceptance")
+    )
+    subprocess.run(["sh", "-c", script, "acceptance", "n1", "0", "5"], check=True)
+    data = (tmp_path / "acceptance" / "out").read_bytes()
+    assert len(data) < 9000  # still capped
+    _, problem = get_language("java").driver.read(data, "n1", [])
+    assert problem == (
+        "did not compile: src/main/java/AffineCipher.java:51: error: ';' expected "
+        "(`private int find MMI(int a, int m) {`)"
+    )
+    assert data.decode().rstrip().endswith("42 errors")  # and the end, where the count is
