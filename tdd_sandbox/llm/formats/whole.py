@@ -40,13 +40,16 @@ _FILE_BLOCK = re.compile(
 markdown headings), which ends at the next fence: one that opens another block
 (```` ```javascript ````) ends it too, as aider's harness reads it (the 0.5B began its
 tests' block without ending its code's, and the tests became the end of its code)."""
+_COMMENT_PATH = r"[ \t]*(?:#|//|--|;+|/\*)[ \t]*(?P<path>[\w./-]+\.\w+)[ \t]*(?:\*/)?[ \t]*\n"
 _COMMENTED_BLOCK = re.compile(
-    r"^[ \t]*```[\w+-]*[ \t]*\n(?P<body>[ \t]*(?:#|//|--|;+|/\*)[ \t]*"
-    r"(?P<path>[\w./-]+\.\w+)[ \t]*(?:\*/)?[ \t]*\n.*?)^[ \t]*```[ \t]*$",
+    rf"^[ \t]*```[\w+-]*[ \t]*\n(?P<body>{_COMMENT_PATH}.*?)^[ \t]*```[ \t]*$",
     re.MULTILINE | re.DOTALL,
 )
 """A block whose first line is a comment naming its file (`# fizzbuzz.py`): models often
-put the path there instead of on the line before."""
+put the path there instead of on the line before; and where another such line follows,
+another file begins (the 0.5B wrote dominoes' three Java files in one block, each under
+`// src/main/java/Domino.java`, and all three went to the first, a class declared twice)."""
+_NEXT_FILE = re.compile(rf"^{_COMMENT_PATH}", re.MULTILINE)
 _ANY_BLOCK = re.compile(
     r"^[ \t]*```[\w+-]*[ \t]*\n(.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL
 )
@@ -156,12 +159,19 @@ def _named_files(text: str) -> list[Edit]:
         for m in _FILE_BLOCK.finditer(text)
     ]
     if not edits:
-        edits = [
-            Edit(path=m.group("path"), action="upsert", content=m.group("body"))
-            for m in _COMMENTED_BLOCK.finditer(text)
-        ]
+        edits = [edit for m in _COMMENTED_BLOCK.finditer(text) for edit in _split(m["body"])]
     return edits + [
         Edit(path=m.group("path"), action="delete", content="") for m in _DELETE.finditer(text)
+    ]
+
+
+def _split(body: str) -> list[Edit]:
+    """A commented block's files, each from its comment naming it to the next."""
+    starts = list(_NEXT_FILE.finditer(body))
+    ends = [m.start() for m in starts[1:]] + [len(body)]
+    return [
+        Edit(path=m["path"], action="upsert", content=body[m.start() : end])
+        for m, end in zip(starts, ends, strict=True)
     ]
 
 
