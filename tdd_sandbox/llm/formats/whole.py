@@ -166,8 +166,14 @@ def _named_files(text: str) -> list[Edit]:
 
 
 def _split(body: str) -> list[Edit]:
-    """A commented block's files, each from its comment naming it to the next."""
-    starts = list(_NEXT_FILE.finditer(body))
+    """A commented block's files, each from its comment naming it to the next comment naming
+    another (one naming the file again is the file's own line: the 0.5B wrote
+    `# tests/test_fizzbuzz.py` twice in one file)."""
+    starts, seen = [], set()
+    for named in _NEXT_FILE.finditer(body):
+        if named["path"] not in seen:
+            seen.add(named["path"])
+            starts.append(named)
     ends = [m.start() for m in starts[1:]] + [len(body)]
     return [
         Edit(path=m["path"], action="upsert", content=body[m.start() : end])
