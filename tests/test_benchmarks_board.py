@@ -112,7 +112,7 @@ def test_a_stopped_board_stops_its_bench_as_a_signal_would(tmp_path: Path) -> No
     assert told.read_text() == str(int(signal.SIGTERM))
 
 
-def _published(folder: Path, results: list[dict[str, object]]) -> None:
+def _published(folder: Path, results: list[dict[str, str]]) -> None:
     folder.mkdir(parents=True)
     lines = "".join(json.dumps(result) + "\n" for result in results)
     (folder / "results.jsonl").write_text(lines)
@@ -127,8 +127,16 @@ def test_a_fresh_machine_resumes_from_the_published_board(tmp_path: Path) -> Non
     # board again from nothing (19 Java jobs, about 45 minutes of models, lost). Now the
     # published board's jobs go back where `bench --resume` reads them.
     published, work = tmp_path / "published", tmp_path / "work"
-    java = {"id": "m__bowling__java__r1__implement", "language": "java", "status": "completed"}
-    go = {"id": "m__grep__go__r1__implement", "language": "go", "status": "failed"}
+    java = {
+        "id": "m__bowling__java__r1__implement",
+        "language": "java",
+        "status": "completed",
+    }
+    go = {
+        "id": "m__grep__go__r1__implement",
+        "language": "go",
+        "status": "failed",
+    }
     _published(published, [java, go])
     mine = work / "runs" / "go" / "jobs" / go["id"] / "result.json"
     mine.parent.mkdir(parents=True)
