@@ -41,6 +41,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from benchmarks.real_leaderboard import publish, serve, timing  # noqa: E402
+from tdd_sandbox.vocabulary.files import write_atomic  # noqa: E402
 
 CONFIG = ROOT / "benchmarks" / "standard-board.yaml"
 LANGUAGES = ("python", "javascript", "go", "rust", "java", "cpp")
@@ -113,7 +114,7 @@ def seed(published: Path, work: Path) -> int:
         if (job / "result.json").exists():
             continue  # this machine's own run is newer than the published one
         job.mkdir(parents=True)
-        (job / "result.json").write_text(json.dumps(result, indent=2, sort_keys=True))
+        write_atomic(job / "result.json", json.dumps(result, indent=2, sort_keys=True))
         transcript = published / "jobs" / result["id"] / "transcript.jsonl"
         if transcript.is_file():
             shutil.copy2(transcript, job / transcript.name)
@@ -213,11 +214,17 @@ def main() -> None:
             stop = interrupt  # what was finished is published all the same, then the stop
     # The languages asked for, each as far as it got (a stopped one resumes next sitting).
     runs = [args.work / "runs" / language for language in args.languages]
-    runs = [run for run in runs if (run / "results.jsonl").exists()]
+    if runs := [run for run in runs if (run / "results.jsonl").exists()]:
+        report(args, runs, started)
+    if stop is not None:
+        raise stop
     if not runs:
-        if stop is not None:
-            raise stop
         sys.exit(f"nothing to publish: no language has a finished job under {args.work}")
+
+
+def report(args: argparse.Namespace, runs: list[Path], started: float) -> None:
+    """The languages' `runs` merged and published to --out, with the paired comparisons and
+    where the time went."""
     publish(merged(runs, args.work), args.out, runs)
     summary = json.loads((args.out / "summary.json").read_text())
     for row in summary["comparisons"]:
@@ -226,8 +233,6 @@ def main() -> None:
               f"exercises, 95% [{row['low']}, {row['high']}], {verdict}")  # fmt: skip
     print(f"published to {args.out} in {time.monotonic() - started:.0f} s")
     print(timing(args.out))
-    if stop is not None:
-        raise stop
 
 
 if __name__ == "__main__":
