@@ -113,7 +113,6 @@ def seed(published: Path, work: Path) -> int:
         job = work / "runs" / result["language"] / "jobs" / result["id"]
         if (job / "result.json").exists():
             continue  # this machine's own run is newer than the published one
-        job.mkdir(parents=True)
         write_atomic(job / "result.json", json.dumps(result, indent=2, sort_keys=True))
         transcript = published / "jobs" / result["id"] / "transcript.jsonl"
         if transcript.is_file():

@@ -148,3 +148,14 @@ def test_a_fresh_machine_resumes_from_the_published_board(tmp_path: Path) -> Non
     assert json.loads(mine.read_text()) == {"status": "completed"}  # kept, not overwritten
     assert standard_board.seed(published, work) == 0  # a second sitting puts back none
     assert standard_board.seed(tmp_path / "never-published", work) == 0
+
+
+def test_a_job_killed_before_its_result_is_put_back_too(tmp_path: Path) -> None:
+    # kill -9 mid-job leaves the job's folder (its repository) and no result.json: putting
+    # the published result back there stopped the board with FileExistsError.
+    published, work = tmp_path / "published", tmp_path / "work"
+    job = {"id": "m__bowling__java__r1__implement", "language": "java", "status": "completed"}
+    _published(published, [job])
+    (work / "runs" / "java" / "jobs" / job["id"] / "repo").mkdir(parents=True)
+    assert standard_board.seed(published, work) == 1
+    assert (work / "runs" / "java" / "jobs" / job["id"] / "result.json").is_file()
