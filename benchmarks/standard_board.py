@@ -5,8 +5,16 @@ The subset is a rule, not a pick: in each of the six languages, aider's exercise
 name and the `--per-language` (8) at evenly spaced places, the i-th at floor(i * n / 8) of n.
 A newer snapshot of the set is picked anew by the same rule.
 
-  python benchmarks/standard_board.py --polyglot ~/polyglot-benchmark \\
+  python benchmarks/standard_board.py --exercises ~/polyglot-benchmark \\
       --specs ~/problem-specifications [--languages python,go] [--models ...] [--slots 2]
+
+The same rule over an Exercism track's exercises, with `--max-difficulty` (the track's own
+rating in its config.json, 1-10), makes a board of exercises within small models' reach,
+where aider's set (the hardest of Exercism's) leaves them all near nothing:
+
+  python benchmarks/standard_board.py --exercises ~/tracks --languages python \\
+      --max-difficulty 2 --per-language 16 --specs ~/problem-specifications \\
+      --work bench-out/reach-board --out benchmarks/results/reach-board
 
 Steps, each resumable across sittings (run it again with the same --work):
 1. the subset is imported with problem-specifications beside it (`tdd-sandbox katas
@@ -57,18 +65,42 @@ def pick(names: list[str], count: int) -> list[str]:
     return [ordered[i * len(ordered) // count] for i in range(count)]
 
 
-def subset(polyglot: Path, language: str, count: int) -> list[Path]:
-    """The language's exercises of the standard board."""
-    practice = polyglot / language / "exercises" / "practice"
+def subset(
+    exercises: Path, language: str, count: int, max_difficulty: int | None = None
+) -> list[Path]:
+    """The language's exercises of the board: of those under `exercises`, laid out as
+    aider's set (`<language>/exercises/practice/<name>`), those a track rates at most
+    `max_difficulty` hard where one is given."""
+    practice = exercises / language / "exercises" / "practice"
     names = [path.name for path in practice.iterdir() if path.is_dir()]
+    if max_difficulty is not None:
+        rated = difficulties(exercises / language)
+        names = [name for name in names if rated.get(name, max_difficulty + 1) <= max_difficulty]
     return [practice / name for name in pick(names, count)]
+
+
+def difficulties(track: Path) -> dict[str, int]:
+    """Each practice exercise's difficulty (1-10) as an Exercism track's `config.json` rates
+    it, deprecated ones left out (their folders stay in the track).
+
+    Raises:
+        SystemExit: `track` has no such file (aider's set has none); the message says so.
+    """
+    config = track / "config.json"
+    if not config.is_file():
+        raise SystemExit(
+            f"--max-difficulty reads an Exercism track's config.json, and {track} has none: "
+            f"lay a track out as <folder>/{track.name}/ (a clone of exercism/{track.name})"
+        )
+    practice = json.loads(config.read_text(encoding="utf-8"))["exercises"]["practice"]
+    return {e["slug"]: int(e["difficulty"]) for e in practice if e.get("status") != "deprecated"}
 
 
 def import_katas(args: argparse.Namespace, language: str, into: Path) -> None:
     """The language's subset imported and proved, beside its problem-specifications data."""
     if into.is_dir() and any(into.glob("*/kata.md")):
         return  # imported in an earlier sitting
-    exercises = subset(args.polyglot, language, args.per_language)
+    exercises = subset(args.exercises, language, args.per_language, args.max_difficulty)
     data = [args.specs / "exercises" / e.name for e in exercises]
     sources = [*exercises, *(path for path in data if path.is_dir())]
     # An exercise that does not prove is said by the import and left out of the board.
@@ -177,7 +209,13 @@ def merged(runs: list[Path], work: Path) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--polyglot", type=Path, required=True)
+    parser.add_argument(
+        "--exercises", "--polyglot", type=Path, required=True,
+        help="aider's polyglot-benchmark, or a folder of Exercism tracks each as <language>/",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-difficulty", type=int, help="only exercises the track rates at most this hard"
+    )
     parser.add_argument("--specs", type=Path, required=True, help="problem-specifications")
     parser.add_argument("--languages", type=lambda s: s.split(","), default=list(LANGUAGES))
     parser.add_argument("--models", type=lambda s: s.split(","), default=list(SERVERS))

@@ -41,6 +41,27 @@ def test_every_language_gets_its_count_from_a_set_laid_out_as_aider_s(tmp_path: 
         assert chosen[0].name == "exercise-00"
 
 
+def test_a_track_s_easy_exercises_are_picked_by_its_own_rating(tmp_path: Path) -> None:
+    track = tmp_path / "python"
+    rated = {f"e{i:02d}": 1 + i % 4 for i in range(24)}  # ratings 1-4, six of each
+    for name in [*rated, "gone", "unrated"]:
+        (track / "exercises" / "practice" / name).mkdir(parents=True)
+    practice = [{"slug": slug, "difficulty": level} for slug, level in rated.items()]
+    practice.append({"slug": "gone", "difficulty": 1, "status": "deprecated"})
+    (track / "config.json").write_text(json.dumps({"exercises": {"practice": practice}}))
+    chosen = [path.name for path in subset(tmp_path, "python", 8, max_difficulty=2)]
+    easy = sorted(name for name, level in rated.items() if level <= 2)
+    assert chosen == pick(easy, 8)
+    assert set(standard_board.difficulties(track)) == set(rated)  # not "gone", "unrated"
+    assert len(subset(tmp_path, "python", 8)) == 8  # no rating asked: every folder counts
+
+
+def test_a_rating_asked_of_a_set_without_one_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "go" / "exercises" / "practice" / "leap").mkdir(parents=True)
+    with pytest.raises(SystemExit, match=r"config\.json.*exercism/go"):
+        subset(tmp_path, "go", 8, max_difficulty=2)
+
+
 class _Tokenizer(BaseHTTPRequestHandler):
     """llama.cpp's `/tokenize`, a token every four characters."""
 
