@@ -131,6 +131,20 @@ def test_python_cases_fail_alone(checker: DockerChecker, tmp_path: Path) -> None
     assert "seven" in by_id["n=7"].detail
 
 
+def test_code_that_does_not_import_is_told_where(checker: DockerChecker, tmp_path: Path) -> None:
+    # The 0.5B's eliuds-eggs, second try: its function right, the tests it was shown copied
+    # below it without their import. Before, the second try heard the NameError alone.
+    copied = (
+        "def double(n):\n    return n * 2\n\n\nclass DoubleTest(unittest.TestCase):\n    pass\n"
+    )
+    report = _score(checker, "python", {"double.py": copied}, _suite(tmp_path, [(1, 2)], PY_CALLS))
+    assert report.passed == 0
+    assert report.why() == (
+        "the code did not import: NameError: name 'unittest' is not defined "
+        "(double.py, line 5: `class DoubleTest(unittest.TestCase):`)"
+    )
+
+
 RS_CALLS = 'rust: {calls: {double: "kata::double(${n})"}, timeout_s: 2}\n'
 RS_DOUBLE = """\
 pub fn double(n: i64) -> i64 {

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import json
+import linecache
 import math
 import os
 import select
@@ -89,6 +90,35 @@ def error_report(exc: BaseException) -> dict[str, Any]:
         # Never the error of some other call: an error that cannot be read fails its case.
         return {"failure": f"raised a {type(exc).__name__} whose text cannot be read"}
     return {"error": said, "error_type": type(exc).__name__, "error_kinds": bases}
+
+
+def where(exc: BaseException) -> str:
+    """Where in the code under test `exc` was raised, as a SyntaxError says it (`(path, line
+    N: `code`)`), from its deepest frame in the tree; "" where none is there. A second try
+    that hears `NameError: name 'unittest' is not defined` alone cannot tell that its code
+    is fine and the tests it copied below it are not."""
+    place = ""
+    try:
+        step = exc.__traceback__
+        while step is not None:
+            name = step.tb_frame.f_code.co_filename
+            if name.startswith(TREE) and not name.startswith(TREE + ".tdd/"):
+                code = linecache.getline(name, step.tb_lineno).strip()[:160]
+                place = f" ({name[len(TREE) :]}, line {step.tb_lineno}: `{code}`)"
+            step = step.tb_next
+    except BaseException:  # noqa: BLE001 - the code may have replaced anything it reads
+        return ""
+    return place
+
+
+def told(exc: BaseException) -> str:
+    """An error as a second try hears it: its kind, its text and where it was raised (a
+    SyntaxError's text says where)."""
+    try:
+        said = str(exc)
+    except BaseException:  # noqa: BLE001 - its text is the code's, and may raise anything
+        said = "(its text cannot be read)"
+    return f"{type(exc).__name__}: {said}{'' if isinstance(exc, SyntaxError) else where(exc)}"
 
 
 def perform(code: tuple[Any, Any], namespace: dict[str, Any], inputs: dict[str, Any]) -> Any:
@@ -167,7 +197,7 @@ def main() -> None:
     try:
         exec(spec["setup"], namespace)  # noqa: S102 - the kata's own setup line
     except BaseException as exc:  # noqa: BLE001 - reported, then nothing can run
-        document["problem"] = f"the code did not import: {type(exc).__name__}: {exc}"[:2000]
+        document["problem"] = f"the code did not import: {told(exc)}"[:2000]
     else:
         calls = {name: compile_call(source) for name, source in spec["calls"].items()}
         for case in spec["cases"]:
