@@ -45,10 +45,22 @@ def conditions(job: Job, settings: Settings) -> dict[str, Any]:
     return {"settings": kept, "kata": kata_digest(job.kata), "harness": harness()}
 
 
+PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def harness(package: Path = PACKAGE) -> str:
+    """The harness that judges here, in one line (`describe` of this package), described
+    anew when a file of it has changed since: the sandbox's drivers are read from the
+    package as each job is judged, so a harness edited under a running bench judges its
+    later jobs, and their results must not name the commit it started at."""
+    newest = max((path.stat().st_mtime_ns for path in package.rglob("*.py")), default=0)
+    return _described(package, newest)
+
+
 @functools.cache
-def harness() -> str:
-    """The harness that judges here, in one line (`describe` of this package)."""
-    return describe(Path(__file__).resolve().parents[1])
+def _described(package: Path, newest: int) -> str:
+    del newest  # the cache's key: the package as its files stand
+    return describe(package)
 
 
 def describe(package: Path) -> str:

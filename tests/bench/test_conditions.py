@@ -4,8 +4,10 @@ never mixes answers cut at 1,024 tokens with answers given 2,048."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +132,20 @@ def test_a_result_recorded_by_another_harness_is_reused_and_says_so(tmp_path: Pa
     said: list[str] = []
     assert _resume(job, _settings(1024), tmp_path / "out", said) == [recorded]
     assert conditions(job, _settings(1024))["harness"] == harness()
+
+
+def test_a_harness_edited_under_a_running_bench_is_said_as_it_judged(tmp_path: Path) -> None:
+    # Found on the reach board: the Python driver was edited while a bench ran from the
+    # same checkout; its later jobs were judged by the edit and recorded the start's commit.
+    package = tmp_path / "tdd_sandbox"
+    package.mkdir()
+    driver = package / "driver.py"
+    driver.write_text("OLD = 1\n")
+    head = _commit(tmp_path)
+    assert harness(package).endswith(f"at {head}")
+    driver.write_text("NEW = 2\n")
+    os.utime(driver, ns=(time.time_ns() + 10**9, time.time_ns() + 10**9))
+    assert harness(package).endswith(f"at {head} with changes")
 
 
 def _commit(repo: Path) -> str:
