@@ -75,7 +75,7 @@ def subset(
     names = [path.name for path in practice.iterdir() if path.is_dir()]
     if max_difficulty is not None:
         rated = difficulties(exercises / language)
-        names = [name for name in names if rated.get(name, max_difficulty + 1) <= max_difficulty]
+        names = [name for name in names if name in rated and rated[name] <= max_difficulty]
     return [practice / name for name in pick(names, count)]
 
 

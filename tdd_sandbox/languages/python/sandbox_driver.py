@@ -84,12 +84,19 @@ def error_report(exc: BaseException) -> dict[str, Any]:
     """An error as a case's report: its message, its kind and its kinds' bases (`object` is
     no kind); the setup's scripts report each step's error so too (`tdd_error`)."""
     bases = [kind.__name__ for kind in type(exc).__mro__[1:-1]]
-    try:
-        said = str(exc)
-    except BaseException:  # noqa: BLE001 - its text is the code's, and may raise anything
+    said = text(exc)
+    if said is None:
         # Never the error of some other call: an error that cannot be read fails its case.
         return {"failure": f"raised a {type(exc).__name__} whose text cannot be read"}
     return {"error": said, "error_type": type(exc).__name__, "error_kinds": bases}
+
+
+def text(exc: BaseException) -> str | None:
+    """An error's text; None where reading it raises (its text is the code's)."""
+    try:
+        return str(exc)
+    except BaseException:  # noqa: BLE001 - the code's `__str__` may raise anything
+        return None
 
 
 def where(exc: BaseException) -> str:
@@ -114,9 +121,8 @@ def where(exc: BaseException) -> str:
 def told(exc: BaseException) -> str:
     """An error as a second try hears it: its kind, its text and where it was raised (a
     SyntaxError's text says where)."""
-    try:
-        said = str(exc)
-    except BaseException:  # noqa: BLE001 - its text is the code's, and may raise anything
+    said = text(exc)
+    if said is None:
         said = "(its text cannot be read)"
     return f"{type(exc).__name__}: {said}{'' if isinstance(exc, SyntaxError) else where(exc)}"
 
