@@ -8,6 +8,10 @@ A newer snapshot of the set is picked anew by the same rule.
   python benchmarks/standard_board.py --exercises ~/polyglot-benchmark \\
       --specs ~/problem-specifications [--languages python,go] [--models ...] [--slots 2]
 
+Each model is asked in `whole`; `--formats whole,diff,json` asks it in each of them too, so a
+model's best format is found paired on the same exercises (a finished board keeps its jobs:
+the same command with more formats runs only theirs).
+
 The same rule over an Exercism track's exercises, with `--max-difficulty` (the track's own
 rating in its config.json, 1-10), makes a board of exercises within small models' reach,
 where aider's set (the hardest of Exercism's) leaves them all near nothing:
@@ -53,8 +57,12 @@ from tdd_sandbox.vocabulary.files import write_atomic  # noqa: E402
 
 CONFIG = ROOT / "benchmarks" / "standard-board.yaml"
 LANGUAGES = ("python", "javascript", "go", "rust", "java", "cpp")
-SERVERS = {"qwen-1.5b-whole": ("qwen-1.5b", 8090), "qwen-0.5b-whole": ("qwen", 8088),
-           "smollm2-135m-whole": ("smollm2", 8089)}  # fmt: skip
+SERVERS = {"qwen-1.5b": ("qwen-1.5b", 8090), "qwen-0.5b": ("qwen", 8088),
+           "smollm2-135m": ("smollm2", 8089)}  # fmt: skip
+"""Each model of the board: its lane name (`scripts/real_models.py serve`) and its port."""
+FORMATS = ("whole", "diff", "json")
+"""The edit formats a model may be asked in: `<model>-<format>` names a condition of
+standard-board.yaml, so a model's formats are compared paired on the same exercises."""
 
 
 def pick(names: list[str], count: int) -> list[str]:
@@ -154,10 +162,13 @@ def seed(published: Path, work: Path) -> int:
 
 
 def bench(args: argparse.Namespace, language: str) -> Path:
-    """Every model on the language's katas; resumes what an earlier sitting finished."""
+    """Every model, in each format asked, on the language's katas; resumes what an earlier
+    sitting finished. The board is the conditions asked: to add a format, ask for the ones
+    it has too (`--formats whole,diff`), whose jobs are reused."""
     out: Path = args.work / "runs" / language
+    conditions = [f"{model}-{form}" for model in args.models for form in args.formats]
     command = [
-        "tdd-sandbox", "bench", "--config", str(CONFIG), "--models", ",".join(args.models),
+        "tdd-sandbox", "bench", "--config", str(CONFIG), "--models", ",".join(conditions),
         "--katas", str(args.work / "katas" / language), "--languages", language,
         "--mode", "implement", "--jobs", str(args.jobs), "--record", "--out", str(out),
         "--resume",
@@ -219,6 +230,10 @@ def main() -> None:
     parser.add_argument("--specs", type=Path, required=True, help="problem-specifications")
     parser.add_argument("--languages", type=lambda s: s.split(","), default=list(LANGUAGES))
     parser.add_argument("--models", type=lambda s: s.split(","), default=list(SERVERS))
+    parser.add_argument(
+        "--formats", type=lambda s: s.split(","), default=["whole"],
+        help=f"edit formats each model is asked in ({', '.join(FORMATS)}); the board's own: whole",
+    )  # fmt: skip
     parser.add_argument("--per-language", type=int, default=8)
     parser.add_argument("--jobs", type=int, default=1, help="jobs at once (a slot each)")
     parser.add_argument("--slots", type=int, default=1, help="requests each server takes")
@@ -229,9 +244,15 @@ def main() -> None:
     for signum in (signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(signum) is not signal.SIG_IGN:  # `nohup` keeps SIGHUP ignored
             signal.signal(signum, stopped)
-    unknown = sorted(set(args.models) - set(SERVERS)) + sorted(set(args.languages) - {*LANGUAGES})
+    unknown = [
+        *sorted(set(args.models) - set(SERVERS)), *sorted(set(args.formats) - {*FORMATS}),
+        *sorted(set(args.languages) - {*LANGUAGES}),
+    ]  # fmt: skip
     if unknown:
-        sys.exit(f"unknown: {', '.join(unknown)}; models: {', '.join(SERVERS)}")
+        sys.exit(
+            f"unknown: {', '.join(unknown)}; models: {', '.join(SERVERS)}; "
+            f"formats: {', '.join(FORMATS)}; languages: {', '.join(LANGUAGES)}"
+        )
     started = time.monotonic()
     if seeded := seed(args.out, args.work):
         print(f"{seeded} jobs of the board published at {args.out} put back to resume")

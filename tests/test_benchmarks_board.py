@@ -16,7 +16,18 @@ from pathlib import Path
 import pytest
 
 from benchmarks import standard_board
-from benchmarks.standard_board import LANGUAGES, check_answer_limit, pick, subset
+from benchmarks.standard_board import (
+    CONFIG,
+    FORMATS,
+    LANGUAGES,
+    SERVERS,
+    bench,
+    check_answer_limit,
+    pick,
+    subset,
+)
+from tdd_sandbox.bench.jobs import resolve_models
+from tdd_sandbox.settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -86,6 +97,39 @@ def tokenizer() -> Iterator[int]:
     ).start()
     yield server.server_address[1]
     server.shutdown()
+
+
+def test_each_model_in_each_format_is_a_condition_on_its_own_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[list[str]] = []
+    monkeypatch.setattr(standard_board, "run_stoppably", asked.append)
+    args = argparse.Namespace(
+        models=["qwen-0.5b", "smollm2-135m"], formats=["whole", "diff"], work=tmp_path, jobs=1
+    )
+    bench(args, "python")
+    conditions = asked[0][asked[0].index("--models") + 1].split(",")
+    assert conditions == ["qwen-0.5b-whole", "qwen-0.5b-diff", "smollm2-135m-whole",
+                          "smollm2-135m-diff"]  # fmt: skip
+    # Every condition the board can ask for is one the bench's own reading of the config
+    # knows, asked in its format on its model's server.
+    every = [f"{model}-{form}" for model in SERVERS for form in FORMATS]
+    entries = resolve_models(every, load_settings(CONFIG).bench)
+    for entry, name in zip(entries, every, strict=True):
+        model, form = name.rsplit("-", 1)
+        assert dict(entry.options)["edit_format"] == form
+        assert dict(entry.options)["base_url"] == f"http://127.0.0.1:{SERVERS[model][1]}/v1"
+
+
+def test_a_format_or_model_the_board_has_not_is_a_clear_error() -> None:
+    board = [sys.executable, str(ROOT / "benchmarks" / "standard_board.py"), "--exercises", "x",
+             "--specs", "y"]  # fmt: skip
+    for wrong in (["--formats", "whole,udiff"], ["--models", "qwen-7b"]):
+        done = subprocess.run([*board, *wrong], capture_output=True, text=True, check=False)
+        assert done.returncode != 0
+        assert done.stderr.count("\n") == 1
+        assert f"unknown: {wrong[1].split(',')[-1]};" in done.stderr
+        assert "formats: whole, diff, json" in done.stderr
 
 
 def test_the_answer_limit_must_hold_the_longest_reference_and_half_again(
