@@ -8,10 +8,6 @@ A newer snapshot of the set is picked anew by the same rule.
   python benchmarks/standard_board.py --exercises ~/polyglot-benchmark \\
       --specs ~/problem-specifications [--languages python,go] [--models ...] [--slots 2]
 
-Each model is asked in `whole`; `--formats whole,diff,json` asks it in each of them too, so a
-model's best format is found paired on the same exercises (a finished board keeps its jobs:
-the same command with more formats runs only theirs).
-
 The same rule over an Exercism track's exercises, with `--max-difficulty` (the track's own
 rating in its config.json, 1-10), makes a board of exercises within small models' reach,
 where aider's set (the hardest of Exercism's) leaves them all near nothing:
@@ -25,7 +21,8 @@ Steps, each resumable across sittings (run it again with the same --work):
    import`, each reference proved) into --work/katas/<language>;
 2. every model's llama.cpp server is started (`scripts/real_models.py serve`), and one
    `tdd-sandbox bench --mode implement --resume --record` per language runs every model on
-   that language's exercises, one job at a time (`--jobs`), so each model is measured alone;
+   that language's exercises, one job at a time (`--jobs`), so each model is measured alone,
+   in `whole` or in each of `--formats whole,diff,json` (a model's best format, paired);
 3. the languages' benches are merged into one board (`bench merge`), published to --out with
    every job's transcript, and where the time went is printed.
 A sitting that ends early (SIGTERM, Ctrl-C) publishes a board of fewer exercises, compared
