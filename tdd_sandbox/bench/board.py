@@ -82,6 +82,28 @@ def comparisons(rows: list[dict[str, Any]]) -> Table | None:
                  frozenset({1, 2, 3, 5}))  # fmt: skip
 
 
+def formats(rows: list[dict[str, Any]]) -> Table | None:
+    """Each model asked in several edit formats: its best against each other, paired on the
+    exercises both ran (none when no model was asked in more than one)."""
+    if not rows:
+        return None
+    header = ("model asked", "best format", "against", "shared exercises",
+              "difference (points)", "95% interval", "verdict")  # fmt: skip
+    shown: list[tuple[Cell, ...]] = []
+    for row in rows:
+        named = (Cell(row["llm"]), Cell(row["best_format"]), Cell(row["other_format"]))
+        if row["difference"] is None:
+            shown.append((*named, Cell("0"), Cell("-"), Cell("-"), Cell("no shared exercise")))
+            continue
+        shown.append((
+            *named, Cell(str(row["exercises"])), Cell(points(row["difference"])),
+            Cell(f"{points(row['low'])} to {points(row['high'])}"),
+            Cell(f"{row['best_format']} better" if row["told_apart"] else "not told apart"),
+        ))  # fmt: skip
+    return Table("Each model's edit formats (paired, same exercises)", header, shown,
+                 frozenset({3, 4, 5}))  # fmt: skip
+
+
 def _seconds(model: dict[str, Any]) -> str:
     keys = ("wall_time_mean_s", "model_time_mean_s", "gate_time_mean_s")
     return " / ".join(f"{model[key] or 0:.0f}" for key in keys)
@@ -201,6 +223,7 @@ def every_table(summary: dict[str, Any]) -> list[Table]:
     found = [
         ranking(models),
         comparisons(summary.get("comparisons", [])),
+        formats(summary.get("formats", [])),
         pass_rates(models),
         roles(models),
         mutation(models),

@@ -90,6 +90,43 @@ def comparisons(models: dict[str, Scores]) -> list[dict[str, Any]]:
     return rows
 
 
+def asked(jobs: Iterable[dict[str, Any]]) -> str | None:
+    """The model a contestant's jobs asked, whatever the edit format: the `provider:model`
+    of every role, or each role's where they differ (None: the jobs differ in it)."""
+    found = {tuple(sorted((job.get("models") or {}).items())) for job in jobs}
+    if len(found) != 1 or not (roles := found.pop()):
+        return None
+    if len({model for _, model in roles}) == 1:
+        return str(roles[0][1])
+    return ", ".join(f"{role}={model}" for role, model in roles)
+
+
+def formats(models: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each model asked in more than one edit format: its best format (the highest
+    acceptance, as `comparisons` orders every two) against each of its others, paired on
+    the exercises both ran, as report rows. Where a difference is not told apart the board
+    cannot say which of the two formats suits the model better."""
+    groups: dict[str, dict[str, str]] = defaultdict(dict)  # model asked -> name -> format
+    for model in models:
+        form = str(model.get("edit_format") or "")
+        if model.get("llm") and form and "/" not in form:
+            groups[model["llm"]][model["model"]] = form
+    found = []
+    for llm, names in sorted(groups.items()):
+        if len(set(names.values())) < len(names):
+            continue  # two of them in one format differ in something else: not formats apart
+        within = [row for row in rows if {row["first"], row["second"]} <= names.keys()]
+        # `comparisons` orders every two by one key: the best is second to none.
+        best = next((name for name in sorted(names)
+                     if within and all(row["second"] != name for row in within)), None)  # fmt: skip
+        found += [
+            {"llm": llm, "best_format": names[row["first"]],
+             "other_format": names[row["second"]], **row}
+            for row in within if row["first"] == best
+        ]  # fmt: skip
+    return found
+
+
 def ranks(names: Iterable[str], rows: list[dict[str, Any]]) -> dict[str, int]:
     """Each model's rank: one more than the models told apart above it."""
     above: dict[str, int] = {name: 0 for name in names}

@@ -10,7 +10,7 @@ from typing import Any
 
 from tdd_sandbox.bench.metrics import mean_ci
 from tdd_sandbox.bench.runner import HARNESS_ERROR, INFRASTRUCTURE, INTERRUPTED
-from tdd_sandbox.bench.standings import Scores, comparisons, ranks, share_of
+from tdd_sandbox.bench.standings import Scores, asked, comparisons, formats, ranks, share_of
 from tdd_sandbox.bench.uncertainty import Estimate
 from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.sandbox.versions import ENGINE_FIELDS, EngineVersions
@@ -41,6 +41,7 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
         models.append(
             {
                 "model": name,
+                "llm": asked(jobs),
                 "jobs": len(jobs),
                 "scored_jobs": len(counted),
                 "exercises": len(scores[name].shares),
@@ -113,6 +114,7 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
     sandboxes = sorted({sandbox_line(r["sandbox"]) for r in results if r.get("sandbox")})
     return {
         "jobs": len(results), "models": models, "comparisons": pairs,
+        "formats": formats(models, pairs),
         "skipped": sorted(set(skipped)), "sandbox": sandboxes, "harness": harness_lines(results),
     }  # fmt: skip
 

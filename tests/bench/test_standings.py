@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tdd_sandbox.bench.report import leaderboard
 from tdd_sandbox.bench.standings import Scores, compare, comparisons, ranks, share_of
 from tdd_sandbox.bench.summary import summarise
 
@@ -88,3 +89,40 @@ def test_a_share_of_jobs_is_clustered_by_exercise() -> None:
     assert found is not None
     assert found.mean == 0.5  # the exercise's mean, not 3 of 4 jobs
     assert found.exercises == 2
+
+
+def _asking(jobs: list[dict[str, Any]], llm: str, edit_format: str) -> list[dict[str, Any]]:
+    roles = {"tester": llm, "implementer": llm, "refactorer": llm}
+    return [{**j, "models": roles, "edit_format": edit_format} for j in jobs]
+
+
+def test_a_model_s_formats_are_compared_paired_its_best_first() -> None:
+    # One model in three formats (diff best, told apart from json only), another in one.
+    diff = _asking([{**j, "model": "q-diff"} for j in LARGE], "custom:q", "diff")
+    whole = _asking([{**j, "model": "q-whole"} for j in LARGE], "custom:q", "whole")
+    json_ = _asking([{**j, "model": "q-json"} for j in SMALL], "custom:q", "json")
+    other = _asking(MID, "custom:other", "whole")
+    diff[0] = {**diff[0], "acceptance_pass_rate": 1.0}  # a hair above whole, not told apart
+    summary = summarise(diff + whole + json_ + other)
+    rows = {(r["llm"], r["best_format"], r["other_format"]): r for r in summary["formats"]}
+    assert rows.keys() == {("custom:q", "diff", "whole"), ("custom:q", "diff", "json")}
+    assert rows["custom:q", "diff", "json"]["told_apart"]
+    assert not rows["custom:q", "diff", "whole"]["told_apart"]
+    assert rows["custom:q", "diff", "json"]["exercises"] == len(KATAS)
+    board = leaderboard(summary)
+    assert "## Each model's edit formats (paired, same exercises)" in board
+    assert "| custom:q | diff | json | 12 | +70 | +53 to +82 | diff better |" in board
+    assert "| custom:q | diff | whole | 12 | +4 | -16 to +24 | not told apart |" in board
+
+
+def test_formats_are_compared_only_for_one_model_asked_alike_in_each() -> None:
+    # The same format twice (a setting apart), or roles that differ by job: not formats.
+    twice = _asking(LARGE, "custom:q", "whole") + _asking(
+        [{**j, "model": "q-hot"} for j in MID], "custom:q", "whole"
+    )
+    assert summarise(twice)["formats"] == []
+    mixed = _asking(LARGE[:6], "custom:q", "whole") + _asking(LARGE[6:], "custom:r", "whole")
+    mixed += _asking([{**j, "model": "q-diff"} for j in MID], "custom:q", "diff")
+    summary = summarise(mixed)
+    assert summary["formats"] == []
+    assert "edit formats" not in leaderboard(summary)
