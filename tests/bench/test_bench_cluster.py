@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import docker
 import pytest
@@ -27,8 +27,8 @@ from tests.helpers.cli import PROMPTLY_S, as_from_a_terminal, run_cli, wait_unti
 from tests.helpers.fake_llm import Answer, FakeLLM, plan
 from tests.helpers.solutions import SOLUTIONS
 
-ray = pytest.importorskip("ray")
-from ray.cluster_utils import Cluster  # noqa: E402 - only once Ray is known to be there
+if TYPE_CHECKING:
+    from ray.cluster_utils import Cluster
 
 # A cluster of three Ray nodes takes this machine's two cores: nothing runs beside it.
 pytestmark = [pytest.mark.docker, pytest.mark.alone, pytest.mark.usefixtures("images")]
@@ -66,6 +66,11 @@ RESPONDERS = {"good-impl": _good, "bad-impl": _bad, "slow-impl": _slow_good}
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Cluster]:
     """A head with no engine and two nodes offering one `docker` slot each."""
+    # Imported here, not at collection: Ray takes a second to import in every worker of
+    # the Docker-free tier, which deselects this module after collecting it.
+    import ray
+    from ray.cluster_utils import Cluster
+
     made = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
     for _ in range(2):
         made.add_node(num_cpus=1, resources={"docker": 1})
