@@ -65,17 +65,10 @@ def comparisons(rows: list[dict[str, Any]]) -> Table | None:
               "exercises to tell apart")  # fmt: skip
     shown: list[tuple[Cell, ...]] = []
     for row in rows:
-        pair = f"{row['first']} vs {row['second']}"
-        if row["difference"] is None:
-            shown.append((Cell(pair), Cell("0"), *(Cell("-") for _ in range(2)),
-                          Cell("no shared exercise"), Cell("-")))  # fmt: skip
-            continue
-        ahead = row["first"] if row["difference"] > 0 else row["second"]
+        ahead = row["first"] if (row["difference"] or 0) > 0 else row["second"]
         needed = row["exercises_needed"]
         shown.append((
-            Cell(pair), Cell(str(row["exercises"])), Cell(points(row["difference"])),
-            Cell(f"{points(row['low'])} to {points(row['high'])}"),
-            Cell(f"{ahead} ahead" if row["told_apart"] else "not told apart"),
+            Cell(f"{row['first']} vs {row['second']}"), *_paired(row, f"{ahead} ahead"),
             Cell("-" if needed is None else f"about {needed}"),
         ))  # fmt: skip
     return Table("Paired comparisons (acceptance, same exercises)", header, shown,
@@ -89,19 +82,25 @@ def formats(rows: list[dict[str, Any]]) -> Table | None:
         return None
     header = ("model asked", "best format", "against", "shared exercises",
               "difference (points)", "95% interval", "verdict")  # fmt: skip
-    shown: list[tuple[Cell, ...]] = []
-    for row in rows:
-        named = (Cell(row["llm"]), Cell(row["best_format"]), Cell(row["other_format"]))
-        if row["difference"] is None:
-            shown.append((*named, Cell("0"), Cell("-"), Cell("-"), Cell("no shared exercise")))
-            continue
-        shown.append((
-            *named, Cell(str(row["exercises"])), Cell(points(row["difference"])),
-            Cell(f"{points(row['low'])} to {points(row['high'])}"),
-            Cell(f"{row['best_format']} better" if row["told_apart"] else "not told apart"),
-        ))  # fmt: skip
+    shown = [
+        (Cell(row["llm"]), Cell(row["best_format"]), Cell(row["other_format"]),
+         *_paired(row, f"{row['best_format']} better"))
+        for row in rows
+    ]  # fmt: skip
     return Table("Each model's edit formats (paired, same exercises)", header, shown,
                  frozenset({3, 4, 5}))  # fmt: skip
+
+
+def _paired(row: dict[str, Any], ahead: str) -> tuple[Cell, ...]:
+    """A paired comparison's shared exercises, difference, interval and verdict (`ahead`
+    where the interval leaves out 0)."""
+    if row["difference"] is None:
+        return Cell("0"), Cell("-"), Cell("-"), Cell("no shared exercise")
+    return (
+        Cell(str(row["exercises"])), Cell(points(row["difference"])),
+        Cell(f"{points(row['low'])} to {points(row['high'])}"),
+        Cell(ahead if row["told_apart"] else "not told apart"),
+    )  # fmt: skip
 
 
 def _seconds(model: dict[str, Any]) -> str:
