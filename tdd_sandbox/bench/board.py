@@ -42,7 +42,7 @@ def ranking(models: list[dict[str, Any]]) -> Table:
     rows: list[tuple[Cell, ...]] = []
     for m in models:
         rows.append((
-            Cell(str(m["rank"])), Cell(m["model"]), Cell(m.get("edit_format", "")),
+            Cell(str(m["rank"] or "-")), Cell(m["model"]), Cell(m.get("edit_format", "")),
             interval_cell(m, "acceptance_pass_rate"), Cell(str(m.get("exercises", 0))),
             Cell(f"{m.get('judged_in_process', 0)} / {m['scored_jobs']}"),
             Cell(_probed_text(m)), Cell(f"{m['completed']} / {m['scored_jobs']}"),

@@ -106,11 +106,14 @@ def summarise(results: list[dict[str, Any]], skipped: Iterable[str] = ()) -> dic
             }
         )
     pairs = comparisons(scores)
-    placed = ranks(scores, pairs)
+    # A model without a scored exercise has no score to rank (None): a board stopped during
+    # its first job would otherwise rank it first, since nothing is told apart from it.
+    placed = ranks([name for name, found in scores.items() if found.shares], pairs)
     for model in models:
-        model["rank"] = placed[model["model"]]
-    # Within a rank, the model that got further through the loop is listed first.
-    models.sort(key=lambda m: (m["rank"], *order_key(m), m["model"]))
+        model["rank"] = placed.get(model["model"])
+    # Within a rank, the model that got further through the loop is listed first; the
+    # unranked last.
+    models.sort(key=lambda m: (m["rank"] is None, m["rank"] or 0, *order_key(m), m["model"]))
     sandboxes = sorted({sandbox_line(r["sandbox"]) for r in results if r.get("sandbox")})
     return {
         "jobs": len(results), "models": models, "comparisons": pairs,

@@ -75,6 +75,19 @@ def test_ranks_count_the_models_told_apart_above() -> None:
     assert ranks(["a", "b", "c"], rows) == {"a": 1, "b": 1, "c": 2}
 
 
+def test_a_model_without_a_scored_exercise_is_not_ranked() -> None:
+    # A board stopped during an entry's first job: its one job interrupted, nothing scored.
+    # Nothing can be told apart from it, so the old rule ranked it 1, beside the best.
+    stopped = {**job("stopped", "k0", 0.0), "status": "interrupted"}
+    summary = summarise(LARGE + SMALL + [stopped])
+    assert [(m["model"], m["rank"]) for m in summary["models"]] == [
+        ("large", 1), ("small", 2), ("stopped", None),
+    ]  # fmt: skip
+    board = leaderboard(summary)
+    assert "\n| - | stopped |" in board
+    assert not any(f"\n| {rank} | stopped |" in board for rank in (1, 2, 3, None))
+
+
 def test_a_model_with_no_shared_exercise_is_compared_as_such() -> None:
     rows = comparisons({"a": Scores.of([job("a", "k0", 1.0)]),
                         "b": Scores.of([job("b", "k1", 0.0)])})  # fmt: skip
