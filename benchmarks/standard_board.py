@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import signal
 import subprocess
 import sys
@@ -50,7 +49,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from benchmarks.real_leaderboard import publish, serve, timing  # noqa: E402
-from tdd_sandbox.vocabulary.files import write_atomic  # noqa: E402
+from benchmarks.sitting import run_stoppably, seed, stopped  # noqa: E402
 
 CONFIG = ROOT / "benchmarks" / "standard-board.yaml"
 LANGUAGES = ("python", "javascript", "go", "rust", "java", "cpp")
@@ -114,54 +113,11 @@ def import_katas(args: argparse.Namespace, language: str, into: Path) -> None:
     )
 
 
-def stopped(signum: int, frame: object) -> None:
-    """SIGTERM (and SIGHUP) unwind as Ctrl-C does: the bench running is stopped as a signal
-    stops it (its running job recorded, to resume), and the models' servers go with the
-    board's `ExitStack`. Killed outright, the board left three servers holding their ports."""
-    raise KeyboardInterrupt
-
-
-def run_stoppably(command: list[str]) -> int:
-    """`command` run to its end; stopped with the board, it gets SIGTERM and time to end."""
-    with subprocess.Popen(command) as child:
-        try:
-            return child.wait()
-        except BaseException:
-            child.terminate()
-            try:
-                child.wait(timeout=120)
-            except subprocess.TimeoutExpired:
-                child.kill()
-            raise
-
-
-def seed(published: Path, work: Path) -> int:
-    """The jobs of the board published at `published` put back, each into its language's
-    run under `work`, where none is there, so that `--resume` reuses them: a sitting on a
-    fresh machine (or a fresh clone) goes on from the committed board rather than from
-    nothing. Returns how many were put back. `--resume` still checks each against the kata
-    and settings of now, and reruns the interrupted."""
-    results = published / "results.jsonl"
-    if not results.is_file():
-        return 0
-    count = 0
-    for line in results.read_text(encoding="utf-8").splitlines():
-        result = json.loads(line)
-        job = work / "runs" / result["language"] / "jobs" / result["id"]
-        if (job / "result.json").exists():
-            continue  # this machine's own run is newer than the published one
-        write_atomic(job / "result.json", json.dumps(result, indent=2, sort_keys=True))
-        transcript = published / "jobs" / result["id"] / "transcript.jsonl"
-        if transcript.is_file():
-            shutil.copy2(transcript, job / transcript.name)
-        count += 1
-    return count
-
-
-def bench(args: argparse.Namespace, language: str) -> Path:
+def bench(args: argparse.Namespace, language: str) -> int:
     """Every model, in each format asked, on the language's katas; resumes what an earlier
     sitting finished. The board is the conditions asked: to add a format, ask for the ones
-    it has too (`--formats whole,diff`), whose jobs are reused."""
+    it has too (`--formats whole,diff`), whose jobs are reused. Returns the bench's exit
+    status (not 0: it said why, and the board must not end as if it had finished)."""
     out: Path = args.work / "runs" / language
     conditions = [f"{model}-{form}" for model in args.models for form in args.formats]
     command = [
@@ -170,8 +126,7 @@ def bench(args: argparse.Namespace, language: str) -> Path:
         "--mode", "implement", "--jobs", str(args.jobs), "--record", "--out", str(out),
         "--resume",
     ]  # fmt: skip
-    run_stoppably(command)
-    return out
+    return run_stoppably(command)
 
 
 def check_answer_limit(args: argparse.Namespace) -> str:
@@ -256,6 +211,7 @@ def main() -> None:
     for language in args.languages:
         import_katas(args, language, args.work / "katas" / language)
     stop: KeyboardInterrupt | None = None
+    failed: list[str] = []  # the languages whose bench ended in an error
     if not args.no_run:
         try:
             with ExitStack() as stack:
@@ -263,8 +219,7 @@ def main() -> None:
                     model, port = SERVERS[name]
                     serve(stack, model, port, slots=args.slots)
                 print(check_answer_limit(args))
-                for language in args.languages:
-                    bench(args, language)
+                failed = [language for language in args.languages if bench(args, language)]
         except KeyboardInterrupt as interrupt:
             stop = interrupt  # what was finished is published all the same, then the stop
     # The languages asked for, each as far as it got (a stopped one resumes next sitting).
@@ -273,6 +228,11 @@ def main() -> None:
         report(args, runs, started)
     if stop is not None:
         raise stop
+    if failed:
+        sys.exit(
+            f"board: the bench of {', '.join(failed)} ended in an error (said above): "
+            "mend it and run the same command again to resume"
+        )
     if not runs:
         sys.exit(f"nothing to publish: no language has a finished job under {args.work}")
 

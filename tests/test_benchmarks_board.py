@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import standard_board
+from benchmarks import sitting, standard_board
 from benchmarks.standard_board import (
     CONFIG,
     FORMATS,
@@ -162,7 +162,7 @@ def test_a_stopped_board_stops_its_bench_as_a_signal_would(tmp_path: Path) -> No
     board = (
         "import signal, sys\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
-        "from benchmarks.standard_board import run_stoppably, stopped\n"
+        "from benchmarks.sitting import run_stoppably, stopped\n"
         "signal.signal(signal.SIGTERM, stopped)\n"
         "try:\n"
         f"    run_stoppably([sys.executable, '-c', {child!r}])\n"
@@ -206,13 +206,13 @@ def test_a_fresh_machine_resumes_from_the_published_board(tmp_path: Path) -> Non
     mine = work / "runs" / "go" / "jobs" / go["id"] / "result.json"
     mine.parent.mkdir(parents=True)
     mine.write_text('{"status": "completed"}')  # this machine's own, newer result
-    assert standard_board.seed(published, work) == 1
+    assert sitting.seed(published, work) == 1
     back = work / "runs" / "java" / "jobs" / java["id"]
     assert json.loads((back / "result.json").read_text()) == java
     assert (back / "transcript.jsonl").read_text() == f'{{"job": "{java["id"]}"}}\n'
     assert json.loads(mine.read_text()) == {"status": "completed"}  # kept, not overwritten
-    assert standard_board.seed(published, work) == 0  # a second sitting puts back none
-    assert standard_board.seed(tmp_path / "never-published", work) == 0
+    assert sitting.seed(published, work) == 0  # a second sitting puts back none
+    assert sitting.seed(tmp_path / "never-published", work) == 0
 
 
 def test_a_job_killed_before_its_result_is_put_back_too(tmp_path: Path) -> None:
@@ -222,5 +222,34 @@ def test_a_job_killed_before_its_result_is_put_back_too(tmp_path: Path) -> None:
     job = {"id": "m__bowling__java__r1__implement", "language": "java", "status": "completed"}
     _published(published, [job])
     (work / "runs" / "java" / "jobs" / job["id"] / "repo").mkdir(parents=True)
-    assert standard_board.seed(published, work) == 1
+    assert sitting.seed(published, work) == 1
     assert (work / "runs" / "java" / "jobs" / job["id"] / "result.json").is_file()
+
+
+def test_a_bench_that_fails_fails_the_board(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # With the engine down, every language's bench stopped at once with an error, and the
+    # board published the board it had and exited 0: a wrong result that looked finished.
+    monkeypatch.setattr(standard_board, "serve", lambda *args, **kwargs: None)
+    monkeypatch.setattr(standard_board, "check_answer_limit", lambda args: "limit checked")
+    monkeypatch.setattr(standard_board, "import_katas", lambda args, language, into: None)
+    published: list[list[Path]] = []
+    monkeypatch.setattr(
+        standard_board, "report", lambda args, runs, started: published.append(runs)
+    )
+    # An earlier sitting finished some of Python's jobs: what there is is still published.
+    earlier = tmp_path / "work" / "runs" / "python" / "results.jsonl"
+    earlier.parent.mkdir(parents=True)
+    earlier.write_text("")
+    monkeypatch.setattr(sys, "argv", [
+        "standard_board.py", "--exercises", str(tmp_path), "--specs", str(tmp_path),
+        "--languages", "python,go", "--models", "qwen-0.5b",
+        "--work", str(tmp_path / "work"), "--out", str(tmp_path / "out"),
+    ])  # fmt: skip
+    with pytest.raises(SystemExit) as stopped:
+        standard_board.main()
+    said = str(stopped.value.code)
+    assert "python, go" in said
+    assert "run the same command again" in said
+    assert published == [[earlier.parent]]
