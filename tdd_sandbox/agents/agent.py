@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tdd_sandbox.agents.context import Exchange, Situation, restated, user_prompt
 from tdd_sandbox.agents.prompts import system_prompt
@@ -44,7 +44,17 @@ class Agent:
         Raises:
             InfrastructureError: the endpoint is unusable.
         """
-        user = user_prompt(situation, self.role, budget_chars=self.context_chars)
+
+        def asked(edit_format: EditFormat) -> str:
+            # The task of files to write is the format's: whole files or edits to them.
+            told = situation
+            if situation.writes:
+                task = get_format(edit_format).asks(situation.writes, situation.files)
+                told = replace(situation, task=task)
+            return user_prompt(told, self.role, budget_chars=self.context_chars)
+
+        user = asked(self.asker.edit_format)
+        sent = [user]
         earlier = [
             {"role": speaker, "content": text}
             for exchange in situation.earlier
@@ -61,7 +71,8 @@ class Agent:
             system = system_prompt(
                 self.role, situation.language, edit_format, ask, solo=situation.solo
             )
-            conversation = [*earlier, {"role": "user", "content": user}]
+            sent.append(asked(edit_format))
+            conversation = [*earlier, {"role": "user", "content": sent[-1]}]
             if situation.earlier and not get_format(edit_format).continues:
                 first = situation.earlier[0].asked
                 again = restated(first, situation.previous_error)
@@ -77,7 +88,7 @@ class Agent:
 
         answer = self.asker.ask(build, ask)
         self.ledger.add(self.role.value, self.model, answer.reply)
-        return answer, Exchange(user, answer.reply.tool_arguments or answer.reply.text)
+        return answer, Exchange(sent[-1], answer.reply.tool_arguments or answer.reply.text)
 
 
 def sample(role: Role, language: Layout) -> Sample:

@@ -54,7 +54,10 @@ class Situation:
     files: Mapping[str, bytes]
     language: Language
     task: str
-    """The one-line instruction for this call."""
+    """The one-line instruction for this call (unless `writes` names files)."""
+    writes: Sequence[str] = ()
+    """The files a role working alone is to write: its task is then the edit format's own
+    request for them (`Format.asks`), since how a file is written is the format's to say."""
     focus: Sequence[str] = ()
     """Paths to show first (the failing test files)."""
     last_commit: CommitInfo | None = None

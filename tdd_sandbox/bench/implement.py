@@ -47,14 +47,6 @@ _CASES_CHARS = 12_000
 _FEEDBACK_CASES = 10
 
 
-def task(sources: list[str]) -> str:
-    """What the implementer is asked, as plainly as a person would ask it: talk of the tests
-    here makes a small model write tests instead of the code (measured, issue #44)."""
-    if len(sources) > 1:
-        return f"Write the complete files {', '.join(sources[:-1])} and {sources[-1]}."
-    return f"Write the complete file {sources[0] if sources else 'of the implementation'}."
-
-
 def implement_kata(
     kata_dir: Path,
     language_name: str,
@@ -93,7 +85,7 @@ def implement_kata(
             for _ in range(TRIES):
                 situation = Situation(
                     kata_text=piece.kata.text, kata_path="kata.md", files=files,
-                    language=language, task=task(piece.sources),
+                    language=language, task="", writes=piece.sources,
                     focus=[*piece.sources, *sorted(piece.tests)], previous_error=feedback,
                     extra=piece.extra, target=piece.target, solo=True, earlier=earlier,
                 )  # fmt: skip

@@ -80,3 +80,53 @@ def test_a_diff_retry_continues_the_conversation_on_the_code_as_it_stands() -> N
     assert retry[2]["content"] == WRONG
     assert "## fizzbuzz.py (as it is now)" in retry[3]["content"]
     assert FAILED in retry[3]["content"]
+
+
+STUB = b"def fizzbuzz(n: int) -> str:\n    pass\n"
+
+
+def _asked(edit_format: str, files: dict[str, bytes]) -> list[dict[str, Any]]:
+    """The messages of an implementer's first ask, working alone on fizzbuzz.py."""
+    with FakeLLM({"m": [Answer(text=WRONG)]}) as fake:
+        settings = load_settings(
+            overrides={
+                "llm": {"base_url": fake.base_url},
+                "roles": {"implementer": {"model": "custom:m", "edit_format": edit_format}},
+            }
+        )
+        team = build_team(settings)
+        try:
+            team[Role.IMPLEMENTER].propose(Situation(
+                kata_text="# FizzBuzz\nFizz for 3, Buzz for 5.", kata_path="kata.md",
+                files=files, language=get_language("python"), task="",
+                writes=("fizzbuzz.py",), target="fizzbuzz.py", solo=True,
+            ))  # fmt: skip
+        finally:
+            team.close()
+        (request,) = fake.requests
+        return list(request["messages"])
+
+
+@pytest.mark.parametrize("edit_format", ["whole", "json"])
+def test_a_format_of_whole_files_is_asked_for_the_complete_file(edit_format: str) -> None:
+    _, user = _asked(edit_format, {"fizzbuzz.py": STUB})
+    assert user["content"].startswith(f"{TASK}\n\n")
+    assert user["content"].endswith(f"\n\n# Task\n{TASK}")
+
+
+def test_a_diff_answer_is_asked_for_edits_not_for_the_complete_file() -> None:
+    # The implement mode's task said "Write the complete file" whatever the format: the
+    # system message asked for SEARCH/REPLACE blocks and the user message for a whole file.
+    # The 1.5B coder, so asked on acronym, wrote one block and repeated a line in it until
+    # its 4,096 tokens ran out (the reach board, first `diff` sitting).
+    system, user = _asked("diff", {"fizzbuzz.py": STUB})
+    assert "SEARCH" in system["content"]
+    assert "complete file" not in user["content"]
+    assert user["content"].endswith("\n\n# Task\nEdit fizzbuzz.py to solve the kata.")
+
+
+def test_a_file_still_to_write_is_asked_for_whole_in_diff_too() -> None:
+    # No lines to quote: the diff format asks for the whole file, and so does the task.
+    system, user = _asked("diff", {})
+    assert "SEARCH" not in system["content"]
+    assert user["content"].endswith(f"\n\n# Task\n{TASK}")

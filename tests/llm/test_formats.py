@@ -79,6 +79,19 @@ def test_each_format_names_the_target_in_its_example() -> None:
         get_format(EditFormat.AUTO)
 
 
+def test_each_format_asks_for_every_file_to_write_as_its_instructions_do() -> None:
+    files = {"roman.py": b"def roman(number):\n    pass\n", "numerals.py": b"\n"}
+    for fmt in (EditFormat.WHOLE, EditFormat.DIFF, EditFormat.JSON, EditFormat.TOOL):
+        asked = get_format(fmt).asks(["roman.py", "numerals.py"], files)
+        assert "roman.py and numerals.py" in asked
+        edits = "SEARCH" in get_format(fmt).instructions(Ask("roman.py", files, fence="python"))
+        assert asked.startswith("Edit" if edits else "Write the complete files")
+    # Nothing to quote yet: every format asks for the files whole.
+    assert get_format(EditFormat.DIFF).asks(["roman.py"], {}) == (
+        "Write the complete file roman.py."
+    )
+
+
 def test_an_echoed_example_is_classified() -> None:
     ask = Ask("fizzbuzz.py", fence="python")
     for fmt in (EditFormat.WHOLE, EditFormat.JSON, EditFormat.DIFF):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -77,6 +77,11 @@ class Format(Protocol):
 
     def instructions(self, ask: Ask) -> str:
         """How to answer, as an example the model fills in."""
+        ...
+
+    def asks(self, paths: Sequence[str], files: Mapping[str, bytes]) -> str:
+        """The task of writing `paths` (as they stand in `files`), in this format's words: a
+        task at odds with the instructions leaves a small model to pick one."""
         ...
 
     def parse(self, reply: ChatReply, ask: Ask) -> EditPlan:
@@ -255,3 +260,19 @@ def finish(plan: EditPlan, ask: Ask) -> EditPlan:
         return plan.model_copy(update={"done": False})
     where = f": write {ask.target}" if ask.target else ""
     raise PlanError(f"nothing was changed; the task is not done{where}", Failure.NO_CHANGE)
+
+
+def whole_files_asked(paths: Sequence[str]) -> str:
+    """The task of writing `paths` whole, as plainly as a person would ask it: talk of the
+    tests here makes a small model write tests instead of the code (measured, issue #44)."""
+    if len(paths) > 1:
+        return f"Write the complete files {', '.join(paths[:-1])} and {paths[-1]}."
+    return f"Write the complete file {paths[0] if paths else 'of the implementation'}."
+
+
+class AsksWholeFiles:
+    """The task of a format whose answer is whole files: to write them whole."""
+
+    def asks(self, paths: Sequence[str], files: Mapping[str, bytes]) -> str:
+        """The task of writing `paths` whole (`whole_files_asked`)."""
+        return whole_files_asked(paths)

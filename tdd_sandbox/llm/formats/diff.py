@@ -13,6 +13,7 @@ to the file as the blocks before it left it; the plan holds the resulting whole 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tdd_sandbox.llm.chat import ChatReply
@@ -25,6 +26,7 @@ from tdd_sandbox.llm.formats.base import (
     example_parts,
     keeping,
     placeholder,
+    whole_files_asked,
 )
 from tdd_sandbox.llm.formats.whole import PATH_LINE, WholeFormat
 from tdd_sandbox.protocol import Edit, EditPlan
@@ -70,6 +72,14 @@ class DiffFormat:
             "Each SEARCH must match the file exactly once. To create a file, leave SEARCH "
             "empty. Use as many blocks as you need." + keeping(ask)
         )
+
+    def asks(self, paths: Sequence[str], files: Mapping[str, bytes]) -> str:
+        """The task of editing `paths`; of writing them whole where none has a line yet to
+        quote (the instructions then ask for whole files too)."""
+        if not any(files.get(path, b"").strip() for path in paths):
+            return whole_files_asked(paths)
+        named = f"{', '.join(paths[:-1])} and {paths[-1]}" if len(paths) > 1 else paths[0]
+        return f"Edit {named} to solve the kata."
 
     def parse(self, reply: ChatReply, ask: Ask) -> EditPlan:
         """The files after the answer's blocks, as whole-file upserts.

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from tdd_sandbox.llm.chat import ChatReply
 from tdd_sandbox.llm.formats.base import (
     Ask,
+    AsksWholeFiles,
     PlanError,
     check_echo,
     check_file,
@@ -45,7 +46,7 @@ def _finishing(ask: Ask, how: str) -> str:
     return f"\nWhen every behaviour of the kata is tested already, {how}." if ask.may_finish else ""
 
 
-class JsonFormat:
+class JsonFormat(AsksWholeFiles):
     """One EditPlan object as the whole answer."""
 
     edit_format = EditFormat.JSON
@@ -81,7 +82,7 @@ class JsonFormat:
         return checked(data, ask)
 
 
-class ToolFormat:
+class ToolFormat(AsksWholeFiles):
     """The EditPlan as the arguments of one call of `submit_edit_plan`."""
 
     edit_format = EditFormat.TOOL

@@ -10,6 +10,7 @@ from pathlib import PurePosixPath
 from tdd_sandbox.llm.chat import ChatReply
 from tdd_sandbox.llm.formats.base import (
     Ask,
+    AsksWholeFiles,
     PlanError,
     check_echo,
     check_file,
@@ -56,7 +57,7 @@ _ANY_BLOCK = re.compile(
 _DELETE = re.compile(r"^[ \t]*DELETE[ \t]+(?P<path>\S+)[ \t]*$", re.MULTILINE)
 
 
-class WholeFormat:
+class WholeFormat(AsksWholeFiles):
     """Whole files in fenced blocks, each after its path."""
 
     edit_format = EditFormat.WHOLE
