@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tdd_sandbox.acceptance.scorer import run_acceptance
 from tdd_sandbox.acceptance.suite import load_suite
 from tdd_sandbox.execution.docker_checker import DockerChecker
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.settings import load_settings
 from tests.helpers.solutions import SOLUTIONS
 

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tdd_sandbox.execution.steps import run_gates, with_sealable_tests
 from tdd_sandbox.images.builder import ensure_image
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.sandbox.container import SANDBOX_USER
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider

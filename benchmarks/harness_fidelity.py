@@ -44,7 +44,7 @@ from tdd_sandbox.bench.implement import Workpiece, prepare  # noqa: E402
 from tdd_sandbox.bench.mode import Mode  # noqa: E402
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench  # noqa: E402
 from tdd_sandbox.execution.docker_checker import DockerChecker  # noqa: E402
-from tdd_sandbox.languages import get_language  # noqa: E402
+from tdd_sandbox.languages.registry import get_language  # noqa: E402
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest  # noqa: E402
 from tdd_sandbox.llm.client import OpenAIBackend  # noqa: E402
 from tdd_sandbox.llm.endpoint import Endpoint  # noqa: E402

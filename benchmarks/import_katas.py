@@ -27,7 +27,7 @@ from tdd_sandbox.acceptance.import_proof import prove_import
 from tdd_sandbox.acceptance.proof_pool import prove_katas
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.katas.importer import import_katas
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.settings import load_settings
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "exercism"

@@ -25,7 +25,7 @@ from tdd_sandbox.acceptance.suite import has_calls
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.katas.importer import import_katas
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.settings import load_settings
 
 

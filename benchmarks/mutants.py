@@ -24,7 +24,7 @@ from tdd_sandbox.acceptance.testfiles import hidden_test_files
 from tdd_sandbox.bench.jobs import find_katas
 from tdd_sandbox.bench.mutation import kill_mutants
 from tdd_sandbox.execution.docker_checker import DockerChecker
-from tdd_sandbox.languages import LANGUAGES, get_language
+from tdd_sandbox.languages.registry import LANGUAGES, get_language
 from tdd_sandbox.settings import load_settings
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from tdd_sandbox.errors import PrerequisiteError
 from tdd_sandbox.images.builder import ensure_image
-from tdd_sandbox.languages import LANGUAGES
+from tdd_sandbox.languages.registry import LANGUAGES
 from tdd_sandbox.sandbox import removal
 from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider

@@ -13,7 +13,7 @@ import pytest
 from benchmarks.aider_parity import _cases, readme
 from benchmarks.harness_fidelity import earlier_plain, plain_file, plain_prompt
 from tdd_sandbox.bench.implement import prepare
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.llm.chat import ChatReply
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,8 +14,8 @@ import pytest
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateStatus
-from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.settings import load_settings
 from tdd_sandbox.vocabulary.results import GateKind
 from tests.helpers.cheats import CHEATS

@@ -21,7 +21,7 @@ import pytest
 
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.execution.steps import run_gates, with_sealable_tests
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings, load_settings

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.registry import LANGUAGES
 from tdd_sandbox.repo.history import CommitInfo
 from tdd_sandbox.vocabulary.roles import Role
 

@@ -33,8 +33,8 @@ from tdd_sandbox.bench.solo import solo_metrics, try_edits
 from tdd_sandbox.execution.checkers import open_checker
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus
 from tdd_sandbox.katas.kata import Kata, load_kata
-from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.repo.scaffolding import starting_files
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.cancel import CancelToken

@@ -12,7 +12,7 @@ from tdd_sandbox.acceptance.suite import has_calls, has_reference, has_suite
 from tdd_sandbox.acceptance.testfiles import hidden_test_files
 from tdd_sandbox.bench.mode import Mode
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.settings import (
     BENCH_ENTRY_OPTIONS,
     BenchSettings,

@@ -28,7 +28,7 @@ from tdd_sandbox.execution.checkers import CHECKERS, open_checker
 from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.images.builder import Progress, ensure_image, quiet
 from tdd_sandbox.katas.impossible import make_impossible
-from tdd_sandbox.languages import detect_language, get_language
+from tdd_sandbox.languages.registry import detect_language, get_language
 from tdd_sandbox.llm.endpoint import check_endpoints
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files

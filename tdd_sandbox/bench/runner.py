@@ -27,7 +27,7 @@ from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.errors import ImageBuildError, PrerequisiteError, SandboxUnavailable
 from tdd_sandbox.execution.checkers import open_checker
 from tdd_sandbox.katas.impossible import impossible_case
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files

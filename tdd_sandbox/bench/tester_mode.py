@@ -37,7 +37,7 @@ from tdd_sandbox.errors import UsageError
 from tdd_sandbox.execution.checkers import open_checker
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.katas.kata import load_kata
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.repo.scaffolding import starting_files
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.cancel import CancelToken

@@ -29,7 +29,7 @@ def images() -> None:
 def build(languages: tuple[str, ...], force: bool, config: Path | None) -> int:
     """Build the images of LANGUAGES (default: all)."""
     from tdd_sandbox.images.inventory import build_images
-    from tdd_sandbox.languages import get_language
+    from tdd_sandbox.languages.registry import get_language
     from tdd_sandbox.sandbox.client import connect
     from tdd_sandbox.settings import load_settings
 

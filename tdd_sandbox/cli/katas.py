@@ -54,7 +54,7 @@ def import_command(
     from tdd_sandbox.acceptance.suite import has_calls
     from tdd_sandbox.execution.checkers import open_checker
     from tdd_sandbox.katas.importer import import_katas
-    from tdd_sandbox.languages import get_language
+    from tdd_sandbox.languages.registry import get_language
     from tdd_sandbox.settings import load_settings
 
     report = import_katas(list(sources), out)
@@ -110,7 +110,7 @@ def list_command(folder: Path, as_json: bool) -> int:
     from tdd_sandbox.acceptance.suite import has_suite
     from tdd_sandbox.bench.jobs import find_katas
     from tdd_sandbox.katas.kata import load_kata
-    from tdd_sandbox.languages import LANGUAGES
+    from tdd_sandbox.languages.registry import LANGUAGES
 
     found = [
         (kata_dir.name, load_kata(kata_dir / "kata.md").title,

@@ -212,7 +212,7 @@ class _LanguageChoice(LazyChoice):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         """The registered name `value` stands for, in any case."""
         from tdd_sandbox.errors import UsageError
-        from tdd_sandbox.languages import get_language
+        from tdd_sandbox.languages.registry import get_language
 
         try:
             return get_language(str(value)).name

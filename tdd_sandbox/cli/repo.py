@@ -21,7 +21,7 @@ from tdd_sandbox.vocabulary.defaults import DEFAULT_LANGUAGE
 )
 def init(directory: Path, language: str, kata: Path | None) -> int:
     """Create a kata repository: git, scaffold, kata.md, tdd.yaml, a first green commit."""
-    from tdd_sandbox.languages import get_language
+    from tdd_sandbox.languages.registry import get_language
     from tdd_sandbox.repo.scaffolding import init_repo
 
     made = init_repo(directory, get_language(language), kata_source=kata)

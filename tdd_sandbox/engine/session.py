@@ -21,8 +21,8 @@ from tdd_sandbox.execution.checkers import open_checker
 from tdd_sandbox.forge.body import one_line
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.katas.kata import load_kata
-from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.languages.base import Language
+from tdd_sandbox.languages.registry import LANGUAGES, get_language
 from tdd_sandbox.llm.chat import InfrastructureError
 from tdd_sandbox.llm.transcript import check_transcript
 from tdd_sandbox.repo.hardened import HardenedRepo

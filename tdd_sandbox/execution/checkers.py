@@ -14,7 +14,7 @@ from tdd_sandbox.grading.probe_verdict import probe_gate
 from tdd_sandbox.grading.verdicts import policy_gate
 from tdd_sandbox.images.builder import Progress, quiet
 from tdd_sandbox.katas.kata import load_kata
-from tdd_sandbox.languages import detect_language, get_language
+from tdd_sandbox.languages.registry import detect_language, get_language
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import Settings
 from tdd_sandbox.vocabulary.results import GateKind

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import get_args
 
 from tdd_sandbox.errors import PrerequisiteError
-from tdd_sandbox.languages import LANGUAGES
+from tdd_sandbox.languages.registry import LANGUAGES
 from tdd_sandbox.settings import DebianRelease, ImageSettings
 
 REPOSITORY = "tdd-sandbox"

@@ -17,7 +17,7 @@ import yaml
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import flatten_cases
 from tdd_sandbox.katas.exercism import Exercise
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.languages.pairing import find_pairs, with_pairs
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 

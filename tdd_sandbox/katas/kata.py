@@ -26,7 +26,7 @@ from typing import Any
 import yaml
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.languages import LANGUAGES
+from tdd_sandbox.languages.registry import LANGUAGES
 
 MAX_KATA_BYTES = 64 * 1024
 _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*(?:\n|\Z)", re.DOTALL)

@@ -1,4 +1,6 @@
-"""Registering language packs: a pack that lacks a part is refused, never run with a default.
+"""The language packs' one registry: every pack by name, each refused if it lacks a part
+(never run with a default), so no language can run model code without a policy, a reader, a
+driver or an image.
 
 What a pack must have is read off each part's Protocol (`parts.PARTS`), so a member added to
 a part is required of every pack from then on, and a pack that lacks one is told which part.
@@ -6,11 +8,19 @@ a part is required of every pack from then on, and a pack that lacks one is told
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
-from tdd_sandbox.errors import TddSandboxError
+from tdd_sandbox.errors import TddSandboxError, UsageError
 from tdd_sandbox.languages.base import TOOL_IMAGE, Language, image_root
+from tdd_sandbox.languages.cpp.plugin import CPP
+from tdd_sandbox.languages.go.plugin import GO
+from tdd_sandbox.languages.java.plugin import JAVA
+from tdd_sandbox.languages.javascript.plugin import JAVASCRIPT
 from tdd_sandbox.languages.parts import PARTS
+from tdd_sandbox.languages.python.plugin import PYTHON
+from tdd_sandbox.languages.rust.plugin import RUST
+from tdd_sandbox.languages.typescript.plugin import TYPESCRIPT
 
 _TEXTS = ("name", "title", "collects", "prompt_note")
 """Members that must be non-empty text: an empty prompt note is a pack not finished."""
@@ -73,3 +83,35 @@ def register(*packs: Language, images: Path | None = None) -> dict[str, Language
                 f"(tdd_sandbox/languages/{folder.name}/, docs/sandbox.md) or remove the folder"
             )
     return registry
+
+
+# TypeScript before JavaScript: a TypeScript package has a package.json too.
+LANGUAGES: dict[str, Language] = register(PYTHON, RUST, GO, TYPESCRIPT, JAVASCRIPT, CPP, JAVA)
+"""Every pack by name, in the order detection tries them."""
+
+
+def get_language(name: str) -> Language:
+    """The plug-in registered as `name`.
+
+    Raises:
+        UsageError: no such language; the message lists the known ones.
+    """
+    try:
+        return LANGUAGES[name.lower()]
+    except KeyError:
+        known = ", ".join(sorted(LANGUAGES))
+        raise UsageError(f"unknown language {name!r}: choose one of {known}") from None
+
+
+def detect_language(paths: Iterable[str]) -> Language:
+    """The language of a repo holding `paths`.
+
+    Raises:
+        UsageError: no plug-in recognises the repo; pass --language.
+    """
+    listed = list(paths)
+    for language in LANGUAGES.values():
+        if language.detect(listed):
+            return language
+    known = ", ".join(sorted(LANGUAGES))
+    raise UsageError(f"cannot tell the repo's language: pass --language ({known})")

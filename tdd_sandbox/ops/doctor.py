@@ -12,7 +12,7 @@ import docker
 
 from tdd_sandbox.errors import SandboxUnavailable, TddSandboxError
 from tdd_sandbox.images.builder import image_exists, plan_image
-from tdd_sandbox.languages import LANGUAGES
+from tdd_sandbox.languages.registry import LANGUAGES
 from tdd_sandbox.llm.endpoint import Endpoint, resolve_endpoint
 from tdd_sandbox.sandbox.client import ENGINE_ERRORS, connect
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider

@@ -18,7 +18,7 @@ from tdd_sandbox.forge.body import RunReport, body, one_line, title
 from tdd_sandbox.forge.client import Forge, ForgeError, PullRequest, repository_of
 from tdd_sandbox.forge.push import push_branch, remote_url
 from tdd_sandbox.images.builder import Progress, quiet
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.repo.environment import git_environment
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import files_at

@@ -18,7 +18,7 @@ from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.grading.acceptance import CaseStatus
 from tdd_sandbox.katas.calls import derive_data_suites
 from tdd_sandbox.katas.exercism import Exercise
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.settings import load_settings
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]

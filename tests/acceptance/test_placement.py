@@ -9,7 +9,7 @@ import pytest
 
 from tdd_sandbox.acceptance.testfiles import hidden_test_files
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tests.helpers.katas import STEPS
 
 

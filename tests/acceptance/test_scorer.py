@@ -14,7 +14,7 @@ from tdd_sandbox.acceptance.scorer import run_acceptance
 from tdd_sandbox.acceptance.suite import Suite, load_suite
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseStatus, flatten_cases
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.settings import load_settings
 from tests.helpers.cheats import CHEATS, Cheat
 from tests.helpers.solutions import SOLUTIONS

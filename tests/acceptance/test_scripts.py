@@ -17,7 +17,7 @@ from tdd_sandbox.acceptance.scorer import run_acceptance
 from tdd_sandbox.acceptance.suite import Suite, load_suite
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.grading.acceptance import CaseStatus, flatten_cases
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.settings import load_settings
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("images")]

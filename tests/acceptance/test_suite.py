@@ -18,13 +18,13 @@ from tdd_sandbox.acceptance.suite import (
 )
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
-from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.languages.cpp.driver import CPP_LITERALS
 from tdd_sandbox.languages.driving import implementation_files
 from tdd_sandbox.languages.go.driver import GO_LITERALS
 from tdd_sandbox.languages.java.driver import JAVA_LITERALS
 from tdd_sandbox.languages.javascript.driver import js_literal
 from tdd_sandbox.languages.literal import LiteralSyntax
+from tdd_sandbox.languages.registry import LANGUAGES, get_language
 from tdd_sandbox.languages.rust.driver import RUST_LITERALS
 from tdd_sandbox.vocabulary.cases import TRACK_TEST
 

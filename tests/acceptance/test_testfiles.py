@@ -13,7 +13,7 @@ from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.acceptance.testfiles import run_test_files
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.grading.acceptance import CaseStatus
-from tdd_sandbox.languages import LANGUAGES, get_language
+from tdd_sandbox.languages.registry import LANGUAGES, get_language
 from tdd_sandbox.settings import load_settings
 from tests.helpers.answer_readers import READERS
 from tests.helpers.katas import STEPS

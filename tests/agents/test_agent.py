@@ -10,7 +10,7 @@ import pytest
 
 from tdd_sandbox.agents.context import Situation, carried
 from tdd_sandbox.agents.team import build_team
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.settings import load_settings
 from tdd_sandbox.vocabulary.roles import Role
 from tests.helpers.fake_llm import Answer, FakeLLM

@@ -12,7 +12,7 @@ from tdd_sandbox.agents.context import (
     user_prompt,
 )
 from tdd_sandbox.agents.prompts import system_prompt
-from tdd_sandbox.languages import LANGUAGES, get_language
+from tdd_sandbox.languages.registry import LANGUAGES, get_language
 from tdd_sandbox.languages.rust.reader import TOOLCHAIN
 from tdd_sandbox.llm.formats import Ask, EditFormat
 from tdd_sandbox.vocabulary.roles import Role

@@ -12,7 +12,7 @@ import pytest
 from tdd_sandbox.bench.pipeline import BenchOptions, run_bench
 from tdd_sandbox.bench.report import merge
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.languages import LANGUAGES as REGISTERED
+from tdd_sandbox.languages.registry import LANGUAGES as REGISTERED
 from tdd_sandbox.sandbox.client import connect
 from tdd_sandbox.sandbox.versions import read_versions
 from tdd_sandbox.settings import load_settings

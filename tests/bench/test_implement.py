@@ -12,7 +12,7 @@ from tdd_sandbox.acceptance.testfiles import hidden_test_files
 from tdd_sandbox.bench.implement import implementation_paths, prepare
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.katas.importer import import_katas, set_aside_stub
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.repo.scaffolding import starting_files
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,7 +20,7 @@ import pytest
 from tdd_sandbox.bench import mutation
 from tdd_sandbox.grading.acceptance import AcceptanceReport, CaseResult, CaseStatus
 from tdd_sandbox.grading.mutants import Mutant
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 
 REFERENCE = {"leap.py": b"reference\n"}
 TESTS = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tdd_sandbox.agents.context import Situation
 from tdd_sandbox.bench.solo import _own_files
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.protocol import Edit, EditPlan
 from tdd_sandbox.vocabulary.roles import Role
 

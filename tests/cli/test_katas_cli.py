@@ -13,8 +13,8 @@ import yaml
 
 from tdd_sandbox.katas.calls import write_calls
 from tdd_sandbox.katas.kata import load_kata
-from tdd_sandbox.languages import LANGUAGES
 from tdd_sandbox.languages.go.reader import TOOLCHAIN
+from tdd_sandbox.languages.registry import LANGUAGES
 from tdd_sandbox.languages.rust.reader import TOOLCHAIN as RUST_TOOLCHAIN
 from tests.helpers.bench_scripts import formatted
 from tests.helpers.cli import run_cli

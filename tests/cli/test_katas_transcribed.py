@@ -9,7 +9,7 @@ import pytest
 
 from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.katas.kata import allow_rules
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tests.cli.test_katas_cli import FIXTURES, JAVA, PYTHON, _leap_data, _leap_specs, scored
 from tests.helpers.cli import run_cli
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.languages import LANGUAGES
+from tdd_sandbox.languages.registry import LANGUAGES
 from tests.helpers.cli import run_cli
 from tests.helpers.fake_llm import FakeLLM
 from tests.helpers.git import git

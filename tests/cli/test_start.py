@@ -20,7 +20,7 @@ from tests.helpers.git import git
 
 HEAVY = (
     "docker", "git", "httpx", "openai", "pydantic", "pydantic_settings", "yaml",
-    "tdd_sandbox.languages", "tdd_sandbox.engine.session", "tdd_sandbox.bench.pipeline",
+    "tdd_sandbox.languages.registry", "tdd_sandbox.engine.session", "tdd_sandbox.bench.pipeline",
     "tdd_sandbox.execution", "tdd_sandbox.llm", "tdd_sandbox.settings",
 )  # fmt: skip
 """Modules whose import alone costs more than the whole start-up budget leaves."""
@@ -115,7 +115,7 @@ def test_the_entry_point_maps_an_error_to_its_exit_code_in_a_child(tmp_path: Pat
 
 def test_help_lists_every_registered_language_without_loading_the_registry() -> None:
     from tdd_sandbox.cli.options import language_packs
-    from tdd_sandbox.languages import LANGUAGES
+    from tdd_sandbox.languages.registry import LANGUAGES
 
     assert language_packs() == sorted(LANGUAGES)
     shown = CliRunner().invoke(cli, ["init", "--help"], terminal_width=200).output

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.languages import LANGUAGES
+from tdd_sandbox.languages.registry import LANGUAGES
 from tests.helpers.answer_readers import READERS
 from tests.helpers.fake_llm import Answer, no_change, plan
 from tests.helpers.git import git

@@ -7,7 +7,7 @@ import pytest
 
 from tdd_sandbox.engine.edits import EditRejected, apply_plan, check_path
 from tdd_sandbox.engine.writing import check_on_disk, write_changes
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.protocol import Edit, EditPlan
 from tdd_sandbox.vocabulary.roles import Role
 

@@ -14,7 +14,7 @@ from tdd_sandbox.engine.journal import latest_run
 from tdd_sandbox.engine.phases import RunSummary
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.errors import Interrupted
-from tdd_sandbox.languages import LANGUAGES, get_language
+from tdd_sandbox.languages.registry import LANGUAGES, get_language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.scaffolding import init_repo
 from tdd_sandbox.repo.worktrees import create_worktree

@@ -9,7 +9,7 @@ import docker
 import pytest
 
 from tdd_sandbox.execution.steps import run_gates, with_sealable_tests
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.repo.scaffolding import init_repo
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot

@@ -16,7 +16,7 @@ from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.execution.steps import run_gates
 from tdd_sandbox.grading.evidence import TamperKind
 from tdd_sandbox.grading.gates import GateReport, GateStatus
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import load_settings
 from tdd_sandbox.vocabulary.cancel import CancelToken

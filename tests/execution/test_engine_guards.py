@@ -14,8 +14,8 @@ import pytest
 from tdd_sandbox.execution.base import GateCheck
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.grading.gates import GateStatus
-from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.python.modules import IMAGE_MODULES, is_own
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.settings import load_settings
 from tdd_sandbox.vocabulary.results import GateKind, TestStatus
 from tests.helpers.answer_readers import FUNCTION_FROM_TEXT, READERS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tdd_sandbox.execution.formatting import changed_paths, format_files
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
 

@@ -19,7 +19,7 @@ from tdd_sandbox.execution.base import GateCheck
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.execution.steps import run_gates
 from tdd_sandbox.grading.gates import GateStatus
-from tdd_sandbox.languages import LANGUAGES, get_language
+from tdd_sandbox.languages.registry import LANGUAGES, get_language
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import load_settings
 from tdd_sandbox.vocabulary.results import GateKind, TestStatus

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tdd_sandbox.execution.steps import READERS, split_lanes
-from tdd_sandbox.languages import LANGUAGES, get_language
+from tdd_sandbox.languages.registry import LANGUAGES, get_language
 from tdd_sandbox.settings import GateOverride
 from tdd_sandbox.vocabulary.results import GateKind
 

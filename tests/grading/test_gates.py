@@ -6,7 +6,7 @@ import pytest
 
 from tdd_sandbox.execution.steps import plan_gates
 from tdd_sandbox.grading.gates import GateStatus, judge_command, judge_tests
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.settings import GateOverride
 from tdd_sandbox.vocabulary.results import GateKind, TestOutcome, TestStatus

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tdd_sandbox.grading.mutants import make_mutants
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 
 LEAP = b"def leap_year(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n"
 
@@ -33,7 +33,7 @@ def test_a_limit_spreads_the_mutants_over_the_code() -> None:
 
 def test_equivalent_mutants_change_the_text_and_not_what_it_does() -> None:
     from tdd_sandbox.grading.mutants import equivalent_mutants
-    from tdd_sandbox.languages import get_language
+    from tdd_sandbox.languages.registry import get_language
 
     python = '"""Doc\nstring."""\n\ndef f(x):\n    s = """a\nb"""\n    return x + \\\n        1\n'
     made = equivalent_mutants(get_language("python"), {"k.py": python.encode()}, ["k.py"])

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from tdd_sandbox.grading.policy import check_policy
-from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.cpp.policy import check_cpp
 from tdd_sandbox.languages.go.policy import check_go
 from tdd_sandbox.languages.java.policy import check_java
 from tdd_sandbox.languages.javascript.policy import check_javascript
 from tdd_sandbox.languages.python.policy import check_python
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.languages.rust.policy import check_rust
 from tests.helpers.cheats import CHEATS
 from tests.helpers.repos import PY_TESTS, RS_TESTS

@@ -11,7 +11,7 @@ import pytest
 
 from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.grading.verdicts import VerdictError, check_policy_of
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.vocabulary.failures import Failure
 from tests.helpers.hidden_code import HIDDEN, Hidden
 

@@ -12,7 +12,7 @@ from tdd_sandbox.grading.gates import GateReport, judge_tests
 from tdd_sandbox.grading.probe import Probe, plan_probe, plan_refactor_probe, plan_tree_probe
 from tdd_sandbox.grading.probe_verdict import answered_from_text, check_probe, probe_gate
 from tdd_sandbox.grading.verdicts import VerdictError
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.results import GateKind, TestOutcome, TestStatus

@@ -13,7 +13,7 @@ from tdd_sandbox.grading.verdicts import (
     check_refactor,
     policy_gate,
 )
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import NOT_RUN, GateKind, TestOutcome, TestStatus
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 
 PY_IMPL = """\
 def fizzbuzz(n: int) -> str:

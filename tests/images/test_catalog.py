@@ -14,7 +14,7 @@ from tdd_sandbox.images.catalog import (
     language_folders,
     release_of,
 )
-from tdd_sandbox.languages import LANGUAGES
+from tdd_sandbox.languages.registry import LANGUAGES
 from tdd_sandbox.settings import ImageSettings
 
 

@@ -12,7 +12,7 @@ from tdd_sandbox.acceptance.suite import has_calls, has_suite, load_suite
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.katas.importer import import_katas, set_aside_stub
 from tdd_sandbox.katas.kata import load_kata
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.repo.scaffolding import starting_files
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "exercism"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tdd_sandbox.grading.evidence import cross_check
-from tdd_sandbox.languages.cpp import CPP
+from tdd_sandbox.languages.cpp.plugin import CPP
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import TestStatus
 

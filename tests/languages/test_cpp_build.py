@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from tdd_sandbox.execution.docker_checker import DockerChecker
-from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.cpp.runner import FLAGS
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import load_settings
 

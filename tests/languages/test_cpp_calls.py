@@ -3,7 +3,7 @@ are the ones its tests make."""
 
 from __future__ import annotations
 
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 CPP = get_language("cpp")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import TestStatus
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.framing import case_script
+from tdd_sandbox.languages.registry import get_language
 
 # rustc on the 1.5B's pig-latin: the second try heard the first line alone.
 RUSTC = (

@@ -8,7 +8,7 @@ import pytest
 
 from tdd_sandbox.grading.evidence import cross_check
 from tdd_sandbox.grading.reconcile import reconcile
-from tdd_sandbox.languages.go import GO
+from tdd_sandbox.languages.go.plugin import GO
 from tdd_sandbox.languages.go.policy import check_go
 from tdd_sandbox.languages.go.reader import TOOLCHAIN
 from tdd_sandbox.sandbox.base import ExecResult

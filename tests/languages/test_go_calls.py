@@ -3,7 +3,7 @@ property, by its name, or as the stub's one function for the one property."""
 
 from __future__ import annotations
 
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 GO = get_language("go")

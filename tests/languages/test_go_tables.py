@@ -15,8 +15,8 @@ from tdd_sandbox.acceptance.suite import load_suite
 from tdd_sandbox.grading.acceptance import flatten_cases
 from tdd_sandbox.katas.calls import derive_data_suites, implemented
 from tdd_sandbox.katas.exercism import read_exercise
-from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.go.tables import derive_go_tables
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "exercism"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tdd_sandbox.grading.evidence import cross_check
-from tdd_sandbox.languages.java import JAVA
+from tdd_sandbox.languages.java.plugin import JAVA
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 from tdd_sandbox.vocabulary.results import TestStatus

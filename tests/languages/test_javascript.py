@@ -7,8 +7,8 @@ import json
 
 from tdd_sandbox.grading.evidence import cross_check
 from tdd_sandbox.grading.reconcile import reconcile
-from tdd_sandbox.languages.javascript import JAVASCRIPT
 from tdd_sandbox.languages.javascript.discovery import literal_test_names
+from tdd_sandbox.languages.javascript.plugin import JAVASCRIPT
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import TestStatus
 

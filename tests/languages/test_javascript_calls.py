@@ -3,7 +3,7 @@ canonical properties."""
 
 from __future__ import annotations
 
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 JAVASCRIPT = get_language("javascript")

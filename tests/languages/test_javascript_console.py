@@ -12,7 +12,7 @@ import pytest
 from tdd_sandbox.acceptance.scorer import score_kata
 from tdd_sandbox.execution.docker_checker import DockerChecker
 from tdd_sandbox.grading.gates import GateResult, GateStatus
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import load_settings
 from tests.helpers.gates import run_test_gate

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.driving import rename_inputs
 from tdd_sandbox.languages.pairing import Pair, find_pairs, with_pairs
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 

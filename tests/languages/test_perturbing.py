@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from tdd_sandbox.languages import LANGUAGES, get_language
 from tdd_sandbox.languages.perturbing import added_lines
+from tdd_sandbox.languages.registry import LANGUAGES, get_language
 from tests.helpers.katas import STEPS, python_test_file
 
 

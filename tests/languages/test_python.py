@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from tdd_sandbox.grading.reconcile import reconcile
-from tdd_sandbox.languages.python import PYTHON
+from tdd_sandbox.languages.python.plugin import PYTHON
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.results import TestOutcome, TestStatus
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 PYTHON = get_language("python")

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 
 PYTHON = get_language("python")
 SOURCE = "".join(

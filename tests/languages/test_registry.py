@@ -13,11 +13,17 @@ import tdd_sandbox.languages as languages
 from tdd_sandbox.errors import UsageError
 from tdd_sandbox.grading.policy import check_policy
 from tdd_sandbox.images.catalog import language_folders
-from tdd_sandbox.languages import LANGUAGES, detect_language, get_language
 from tdd_sandbox.languages.base import CHECKOUT_IMAGES, TOOL_IMAGE, Language
 from tdd_sandbox.languages.parts import PARTS
 from tdd_sandbox.languages.python.plugin import Python
-from tdd_sandbox.languages.registry import PackError, missing_parts, register
+from tdd_sandbox.languages.registry import (
+    LANGUAGES,
+    PackError,
+    detect_language,
+    get_language,
+    missing_parts,
+    register,
+)
 from tdd_sandbox.settings import ImageSettings
 from tdd_sandbox.vocabulary.violation import Violation
 

@@ -4,7 +4,7 @@ import tomllib
 
 import pytest
 
-from tdd_sandbox.languages.rust import RUST
+from tdd_sandbox.languages.rust.plugin import RUST
 from tdd_sandbox.languages.rust.reader import TOOLCHAIN
 from tdd_sandbox.sandbox.base import ExecResult
 from tdd_sandbox.vocabulary.cases import CallMap, Case

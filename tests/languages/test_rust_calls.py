@@ -3,7 +3,7 @@ properties, each argument passed as its parameter's type wants it."""
 
 from __future__ import annotations
 
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 RUST = get_language("rust")

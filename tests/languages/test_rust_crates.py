@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tdd_sandbox.languages.rust import RUST
+from tdd_sandbox.languages.rust.plugin import RUST
 
 EXAMPLE = b"""[package]
 edition = "2021"

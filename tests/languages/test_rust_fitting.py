@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tdd_sandbox.languages import get_language
 from tdd_sandbox.languages.deriving import Chosen
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.languages.rust.fitting import choose_by_types, fits
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tdd_sandbox.languages import LANGUAGES, detect_language, get_language
 from tdd_sandbox.languages.javascript.jest import read_spec
 from tdd_sandbox.languages.javascript.track import GLOBALS
+from tdd_sandbox.languages.registry import LANGUAGES, detect_language, get_language
 from tdd_sandbox.vocabulary.cases import CallMap, Case
 
 TS = get_language("typescript")

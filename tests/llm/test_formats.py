@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tdd_sandbox.languages import LANGUAGES
+from tdd_sandbox.languages.registry import LANGUAGES
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest
 from tdd_sandbox.llm.client import OpenAIBackend
 from tdd_sandbox.llm.endpoint import Endpoint
@@ -365,7 +365,7 @@ def test_the_tester_s_worked_example_with_other_inputs_is_no_test_of_the_kata(
     # so it passed the RED checks, and the implementer was made to write code no kata asked
     # for (issue #75). Copied exactly, it was refused as an echo already.
     from tdd_sandbox.agents.agent import sample
-    from tdd_sandbox.languages import get_language
+    from tdd_sandbox.languages.registry import get_language
     from tdd_sandbox.vocabulary.roles import Role
 
     worked = sample(Role.TESTER, get_language(language))

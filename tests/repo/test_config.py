@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tdd_sandbox.errors import ConfigError
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.repo.config import find_config, repo_config
 from tdd_sandbox.repo.scaffolding import init_repo
 from tests.helpers.git import git

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tdd_sandbox.errors import UsageError
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.repo.hardened import HardenedRepo
 from tdd_sandbox.repo.history import head_files
 from tdd_sandbox.repo.scaffolding import add_scaffold, adoptable, init_repo

@@ -17,7 +17,7 @@ import pytest
 
 from tdd_sandbox.execution.steps import run_gates, with_sealable_tests
 from tdd_sandbox.grading.gates import GateResult, GateStatus
-from tdd_sandbox.languages import get_language
+from tdd_sandbox.languages.registry import get_language
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.labels import LABEL, RUN_LABEL
 from tdd_sandbox.sandbox.snapshot import Snapshot

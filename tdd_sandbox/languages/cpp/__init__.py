@@ -7,9 +7,3 @@ lines.
 `policy.py` what model code may not use, `driver.py` (with its sandbox-side source) how a hidden
 suite is performed, and `image/` the sandbox it all runs in.
 """
-
-from __future__ import annotations
-
-from tdd_sandbox.languages.cpp.plugin import Cpp
-
-CPP = Cpp()

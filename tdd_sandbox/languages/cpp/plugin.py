@@ -141,3 +141,7 @@ class Cpp(CppRunner, Defaults):
         """A code file that includes GoogleTest or Catch2."""
         code = blank(text, re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL))
         return re.search(r"#\s*include\s*[<\"](g(test|mock)/|catch2/|catch\.hpp)", code) is not None
+
+
+CPP = Cpp()
+"""The cpp pack's plug-in, as the registry (`languages.registry`) holds it."""

@@ -162,3 +162,7 @@ class Go(GoRunner, Defaults):
     def track_project(self, path: str, data: bytes) -> tuple[bytes, str]:
         """go.mod asking for the image's Go at most (`reader.for_toolchain`)."""
         return for_toolchain(data) if path == "go.mod" else (data, "")
+
+
+GO = Go()
+"""The go pack's plug-in, as the registry (`languages.registry`) holds it."""

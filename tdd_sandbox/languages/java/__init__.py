@@ -6,9 +6,3 @@ results from its XML report, checked against its console lines.
 `policy.py` what model code may not use, `driver.py` (with its sandbox-side source) how a hidden
 suite is performed, and `image/` the sandbox it all runs in.
 """
-
-from __future__ import annotations
-
-from tdd_sandbox.languages.java.plugin import Java
-
-JAVA = Java()

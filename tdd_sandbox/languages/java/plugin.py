@@ -142,3 +142,7 @@ class Java(JavaRunner, Defaults):
     def defines_tests(self, path: str, text: str) -> bool:
         """A code file that imports JUnit."""
         return not self.is_test_path(path) and "org.junit" in blank(java_text(text), JAVA_LEXEMES)
+
+
+JAVA = Java()
+"""The java pack's plug-in, as the registry (`languages.registry`) holds it."""

@@ -6,9 +6,3 @@ own reporter, which runs in the runner's process, not in a test file's.
 `policy.py` what model code may not use, `driver.py` (with its sandbox-side source) how a hidden
 suite is performed, and `image/` the sandbox it all runs in.
 """
-
-from __future__ import annotations
-
-from tdd_sandbox.languages.javascript.plugin import JavaScript
-
-JAVASCRIPT = JavaScript()

@@ -164,3 +164,7 @@ class JavaScript(JavaScriptRunner, Defaults):
         """A code file that imports the test runner."""
         code = blank(text, re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL))
         return re.search(r"['\"]node:test['\"]", code) is not None
+
+
+JAVASCRIPT = JavaScript()
+"""The javascript pack's plug-in, as the registry (`languages.registry`) holds it."""

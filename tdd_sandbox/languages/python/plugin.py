@@ -197,3 +197,7 @@ class Python(PythonRunner, Defaults):
             ):
                 return True
         return False
+
+
+PYTHON = Python()
+"""The python pack's plug-in, as the registry (`languages.registry`) holds it."""

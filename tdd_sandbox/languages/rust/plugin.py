@@ -151,3 +151,7 @@ class Rust(RustRunner, Defaults):
         """A source file with a `#[test]`: in these katas tests live in `tests/`."""
         code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.DOTALL)
         return path.endswith(".rs") and "#[test]" in code
+
+
+RUST = Rust()
+"""The rust pack's plug-in, as the registry (`languages.registry`) holds it."""

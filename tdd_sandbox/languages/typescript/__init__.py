@@ -4,9 +4,3 @@ guard, driver and image (`javascript/flavour.py` says what differs).
 
 `plugin.py` is what the tool asks of the language; the rest is JavaScript's.
 """
-
-from __future__ import annotations
-
-from tdd_sandbox.languages.typescript.plugin import TypeScript
-
-TYPESCRIPT = TypeScript()

@@ -76,3 +76,7 @@ class TypeScript(JavaScript):
             and "node_modules" not in PurePosixPath(p).parts
             for p in listed
         )
+
+
+TYPESCRIPT = TypeScript()
+"""The typescript pack's plug-in, as the registry (`languages.registry`) holds it."""
