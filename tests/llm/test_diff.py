@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from tdd_sandbox.agents.agent import sample
+from tdd_sandbox.languages.registry import LANGUAGES
 from tdd_sandbox.llm.chat import ChatReply
-from tdd_sandbox.llm.formats import Ask, EditFormat, PlanError, get_format
+from tdd_sandbox.llm.formats import Ask, EditFormat, PlanError, Sample, get_format
 from tdd_sandbox.protocol import EditPlan
+from tdd_sandbox.vocabulary.roles import Role
 
 SOURCE = """def fizzbuzz(n: int) -> str:
     if n % 3 == 0:
@@ -104,3 +107,39 @@ def test_a_block_cut_off_at_the_token_limit_is_truncated() -> None:
     with pytest.raises(PlanError) as failed:
         get_format(EditFormat.DIFF).parse(ChatReply(text=cut, finish_reason="length"), ask)
     assert failed.value.kind == "truncated"
+
+
+SAMPLE = Sample("`twice(n)`, which doubles a number", "twice.py",
+                "def twice(n: int) -> int:\n    return 2 * n\n")  # fmt: skip
+STUB = {"acronym.py": b"def abbreviate(words):\n    pass\n"}
+
+
+def test_the_example_is_a_worked_block_with_no_hole_to_copy() -> None:
+    # The example left a hole (`<the new lines>`) under the file's own first lines: the 0.5B
+    # coder answered 21 of 32 tries with it copied as it stood (the reach board in `diff`),
+    # as it had copied `whole`'s hole before that example became a worked answer.
+    ask = Ask("acronym.py", STUB, fence="python", sample=SAMPLE)
+    shown = get_format(EditFormat.DIFF).instructions(ask)
+    assert "<" + "the new lines>" not in shown
+    assert (
+        "twice.py\n```python\n<<<<<<< SEARCH\ndef twice(n: int) -> int:\n    return 2 * n\n"
+        in shown
+    )
+    assert (
+        "=======\ndef twice(number: int) -> int:\n    return 2 * number\n>>>>>>> REPLACE" in shown
+    )
+    assert "acronym.py" in shown  # the file to edit is still named
+    # The worked block answered back as it stands is the example copied, not an edit.
+    echoed = shown[shown.index("twice.py\n```") :].split("```\n", 2)
+    with pytest.raises(PlanError) as copied:
+        get_format(EditFormat.DIFF).parse(ChatReply(text="```\n".join(echoed[:2]) + "```\n"), ask)
+    assert copied.value.kind == "echo"
+
+
+@pytest.mark.parametrize("name", sorted(LANGUAGES))
+def test_every_pack_s_sample_makes_a_worked_example(name: str) -> None:
+    language = LANGUAGES[name]
+    ask = Ask("kata", {"kata": b"stub\n"}, fence=name, sample=sample(Role.IMPLEMENTER, language))
+    shown = get_format(EditFormat.DIFF).instructions(ask)
+    assert "<" + "the new lines>" not in shown
+    assert f"{language.sample[0]}\n```{name}\n<<<<<<< SEARCH\n" in shown
