@@ -107,10 +107,10 @@ class DiffFormat:
         blocks = read_blocks(reply, ask)
         files = {path: data.decode("utf-8", "replace") for path, data in ask.files.items()}
         changed: dict[str, str] = {}
+        renamed = _renamed(ask.sample.code) if ask.sample else None
+        copied = (*_HOLES, *example_parts(ask), *([renamed.strip()] if renamed else []))
         for block in blocks:
-            renamed = _renamed(ask.sample.code) if ask.sample else None
-            copied = [renamed.strip()] if renamed else []
-            check_echo(block.search + block.replace, (*_HOLES, *example_parts(ask), *copied))
+            check_echo(block.search + block.replace, copied)
             current = changed.get(block.path, files.get(block.path))
             changed[block.path] = apply_block(current, block)
         for content in changed.values():
