@@ -161,7 +161,7 @@ def _tokens(port: int, text: str) -> int:
 
 
 def merged(runs: list[Path], work: Path) -> Path:
-    """The languages' benches merged into one board under `work`."""
+    """The languages' benches merged into one board under `work` (a job in two, the last's)."""
     board = work / "board"
     subprocess.run(
         ["tdd-sandbox", "-q", "bench", "merge", *map(str, runs), "--out", str(board)],
@@ -238,9 +238,14 @@ def main() -> None:
 
 
 def report(args: argparse.Namespace, runs: list[Path], started: float) -> None:
-    """The languages' `runs` merged and published to --out, with the paired comparisons and
-    where the time went."""
-    publish(merged(runs, args.work), args.out, runs)
+    """The board published before this sitting, with the languages' `runs` merged over it
+    (a job run again replaces its published result), published to --out, with the paired
+    comparisons and where the time went. A sitting that asks fewer models, formats or
+    languages adds to the board and drops none: the bench reports only what it was asked."""
+    before = [args.out] if (args.out / "results.jsonl").is_file() else []
+    # Every job's transcript is in the work folder: its own, or put back by `seed`.
+    held = sorted(path for path in (args.work / "runs").glob("*") if (path / "jobs").is_dir())
+    publish(merged([*before, *runs], args.work), args.out, held)
     summary = json.loads((args.out / "summary.json").read_text())
     for row in summary["comparisons"]:
         verdict = "told apart" if row["told_apart"] else "not told apart"

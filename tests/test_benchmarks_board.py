@@ -28,6 +28,7 @@ from benchmarks.standard_board import (
 )
 from tdd_sandbox.bench.jobs import resolve_models
 from tdd_sandbox.settings import load_settings
+from tests.bench.test_standings import job
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -253,3 +254,26 @@ def test_a_bench_that_fails_fails_the_board(
     assert "python, go" in said
     assert "run the same command again" in said
     assert published == [[earlier.parent]]
+
+
+def test_a_sitting_that_asks_fewer_models_publishes_the_whole_board(tmp_path: Path) -> None:
+    # The reach board's sitting that asked the two Qwen models for `diff` published a board
+    # without the 135M: its jobs were in the work folder, put back from the published board,
+    # but the bench reports the conditions it was asked for, and the board was its report.
+    published, work = tmp_path / "published", tmp_path / "work"
+    earlier = [job("small", "k0", 0.1), job("small", "k1", 0.0)]
+    _published(published, earlier)
+    run = work / "runs" / "python"
+    ran = [job("large-diff", "k0", 0.9), job("large-diff", "k1", 0.7)]
+    (run / "jobs").mkdir(parents=True)
+    (run / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ran))
+    for result in ran:
+        (run / "jobs" / str(result["id"])).mkdir()
+        (run / "jobs" / str(result["id"]) / "transcript.jsonl").write_text("{}\n")
+    assert sitting.seed(published, work) == 2  # as a sitting begins: the published put back
+    args = argparse.Namespace(out=published, work=work)
+    standard_board.report(args, [run], 0.0)
+    board = [json.loads(line) for line in (published / "results.jsonl").read_text().splitlines()]
+    assert sorted(r["model"] for r in board) == ["large-diff", "large-diff", "small", "small"]
+    held = sorted(p.parent.name for p in (published / "jobs").glob("*/transcript.jsonl"))
+    assert held == sorted(str(r["id"]) for r in earlier + ran)
