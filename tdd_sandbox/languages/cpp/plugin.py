@@ -143,5 +143,4 @@ class Cpp(CppRunner, Defaults):
         return re.search(r"#\s*include\s*[<\"](g(test|mock)/|catch2/|catch\.hpp)", code) is not None
 
 
-CPP = Cpp()
-"""The cpp pack's plug-in, as the registry (`languages.registry`) holds it."""
+CPP = Cpp()  # the plug-in the registry (`languages.registry`) holds

@@ -164,5 +164,4 @@ class Go(GoRunner, Defaults):
         return for_toolchain(data) if path == "go.mod" else (data, "")
 
 
-GO = Go()
-"""The go pack's plug-in, as the registry (`languages.registry`) holds it."""
+GO = Go()  # the plug-in the registry (`languages.registry`) holds

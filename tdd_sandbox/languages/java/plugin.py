@@ -144,5 +144,4 @@ class Java(JavaRunner, Defaults):
         return not self.is_test_path(path) and "org.junit" in blank(java_text(text), JAVA_LEXEMES)
 
 
-JAVA = Java()
-"""The java pack's plug-in, as the registry (`languages.registry`) holds it."""
+JAVA = Java()  # the plug-in the registry (`languages.registry`) holds

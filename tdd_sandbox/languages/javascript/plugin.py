@@ -166,5 +166,4 @@ class JavaScript(JavaScriptRunner, Defaults):
         return re.search(r"['\"]node:test['\"]", code) is not None
 
 
-JAVASCRIPT = JavaScript()
-"""The javascript pack's plug-in, as the registry (`languages.registry`) holds it."""
+JAVASCRIPT = JavaScript()  # the plug-in the registry (`languages.registry`) holds

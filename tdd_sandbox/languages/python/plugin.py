@@ -10,9 +10,7 @@ from pathlib import PurePosixPath
 from tdd_sandbox.languages.base import Defaults
 from tdd_sandbox.languages.perturbing import Expectations
 from tdd_sandbox.languages.python.calls import derive_python_calls, raised_errors
-from tdd_sandbox.languages.python.discovery import (
-    RUNNERS,
-)
+from tdd_sandbox.languages.python.discovery import RUNNERS
 from tdd_sandbox.languages.python.driver import PythonDriver
 from tdd_sandbox.languages.python.policy import check_python
 from tdd_sandbox.languages.python.reader import JUDGE_PYTHON, parse_python, python_text
@@ -199,5 +197,4 @@ class Python(PythonRunner, Defaults):
         return False
 
 
-PYTHON = Python()
-"""The python pack's plug-in, as the registry (`languages.registry`) holds it."""
+PYTHON = Python()  # the plug-in the registry (`languages.registry`) holds

@@ -153,5 +153,4 @@ class Rust(RustRunner, Defaults):
         return path.endswith(".rs") and "#[test]" in code
 
 
-RUST = Rust()
-"""The rust pack's plug-in, as the registry (`languages.registry`) holds it."""
+RUST = Rust()  # the plug-in the registry (`languages.registry`) holds

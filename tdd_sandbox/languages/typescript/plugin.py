@@ -78,5 +78,4 @@ class TypeScript(JavaScript):
         )
 
 
-TYPESCRIPT = TypeScript()
-"""The typescript pack's plug-in, as the registry (`languages.registry`) holds it."""
+TYPESCRIPT = TypeScript()  # the plug-in the registry (`languages.registry`) holds
