@@ -293,8 +293,11 @@ def test_the_first_green_attempt_wins_and_the_others_are_cancelled(tmp_path: Pat
     )  # fmt: skip
     assert summary.status == "completed", summary.reason
     race = next(e for e in _events(repo, "race") if e["phase"] == "green")
-    assert sorted(status for _, status, _ in race["results"]) == ["failed", "green", "lost"]
-    assert (repo / "fizzbuzz.py").read_text() == covering(1)
+    # The wrong attempt fails at its gate, or is cancelled first when the fast green's gate
+    # ends before its own (both take 0.1 s: on a loaded machine either comes first).
+    statuses = sorted(status for _, status, _ in race["results"])
+    assert statuses in (["failed", "green", "lost"], ["green", "lost", "lost"])
+    assert (repo / "fizzbuzz.py").read_text() == covering(1)  # the fast green's, not the slow
     assert git(repo, "worktree", "list").count("\n") == 1
     assert git(repo, "branch", "--list", "tdd/*") == ""
 
