@@ -27,7 +27,9 @@ Steps, each resumable across sittings (run it again with the same --work):
    every job's transcript, and where the time went is printed.
 A sitting that ends early (SIGTERM, Ctrl-C) publishes a board of fewer exercises, compared
 paired on those; committed, it is where the next sitting starts, on any machine: its jobs
-are put back into --work (`seed`) and resumed, not run again.
+are put back into --work (`seed`) and resumed, not run again. A sitting that asks fewer
+models, formats or languages adds what it runs to the published board and drops nothing; a
+bench that ends in an error fails the board, after it publishes what finished.
 Before any job, the answer limit is checked against the katas' reference solutions
 (`check_answer_limit`): a limit that would cut an answer an exercise needs stops the board.
 """
