@@ -3,11 +3,14 @@ one that edits the code as it stands continues the conversation."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from tdd_sandbox.agents.agent import Agent
 from tdd_sandbox.agents.context import Situation, carried
 from tdd_sandbox.agents.team import build_team
 from tdd_sandbox.languages.registry import get_language
@@ -32,8 +35,10 @@ FAILED = (
 TASK = "Write the complete file fizzbuzz.py."
 
 
-def _two_tries(edit_format: str) -> list[list[dict[str, Any]]]:
-    with FakeLLM({"m": [Answer(text=WRONG), Answer(text=WRONG)]}) as fake:
+@contextmanager
+def _implementer(edit_format: str, answers: int) -> Iterator[tuple[Agent, FakeLLM]]:
+    """An implementer in `edit_format` behind a server that answers `answers` times WRONG."""
+    with FakeLLM({"m": [Answer(text=WRONG) for _ in range(answers)]}) as fake:
         settings = load_settings(
             overrides={
                 "llm": {"base_url": fake.base_url},
@@ -42,20 +47,24 @@ def _two_tries(edit_format: str) -> list[list[dict[str, Any]]]:
         )
         team = build_team(settings)
         try:
-            agent = team[Role.IMPLEMENTER]
-            first = Situation(
-                kata_text="# FizzBuzz\nFizz for 3, Buzz for 5.", kata_path="kata.md", files={},
-                language=get_language("python"), task=TASK, target="fizzbuzz.py", solo=True,
-            )  # fmt: skip
-            _, exchange = agent.propose(first)
-            code = WRONG.split("```python\n")[1].removesuffix("```").encode()
-            retry = replace(
-                first, files={"fizzbuzz.py": code}, focus=["fizzbuzz.py"],
-                previous_error=FAILED, earlier=carried((), exchange),
-            )  # fmt: skip
-            agent.propose(retry)
+            yield team[Role.IMPLEMENTER], fake
         finally:
             team.close()
+
+
+def _two_tries(edit_format: str) -> list[list[dict[str, Any]]]:
+    with _implementer(edit_format, 2) as (agent, fake):
+        first = Situation(
+            kata_text="# FizzBuzz\nFizz for 3, Buzz for 5.", kata_path="kata.md", files={},
+            language=get_language("python"), task=TASK, target="fizzbuzz.py", solo=True,
+        )  # fmt: skip
+        _, exchange = agent.propose(first)
+        code = WRONG.split("```python\n")[1].removesuffix("```").encode()
+        retry = replace(
+            first, files={"fizzbuzz.py": code}, focus=["fizzbuzz.py"],
+            previous_error=FAILED, earlier=carried((), exchange),
+        )  # fmt: skip
+        agent.propose(retry)
         return [request["messages"] for request in fake.requests]
 
 
@@ -87,22 +96,12 @@ STUB = b"def fizzbuzz(n: int) -> str:\n    pass\n"
 
 def _asked(edit_format: str, files: dict[str, bytes]) -> list[dict[str, Any]]:
     """The messages of an implementer's first ask, working alone on fizzbuzz.py."""
-    with FakeLLM({"m": [Answer(text=WRONG)]}) as fake:
-        settings = load_settings(
-            overrides={
-                "llm": {"base_url": fake.base_url},
-                "roles": {"implementer": {"model": "custom:m", "edit_format": edit_format}},
-            }
-        )
-        team = build_team(settings)
-        try:
-            team[Role.IMPLEMENTER].propose(Situation(
-                kata_text="# FizzBuzz\nFizz for 3, Buzz for 5.", kata_path="kata.md",
-                files=files, language=get_language("python"), task="",
-                writes=("fizzbuzz.py",), target="fizzbuzz.py", solo=True,
-            ))  # fmt: skip
-        finally:
-            team.close()
+    with _implementer(edit_format, 1) as (agent, fake):
+        agent.propose(Situation(
+            kata_text="# FizzBuzz\nFizz for 3, Buzz for 5.", kata_path="kata.md",
+            files=files, language=get_language("python"), task="",
+            writes=("fizzbuzz.py",), target="fizzbuzz.py", solo=True,
+        ))  # fmt: skip
         (request,) = fake.requests
         return list(request["messages"])
 
