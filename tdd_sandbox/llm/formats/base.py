@@ -266,8 +266,13 @@ def whole_files_asked(paths: Sequence[str]) -> str:
     """The task of writing `paths` whole, as plainly as a person would ask it: talk of the
     tests here makes a small model write tests instead of the code (measured, issue #44)."""
     if len(paths) > 1:
-        return f"Write the complete files {', '.join(paths[:-1])} and {paths[-1]}."
+        return f"Write the complete files {listed(paths)}."
     return f"Write the complete file {paths[0] if paths else 'of the implementation'}."
+
+
+def listed(paths: Sequence[str]) -> str:
+    """`paths` as a sentence names them: `a.py`, `a.py and b.py`, `a.py, b.py and c.py`."""
+    return f"{', '.join(paths[:-1])} and {paths[-1]}" if len(paths) > 1 else "".join(paths)
 
 
 class AsksWholeFiles:

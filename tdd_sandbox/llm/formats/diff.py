@@ -25,6 +25,7 @@ from tdd_sandbox.llm.formats.base import (
     check_text,
     example_parts,
     keeping,
+    listed,
     placeholder,
     whole_files_asked,
 )
@@ -89,8 +90,7 @@ class DiffFormat:
         quote (the instructions then ask for whole files too)."""
         if not any(files.get(path, b"").strip() for path in paths):
             return whole_files_asked(paths)
-        named = f"{', '.join(paths[:-1])} and {paths[-1]}" if len(paths) > 1 else paths[0]
-        return f"Edit {named} to solve the kata."
+        return f"Edit {listed(paths)} to solve the kata."
 
     def parse(self, reply: ChatReply, ask: Ask) -> EditPlan:
         """The files after the answer's blocks, as whole-file upserts.
