@@ -15,6 +15,7 @@ from tdd_sandbox.grading.acceptance import AcceptanceReport
 from tdd_sandbox.grading.verdicts import failing_summary
 from tdd_sandbox.languages.base import Language
 from tdd_sandbox.repo.scaffolding import starting_files
+from tdd_sandbox.vocabulary.cancel import result_of
 
 
 @dataclass(frozen=True)
@@ -91,9 +92,9 @@ def prove(checker: Checker, language: Language, kata_dir: Path) -> Proof:
             solved = pool.submit(
                 score_kata, checker, language, reference, kata_dir, every_case=True
             )
-        gates = checked.result().report
-        start_report = started.result()
-        reference_report = solved.result() if solved is not None else None
+        gates = result_of(checked).report
+        start_report = result_of(started)
+        reference_report = result_of(solved) if solved is not None else None
     start_gates = "" if gates.ok else failing_summary(gates, limit=200).splitlines()[0]
     return Proof(kata_dir.name, language.name, reference_report, start_report, start_gates)
 

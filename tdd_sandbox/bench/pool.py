@@ -16,6 +16,7 @@ from tdd_sandbox.bench.conditions import check_reused, conditions
 from tdd_sandbox.bench.jobs import Job
 from tdd_sandbox.bench.runner import RERUN, JobOptions, run_job
 from tdd_sandbox.settings import Settings, parse_memory
+from tdd_sandbox.vocabulary.cancel import result_of
 from tdd_sandbox.vocabulary.counts import plural
 from tdd_sandbox.vocabulary.files import write_atomic
 
@@ -144,7 +145,7 @@ def run_jobs(
     futures = [pool.submit(one, job) for job in todo]
     try:
         for future in futures:
-            if (result := future.result()) is not None:
+            if (result := result_of(future)) is not None:
                 results[result["id"]] = result
     except KeyboardInterrupt:
         options.stop.cancel()

@@ -12,12 +12,12 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tdd_sandbox.errors import Interrupted
-from tdd_sandbox.vocabulary.cancel import CancelToken
+from tdd_sandbox.vocabulary.cancel import CancelToken, first_done
 from tdd_sandbox.vocabulary.failures import Failure
 
 if TYPE_CHECKING:  # the status command imports races without the agents (and git)
@@ -95,7 +95,7 @@ class Racer:
         pending = set(futures)
         try:
             while pending and winner is None:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                done, pending = first_done(pending)
                 for future in done:
                     result = future.result()
                     results[futures[future]] = result

@@ -5,10 +5,33 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from typing import TypeVar
 
 T = TypeVar("T")
+
+HEED_S = 0.2
+"""The longest the main thread waits on other threads at a time. The kernel hands a process's
+signal to any of its threads, and Python runs the handler only once the main thread runs
+again: one blocked for good on its workers did not hear a SIGHUP that a worker's thread took
+until the work ended by itself (issue 48: a stopped run's tests hung for their 300 s)."""
+
+
+def first_done(futures: Iterable[Future[T]]) -> tuple[set[Future[T]], set[Future[T]]]:
+    """`concurrent.futures.wait(futures, return_when=FIRST_COMPLETED)` for the main thread:
+    waited for a slice (`HEED_S`) at a time, so that a stop signal is heard at once."""
+    pending = set(futures)
+    while True:
+        done, pending = wait(pending, timeout=HEED_S, return_when=FIRST_COMPLETED)
+        if done or not pending:
+            return done, pending
+
+
+def result_of(future: Future[T]) -> T:
+    """`future.result()` for the main thread, waited for as `first_done` waits."""
+    first_done([future])
+    return future.result()
 
 
 class Cancelled(Exception):
