@@ -12,7 +12,6 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from matplotlib import image
 
 from tdd_sandbox.bench.report import write_reports
 
@@ -82,6 +81,8 @@ def test_the_page_fits_the_window_and_every_chart_is_drawn(
 def test_the_screenshot_shows_the_page(tmp_path: Path, browser: ModuleType) -> None:
     write_reports(tmp_path, _results())
     png = browser.screenshot(tmp_path / "report.html", tmp_path / "shot.png", height=3000)
+    from matplotlib import image  # here, not at the top: every worker collects this module
+
     pixels = image.imread(png)
     assert pixels.shape[:2] == (3000, 1280)
     inked = (pixels[..., :3].mean(axis=2) < 0.9).mean()
