@@ -88,6 +88,7 @@ class Team:
                 timeout_s=self.settings.llm.timeout_s,
                 max_retries=self.settings.llm.max_retries,
                 notify=self._notify,
+                stop_repeating=self.settings.llm.stop_repeating,
             )
             with self._lock:
                 self._clients.append(client)

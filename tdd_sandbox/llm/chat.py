@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tdd_sandbox.errors import TddSandboxError
+from tdd_sandbox.llm.stream import REPEATING
 
 
 class InfrastructureError(TddSandboxError, ConnectionError):
@@ -52,6 +53,12 @@ class ChatReply:
     tool_arguments: str | None = None
     """The arguments of the first tool call, when the model answered with one."""
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def cut(self) -> bool:
+        """Whether the answer was cut short: by the token limit, or stopped for repeating
+        itself (`llm.stream`). What it wrote before is judged as it stands."""
+        return self.finish_reason in ("length", REPEATING)
 
 
 class ChatBackend(Protocol):

@@ -24,6 +24,7 @@ from tenacity import (
 
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest, FormatUnsupported, InfrastructureError
 from tdd_sandbox.llm.endpoint import Endpoint
+from tdd_sandbox.llm.stream import Overdue, Streamed, read
 from tdd_sandbox.vocabulary.counts import plural
 
 if TYPE_CHECKING:
@@ -99,9 +100,13 @@ class OpenAIBackend:
         timeout_s: float,
         max_retries: int,
         notify: Callable[[str], None] | None = None,
+        stop_repeating: bool = True,
     ) -> None:
-        """`notify` hears of every failed try that will be retried, as it happens."""
+        """`notify` hears of every failed try that will be retried, as it happens;
+        `stop_repeating` stops an answer that repeats itself (`llm.stream`)."""
         self.endpoint = endpoint
+        self._timeout_s = timeout_s
+        self._stop_repeating = stop_repeating
         self._max_retries = max_retries
         self._answered = False
         """Whether the endpoint ever answered: until then a refused connection is final."""
@@ -137,7 +142,7 @@ class OpenAIBackend:
         )
         started = time.monotonic()
         try:
-            response = self._send(retrying, request)
+            streamed = self._send(retrying, request)
         except openai.APIStatusError as exc:
             raise self._classify(exc, request) from None
         except (openai.APITimeoutError, openai.APIConnectionError) as exc:
@@ -152,30 +157,28 @@ class OpenAIBackend:
                 "the endpoint is up"
             ) from None
         except (ValueError, openai.APIResponseValidationError):
-            response = None  # a body that is not JSON at all
-        if not hasattr(response, "choices"):
+            streamed = None  # a body that is not JSON at all
+        except openai.APIError as exc:  # an error event in the stream
+            raise InfrastructureError(
+                f"{self.endpoint.base_url} broke off its answer: {exc.message}"
+            ) from None
+        if streamed is None:
             # A web server, a proxy's error page, a wrong path: 200, but not the chat API.
             raise InfrastructureError(
                 f"{self.endpoint.base_url} answered with something that is not the chat API's "
                 "JSON (an HTML page?): check base_url, which usually ends in /v1"
             )
         self._answered = True
-        choice = response.choices[0] if response.choices else None
-        usage = response.usage
-        calls = (choice.message.tool_calls or []) if choice is not None else []
-        arguments = next(
-            (call.function.arguments for call in calls if getattr(call, "function", None)), None
-        )
         return ChatReply(
-            tool_arguments=arguments,
-            text=(choice.message.content or "") if choice is not None else "",
-            prompt_tokens=usage.prompt_tokens if usage else 0,
-            completion_tokens=usage.completion_tokens if usage else 0,
-            finish_reason=str(choice.finish_reason) if choice is not None else "error",
+            tool_arguments=streamed.tool_arguments,
+            text=streamed.text,
+            prompt_tokens=streamed.prompt_tokens,
+            completion_tokens=streamed.completion_tokens,
+            finish_reason=streamed.finish_reason,
             duration_s=time.monotonic() - started,
         )
 
-    def _send(self, retrying: Retrying, request: ChatRequest) -> Any:
+    def _send(self, retrying: Retrying, request: ChatRequest) -> Streamed | None:
         try:
             return retrying(self._create, request)
         except Exception:
@@ -203,7 +206,11 @@ class OpenAIBackend:
             f"of {self._max_retries + 1} failed ({why}); retrying in {wait:.0f}s"
         )
 
-    def _create(self, request: ChatRequest) -> Any:
+    def _create(self, request: ChatRequest) -> Streamed | None:
+        """One try: the answer streamed (so that one that repeats itself can be stopped), read
+        within the request's time, its connection closed whatever happens."""
+        import openai
+
         extra: dict[str, Any] = {}
         if request.response_format is not None:
             extra["response_format"] = request.response_format
@@ -213,13 +220,25 @@ class OpenAIBackend:
             extra["tools"] = request.tools
             if request.tool_choice is not None:
                 extra["tool_choice"] = request.tool_choice
-        return self._client.chat.completions.create(
+        # Our messages are plain dicts, which the SDK's overloads do not name.
+        stream = self._client.chat.completions.create(  # type: ignore[call-overload]
             model=request.model,
-            messages=request.messages,  # type: ignore[arg-type]
+            messages=request.messages,
             temperature=request.temperature,
             max_tokens=request.max_tokens,
+            stream=True,
+            stream_options={"include_usage": True},
             **extra,
         )
+        # Each read waits at most timeout_s: the whole answer is held to it as well, as the
+        # answer sent in one piece was.
+        deadline = time.monotonic() + self._timeout_s
+        try:
+            return read(iter(stream), deadline=deadline, watch=self._stop_repeating)
+        except Overdue:
+            raise openai.APITimeoutError(request=stream.response.request) from None
+        finally:
+            stream.close()
 
     def _classify(self, exc: openai.APIStatusError, request: ChatRequest) -> Exception:
         status = exc.status_code

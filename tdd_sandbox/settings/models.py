@@ -43,6 +43,10 @@ class LlmSettings(Section):
     """Most tokens a model may answer with."""
     context_chars: int = Field(24_000, ge=2_000)
     """Budget for the repository files in one prompt; files past it are listed by name."""
+    stop_repeating: bool = True
+    """Stop an answer, as it streams, once its last 2,000 characters are one stretch repeated
+    (a small model's loop), and judge it as one the token limit cut; false reads every
+    answer to its end."""
 
     @field_validator("base_url")
     @classmethod

@@ -12,7 +12,7 @@ import json
 import threading
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -37,6 +37,8 @@ class Answer:
     `json_object`, `tools` - an endpoint that lacks them."""
     tool_call: bool = False
     """Answer the plan as the arguments of a function call."""
+    pace_s: float = 0.0
+    """Seconds between two chunks of a streamed answer, as a model takes to write them."""
 
 
 def plan(
@@ -81,6 +83,8 @@ class FakeLLM(Closing):
         for model, answers in script.items():
             self._script[model].extend(answers)
         self.requests: list[dict[str, Any]] = []
+        self.sent = 0
+        """Streamed events written (a client that stops reading is sent no more)."""
         self._lock = threading.Lock()
         fake = self
 
@@ -104,6 +108,20 @@ class FakeLLM(Closing):
                 length = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 status, payload, headers = fake.respond(body)
+                pace = float(payload.pop("pace_s", 0.0))
+                if status == 200 and body.get("stream") and "choices" in payload:
+                    self.send_response(200)
+                    self.send_header("content-type", "text/event-stream")
+                    self.end_headers()
+                    # A client that stops reading (a loop stopped, a race lost) is gone.
+                    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                        for event in _events(payload, body):
+                            self.wfile.write(b"data: " + event + b"\n\n")
+                            self.wfile.flush()
+                            with fake._lock:
+                                fake.sent += 1
+                            time.sleep(pace)
+                    return
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
@@ -185,6 +203,7 @@ class FakeLLM(Closing):
                     "completion_tokens": len(content) // 4,
                     "total_tokens": 0,
                 },
+                "pace_s": answer.pace_s,
             },
             answer.headers,
         )
@@ -193,3 +212,41 @@ class FakeLLM(Closing):
         """Stop serving."""
         self._server.shutdown()
         self._server.server_close()
+
+
+_PIECE = 64
+"""Characters a streamed chunk carries (a model's is a token: a few)."""
+
+
+def _events(completion: dict[str, Any], body: dict[str, Any]) -> Iterator[bytes]:
+    """`completion` as a stream's events: its content (or its tool call's arguments) in
+    pieces, then how it finished, then its usage when the request asked for it, then the
+    end."""
+    choice = completion["choices"][0]
+    message = choice["message"]
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+        choices = [{"index": 0, "delta": delta, "finish_reason": finish}]
+        return json.dumps({**_HEAD, "model": completion["model"], "choices": choices}).encode()
+
+    yield chunk({"role": "assistant", "content": ""})
+    calls = message.get("tool_calls")
+    text = calls[0]["function"]["arguments"] if calls else message["content"]
+    if calls:
+        head = {"index": 0, "id": calls[0]["id"], "type": "function"}
+        yield chunk({"tool_calls": [{**head, "function": {"name": calls[0]["function"]["name"],
+                                                          "arguments": ""}}]})  # fmt: skip
+    for start in range(0, len(text), _PIECE):
+        piece = text[start : start + _PIECE]
+        if calls:
+            yield chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]})
+        else:
+            yield chunk({"content": piece})
+    yield chunk({}, choice["finish_reason"])
+    if (body.get("stream_options") or {}).get("include_usage"):
+        usage = {**_HEAD, "model": completion["model"], "choices": [], "usage": completion["usage"]}
+        yield json.dumps(usage).encode()
+    yield b"[DONE]"
+
+
+_HEAD = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0}

@@ -106,7 +106,7 @@ def test_structured_output_falls_back_when_json_schema_is_refused() -> None:
     ("text", "finish", "message"),
     [
         ("not json at all", "stop", "no valid JSON object"),
-        ('{"plan": "x", "edits": [', "length", "cut off at the token limit"),
+        ('{"plan": "x", "edits": [', "length", "ran out of room before the JSON ended"),
         ('{"plan": "x", "edits": [], "done": false}', "stop", "commit_message"),
         (
             '{"plan": 1, "edits": [], "commit_message": "c", "done": false, "x": 1}',

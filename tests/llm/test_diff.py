@@ -9,6 +9,7 @@ from tdd_sandbox.agents.agent import sample
 from tdd_sandbox.languages.registry import LANGUAGES
 from tdd_sandbox.llm.chat import ChatReply
 from tdd_sandbox.llm.formats import Ask, EditFormat, PlanError, Sample, get_format
+from tdd_sandbox.llm.stream import REPEATING
 from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.vocabulary.roles import Role
 
@@ -107,6 +108,16 @@ def test_a_block_cut_off_at_the_token_limit_is_truncated() -> None:
     with pytest.raises(PlanError) as failed:
         get_format(EditFormat.DIFF).parse(ChatReply(text=cut, finish_reason="length"), ask)
     assert failed.value.kind == "truncated"
+
+
+def test_a_block_stopped_for_repeating_itself_is_refused_as_a_loop_not_as_cut() -> None:
+    # Refused as cut by the token limit, it would count towards the bench's advice to raise
+    # llm.max_tokens, which would only have bought more of the loop.
+    loop = "```\n<<<<<<< SEARCH\n" + "    return str(n)\n    # the number\n    pass\n" * 40
+    ask = Ask("fizzbuzz.py", {"fizzbuzz.py": SOURCE.encode()})
+    with pytest.raises(PlanError, match="repeated itself until it was stopped") as failed:
+        get_format(EditFormat.DIFF).parse(ChatReply(text=loop, finish_reason=REPEATING), ask)
+    assert failed.value.kind == "repetition"
 
 
 SAMPLE = Sample("`twice(n)`, which doubles a number", "twice.py",

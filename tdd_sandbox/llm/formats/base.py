@@ -11,6 +11,7 @@ from typing import Protocol
 
 from tdd_sandbox.errors import TddSandboxError
 from tdd_sandbox.llm.chat import ChatReply
+from tdd_sandbox.llm.stream import REPEATING
 from tdd_sandbox.protocol import EditPlan
 from tdd_sandbox.vocabulary.failures import Failure
 from tdd_sandbox.vocabulary.formats import EditFormat
@@ -122,6 +123,16 @@ def check_text(reply: ChatReply) -> None:
         raise PlanError(
             "the answer kept repeating itself; answer once, briefly", Failure.REPETITION
         )
+
+
+def cut_short(reply: ChatReply, where: str, fix: str) -> PlanError:
+    """The refusal of an answer that ended `where` (inside an edit block...) with nothing to
+    judge: cut by the token limit (told `fix`; a bench counts these against `llm.max_tokens`),
+    or stopped for repeating itself (`llm.stream`), which more tokens would not have mended."""
+    if reply.finish_reason == REPEATING:
+        return PlanError(f"the answer repeated itself until it was stopped {where}: write "
+                         "each part once", Failure.REPETITION)  # fmt: skip
+    return PlanError(f"the answer ran out of room {where}: {fix}", Failure.TRUNCATED)
 
 
 def example_parts(ask: Ask) -> list[str]:

@@ -23,6 +23,7 @@ from tdd_sandbox.llm.formats.base import (
     check_echo,
     check_file,
     check_text,
+    cut_short,
     example_parts,
     keeping,
     listed,
@@ -172,11 +173,8 @@ def read_blocks(reply: ChatReply, ask: Ask) -> list[Block]:
             )
         replace, index = _until(lines, index, _REPLACE)
         if index > len(lines):
-            if reply.finish_reason == "length":
-                raise PlanError(
-                    "the answer ran out of room inside an edit block: send fewer or smaller blocks",
-                    Failure.TRUNCATED,
-                )
+            if reply.cut:
+                raise cut_short(reply, "inside an edit block", "send fewer or smaller blocks")
             raise PlanError("an edit block has no >>>>>>> REPLACE line to end it", Failure.INVALID)
         where = path or ask.target
         if not where:

@@ -17,6 +17,7 @@ from tdd_sandbox.llm.formats.base import (
     check_echo,
     check_file,
     check_text,
+    cut_short,
     file_hole,
     finish,
     keeping,
@@ -72,11 +73,9 @@ class JsonFormat(AsksWholeFiles):
         try:
             data = first_json_object(reply.text)
         except PlanError:
-            if reply.finish_reason == "length":
-                raise PlanError(
-                    "the answer was cut off at the token limit before the JSON ended; "
-                    "send fewer or shorter files",
-                    Failure.TRUNCATED,
+            if reply.cut:
+                raise cut_short(
+                    reply, "before the JSON ended", "send fewer or shorter files"
                 ) from None
             raise
         return checked(data, ask)

@@ -15,6 +15,7 @@ from tdd_sandbox.llm.formats.base import (
     check_echo,
     check_file,
     check_text,
+    cut_short,
     example_parts,
     file_hole,
     finish,
@@ -110,15 +111,13 @@ class WholeFormat(AsksWholeFiles):
         if not edits:
             if text.lstrip().startswith("{"):
                 return JsonFormat().parse(reply, ask)
-            if reply.finish_reason != "length" and (unchanged := kept(text, ask)) is not None:
+            if not reply.cut and (unchanged := kept(text, ask)) is not None:
                 return unchanged
-            if reply.finish_reason == "length" or len(_fences(text)) % 2:
+            if reply.cut or len(_fences(text)) % 2:
                 # Cut off before any code: nothing to judge.
                 what = ask.target or "the files to change"
-                raise PlanError(
-                    f"the answer ran out of room before its code block ended: write {what} "
-                    "and nothing after it",
-                    Failure.TRUNCATED,
+                raise cut_short(
+                    reply, "before its code block ended", f"write {what} and nothing after it"
                 )
             where = ask.target or "the file's path"
             raise PlanError(
@@ -140,7 +139,7 @@ def close_cut(reply: ChatReply) -> str:
     often writes the file, then prints and checks after it in the same block until the
     limit, and refusing those answers measured the harness, not the model (issue #44)."""
     text = reply.text
-    if reply.finish_reason != "length":
+    if not reply.cut:
         return text
     text = text[: text.rfind("\n") + 1]
     if not len(_fences(text)) % 2:
