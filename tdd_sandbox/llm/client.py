@@ -24,7 +24,7 @@ from tenacity import (
 
 from tdd_sandbox.llm.chat import ChatReply, ChatRequest, FormatUnsupported, InfrastructureError
 from tdd_sandbox.llm.endpoint import Endpoint
-from tdd_sandbox.llm.stream import Overdue, Streamed, read
+from tdd_sandbox.llm.stream import Overdue, Streamed, read, whole
 from tdd_sandbox.vocabulary.counts import plural
 
 if TYPE_CHECKING:
@@ -208,33 +208,40 @@ class OpenAIBackend:
 
     def _create(self, request: ChatRequest) -> Streamed | None:
         """One try: the answer streamed (so that one that repeats itself can be stopped), read
-        within the request's time, its connection closed whatever happens."""
+        within the request's time, its connection closed whatever happens; in one piece when
+        nothing is to be stopped (`llm.stop_repeating: false`, for a server that cannot
+        stream)."""
         import openai
 
-        extra: dict[str, Any] = {}
+        asked: dict[str, Any] = {
+            "model": request.model,
+            "messages": request.messages,
+            "temperature": request.temperature,
+            "max_tokens": request.max_tokens,
+        }
         if request.response_format is not None:
-            extra["response_format"] = request.response_format
+            asked["response_format"] = request.response_format
         if request.seed is not None:
-            extra["seed"] = request.seed
+            asked["seed"] = request.seed
         if request.tools is not None:
-            extra["tools"] = request.tools
+            asked["tools"] = request.tools
             if request.tool_choice is not None:
-                extra["tool_choice"] = request.tool_choice
-        # Our messages are plain dicts, which the SDK's overloads do not name.
-        stream = self._client.chat.completions.create(  # type: ignore[call-overload]
-            model=request.model,
-            messages=request.messages,
-            temperature=request.temperature,
-            max_tokens=request.max_tokens,
-            stream=True,
-            stream_options={"include_usage": True},
-            **extra,
-        )
+                asked["tool_choice"] = request.tool_choice
+        create = self._client.chat.completions.create
+        if not self._stop_repeating:
+            return whole(create(**asked))
+        try:
+            stream = create(**asked, stream=True, stream_options={"include_usage": True})
+        except openai.BadRequestError as exc:
+            if "stream_options" not in str(exc.message):
+                raise
+            # A server that streams but cannot count: its answer's chunks are counted instead.
+            stream = create(**asked, stream=True)
         # Each read waits at most timeout_s: the whole answer is held to it as well, as the
         # answer sent in one piece was.
         deadline = time.monotonic() + self._timeout_s
         try:
-            return read(iter(stream), deadline=deadline, watch=self._stop_repeating)
+            return read(iter(stream), deadline=deadline)
         except Overdue:
             raise openai.APITimeoutError(request=stream.response.request) from None
         finally:

@@ -46,8 +46,8 @@ class Streamed:
     """"error" until the stream says how it ended (one that breaks off says nothing)."""
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    """The server's count; for an answer stopped here (no count sent), its chunks: servers
-    send a token a chunk."""
+    """The server's count; where it sent none (an answer stopped here, a server that does not
+    count in streams), the chunks: servers send a token a chunk."""
     chunks: int = 0
 
 
@@ -55,9 +55,9 @@ class Overdue(Exception):
     """The answer was still coming when the request's time ran out."""
 
 
-def read(chunks: Iterator[Any], *, deadline: float, watch: bool) -> Streamed | None:
+def read(chunks: Iterator[Any], *, deadline: float) -> Streamed | None:
     """The completion the chunks of a `stream=True` request make, stopped (`REPEATING`) once
-    it repeats itself when `watch`; None when not one chunk came (not the chat API: an HTML
+    it repeats itself; None when not one chunk came (not the chat API: an HTML
     page, a proxy's answer). The caller closes the stream.
 
     Raises:
@@ -85,10 +85,31 @@ def read(chunks: Iterator[Any], *, deadline: float, watch: bool) -> Streamed | N
             if choice.finish_reason is not None:
                 answer.finish_reason = str(choice.finish_reason)
         written = len(answer.text) + len(answer.tool_arguments or "")
-        if watch and written - looked >= _EVERY:
+        if written - looked >= _EVERY:
             looked = written
             if repeating(answer.text) or repeating(answer.tool_arguments or ""):
                 answer.finish_reason = REPEATING
-                answer.completion_tokens = answer.completion_tokens or answer.chunks
-                return answer
+                break
+    if not answer.completion_tokens:  # a server that sent no count
+        answer.completion_tokens = answer.chunks
     return answer if seen else None
+
+
+def whole(response: Any) -> Streamed | None:
+    """The same for an answer sent in one piece; None when it is not the chat API's (an HTML
+    page, a proxy's answer)."""
+    if not hasattr(response, "choices"):
+        return None
+    choice = response.choices[0] if response.choices else None
+    usage = response.usage
+    calls = (choice.message.tool_calls or []) if choice is not None else []
+    arguments = next(
+        (call.function.arguments for call in calls if getattr(call, "function", None)), None
+    )
+    return Streamed(
+        text=(choice.message.content or "") if choice is not None else "",
+        tool_arguments=arguments,
+        finish_reason=str(choice.finish_reason) if choice is not None else "error",
+        prompt_tokens=usage.prompt_tokens if usage else 0,
+        completion_tokens=usage.completion_tokens if usage else 0,
+    )

@@ -45,8 +45,8 @@ class LlmSettings(Section):
     """Budget for the repository files in one prompt; files past it are listed by name."""
     stop_repeating: bool = True
     """Stop an answer, as it streams, once its last 2,000 characters are one stretch repeated
-    (a small model's loop), and judge it as one the token limit cut; false reads every
-    answer to its end."""
+    (a small model's loop), and judge it as one the token limit cut; false asks for each
+    answer in one piece and reads it to its end (for a server that cannot stream)."""
 
     @field_validator("base_url")
     @classmethod

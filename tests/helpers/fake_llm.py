@@ -34,7 +34,7 @@ class Answer:
     """Answer 400 to a `json_schema` response_format (and consume nothing)."""
     reject: frozenset[str] = frozenset()
     """Request features to refuse with a 400 (consuming nothing): `json_schema`,
-    `json_object`, `tools` - an endpoint that lacks them."""
+    `json_object`, `tools`, `stream_options` - an endpoint that lacks them."""
     tool_call: bool = False
     """Answer the plan as the arguments of a function call."""
     pace_s: float = 0.0
@@ -167,12 +167,14 @@ class FakeLLM(Closing):
             if not queue:
                 return 500, {"error": {"message": f"script for {model} exhausted"}}, {}
             answer = queue[0]
-            asked = {(body.get("response_format") or {}).get("type")} | (
-                {"tools"} if body.get("tools") else set()
+            asked = (
+                {(body.get("response_format") or {}).get("type")}
+                | ({"tools"} if body.get("tools") else set())
+                | ({"stream_options"} if body.get("stream_options") else set())
             )
             refused = (answer.reject | ({"json_schema"} if answer.reject_schema else set())) & asked
             if refused:
-                error = {"message": f"{sorted(refused)[0]} in response_format is not supported"}
+                error = {"message": f"{sorted(refused)[0]} is not supported"}
                 return 400, {"error": error}, {}
             queue.popleft()
         if answer.delay_s:

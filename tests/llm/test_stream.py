@@ -54,10 +54,21 @@ def test_an_answer_that_does_not_repeat_itself_is_read_to_its_end() -> None:
     )
     with FakeLLM({"m": [Answer(text=long), Answer(text=LOOP, finish_reason="length")]}) as fake:
         assert _backend(fake).complete(_ask()).text == long
-        # And a loop is read whole when asked to (`llm.stop_repeating: false`).
+        # And a loop is read whole when asked to (`llm.stop_repeating: false`), in one piece,
+        # as from a server that cannot stream.
         whole = _backend(fake, stop_repeating=False).complete(_ask())
+        assert not fake.requests[-1].get("stream")
     assert (whole.text, whole.finish_reason) == (LOOP, "length")
     assert whole.completion_tokens == len(LOOP) // 4  # the server's own count
+
+
+def test_a_server_that_cannot_count_in_a_stream_is_asked_without_and_its_chunks_counted() -> None:
+    text = "".join(f"X{n} = {n}\n" for n in range(100))
+    with FakeLLM({"m": [Answer(text=text, reject=frozenset({"stream_options"}))]}) as fake:
+        reply = _backend(fake).complete(_ask())
+        assert [bool(r.get("stream_options")) for r in fake.requests] == [True, False]
+    assert reply.text == text
+    assert reply.completion_tokens == -(-len(text) // 64)  # one a chunk
 
 
 def test_a_streamed_answer_is_held_to_the_request_s_time_as_a_whole() -> None:
