@@ -6,7 +6,7 @@ one more run with `--durations=0`, the time collection took (its own run), the s
 test's time (setup, call, teardown: what the workers share), and the slowest tests and test
 modules. Measure on a quiet machine: a model or a Docker test beside it doubles everything.
 
-Usage: python benchmarks/docker_free_tier.py [--repeats 3] [--top 15]
+Usage: python benchmarks/docker_free_tier.py [--repeats 3] [--top 15] [--workers auto]
 """
 
 from __future__ import annotations
@@ -44,14 +44,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--top", type=int, default=15)
+    parser.add_argument("--workers", default="auto", help="pytest-xdist's -n (CI: auto)")
     args = parser.parse_args()
-    walls = [pytest("-n", "auto")[0] for _ in range(args.repeats)]
+    walls = [pytest("-n", args.workers)[0] for _ in range(args.repeats)]
     print("wall:", ", ".join(f"{wall:.1f} s" for wall in walls))
     median = statistics.median(walls)
     print(f"median {median:.1f} s against a target of {TARGET_S:.0f} s")
     collected, _ = pytest("--collect-only")
     print(f"collection alone, one process: {collected:.1f} s")
-    _, out = pytest("-n", "auto", "--durations=0", "--durations-min=0")
+    _, out = pytest("-n", args.workers, "--durations=0", "--durations-min=0")
     per_test: dict[str, float] = defaultdict(float)
     for seconds, _phase, test in _DURATION.findall(out):
         per_test[test] += float(seconds)
