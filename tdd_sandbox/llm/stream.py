@@ -65,6 +65,7 @@ def read(chunks: Iterator[Any], *, deadline: float) -> Streamed | None:
     """
     answer = Streamed()
     seen = False
+    text, arguments = "", ""  # locals: `+=` on a local string extends it in place
     looked = 0
     for chunk in chunks:
         seen = True
@@ -76,20 +77,20 @@ def read(chunks: Iterator[Any], *, deadline: float) -> Streamed | None:
         for choice in getattr(chunk, "choices", None) or []:
             delta = choice.delta
             if delta is not None and delta.content:
-                answer.text += delta.content
+                text += delta.content
                 answer.chunks += 1
             for call in (delta.tool_calls or []) if delta is not None else []:
                 if call.index == 0 and call.function is not None and call.function.arguments:
-                    answer.tool_arguments = (answer.tool_arguments or "") + call.function.arguments
+                    arguments += call.function.arguments
                     answer.chunks += 1
             if choice.finish_reason is not None:
                 answer.finish_reason = str(choice.finish_reason)
-        written = len(answer.text) + len(answer.tool_arguments or "")
-        if written - looked >= _EVERY:
-            looked = written
-            if repeating(answer.text) or repeating(answer.tool_arguments or ""):
+        if len(text) + len(arguments) - looked >= _EVERY:
+            looked = len(text) + len(arguments)
+            if repeating(text) or repeating(arguments):
                 answer.finish_reason = REPEATING
                 break
+    answer.text, answer.tool_arguments = text, arguments or None
     if not answer.completion_tokens:  # a server that sent no count
         answer.completion_tokens = answer.chunks
     return answer if seen else None
