@@ -22,6 +22,10 @@ import pytest
 from tdd_sandbox.engine.session import run_kata
 from tdd_sandbox.execution.steps import run_gates, with_sealable_tests
 from tdd_sandbox.languages.registry import get_language
+from tdd_sandbox.llm.chat import ChatRequest
+from tdd_sandbox.llm.client import OpenAIBackend
+from tdd_sandbox.llm.endpoint import Endpoint
+from tdd_sandbox.llm.stream import REPEATING, WINDOW
 from tdd_sandbox.sandbox.docker_provider import DockerSandboxProvider
 from tdd_sandbox.sandbox.snapshot import Snapshot
 from tdd_sandbox.settings import SandboxSettings, load_settings
@@ -115,3 +119,28 @@ def test_a_small_real_model_drives_fizzbuzz_without_breaking_the_harness(
             snapshot = Snapshot.from_directory(repo)
             with provider.open(images["python"], with_sealable_tests(python, snapshot)) as box:
                 assert run_gates(box, python, snapshot.files).ok, sha
+
+
+def test_a_real_answer_that_repeats_itself_is_stopped_and_the_server_writes_no_more(
+    qwen: str,
+) -> None:
+    # The stop ends the reading and closes the stream: llama.cpp must end the answer there,
+    # or the stop saves nothing (its slot would write on to the token limit for nobody).
+    # The answer is begun for the model, as a loop: greedy decoding carries it on.
+    model = "qwen2.5-coder-0.5b"
+    backend = OpenAIBackend(Endpoint("custom", qwen, model, None), timeout_s=240, max_retries=0)
+    messages = [
+        {"role": "user", "content": "Write the word tick, over and over, and nothing else."},
+        {"role": "assistant", "content": "tick tick tick tick tick tick tick tick tick tick"},
+    ]
+    request = ChatRequest(role="implementer", model=model, messages=messages,
+                          temperature=0.0, max_tokens=4096)  # fmt: skip
+    reply = backend.complete(request)
+    assert reply.finish_reason == REPEATING
+    assert len(reply.text) >= WINDOW
+    assert 0 < reply.completion_tokens < 4096
+    slots = qwen.removesuffix("/v1") + "/slots"
+    deadline = time.monotonic() + 60
+    while any(slot["is_processing"] for slot in json.load(urllib.request.urlopen(slots))):
+        assert time.monotonic() < deadline, "the server wrote on after the stream was closed"
+        time.sleep(0.2)
