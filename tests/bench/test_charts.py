@@ -24,7 +24,7 @@ def _models(count: int, long_names: bool) -> list[dict[str, Any]]:
     return models
 
 
-@pytest.mark.parametrize(("count", "long_names"), [(1, False), (3, True), (12, True)])
+@pytest.mark.parametrize(("count", "long_names"), [(1, False), (12, True)])
 def test_what_a_chart_writes_lies_inside_it_and_clear_of_the_plot(
     count: int, long_names: bool
 ) -> None:
